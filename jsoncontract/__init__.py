@@ -1,0 +1,74 @@
+"""jsoncontract: test the JSON contracts between AI agents, their tools and their systems.
+
+The public API is imported lazily, so ``import jsoncontract`` (and ``jsoncontract --help``)
+stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jsoncontract._version import __version__
+
+if TYPE_CHECKING:
+    from jsoncontract.api import check, iter_check
+    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.errors import JsoncontractError
+    from jsoncontract.model import (
+        CallResult,
+        CheckReport,
+        Finding,
+        Hop,
+        Severity,
+        Stage,
+        ToolCall,
+        ToolContract,
+    )
+    from jsoncontract.pipeline.checker import BusinessGate, Checker
+    from jsoncontract.tools.toolset import ToolSet
+
+__all__ = [
+    "BusinessGate",
+    "CallResult",
+    "CaptureReader",
+    "CheckReport",
+    "Checker",
+    "Finding",
+    "Hop",
+    "JsoncontractError",
+    "Severity",
+    "Stage",
+    "ToolCall",
+    "ToolContract",
+    "ToolSet",
+    "__version__",
+    "check",
+    "iter_check",
+]
+
+_LAZY = {
+    "check": "jsoncontract.api",
+    "iter_check": "jsoncontract.api",
+    "CaptureReader": "jsoncontract.capture.reader",
+    "JsoncontractError": "jsoncontract.errors",
+    "CallResult": "jsoncontract.model",
+    "CheckReport": "jsoncontract.model",
+    "Finding": "jsoncontract.model",
+    "Hop": "jsoncontract.model",
+    "Severity": "jsoncontract.model",
+    "Stage": "jsoncontract.model",
+    "ToolCall": "jsoncontract.model",
+    "ToolContract": "jsoncontract.model",
+    "BusinessGate": "jsoncontract.pipeline.checker",
+    "Checker": "jsoncontract.pipeline.checker",
+    "ToolSet": "jsoncontract.tools.toolset",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'jsoncontract' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

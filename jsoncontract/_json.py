@@ -1,0 +1,573 @@
+"""Strict JSON loading with precise diagnostics.
+
+The fast path is orjson. orjson hides three things a contract checker must see: it keeps the
+last of two duplicate keys, turns integers beyond 64 bits into floats, and refuses lone
+surrogates and invalid UTF-8 outright. :func:`load` therefore checks cheaply whether the
+document could hide any of them and, only then, re-parses it with the standard library's
+hooks to find each one and its JSON Pointer. Nothing is repaired silently: what was found
+comes back as :class:`~jsoncontract.model.Anomaly` values next to the exact value.
+
+:func:`diagnose` explains why a text is not JSON (code fence, prose, truncation, trailing
+comma...) and offers a repaired form where one exists.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+import orjson
+
+from jsoncontract.model import Anomaly, escape_pointer_token
+
+#: orjson refuses documents nested deeper than this.
+MAX_DEPTH: Final = 1024
+_INT64_MIN: Final = -(2**63)
+_UINT64_MAX: Final = 2**64 - 1
+_LONG_DIGITS: Final = re.compile(rb"\d{19,}")
+_ESCAPED_COLON: Final = (b"\\u003a", b"\\u003A")
+
+
+class NotJSON(Exception):
+    """Raised by :func:`load` when the text is not JSON; carries the :class:`Diagnosis`."""
+
+    def __init__(self, diagnosis: Diagnosis) -> None:
+        super().__init__(diagnosis.message)
+        self.diagnosis = diagnosis
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """Why a text is not JSON.
+
+    ``code`` is the parse code suffix (``code_fence``, ``truncated``...), ``offset`` the
+    0-based character offset of the fault, ``repaired`` the text a repair would produce
+    (shown to the user, never used in place of the original).
+    """
+
+    code: str
+    message: str
+    offset: int
+    line: int
+    column: int
+    hint: str
+    repaired: str | None = None
+
+
+def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
+    """Parse a JSON document, returning its exact value and anything a parser would hide.
+
+    Raises:
+        NotJSON: the text is not a JSON document; the exception carries the diagnosis.
+    """
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates: only the exact path can read them
+            return _load_exact_text(data, undecodable=False)
+    else:
+        raw = data
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        if exc.msg == "depth limit exceeded":
+            raise NotJSON(_too_deep(exc.pos)) from None
+        return _load_exact(raw)
+    if _LONG_DIGITS.search(raw) is not None:
+        return _load_exact(raw)
+    if isinstance(value, dict | list) and _may_hide_duplicates(raw, value):
+        return _load_exact(raw)
+    return value, ()
+
+
+def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
+    """Whether a duplicate key may have been dropped by the fast parser.
+
+    Every key in the text is followed by exactly one colon, and string contents keep their
+    colons when re-serialised. So, unless a colon was written as an escape, the text has
+    as many colons as the re-serialised value exactly when no key was dropped.
+    """
+    if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
+        return True
+    return raw.count(b":") != orjson.dumps(value).count(b":")
+
+
+class _Marked(dict[str, Any]):
+    """A decoded object that had duplicate keys (the last value kept, as orjson does)."""
+
+    __slots__ = ("duplicates",)
+    duplicates: list[str]
+
+
+class _BigInt(int):
+    """An integer outside the signed/unsigned 64-bit range."""
+
+    __slots__ = ()
+
+
+class _NonFinite(float):
+    """NaN, Infinity, or a number that overflows a double."""
+
+    __slots__ = ("text",)
+    text: str
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    marked = _Marked(obj)
+    seen: set[str] = set()
+    dups: list[str] = []
+    for key, _ in pairs:
+        if key in seen and key not in dups:
+            dups.append(key)
+        seen.add(key)
+    marked.duplicates = dups
+    return marked
+
+
+def _parse_int(text: str) -> int:
+    value = int(text)
+    if value < _INT64_MIN or value > _UINT64_MAX:
+        return _BigInt(value)
+    return value
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        marked = _NonFinite(value)
+        marked.text = text
+        return marked
+    return value
+
+
+def _parse_constant(text: str) -> float:
+    marked = _NonFinite(float(text))
+    marked.text = text
+    return marked
+
+
+_EXACT_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_pairs_hook,
+    parse_int=_parse_int,
+    parse_float=_parse_float,
+    parse_constant=_parse_constant,
+    strict=True,
+)
+
+
+def _load_exact(raw: bytes) -> tuple[Any, tuple[Anomaly, ...]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _load_exact_text(raw.decode("utf-8", "surrogateescape"), undecodable=True)
+    return _load_exact_text(text, undecodable=False)
+
+
+def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomaly, ...]]:
+    try:
+        value = _EXACT_DECODER.decode(text)
+    except json.JSONDecodeError:
+        raise NotJSON(diagnose(text)) from None
+    except RecursionError:
+        raise NotJSON(_too_deep(0)) from None
+    anomalies: list[Anomaly] = []
+    try:
+        value = _clean(value, "", anomalies, undecodable)
+    except RecursionError:
+        raise NotJSON(_too_deep(0)) from None
+    return value, tuple(anomalies)
+
+
+def _clean(value: Any, pointer: str, out: list[Anomaly], undecodable: bool) -> Any:
+    """Turn marker types back into plain JSON values, recording each anomaly."""
+    if isinstance(value, str):
+        _check_string(value, pointer, out, undecodable)
+        return value
+    if isinstance(value, dict):
+        if isinstance(value, _Marked):
+            out.extend(
+                Anomaly(
+                    "duplicate_key",
+                    pointer + "/" + escape_pointer_token(key),
+                    f"key {key!r} appears more than once; parsers disagree on which "
+                    "value wins (this one keeps the last)",
+                )
+                for key in value.duplicates
+            )
+        clean: dict[str, Any] = {}
+        for key, item in value.items():
+            _check_string(key, pointer, out, undecodable, is_key=True)
+            clean[key] = _clean(item, pointer + "/" + escape_pointer_token(key), out, undecodable)
+        return clean
+    if isinstance(value, list):
+        return [
+            _clean(item, f"{pointer}/{index}", out, undecodable) for index, item in enumerate(value)
+        ]
+    if isinstance(value, _BigInt):
+        out.append(
+            Anomaly(
+                "big_integer",
+                pointer,
+                f"integer {_short_int(int(value))} does not fit in 64 bits; most parsers "
+                "(orjson, Go, Java, JavaScript) lose its precision",
+            )
+        )
+        return int(value)
+    if isinstance(value, _NonFinite):
+        out.append(
+            Anomaly(
+                "nan_infinity",
+                pointer,
+                f"{value.text} is not a JSON number (NaN and Infinity are not allowed)"
+                if value.text in ("NaN", "Infinity", "-Infinity")
+                else f"{value.text} overflows a double and becomes Infinity",
+            )
+        )
+        return float(value)
+    return value
+
+
+def _short_int(value: int) -> str:
+    digits = str(value)
+    return digits if len(digits) <= 30 else f"{digits[:12]}...{digits[-6:]} ({len(digits)} digits)"
+
+
+def _check_string(
+    text: str, pointer: str, out: list[Anomaly], undecodable: bool, *, is_key: bool = False
+) -> None:
+    if text.isascii():
+        return
+    where = "key" if is_key else "string"
+    for char in text:
+        code = ord(char)
+        if 0xD800 <= code <= 0xDFFF:
+            if undecodable and 0xDC80 <= code <= 0xDCFF:
+                out.append(
+                    Anomaly(
+                        "invalid_utf8",
+                        pointer,
+                        f"{where} contains the byte 0x{code - 0xDC00:02x}, "
+                        "which is not valid UTF-8",
+                    )
+                )
+            else:
+                out.append(
+                    Anomaly(
+                        "lone_surrogate",
+                        pointer,
+                        f"{where} contains a lone UTF-16 surrogate \\u{code:04x}, which no "
+                        "UTF-8 encoder can write",
+                    )
+                )
+            return
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    start = text.rfind("\n", 0, offset) + 1
+    return line, offset - start + 1
+
+
+def _too_deep(offset: int) -> Diagnosis:
+    return Diagnosis(
+        "too_deep",
+        f"nested more than {MAX_DEPTH} levels deep",
+        offset,
+        1,
+        offset + 1,
+        "flatten the payload; no tool argument needs this depth, and deep nesting is a "
+        "common way to exhaust a parser",
+    )
+
+
+# -- diagnosis -----------------------------------------------------------------------------
+
+_FENCE: Final = re.compile(r"^\s*```[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)\r?\n?```\s*$", re.DOTALL)
+_TRAILING_COMMA: Final = re.compile(r",(\s*[}\]])")
+_PY_LITERAL: Final = re.compile(r"True|False|None")
+_NON_FINITE: Final = re.compile(r"-?(?:NaN|Infinity|inf|nan)\b")
+#: The largest text the Python-literal repair will try (``ast`` is not for megabytes).
+_LITERAL_REPAIR_LIMIT: Final = 100_000
+
+
+def diagnose(data: str | bytes) -> Diagnosis:
+    """Explain why ``data`` is not a JSON document (call only after a parse failed).
+
+    The classes are checked from the most to the least specific; the first that matches
+    wins. A repaired form is offered where the repair is unambiguous.
+    """
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            prefix = data[: exc.start].decode("utf-8", "replace")
+            line, col = line_col(prefix, len(prefix))
+            return Diagnosis(
+                "invalid_utf8",
+                f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not valid UTF-8",
+                len(prefix),
+                line,
+                col,
+                "JSON text must be UTF-8; re-encode the payload at its source "
+                "(the bytes were probably Latin-1 or cut inside a multi-byte character)",
+            )
+    else:
+        text = data
+    if not text.strip():
+        return Diagnosis(
+            "empty",
+            "the arguments are empty" if not text else "the arguments are only whitespace",
+            0,
+            1,
+            1,
+            'send "{}" for a call without arguments',
+        )
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        msg, pos = exc.msg, exc.pos
+        if "surrogates not allowed" in msg:
+            pos = next(i for i, c in enumerate(text) if 0xD800 <= ord(c) <= 0xDFFF)
+            msg = "no low surrogate in string"
+    else:  # pragma: no cover - callers only diagnose failures
+        return Diagnosis("invalid_json", "not a JSON document", 0, 1, 1, "")
+    line, col = line_col(text, pos)
+
+    def found(code: str, message: str, hint: str, repaired: str | None = None) -> Diagnosis:
+        return Diagnosis(code, message, pos, line, col, hint, repaired)
+
+    fence = _FENCE.match(text)
+    if fence is not None:
+        inner = fence.group(1)
+        return found(
+            "code_fence",
+            "the JSON is wrapped in a markdown code fence",
+            "strip the ``` fence before parsing, and tell the model to return bare JSON",
+            inner if _parses(inner) else None,
+        )
+    stripped = text.strip()
+    if stripped[0] not in "{[" or msg == "unexpected content after document":
+        embedded = _embedded_json(text)
+        if embedded is not None and embedded != stripped:
+            return found(
+                "prose",
+                "the JSON is surrounded by prose",
+                "the model wrote text around the arguments; extract nothing, reject the call "
+                "and ask for bare JSON",
+                embedded,
+            )
+    if msg == "no low surrogate in string" or "surrogate" in msg:
+        return found(
+            "lone_surrogate",
+            "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair)",
+            "lone surrogates cannot be encoded as UTF-8; fix the producer's string handling",
+        )
+    if msg == "unexpected control character in string":
+        return found(
+            "control_character",
+            f"a raw control character (U+{ord(text[pos]):04X}) appears inside a string"
+            if pos < len(text)
+            else "a raw control character appears inside a string",
+            "escape newlines and tabs inside strings as \\n and \\t",
+            _escape_controls(text),
+        )
+    if msg in ("unexpected end of data", "input data is empty") or pos >= len(stripped):
+        return found(
+            "truncated",
+            f"the JSON ends early, inside an unclosed {_open_container(text)}",
+            "the output was cut off (often max_tokens / finish_reason 'length'); raise the "
+            "limit or shorten the arguments, and never execute a truncated call",
+        )
+    if msg == "trailing comma is not allowed":
+        repaired = _TRAILING_COMMA.sub(r"\1", text)
+        return found(
+            "trailing_comma",
+            "a comma comes right before a closing bracket",
+            "remove the trailing comma",
+            repaired if _parses(repaired) else None,
+        )
+    char = text[pos] if pos < len(text) else ""
+    if char == "'":
+        return found(
+            "single_quotes",
+            "strings are in single quotes",
+            "JSON strings use double quotes; the model produced a Python/JavaScript literal",
+            _python_repair(text),
+        )
+    if text[pos : pos + 2] in ("//", "/*"):
+        return found(
+            "comment",
+            "the JSON contains a comment",
+            "JSON has no comments; remove them",
+            _strip_comments(text),
+        )
+    rest = text[pos : pos + 12]
+    if _NON_FINITE.match(rest) or (char == "-" and _NON_FINITE.match(text[pos - 1 : pos + 12])):
+        return found(
+            "nan_infinity",
+            "NaN or Infinity is used as a number",
+            "JSON has no NaN or Infinity; send null or a string, or leave the field out",
+        )
+    literal = _PY_LITERAL.match(rest)
+    if literal is not None:
+        return found(
+            "python_literal",
+            f"{literal.group(0)} is a Python literal, not JSON",
+            "use true, false and null",
+            _python_repair(text),
+        )
+    if stripped[0] not in '{["' and _embedded_json(text) is None:
+        return found(
+            "invalid_json",
+            f"the text is not JSON at all (it starts with {stripped[:40]!r})",
+            "this is not a payload; check what was captured here",
+        )
+    if char.isalpha() or char == "_":
+        return found(
+            "invalid_json",
+            f"{msg} (an unquoted word at line {line}, column {col})",
+            "object keys and strings need double quotes",
+        )
+    return found("invalid_json", msg, "send one well-formed JSON document")
+
+
+def _parses(text: str) -> bool:
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+def _embedded_json(text: str) -> str | None:
+    """The longest JSON object or array inside ``text``, if there is one."""
+    for opener, closer in (("{", "}"), ("[", "]")):
+        start = text.find(opener)
+        end = text.rfind(closer)
+        if start != -1 and end > start:
+            candidate = text[start : end + 1]
+            if _parses(candidate):
+                return candidate
+    return None
+
+
+def _open_container(text: str) -> str:
+    """Which container is still open at the end of a truncated text."""
+    stack: list[str] = []
+    in_string = False
+    escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append(char)
+        elif char in "}]" and stack:
+            stack.pop()
+    if in_string:
+        return "string"
+    if stack:
+        return "object" if stack[-1] == "{" else "array"
+    return "value"
+
+
+def _python_repair(text: str) -> str | None:
+    if len(text) > _LITERAL_REPAIR_LIMIT:
+        return None
+    try:
+        value = ast.literal_eval(text)
+        return orjson.dumps(value).decode()
+    except (
+        ValueError,
+        SyntaxError,
+        TypeError,
+        RecursionError,
+        MemoryError,
+        orjson.JSONEncodeError,
+    ):
+        return None
+
+
+def _escape_controls(text: str) -> str | None:
+    out: list[str] = []
+    in_string = False
+    escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+            elif ord(char) < 0x20:
+                out.append(json.dumps(char)[1:-1])
+                continue
+        elif char == '"':
+            in_string = True
+        out.append(char)
+    repaired = "".join(out)
+    return repaired if _parses(repaired) else None
+
+
+def _strip_comments(text: str) -> str | None:
+    out: list[str] = []
+    i = 0
+    in_string = False
+    while i < len(text):
+        char = text[i]
+        if in_string:
+            out.append(char)
+            if char == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 2
+                continue
+            if char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+            out.append(char)
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end == -1 else end
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = len(text) if end == -1 else end + 2
+            continue
+        else:
+            out.append(char)
+        i += 1
+    repaired = "".join(out)
+    return repaired if _parses(repaired) else None
+
+
+def dumps(value: Any) -> bytes:
+    """Compact JSON with non-string keys allowed (for reports and hashes)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """A JSON rendering of ``value`` cut to ``limit`` characters, for messages."""
+    try:
+        text = orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):
+        text = repr(value)
+    if len(text) > limit:
+        return text[: limit - 3] + "..."
+    return text

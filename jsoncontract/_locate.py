@@ -1,0 +1,119 @@
+"""Line and column of any node of a JSON text, addressed by JSON Pointer.
+
+Fast parsers give values, not positions. When a report needs the line of a tool or of an
+offending schema node, :class:`PositionIndex` scans the text once with a small tokenizer and
+remembers where every member and element starts (for an object member, where its key
+starts, which is where a person looks). It is built only when a position is asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_right
+from typing import Final
+
+from jsoncontract.model import escape_pointer_token
+
+_TOKEN: Final = re.compile(
+    r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+))', re.DOTALL
+)
+
+
+class PositionIndex:
+    """Maps JSON Pointers of a JSON text to 1-based (line, column) positions.
+
+    The text is assumed to be valid JSON (it was parsed before); on anything else the
+    index simply knows fewer pointers.
+    """
+
+    __slots__ = ("_line_starts", "_offsets", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._offsets: dict[str, int] | None = None
+        self._line_starts: list[int] | None = None
+
+    def offset(self, pointer: str) -> int | None:
+        """0-based character offset of the node at ``pointer``, or ``None``."""
+        if self._offsets is None:
+            self._offsets = _scan(self._text)
+        return self._offsets.get(pointer)
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """(line, column) of the node at ``pointer``; the closest known ancestor otherwise."""
+        probe = pointer
+        while True:
+            offset = self.offset(probe)
+            if offset is not None:
+                return self.line_col(offset)
+            if not probe:
+                return None
+            probe = probe[: probe.rfind("/")]
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        if self._line_starts is None:
+            starts = [0]
+            find = self._text.find
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._line_starts = starts
+        line = bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+
+def _scan(text: str) -> dict[str, int]:
+    offsets: dict[str, int] = {}
+    # Each frame: [pointer, is_object, next_index_or_pending_key_pointer]
+    stack: list[list[object]] = []
+    pos = 0
+    size = len(text)
+    expecting_key = False
+    match = _TOKEN.match
+    while pos < size:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            break
+        pos = m.end()
+        string, punct, _literal = m.group(1), m.group(2), m.group(3)
+        start = m.start(1) if string is not None else m.start(2) if punct else m.start(3)
+        if punct in ("}", "]"):
+            if stack:
+                stack.pop()
+            expecting_key = False
+            continue
+        if punct == ":":
+            continue
+        if punct == ",":
+            expecting_key = bool(stack) and stack[-1][1] is True
+            continue
+        if expecting_key and string is not None:
+            key = json.loads(string) if "\\" in string else string[1:-1]
+            frame = stack[-1]
+            member = f"{frame[0]}/{escape_pointer_token(key)}"
+            frame[2] = member
+            offsets.setdefault(member, start)
+            expecting_key = False
+            continue
+        # a value: string, literal, or an opening bracket
+        if not stack:
+            here = ""
+        else:
+            frame = stack[-1]
+            if frame[1]:
+                here = str(frame[2])
+            else:
+                index = frame[2]
+                assert isinstance(index, int)
+                here = f"{frame[0]}/{index}"
+                frame[2] = index + 1
+        offsets.setdefault(here, start)
+        if punct == "{":
+            stack.append([here, True, ""])
+            expecting_key = True
+        elif punct == "[":
+            stack.append([here, False, 0])
+    return offsets

@@ -1,0 +1,175 @@
+"""Downstream captures: the body a tool finally sends, bare or inside an HTTP Archive.
+
+A bare body does not say which tool it belongs to: the caller names it (``--tool``), or a
+trace record carries it (``{"hop": "downstream", "tool": .., "payload": ..}``). In a
+``.har`` file, each request body is read: a JSON-RPC body is an MCP frame (Streamable HTTP),
+anything else JSON is a downstream body; each response body is read for provider
+responses, so one browser or proxy capture can hold all three hops.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from jsoncontract._json import NotJSON, load
+from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
+from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, Stage, ToolCall
+
+_DOWNSTREAM = Dialect.DOWNSTREAM
+
+
+def body(node: Any, ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+    """A JSON body (already parsed) or a body text (a string payload)."""
+    findings: list[Finding] = []
+    if not ctx.tool:
+        findings.append(
+            envelope(
+                "envelope.missing_tool",
+                "a downstream body does not say which tool sent it",
+                "pass --tool NAME, or wrap the body in a trace record with a tool member",
+            )
+        )
+    form = ArgumentsForm.TEXT if isinstance(node, str) else ArgumentsForm.VALUE
+    yield make_call(
+        ctx,
+        _DOWNSTREAM,
+        tool=ctx.tool,
+        call_id=None,
+        arguments=node,
+        form=form,
+        node=pointer,
+        args=pointer,
+        findings=findings,
+    )
+
+
+def har(
+    document: dict[str, Any],
+    ctx: DocContext,
+    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
+) -> Iterator[ToolCall]:
+    """Every call in an HTTP Archive (``log.entries[]``)."""
+    log = document.get("log")
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        yield problem_call(
+            ctx,
+            envelope("envelope.malformed", "the HAR file has no log.entries list"),
+        )
+        return
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            continue
+        request = entry.get("request")
+        if isinstance(request, dict):
+            post = request.get("postData")
+            if isinstance(post, dict) and isinstance(post.get("text"), str):
+                yield from _har_body(
+                    post["text"],
+                    post.get("mimeType"),
+                    None,
+                    ctx.child(f"/log/entries/{i}/request/postData/text"),
+                    dispatch,
+                    request=True,
+                )
+        response = entry.get("response")
+        content = response.get("content") if isinstance(response, dict) else None
+        if isinstance(content, dict) and isinstance(content.get("text"), str):
+            yield from _har_body(
+                content["text"],
+                content.get("mimeType"),
+                content.get("encoding"),
+                ctx.child(f"/log/entries/{i}/response/content/text"),
+                dispatch,
+                request=False,
+            )
+
+
+def _har_body(
+    raw: str,
+    mime: Any,
+    encoding: Any,
+    ctx: DocContext,
+    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
+    *,
+    request: bool,
+) -> Iterator[ToolCall]:
+    if isinstance(mime, str) and "json" not in mime.lower() and "event-stream" not in mime:
+        return
+    data: str | bytes = raw
+    if encoding == "base64":
+        try:
+            data = base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            return
+    if isinstance(mime, str) and "event-stream" in mime:
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        for _, event in sse_events(text):
+            try:
+                value, anomalies = load(event)
+            except NotJSON:
+                continue
+            yield from dispatch(value, ctx.child("", anomalies=anomalies))
+        return
+    try:
+        value, anomalies = load(data)
+    except NotJSON as exc:
+        if request and ctx.tool:
+            d = exc.diagnosis
+            yield problem_call(
+                ctx,
+                Finding(
+                    code="parse." + d.code,
+                    severity=Severity.ERROR,
+                    message=f"the request body is not JSON: {d.message}",
+                    stage=Stage.PARSE,
+                    hint=d.hint,
+                ),
+            )
+        return
+    child = ctx.child("", anomalies=anomalies)
+    if isinstance(value, dict) and (
+        "jsonrpc" in value
+        or "choices" in value
+        or "candidates" in value
+        or value.get("type") == "message"
+        or value.get("object") == "response"
+    ):
+        yield from dispatch(value, child)
+    elif request and not _is_provider_request(value):
+        yield from body(value, child)
+
+
+def _is_provider_request(value: Any) -> bool:
+    """A request *to* a model API (messages + tools), which holds no new tool call."""
+    return isinstance(value, dict) and (
+        "messages" in value or "contents" in value or ("input" in value and "model" in value)
+    )
+
+
+def sse_events(text: str) -> Iterator[tuple[int, str]]:
+    """The ``data:`` payloads of a Server-Sent Events stream, with the line each starts on.
+
+    ``[DONE]`` markers, comments and ``event:`` / ``id:`` fields are dropped.
+    """
+    data: list[str] = []
+    start = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            if data:
+                joined = "\n".join(data)
+                data.clear()
+                if joined.strip() != "[DONE]":
+                    yield start, joined
+            continue
+        if line.startswith("data:"):
+            if not data:
+                start = number
+            data.append(line[5:].removeprefix(" "))
+    if data:
+        joined = "\n".join(data)
+        if joined.strip() != "[DONE]":
+            yield start, joined

@@ -1,0 +1,132 @@
+"""MCP captures: JSON-RPC 2.0 ``tools/call`` requests, and the responses that answer them.
+
+``params.arguments`` must be an *object* (or absent, meaning no arguments). A string there
+is the classic host fault of forwarding the model's ``arguments`` text without parsing it;
+the parse gate names it. Responses are not calls: they are attached to the request with the
+same id (``ToolCall.response``) when the request is still known.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import Any, Final
+
+from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.model import ArgumentsForm, Dialect, Finding, ToolCall
+
+_MCP = Dialect.MCP
+#: How many unanswered requests per file are remembered for their responses.
+_REMEMBERED: Final = 4096
+
+
+class McpState:
+    """Per-file memory of recent ``tools/call`` requests, to attach their responses."""
+
+    def __init__(self) -> None:
+        self._calls: OrderedDict[Any, ToolCall] = OrderedDict()
+
+    def remember(self, request_id: Any, call: ToolCall) -> None:
+        """Keep a request until its response arrives (bounded; the oldest is forgotten)."""
+        if request_id is None:
+            return
+        self._calls[_key(request_id)] = call
+        if len(self._calls) > _REMEMBERED:
+            self._calls.popitem(last=False)
+
+    def answer(self, message: dict[str, Any]) -> None:
+        """Attach a response (``result`` or ``error``) to the request it answers."""
+        call = self._calls.pop(_key(message.get("id")), None)
+        if call is not None:
+            call.response = message
+
+
+def _key(value: Any) -> Any:
+    return (type(value).__name__, value)
+
+
+def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[ToolCall]:
+    """One JSON-RPC message; yields a call for a ``tools/call`` request."""
+    method = node.get("method")
+    if method is None:
+        if "result" in node or "error" in node:
+            state.answer(node)
+        return
+    if method != "tools/call":
+        return  # initialize, tools/list, notifications...: not tool calls
+    findings: list[Finding] = []
+    if node.get("jsonrpc") != "2.0":
+        findings.append(
+            envelope(
+                "envelope.malformed",
+                'the request does not say "jsonrpc": "2.0"',
+                path="",
+                hint='every MCP message carries "jsonrpc": "2.0"',
+            )
+        )
+    request_id = node.get("id")
+    if "id" not in node:
+        findings.append(
+            envelope(
+                "envelope.malformed",
+                "tools/call has no id, so it is a notification and will never be answered",
+                hint="give every request a unique id",
+            )
+        )
+    elif (
+        request_id is None or isinstance(request_id, bool) or not isinstance(request_id, str | int)
+    ):
+        findings.append(
+            envelope(
+                "envelope.malformed",
+                f"the request id must be a string or an integer, not {request_id!r}",
+            )
+        )
+    params = node.get("params")
+    if not isinstance(params, dict):
+        findings.append(envelope("envelope.malformed", "tools/call has no params object"))
+        call = make_call(
+            ctx,
+            _MCP,
+            tool=None,
+            call_id=request_id,
+            arguments=None,
+            form=ArgumentsForm.MISSING,
+            node="",
+            args=None,
+            findings=findings,
+        )
+        yield call
+        return
+    name = text(params, "name")
+    if not name:
+        findings.append(envelope("envelope.malformed", "tools/call params has no tool name"))
+    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
+    if "arguments" in params:
+        call = make_call(
+            ctx,
+            _MCP,
+            tool=name,
+            call_id=request_id,
+            arguments=params["arguments"],
+            form=ArgumentsForm.VALUE,
+            node="",
+            args="/params/arguments",
+            findings=findings,
+            meta=meta,
+        )
+    else:  # the specification makes arguments optional: none means an empty object
+        call = make_call(
+            ctx,
+            _MCP,
+            tool=name,
+            call_id=request_id,
+            arguments={},
+            form=ArgumentsForm.VALUE,
+            node="",
+            args=None,
+            findings=findings,
+            meta=meta,
+        )
+    state.remember(request_id, call)
+    yield call

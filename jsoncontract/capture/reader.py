@@ -1,0 +1,423 @@
+"""Reading capture files and sending each document to the dialect that can read it.
+
+File kinds: one JSON document (``.json``), JSON Lines (``.jsonl`` / ``.ndjson``, streamed
+line by line, never loaded whole), Server-Sent Events (``.sse`` or text starting with
+``data:``), HTTP Archives (``.har``), and stdin (``-``). A ``.json`` file that turns out to
+hold one JSON value per line is read as JSON Lines.
+
+In a whole file, a document in no known dialect stops the job (exit 2: wrong file). In a
+JSONL trace it becomes a finding on its line and the rest of the trace is still read.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
+from jsoncontract._json import NotJSON, load
+from jsoncontract._locate import PositionIndex
+from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
+from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.errors import InputError
+from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
+
+JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
+CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
+MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+_HOPS: Final = {h.value: h for h in Hop}
+
+
+class _FileState:
+    """What one file's documents share: open streams and unanswered MCP requests."""
+
+    __slots__ = ("anthropic", "chat", "mcp", "responses")
+
+    def __init__(self) -> None:
+        self.chat = openai.ChatStream()
+        self.responses = openai.ResponsesStream()
+        self.anthropic = anthropic.AnthropicStream()
+        self.mcp = mcp.McpState()
+
+    def flush(self) -> Iterator[ToolCall]:
+        yield from self.chat.flush()
+        yield from self.responses.flush()
+        yield from self.anthropic.flush()
+
+
+class UnknownShape(Exception):
+    """A document no dialect recognises."""
+
+
+class CaptureReader:
+    """Turns capture files into :class:`~jsoncontract.model.ToolCall` values, streaming.
+
+    Arguments:
+        dialect: read every document as this dialect instead of detecting it.
+        tool: the tool that bare downstream bodies belong to.
+        max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
+    """
+
+    def __init__(
+        self,
+        *,
+        dialect: Dialect | None = None,
+        tool: str | None = None,
+        max_line_bytes: int = MAX_LINE_BYTES,
+    ) -> None:
+        self.dialect = dialect
+        self.tool = tool
+        self.max_line_bytes = max_line_bytes
+        self.files = 0
+        self.bytes_read = 0
+
+    def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
+        """Every call in the named files and directories, in file order.
+
+        Raises:
+            InputError: a path is missing, a file is unreadable or not JSON, or a whole
+                file is in no known dialect. Raised when that file is reached.
+        """
+        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
+            yield from self.read_file(path)
+
+    def read_file(self, path: str | Path) -> Iterator[ToolCall]:
+        """Every call in one file (``-`` for stdin)."""
+        self.files += 1
+        name = str(path)
+        suffix = Path(name).suffix.lower()
+        state = _FileState()
+        if name == STDIN:
+            yield from self._stdin(state)
+        elif suffix in JSONL_SUFFIXES:
+            yield from self._jsonl(
+                name, iter_lines(name, max_line_bytes=self.max_line_bytes), state
+            )
+        else:
+            data = read_bytes(name)
+            self.bytes_read += len(data)
+            yield from self._whole(name, data, state, suffix)
+        yield from state.flush()
+
+    # -- file kinds ----------------------------------------------------------------------
+
+    def _stdin(self, state: _FileState) -> Iterator[ToolCall]:
+        stream = sys.stdin.buffer
+        first = stream.readline(self.max_line_bytes + 1)
+        while first and not first.strip():
+            first = stream.readline(self.max_line_bytes + 1)
+        if not first:
+            raise InputError("standard input is empty", file=STDIN)
+        single = _parses_alone(first)
+        if single and first.lstrip()[:1] in (b"{", b"["):
+            lines = _chain_lines(first, iter_lines(STDIN, max_line_bytes=self.max_line_bytes))
+            yield from self._jsonl(STDIN, lines, state)
+            return
+        data = first + stream.read()
+        self.bytes_read += len(data)
+        yield from self._whole(STDIN, data, state, "")
+
+    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+        if (
+            suffix == ".sse"
+            or data.lstrip()[:5] in (b"data:", b"event", b": ok\n")
+            or (data.lstrip()[:6] == b"event:")
+        ):
+            yield from self._sse(name, data, state)
+            return
+        try:
+            value, anomalies = load(data)
+        except NotJSON as exc:
+            if _looks_like_jsonl(data):
+                numbered = ((n, line) for n, line in enumerate(data.splitlines(True), start=1))
+                yield from self._jsonl(name, numbered, state)
+                return
+            d = exc.diagnosis
+            raise InputError(
+                f"not JSON ({d.code.replace('_', ' ')}): {d.message}",
+                file=name,
+                line=d.line,
+                column=d.column,
+            ) from None
+        index: PositionIndex | None = None
+
+        def line_of(pointer: str) -> int | None:
+            nonlocal index
+            if index is None:
+                index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+            pos = index.position(pointer)
+            return pos[0] if pos else None
+
+        ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
+        count = 0
+        try:
+            if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
+                calls: Iterable[ToolCall] = downstream.har(
+                    value, ctx, lambda v, c: self._dispatch(v, c, state)
+                )
+            else:
+                calls = self._dispatch(value, ctx, state)
+            for call in calls:
+                count += 1
+                yield call
+            for call in state.flush():
+                count += 1
+                yield call
+        except UnknownShape as exc:
+            raise InputError(
+                f"not a capture in any known dialect ({exc}); for a bare request body use "
+                "--tool NAME (and --dialect downstream)",
+                file=name,
+            ) from None
+        if count == 0:
+            yield problem_call(
+                ctx,
+                envelope(
+                    "envelope.no_tool_call",
+                    "the capture holds no tool call",
+                    "check that this is the response in which the model called a tool",
+                    severity=Severity.WARNING,
+                ),
+            )
+
+    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
+        text = data.decode("utf-8", "surrogateescape")
+        numbered = (
+            (n, payload.encode("utf-8", "surrogateescape"))
+            for n, payload in downstream.sse_events(text)
+        )
+        yield from self._jsonl(name, numbered, state)
+
+    def _jsonl(
+        self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
+    ) -> Iterator[ToolCall]:
+        for number, line in lines:
+            if line is None:
+                yield problem_call(
+                    DocContext(name, line=number),
+                    _parse_problem(
+                        "too_large",
+                        f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
+                        "split the event, or raise --max-line-bytes",
+                    ),
+                )
+                continue
+            self.bytes_read += len(line)
+            if not line.strip():
+                continue
+            ctx = DocContext(name, line=number, tool=self.tool, top_level=False)
+            try:
+                value, anomalies = load(line)
+            except NotJSON as exc:
+                d = exc.diagnosis
+                yield problem_call(
+                    ctx,
+                    _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
+                )
+                continue
+            ctx.anomalies = anomalies
+            try:
+                yield from self._dispatch(value, ctx, state)
+            except UnknownShape as exc:
+                yield problem_call(
+                    ctx,
+                    envelope(
+                        "envelope.unknown_dialect",
+                        f"line {number} is JSON but no known capture dialect ({exc})",
+                        'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
+                    ),
+                )
+
+    # -- dialect detection ---------------------------------------------------------------
+
+    def _dispatch(self, value: Any, ctx: DocContext, state: _FileState) -> Iterator[ToolCall]:
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                yield from self._dispatch(item, ctx.child(f"/{i}"), state)
+            return
+        if not isinstance(value, dict):
+            if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
+                yield from downstream.body(value, ctx)
+                return
+            raise UnknownShape(f"a JSON {_kind(value)} holds no call")
+        if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
+            yield from self._record(value, ctx, state)
+            return
+        handler = self._handler(value, state)
+        if handler is None:
+            if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
+                yield from downstream.body(value, ctx)
+                return
+            keys = ", ".join(sorted(value)[:6])
+            raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
+        yield from handler(value, ctx)
+
+    def _record(
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState
+    ) -> Iterator[ToolCall]:
+        hop = _HOPS.get(record.get("hop"))  # type: ignore[arg-type]
+        context = record.get("context")
+        call_id = record.get("call_id")
+        tool = record.get("tool")
+        child = ctx.child(
+            "/payload",
+            hop=hop,
+            tool=tool if isinstance(tool, str) else ctx.tool,
+            call_id=str(call_id) if call_id is not None else None,
+            context=context if isinstance(context, dict) else ctx.context,
+        )
+        payload = record["payload"]
+        if hop is Hop.DOWNSTREAM:
+            yield from downstream.body(payload, child)
+            return
+        forced = record.get("dialect")
+        if isinstance(forced, str) and forced in Dialect.__members__.values():
+            saved = self.dialect
+            self.dialect = Dialect(forced)
+            try:
+                yield from self._dispatch(payload, child, state)
+            finally:
+                self.dialect = saved
+            return
+        yield from self._dispatch(payload, child, state)
+
+    def _handler(
+        self, value: dict[str, Any], state: _FileState
+    ) -> Callable[[dict[str, Any], DocContext], Iterator[ToolCall]] | None:
+        forced = self.dialect
+        for dialect, match in _MATCHERS:
+            if forced is not None and dialect is not forced:
+                continue
+            handler = match(value, state)
+            if handler is not None:
+                return handler
+        return None
+
+
+Handler = Callable[[dict[str, Any], DocContext], Iterator[ToolCall]]
+
+
+def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
+    if "jsonrpc" in value or ("method" in value and "params" in value):
+        return lambda v, c: mcp.message(v, c, state.mcp)
+    return None
+
+
+def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
+    kind = value.get("object")
+    if kind == "chat.completion.chunk":
+        return state.chat.feed
+    if kind == "chat.completion" or isinstance(value.get("choices"), list):
+        return openai.chat_response
+    if "tool_calls" in value or (
+        isinstance(value.get("function_call"), dict) and "arguments" in value["function_call"]
+    ):
+        return lambda v, c: openai.chat_message(v, c, "")
+    if value.get("type") == "function" and isinstance(value.get("function"), dict):
+        return lambda v, c: openai.chat_tool_call(v, c, "")
+    return None
+
+
+def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None:
+    kind = value.get("type")
+    if isinstance(kind, str) and kind.startswith("response."):
+        if kind in ("response.completed", "response.done", "response.incomplete"):
+            inner = value.get("response")
+            if isinstance(inner, dict):
+                return lambda v, c: openai.responses_response(
+                    inner, c.child("/response"), state.responses.emitted
+                )
+            return _nothing
+        return state.responses.feed
+    if value.get("object") == "response" or (
+        isinstance(value.get("output"), list) and "choices" not in value
+    ):
+        return lambda v, c: openai.responses_response(v, c, state.responses.emitted)
+    if kind == "function_call":
+        return lambda v, c: openai.responses_item(v, c, "")
+    return None
+
+
+def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None:
+    kind = value.get("type")
+    if kind in anthropic.STREAM_EVENTS:
+        return state.anthropic.feed
+    if kind in anthropic.TOOL_BLOCKS:
+        return lambda v, c: anthropic.tool_use(v, c, "")
+    if (kind == "message" or value.get("role") == "assistant") and isinstance(
+        value.get("content"), list
+    ):
+        return anthropic.message
+    return None
+
+
+def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
+    if isinstance(value.get("candidates"), list):
+        return gemini.response
+    if isinstance(value.get("parts"), list):
+        return gemini.content
+    if isinstance(value.get("functionCall"), dict) or (
+        isinstance(value.get("function_call"), dict) and "args" in value["function_call"]
+    ):
+        return lambda v, c: gemini.part(v, c, "")
+    if isinstance(value.get("name"), str) and "args" in value:
+        return lambda v, c: gemini.function_call(v, c, "")
+    return None
+
+
+def _nothing(value: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
+    return iter(())
+
+
+_MATCHERS: Final = (
+    (Dialect.MCP, _match_mcp),
+    (Dialect.OPENAI_CHAT, _match_chat),
+    (Dialect.OPENAI_RESPONSES, _match_responses),
+    (Dialect.ANTHROPIC, _match_anthropic),
+    (Dialect.GEMINI, _match_gemini),
+)
+
+
+def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
+    return Finding(
+        code="parse." + code,
+        severity=Severity.ERROR,
+        message=message,
+        stage=Stage.PARSE,
+        hint=hint,
+    )
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return type(value).__name__
+
+
+def _parses_alone(line: bytes) -> bool:
+    try:
+        load(line)
+    except NotJSON:
+        return False
+    return True
+
+
+def _looks_like_jsonl(data: bytes) -> bool:
+    lines = [line for line in data.splitlines()[:3] if line.strip()]
+    return len(lines) >= 2 and _parses_alone(lines[0])
+
+
+def _chain_lines(
+    first: bytes, rest: Iterator[tuple[int, bytes | None]]
+) -> Iterator[tuple[int, bytes | None]]:
+    yield 1, first
+    for number, line in rest:
+        yield number + 1, line

@@ -1,0 +1,79 @@
+"""The command line: thin typer commands over the library.
+
+``main`` is the console script. It answers ``--version`` before importing anything heavy,
+runs the typer app, and is the one place where exceptions become exit codes:
+0 clean, 1 findings at or above ``--fail-on``, 2 could not do the job.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import NoReturn
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
+    """Run the command line and exit with its code."""
+    args = sys.argv[1:] if argv is None else argv
+    if args in (["--version"], ["-V"]):
+        from jsoncontract._version import __version__
+
+        sys.stdout.write(f"jsoncontract {__version__}\n")
+        sys.exit(EXIT_OK)
+    sys.exit(run(args))
+
+
+def run(args: list[str]) -> int:
+    """Run the command line and return its exit code (never raises, never exits)."""
+    from jsoncontract.cli.app import build
+    from jsoncontract.errors import JsoncontractError
+
+    command = build()
+    try:
+        code = command.main(args, prog_name="jsoncontract", standalone_mode=False)
+    except JsoncontractError as exc:
+        _error(str(exc))
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return EXIT_OK
+    except Exception as exc:  # the only catch-all: an internal error is still exit 2
+        # click's exceptions (typer may carry its own copy of click): matched by shape
+        kind = type(exc).__name__
+        if kind == "Exit" and hasattr(exc, "exit_code"):
+            return int(exc.exit_code)
+        if kind == "Abort":
+            _error("aborted")
+            return EXIT_ERROR
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
+            exc.show()
+            return EXIT_ERROR
+        if os.environ.get("JSONCONTRACT_DEBUG"):
+            raise
+        _error(
+            f"internal error: {type(exc).__name__}: {exc} "
+            "(set JSONCONTRACT_DEBUG=1 for a traceback, and please report it)"
+        )
+        return EXIT_ERROR
+    return int(code or 0)
+
+
+def _error(message: str) -> None:
+    sys.stderr.write(f"jsoncontract: error: {message}\n")
+    sys.stderr.flush()
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of our output went away (``| head``): stop without a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,57 @@
+"""The root typer application. Each command lives in its own module and is added here."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Annotated, Any, Final
+
+import typer
+
+from jsoncontract._version import __version__
+
+#: Command modules, in the order ``--help`` lists them. Each defines ``register(app)``.
+COMMAND_MODULES: Final = ("check",)
+
+HELP = (
+    "Test the JSON contracts between AI agents, the tools they call, and the systems behind "
+    "them.\n\n"
+    "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"jsoncontract {__version__}")
+        raise typer.Exit(0)
+
+
+def build() -> Any:
+    """The click command behind the typer app, with every command registered."""
+    app = typer.Typer(
+        name="jsoncontract",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="markdown",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    @app.callback()
+    def root(
+        version: Annotated[
+            bool,
+            typer.Option(
+                "--version",
+                "-V",
+                help="Print the version and exit.",
+                callback=_version,
+                is_eager=True,
+            ),
+        ] = False,
+    ) -> None:
+        """Test the JSON contracts between AI agents, their tools and the systems behind them."""
+
+    for name in COMMAND_MODULES:
+        import_module(f"jsoncontract.cli.{name}").register(app)
+    return typer.main.get_command(app)

@@ -1,0 +1,100 @@
+"""Options shared by several commands, and the helpers that act on them."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+
+from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
+from jsoncontract.errors import InputError
+
+
+class FailOn(StrEnum):
+    """The lowest severity that makes the exit code 1."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+    never = "never"
+
+
+_RANK = {"error": 2, "warning": 1, "info": 0}
+
+OutputOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Write the report to this file instead of stdout.",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+FailOnOpt = Annotated[
+    FailOn | None,
+    typer.Option(
+        "--fail-on",
+        help="Exit 1 when a finding is at least this severe (default: error, or the config).",
+        show_default=False,
+        case_sensitive=False,
+    ),
+]
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Use this config file instead of searching for jsoncontract.toml / pyproject.toml.",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+NoConfigOpt = Annotated[bool, typer.Option("--no-config", help="Ignore any project config file.")]
+ColorOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--color/--no-color",
+        help="Force styled output on or off (default: on for a terminal unless NO_COLOR).",
+        show_default=False,
+    ),
+]
+
+
+def exit_code(worst: str | None, fail_on: str) -> int:
+    """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
+    if worst is None or fail_on == "never":
+        return EXIT_OK
+    return EXIT_FINDINGS if _RANK[worst] >= _RANK[fail_on] else EXIT_OK
+
+
+@contextmanager
+def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
+    """stdout, or a file that only appears, complete, when the report is finished."""
+    if path is None:
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    directory = path.parent if str(path.parent) else Path()
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            yield stream
+        Path(temp).replace(path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def stderr_is_terminal() -> bool:
+    """Whether progress can be shown (stderr is a terminal)."""
+    return sys.stderr.isatty()

@@ -1,0 +1,155 @@
+"""Project configuration: ``jsoncontract.toml``, or ``[tool.jsoncontract]`` in ``pyproject.toml``.
+
+The file is found by walking up from the working directory; the first directory holding
+either file wins (``jsoncontract.toml`` first). Paths inside it are relative to the file.
+The whole table is validated against the schema shipped in ``jsoncontract/schemas/config``
+before anything uses it, so a misspelt key fails at once, with the closest valid key.
+Command-line flags override the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from jsoncontract.errors import ConfigError
+
+CONFIG_NAME: Final = "jsoncontract.toml"
+PYPROJECT: Final = "pyproject.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A loaded configuration: its file (``None`` when there is none) and its table."""
+
+    path: Path | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        """The directory that relative paths in the file start from."""
+        return self.path.parent if self.path is not None else Path.cwd()
+
+    def section(self, name: str) -> dict[str, Any]:
+        """One section (``[check]``, ``[lint]``...), empty when absent."""
+        value = self.data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A top-level value."""
+        return self.data.get(key, default)
+
+    def paths(self, values: list[str] | None) -> list[Path]:
+        """Paths from the file, made relative to it."""
+        return [self.root / v for v in values or ()]
+
+
+def find_config(start: Path | None = None) -> Path | None:
+    """The nearest ``jsoncontract.toml`` (or ``pyproject.toml`` with a
+    ``[tool.jsoncontract]`` table) in ``start`` or its parents."""
+    here = (start or Path.cwd()).resolve()
+    for directory in (here, *here.parents):
+        candidate = directory / CONFIG_NAME
+        if candidate.is_file():
+            return candidate
+        pyproject = directory / PYPROJECT
+        if pyproject.is_file():
+            try:
+                text = pyproject.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if "[tool.jsoncontract" in text:
+                return pyproject
+    return None
+
+
+def load_config(path: Path | str | None = None, *, discover: bool = True) -> Config:
+    """Load and validate a configuration.
+
+    Arguments:
+        path: an explicit file; otherwise one is searched for (when ``discover``).
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or breaks the schema.
+    """
+    if path is None:
+        if not discover:
+            return Config()
+        found = find_config()
+        if found is None:
+            return Config()
+        path = found
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read config: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        document = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError("config is not UTF-8 text", file=str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
+    if path.name == PYPROJECT:
+        table = document.get("tool", {}).get("jsoncontract")
+        if table is None:
+            raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
+        prefix = "tool.jsoncontract"
+    else:
+        table = document
+        prefix = ""
+    validate_config(table, file=str(path), prefix=prefix)
+    return Config(path, table)
+
+
+@cache
+def config_schema() -> dict[str, Any]:
+    """The JSON Schema of the configuration, assembled from one file per section."""
+    folder = resources.files("jsoncontract") / "schemas" / "config"
+    schema: dict[str, Any] = orjson.loads((folder / "_root.json").read_bytes())
+    properties = schema.setdefault("properties", {})
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".json") and not entry.name.startswith("_"):
+            properties[entry.name.removesuffix(".json")] = orjson.loads(entry.read_bytes())
+    schema["additionalProperties"] = False
+    return schema
+
+
+def validate_config(table: dict[str, Any], *, file: str, prefix: str = "") -> None:
+    """Check a configuration table against :func:`config_schema`.
+
+    Raises:
+        ConfigError: naming the first offending key, with the closest valid key when the
+            key is unknown.
+    """
+    import jsonschema_rs
+
+    schema = config_schema()
+    validator = jsonschema_rs.validator_for(schema)
+    errors = sorted(validator.iter_errors(table), key=lambda e: len(list(e.instance_path)))
+    if not errors:
+        return
+    error = errors[0]
+    where = ".".join(str(t) for t in error.instance_path)
+    kind = error.kind.as_dict()
+    if error.kind.name == "additionalProperties":
+        unexpected = kind.get("unexpected", ["?"])[0]
+        node: Any = schema
+        for token in error.schema_path:
+            if token == "additionalProperties":
+                break
+            node = node.get(token, {}) if isinstance(node, dict) else {}
+        allowed = list(node.get("properties", {})) if isinstance(node, dict) else []
+        key = ".".join(p for p in (prefix, where, str(unexpected)) if p)
+        guess = difflib.get_close_matches(str(unexpected), allowed, n=1)
+        tip = f"; did you mean {guess[0]!r}?" if guess else f"; known keys: {', '.join(allowed)}"
+        raise ConfigError(f"unknown config key {key!r}{tip}", file=file)
+    key = ".".join(p for p in (prefix, where) if p) or "(top level)"
+    raise ConfigError(f"config key {key!r}: {error.message}", file=file)

@@ -1,0 +1,344 @@
+"""The canonical data model: one set of types shared by every command.
+
+Everything the library produces is built from these frozen values: a :class:`ToolContract`
+per tool, a :class:`ToolCall` per extracted call, a :class:`Finding` per problem and a
+:class:`CallResult` per checked call. Reporters turn them into text; nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+
+class Severity(StrEnum):
+    """How bad a finding is. ``--fail-on`` compares against :attr:`rank`."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """2 for errors, 1 for warnings, 0 for info: higher is worse."""
+        return _SEVERITY_RANK[self]
+
+
+_SEVERITY_RANK: Final = {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}
+
+
+class Stage(StrEnum):
+    """The gates a call passes through, in order."""
+
+    ENVELOPE = "envelope"
+    PARSE = "parse"
+    SCHEMA = "schema"
+    BUSINESS = "business"
+
+
+STAGE_ORDER: Final = (Stage.ENVELOPE, Stage.PARSE, Stage.SCHEMA, Stage.BUSINESS)
+
+
+class Hop(StrEnum):
+    """Where on its way from the model to the business system a payload was captured."""
+
+    MODEL = "model"
+    MCP = "mcp"
+    DOWNSTREAM = "downstream"
+
+
+class Dialect(StrEnum):
+    """The wire format a tool definition or a capture was written in."""
+
+    OPENAI_CHAT = "openai-chat"
+    OPENAI_RESPONSES = "openai-responses"
+    ANTHROPIC = "anthropic"
+    GEMINI = "gemini"
+    MCP = "mcp"
+    DOWNSTREAM = "downstream"
+    JSON_SCHEMA = "json-schema"
+
+
+#: The hop each capture dialect belongs to.
+HOP_OF_DIALECT: Final = {
+    Dialect.OPENAI_CHAT: Hop.MODEL,
+    Dialect.OPENAI_RESPONSES: Hop.MODEL,
+    Dialect.ANTHROPIC: Hop.MODEL,
+    Dialect.GEMINI: Hop.MODEL,
+    Dialect.MCP: Hop.MCP,
+    Dialect.DOWNSTREAM: Hop.DOWNSTREAM,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
+
+    file: str
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``{"file":..,"line":..}`` object of the JSON report (``None`` parts left out)."""
+        out: dict[str, Any] = {"file": self.file}
+        if self.line is not None:
+            out["line"] = self.line
+        if self.column is not None:
+            out["column"] = self.column
+        return out
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.file
+        if self.column is None:
+            return f"{self.file}:{self.line}"
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem, with enough context for a person to act on it.
+
+    ``code`` is stable across releases (``parse.code_fence``, ``schema.enum``,
+    ``business.<rule-id>``, a lint code); ``path`` is a JSON Pointer into the checked
+    document (for calls: into the arguments); ``hint`` says what to do about it.
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    path: str = ""
+    stage: Stage | None = None
+    hop: Hop | None = None
+    tool: str | None = None
+    call_id: str | None = None
+    keyword: str | None = None
+    schema_path: str | None = None
+    source: Source | None = None
+    hint: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The finding as it appears in every JSON report (absent parts left out)."""
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+        }
+        if self.stage is not None:
+            out["stage"] = self.stage.value
+        if self.hop is not None:
+            out["hop"] = self.hop.value
+        if self.tool is not None:
+            out["tool"] = self.tool
+        if self.call_id is not None:
+            out["call_id"] = self.call_id
+        if self.keyword is not None:
+            out["keyword"] = self.keyword
+        if self.schema_path is not None:
+            out["schema_path"] = self.schema_path
+        if self.source is not None:
+            out["source"] = self.source.to_dict()
+        if self.hint is not None:
+            out["hint"] = self.hint
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContract:
+    """One tool, normalised from whichever dialect defined it.
+
+    ``input_schema`` is the canonical JSON Schema of the arguments; ``definition`` keeps the
+    original definition object untouched (for linting and pinning).
+    """
+
+    name: str
+    input_schema: dict[str, Any]
+    dialect: Dialect
+    source: Source
+    description: str | None = None
+    title: str | None = None
+    output_schema: dict[str, Any] | None = None
+    annotations: dict[str, Any] | None = None
+    strict: bool | None = None
+    definition: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+class ArgumentsForm(StrEnum):
+    """How the arguments of a call arrived on the wire."""
+
+    TEXT = "text"  # a JSON document inside a string (OpenAI ``arguments``)
+    VALUE = "value"  # an already-parsed JSON value (Anthropic ``input``, MCP ``arguments``)
+    MISSING = "missing"  # no arguments member at all
+
+
+@dataclass(frozen=True, slots=True)
+class Anomaly:
+    """Something a JSON parser would hide: a duplicate key, an integer beyond 64 bits...
+
+    Found while loading the capture document; ``pointer`` is relative to the call's
+    arguments, ``kind`` is the parse code suffix (``duplicate_key``, ``big_integer``...).
+    """
+
+    kind: str
+    pointer: str
+    detail: str
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """One tool call pulled out of a capture, at one hop, before any gate has run.
+
+    ``load_findings`` holds what was already wrong while the call was being extracted (a
+    malformed envelope, or a trace line that is not JSON at all, in which case ``tool`` and
+    ``hop`` are ``None``). ``response`` is the MCP response with the same id, when the
+    capture holds it and it came before the call was handed on.
+    """
+
+    hop: Hop | None
+    dialect: Dialect | None
+    tool: str | None
+    call_id: str | None
+    arguments: Any
+    form: ArgumentsForm
+    source: Source
+    anomalies: tuple[Anomaly, ...] = ()
+    load_findings: list[Finding] = field(default_factory=list)
+    context: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+    response: Any = None
+
+
+@dataclass(slots=True)
+class CallResult:
+    """The outcome of running one call through the gates.
+
+    ``stage`` is the first gate that produced an error (``None`` when the call passed);
+    ``arguments`` holds the parsed arguments when the parse gate passed.
+    """
+
+    call: ToolCall
+    findings: list[Finding]
+    stage: Stage | None
+    arguments: Any = None
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding is an error."""
+        return self.stage is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of ``results`` in the ``check`` JSON report."""
+        call = self.call
+        return {
+            "ok": self.stage is None,
+            "tool": call.tool,
+            "hop": call.hop.value if call.hop is not None else None,
+            "call_id": call.call_id,
+            "dialect": call.dialect.value if call.dialect is not None else None,
+            "stage": self.stage.value if self.stage is not None else None,
+            "source": call.source.to_dict(),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+@dataclass(slots=True)
+class Summary:
+    """Running totals over a check: by stage, by tool, by code and by severity."""
+
+    calls: int = 0
+    ok: int = 0
+    failed: int = 0
+    files: int = 0
+    by_stage: Counter[str] = field(default_factory=Counter)
+    by_tool: dict[str, list[int]] = field(default_factory=dict)
+    by_code: Counter[str] = field(default_factory=Counter)
+    by_severity: Counter[str] = field(default_factory=Counter)
+
+    def add(self, result: CallResult) -> None:
+        """Count one result."""
+        self.calls += 1
+        tool = result.call.tool or "(unknown)"
+        counts = self.by_tool.get(tool)
+        if counts is None:
+            counts = self.by_tool[tool] = [0, 0]
+        counts[0] += 1
+        if result.stage is None:
+            self.ok += 1
+        else:
+            self.failed += 1
+            counts[1] += 1
+            self.by_stage[result.stage.value] += 1
+        for finding in result.findings:
+            self.by_code[finding.code] += 1
+            self.by_severity[finding.severity.value] += 1
+
+    def worst(self) -> Severity | None:
+        """The most severe finding seen, or ``None`` when there were none."""
+        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+            if self.by_severity.get(severity.value):
+                return severity
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``summary`` object of the ``check`` JSON report."""
+        return {
+            "calls": self.calls,
+            "ok": self.ok,
+            "failed": self.failed,
+            "files": self.files,
+            "by_stage": {s.value: self.by_stage.get(s.value, 0) for s in STAGE_ORDER},
+            "by_tool": {
+                name: {"calls": c[0], "failed": c[1]} for name, c in sorted(self.by_tool.items())
+            },
+            "by_code": dict(sorted(self.by_code.items())),
+            "by_severity": {
+                s.value: self.by_severity.get(s.value, 0)
+                for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+            },
+        }
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """What :func:`jsoncontract.check` returns: the summary and every result."""
+
+    summary: Summary
+    results: list[CallResult]
+
+    @property
+    def ok(self) -> bool:
+        """True when every call passed."""
+        return self.summary.failed == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole ``check`` JSON report."""
+        return {
+            "version": 1,
+            "summary": self.summary.to_dict(),
+            "results": [r.to_dict() for r in self.results],
+        }
+
+
+def escape_pointer_token(token: str | int) -> str:
+    """Escape one reference token for a JSON Pointer (RFC 6901)."""
+    if isinstance(token, int):
+        return str(token)
+    if "~" in token or "/" in token:
+        return token.replace("~", "~0").replace("/", "~1")
+    return token
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """Append reference tokens to a JSON Pointer."""
+    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+
+def pointer_tokens(pointer: str) -> list[str]:
+    """Split a JSON Pointer into its unescaped reference tokens."""
+    if not pointer:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]

@@ -1,0 +1,162 @@
+"""The parse gate: is it JSON, and the right kind (an object)?
+
+Each fault class has its own code (``parse.code_fence``, ``parse.truncated``...) and a hint;
+where a repaired form exists, the hint shows it. Nothing is ever repaired in place: a
+payload that needed repair is a failed contract.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from jsoncontract._json import NotJSON, dumps, load
+from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
+
+#: How much of a repaired payload a hint shows.
+REPAIR_PREVIEW: Final = 160
+_ANOMALY_HINTS: Final = {
+    "duplicate_key": "send each key once; which value the tool sees depends on its parser",
+    "big_integer": "send the number as a string, or use a smaller unit",
+    "lone_surrogate": "fix the producer's string handling (a UTF-16 pair was split)",
+    "invalid_utf8": "re-encode the payload as UTF-8 at its source",
+    "nan_infinity": "send null, a string, or leave the member out",
+}
+#: Diagnoses whose position inside the arguments says nothing useful.
+_NO_POSITION: Final = frozenset({"empty", "code_fence", "prose", "invalid_utf8"})
+
+
+@dataclass(slots=True)
+class ParseOutcome:
+    """The parsed arguments (``ok``), or the findings saying why there are none."""
+
+    ok: bool
+    value: Any = None
+    findings: list[Finding] = field(default_factory=list)
+
+
+def parse_arguments(call: ToolCall, *, require_object: bool = True) -> ParseOutcome:
+    """Run the parse gate on one call's arguments.
+
+    Arguments:
+        require_object: tool arguments must be a JSON object; a downstream contract may
+            say otherwise.
+    """
+    form = call.form
+    value = call.arguments
+    anomalies: tuple[Anomaly, ...] = call.anomalies
+    if form is ArgumentsForm.MISSING:
+        return _failed(
+            finding(
+                "missing", "the call carries no arguments", "send an object, {} when there are none"
+            )
+        )
+    if form is ArgumentsForm.TEXT:
+        if anomalies:  # the text itself was already broken in the capture
+            return ParseOutcome(False, None, [anomaly_finding(a) for a in anomalies])
+        try:
+            value, anomalies = load(value)
+        except NotJSON as exc:
+            d = exc.diagnosis
+            where = (
+                ""
+                if d.code in _NO_POSITION
+                else (f" (line {d.line}, column {d.column} of the arguments)")
+            )
+            return _failed(finding(d.code, d.message + where, with_repair(d.hint, d.repaired)))
+        if isinstance(value, str) and require_object:
+            return _failed(_string_inside(value, double=True))
+    elif isinstance(value, str) and require_object:
+        return _failed(_string_inside(value, double=False, hop=call.hop))
+    if require_object and not isinstance(value, dict):
+        return _failed(
+            finding(
+                "not_object",
+                f"the arguments are a JSON {json_type(value)}, but tool arguments are an object",
+                "wrap the values in an object keyed by parameter name",
+            )
+        )
+    if anomalies:
+        return ParseOutcome(False, value, [anomaly_finding(a) for a in anomalies])
+    return ParseOutcome(True, value)
+
+
+def _failed(one: Finding) -> ParseOutcome:
+    return ParseOutcome(False, None, [one])
+
+
+def finding(code: str, message: str, hint: str | None, path: str = "") -> Finding:
+    """A parse-gate error."""
+    return Finding(
+        code="parse." + code,
+        severity=Severity.ERROR,
+        message=message,
+        path=path,
+        stage=Stage.PARSE,
+        hint=hint,
+    )
+
+
+def anomaly_finding(anomaly: Anomaly) -> Finding:
+    """The finding for something the JSON parser would have hidden."""
+    return finding(anomaly.kind, anomaly.detail, _ANOMALY_HINTS.get(anomaly.kind), anomaly.pointer)
+
+
+def with_repair(hint: str, repaired: str | None) -> str:
+    """A hint followed by a (compact, shortened) repaired form."""
+    if repaired is None:
+        return hint
+    with contextlib.suppress(orjson.JSONDecodeError):
+        repaired = dumps(orjson.loads(repaired)).decode()
+    preview = repaired if len(repaired) <= REPAIR_PREVIEW else repaired[:REPAIR_PREVIEW] + "..."
+    return f"{hint}; repaired, it would read: {preview}"
+
+
+def _string_inside(text: str, *, double: bool, hop: Hop | None = None) -> Finding:
+    """A string where an object belongs: JSON text sent as a string, or double-encoded."""
+    try:
+        inner, _ = load(text)
+    except NotJSON:
+        inner = None
+    if isinstance(inner, dict):
+        shown = dumps(inner).decode()
+        preview = shown if len(shown) <= REPAIR_PREVIEW else shown[:REPAIR_PREVIEW] + "..."
+        if double:
+            return finding(
+                "double_encoded",
+                "the arguments were JSON-encoded twice: the JSON text holds a string that "
+                "holds the object",
+                f"encode once; decoded twice it would read: {preview}",
+            )
+        where = "MCP params.arguments" if hop is Hop.MCP else "the arguments"
+        return finding(
+            "string_arguments",
+            f"{where} is a JSON string holding an object, not the object itself",
+            "the host forwarded the model's arguments text without JSON.parse; send the "
+            f"parsed object: {preview}",
+        )
+    return finding(
+        "not_object",
+        "the arguments are a JSON string, but tool arguments are an object",
+        "send an object keyed by parameter name",
+    )
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a Python value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"

@@ -1,0 +1,72 @@
+"""``check --format json`` and ``--format jsonl``.
+
+``json`` is one object, ``{"version": 1, "summary": {...}, "results": [...]}``, with the
+summary first. Results are spooled to a temporary file while the run goes on, so memory
+stays flat however long the trace is, and then written after the summary.
+
+``jsonl`` writes one result per line as soon as it is known, then one last line
+``{"version": 1, "summary": {...}}``: for pipes (``| jq``, ``| grep``) and huge traces.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from typing import IO, TYPE_CHECKING, Final
+
+import orjson
+
+from jsoncontract.reporters.interface import CheckReporter, ReportOptions
+
+if TYPE_CHECKING:
+    from jsoncontract.model import CallResult, Summary
+
+#: Results kept in memory before the spool moves to disk.
+_SPOOL_BYTES: Final = 32 * 1024 * 1024
+REPORT_VERSION: Final = 1
+
+
+class JsonCheckReporter(CheckReporter):
+    """The single-object JSON report."""
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
+        self._count = 0
+        self._dumps = orjson.dumps
+
+    def add(self, result: CallResult) -> None:
+        """Spool one result."""
+        if self._count:
+            self._spool.write(b",")
+        self._spool.write(self._dumps(result.to_dict()))
+        self._count += 1
+
+    def close(self, summary: Summary) -> None:
+        """Write the summary, then every spooled result."""
+        head = orjson.dumps({"version": REPORT_VERSION, "summary": summary.to_dict()})
+        self.stream.write(head[:-1] + b',"results":[')
+        self._spool.seek(0)
+        shutil.copyfileobj(self._spool, self.stream, 1 << 20)
+        self._spool.close()
+        self.stream.write(b"]}\n")
+
+
+class JsonlCheckReporter(CheckReporter):
+    """One JSON result per line, then the summary line."""
+
+    def add(self, result: CallResult) -> None:
+        """Write one result line."""
+        self.stream.write(orjson.dumps(result.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+
+    def close(self, summary: Summary) -> None:
+        """Write the summary line."""
+        self.stream.write(
+            orjson.dumps(
+                {"version": REPORT_VERSION, "summary": summary.to_dict()},
+                option=orjson.OPT_APPEND_NEWLINE,
+            )
+        )
+
+
+__all__ = ["JsonCheckReporter", "JsonlCheckReporter", "ReportOptions"]

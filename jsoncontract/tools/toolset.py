@@ -1,0 +1,109 @@
+"""A set of tool contracts, looked up by name, with schemas compiled once."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+import orjson
+
+from jsoncontract.errors import ToolLoadError
+from jsoncontract.tools.loader import load_tool_files
+from jsoncontract.validation import CompiledSchema
+
+if TYPE_CHECKING:
+    from jsoncontract.model import Dialect, ToolContract
+
+_WORDS: Final = re.compile(r"[^a-z0-9]+")
+
+
+def _canonical(schema: object) -> bytes:
+    return orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+
+
+def _folded(name: str) -> str:
+    """A name with case and separators removed: ``searchInvoices`` ~ ``search_invoices``."""
+    return _WORDS.sub("", name.lower())
+
+
+class ToolSet:
+    """Tool contracts by name; every input schema compiled when the set is built.
+
+    A tool defined in several files (say, for two providers) is accepted when every copy
+    has the same input schema; otherwise the set refuses to guess which one is meant.
+
+    Raises:
+        ToolLoadError: a tool is defined twice with different input schemas.
+        SchemaLoadError: a tool's input schema is not a valid JSON Schema.
+    """
+
+    def __init__(self, tools: Iterable[ToolContract], *, compile_schemas: bool = True) -> None:
+        self._tools: dict[str, ToolContract] = {}
+        self._compiled: dict[str, CompiledSchema] = {}
+        self._folded: dict[str, str] = {}
+        for tool in tools:
+            known = self._tools.get(tool.name)
+            if known is not None:
+                if _canonical(known.input_schema) != _canonical(tool.input_schema):
+                    raise ToolLoadError(
+                        f"tool {tool.name!r} is defined again with a different input schema "
+                        f"(first at {known.source}); load one definition per tool",
+                        file=tool.source.file,
+                        line=tool.source.line,
+                    )
+                continue
+            self._tools[tool.name] = tool
+            self._folded.setdefault(_folded(tool.name), tool.name)
+            if compile_schemas:
+                self._compiled[tool.name] = CompiledSchema(
+                    tool.input_schema, label=f"tool {tool.name!r} input schema", source=tool.source
+                )
+
+    @classmethod
+    def from_paths(
+        cls,
+        paths: Iterable[str | Path],
+        *,
+        tool_name: str | None = None,
+        dialect: Dialect | None = None,
+    ) -> ToolSet:
+        """Load and compile every tool in the named files and directories."""
+        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect))
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __iter__(self) -> Iterator[ToolContract]:
+        return iter(self._tools.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def get(self, name: str) -> ToolContract | None:
+        """The tool called ``name``, or ``None``."""
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        """Tool names in load order."""
+        return list(self._tools)
+
+    def schema(self, name: str) -> CompiledSchema:
+        """The compiled input schema of a known tool (compiled on first use if needed)."""
+        compiled = self._compiled.get(name)
+        if compiled is None:
+            tool = self._tools[name]
+            compiled = self._compiled[name] = CompiledSchema(
+                tool.input_schema, label=f"tool {name!r} input schema", source=tool.source
+            )
+        return compiled
+
+    def suggest(self, name: str) -> str | None:
+        """The known tool name closest to ``name`` (case, separators, then spelling)."""
+        same = self._folded.get(_folded(name))
+        if same is not None:
+            return same
+        match = difflib.get_close_matches(name, list(self._tools), n=1, cutoff=0.6)
+        return match[0] if match else None

@@ -1,0 +1,443 @@
+"""Compiled JSON Schemas and the violations they report.
+
+Schemas are compiled once, when the tools load, and reused for every call. The engine is
+jsonschema-rs: it follows ECMA-262 for ``pattern`` (``\\d`` is ASCII only), computes
+``multipleOf`` on decimals correctly, bounds regex backtracking, and validates a typical
+tool call in well under a microsecond. Draft 3 schemas, which it does not read, fall back to
+python-jsonschema. ``$ref`` resolves inside the schema document only: any other reference
+is refused at load time, and the network is never used.
+
+Every violation carries the instance pointer, the schema pointer, the keyword, a message a
+person can act on, and, where one exists, a hint (the closest enum value, the property name
+that was probably meant, the number that was sent as a string).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import jsonschema_rs
+
+from jsoncontract._json import short_repr
+from jsoncontract.errors import SchemaLoadError
+from jsoncontract.model import Source, escape_pointer_token, join_pointer, pointer_tokens
+from jsoncontract.redact import fingerprint, pointer_is_sensitive
+
+DRAFT3: Final = "http://json-schema.org/draft-03/schema"
+#: Keywords whose failure says little on its own; they sort after the specific ones.
+_WEAK: Final = frozenset({"anyOf", "oneOf", "not", "if", "then", "else", "allOf", "falseSchema"})
+
+_FORMAT_HINTS: Final = {
+    "date": "use a full date, YYYY-MM-DD (RFC 3339), e.g. 2024-01-31",
+    "date-time": "use an RFC 3339 timestamp with a time zone, e.g. 2024-01-31T09:30:00Z",
+    "time": "use an RFC 3339 time with a time zone, e.g. 09:30:00Z",
+    "email": "use an address such as name@example.com",
+    "uuid": "use a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+    "uri": "use an absolute URI with a scheme, e.g. https://example.com/x",
+    "ipv4": "use a dotted quad such as 192.0.2.1",
+    "ipv6": "use an IPv6 address such as 2001:db8::1",
+    "hostname": "use a host name such as api.example.com",
+    "duration": "use an ISO 8601 duration such as P3DT4H",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One way an instance fails its schema."""
+
+    keyword: str
+    path: str
+    schema_path: str
+    message: str
+    hint: str | None = None
+
+
+def _refuse_retrieval(uri: str) -> Any:
+    raise ValueError(f"jsoncontract resolves $ref only inside the schema and never fetches {uri!r}")
+
+
+class CompiledSchema:
+    """A JSON Schema compiled once for fast, repeated validation.
+
+    Raises:
+        SchemaLoadError: the schema is not a valid schema, declares an unknown ``$schema``,
+            or has a ``$ref`` that does not resolve inside the document.
+    """
+
+    __slots__ = ("_python", "_validator", "is_valid", "label", "schema")
+
+    def __init__(self, schema: Any, *, label: str = "schema", source: Source | None = None):
+        self.schema = schema
+        self.label = label
+        self._python: Any = None
+        self._validator: Any = None
+        declared = schema.get("$schema") if isinstance(schema, dict) else None
+        if isinstance(declared, str) and declared.rstrip("#") == DRAFT3:
+            self._python = _python_validator(schema, label, source)
+            self.is_valid: Callable[[Any], bool] = self._python.is_valid
+            return
+        try:
+            self._validator = jsonschema_rs.validator_for(
+                schema, validate_formats=True, retriever=_refuse_retrieval
+            )
+        except jsonschema_rs.ValidationError as exc:
+            raise _schema_error(exc, schema, label, source) from None
+        except (jsonschema_rs.ReferencingError, ValueError, TypeError) as exc:
+            raise SchemaLoadError(f"{label}: {_first_line(str(exc))}", **_where(source)) from None
+        self.is_valid = self._validator.is_valid
+
+    def violations(self, instance: Any, *, show_values: bool = False) -> list[Violation]:
+        """Every violation, the most relevant first (shallow and specific before deep and
+        generic). Empty when the instance is valid."""
+        if self._python is not None:
+            found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
+        else:
+            found = []
+            for error in self._validator.iter_errors(instance):
+                found.extend(_explain(error, self.schema, show_values))
+        ranked = sorted(
+            enumerate(found),
+            key=lambda item: (item[1].keyword in _WEAK, item[1].path.count("/"), item[0]),
+        )
+        return [v for _, v in ranked]
+
+
+def _where(source: Source | None) -> dict[str, Any]:
+    if source is None:
+        return {}
+    return {"file": source.file, "line": source.line}
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text
+
+
+def _schema_error(exc: Any, schema: Any, label: str, source: Source | None) -> SchemaLoadError:
+    message = _first_line(str(exc))
+    pointer = "".join("/" + escape_pointer_token(t) for t in exc.instance_path)
+    if message.startswith("Unknown meta-schema"):
+        declared = schema.get("$schema") if isinstance(schema, dict) else None
+        return SchemaLoadError(
+            f"{label}: unknown $schema {declared!r}; use draft 2020-12, 2019-09, 7, 6, 4 or 3",
+            **_where(source),
+        )
+    if "retrieving it failed" in message or "is not present in a registry" in message:
+        ref = message.split("'")[1] if "'" in message else "?"
+        return SchemaLoadError(
+            f"{label}: $ref {ref!r} does not resolve inside the schema; jsoncontract never "
+            "fetches remote or file references, so inline the target under $defs",
+            **_where(source),
+        )
+    if message.startswith("Pointer") and "does not exist" in message:
+        return SchemaLoadError(f"{label}: unresolvable $ref: {message}", **_where(source))
+    keyword = pointer.rsplit("/", 1)[-1] if pointer else "(root)"
+    return SchemaLoadError(
+        f"{label}: not a valid JSON Schema at {pointer or '/'} (keyword {keyword!r}): {message}",
+        **_where(source),
+    )
+
+
+def _python_validator(schema: Any, label: str, source: Source | None) -> Any:
+    import jsonschema
+
+    try:
+        jsonschema.Draft3Validator.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        raise SchemaLoadError(
+            f"{label}: not a valid Draft 3 schema at /{'/'.join(map(str, exc.path))}: "
+            f"{exc.message}",
+            **_where(source),
+        ) from None
+    return jsonschema.Draft3Validator(
+        schema, format_checker=jsonschema.Draft3Validator.FORMAT_CHECKER
+    )
+
+
+def _from_python(error: Any, show_values: bool) -> Violation:
+    path = "".join("/" + escape_pointer_token(t) for t in error.absolute_path)
+    schema_path = "#" + "".join("/" + escape_pointer_token(t) for t in error.absolute_schema_path)
+    message = error.message
+    if not show_values and pointer_is_sensitive(path):
+        message = f"the value {fingerprint(error.instance)} fails {error.validator!r}"
+    return Violation(str(error.validator), path, schema_path, message)
+
+
+def _show(value: Any, path: str, show_values: bool) -> str:
+    if not show_values and pointer_is_sensitive(path):
+        return fingerprint(value)
+    return short_repr(value)
+
+
+def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
+    node = schema
+    for token in tokens:
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _closest(word: str, options: Iterable[Any]) -> str | None:
+    strings = [o for o in options if isinstance(o, str)]
+    match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
+    if match:
+        return match[0]
+    lowered = {o.lower(): o for o in strings}
+    return lowered.get(word.lower())
+
+
+def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
+    kind = error.kind
+    keyword = kind.name
+    params = kind.as_dict()
+    path = "".join("/" + escape_pointer_token(t) for t in error.instance_path)
+    schema_tokens = [str(t) for t in error.schema_path]
+    schema_path = "#" + "".join("/" + escape_pointer_token(t) for t in schema_tokens)
+    instance = error.instance
+    shown = _show(instance, path, show_values)
+    hint: str | None
+
+    if keyword == "required":
+        name = params["property"]
+        return [
+            Violation(
+                "required",
+                join_pointer(path, name),
+                schema_path,
+                f"required property {name!r} is missing",
+                f"add {name!r}; the tool cannot run without it",
+            )
+        ]
+    if keyword == "additionalProperties":
+        parent = _resolve(schema, schema_tokens[:-1])
+        allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
+        out = []
+        for name in params.get("unexpected", []):
+            guess = _closest(name, allowed)
+            if guess:
+                hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
+            elif allowed:
+                hint = f"remove it; the schema allows only: {', '.join(allowed)}"
+            else:
+                hint = "remove it; this object takes no properties"
+            out.append(
+                Violation(
+                    "additionalProperties",
+                    join_pointer(path, name),
+                    schema_path,
+                    f"property {name!r} is not allowed here",
+                    hint,
+                )
+            )
+        return out
+    if keyword == "enum":
+        options = params.get("options", [])
+        listed = ", ".join(short_repr(o, 30) for o in options[:12])
+        if len(options) > 12:
+            listed += f", ... ({len(options)} values)"
+        guess = _closest(instance, options) if isinstance(instance, str) else None
+        return [
+            Violation(
+                "enum",
+                path,
+                schema_path,
+                f"{shown} is not one of {listed}",
+                f"did you mean {guess!r}?" if guess else "use one of the listed values",
+            )
+        ]
+    if keyword == "type":
+        types = params.get("types", [])
+        wanted = " or ".join(types)
+        hint = _type_hint(instance, types)
+        return [
+            Violation(
+                "type",
+                path,
+                schema_path,
+                f"expected {wanted}, got {_json_type(instance)} {shown}",
+                hint,
+            )
+        ]
+    if keyword == "const":
+        return [
+            Violation(
+                "const",
+                path,
+                schema_path,
+                f"{shown} must be exactly {short_repr(params.get('expected_value'))}",
+                None,
+            )
+        ]
+    if keyword == "format":
+        fmt = params.get("format", "?")
+        return [
+            Violation(
+                "format",
+                path,
+                schema_path,
+                f"{shown} is not a valid {fmt}",
+                _FORMAT_HINTS.get(fmt),
+            )
+        ]
+    if keyword == "pattern":
+        pattern = params.get("pattern", "?")
+        return [
+            Violation(
+                "pattern",
+                path,
+                schema_path,
+                f"{shown} does not match the pattern {pattern}",
+                "the pattern is an ECMA-262 regular expression (\\d and \\w are ASCII only)",
+            )
+        ]
+    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        limit = params.get("limit")
+        words = {
+            "minimum": "less than the minimum",
+            "maximum": "greater than the maximum",
+            "exclusiveMinimum": "not greater than the exclusive minimum",
+            "exclusiveMaximum": "not less than the exclusive maximum",
+        }[keyword]
+        return [Violation(keyword, path, schema_path, f"{shown} is {words} {limit}", None)]
+    if keyword in ("minLength", "maxLength"):
+        limit = params.get("limit")
+        size = len(instance) if isinstance(instance, str) else "?"
+        rel = "shorter" if keyword == "minLength" else "longer"
+        bound = "at least" if keyword == "minLength" else "at most"
+        return [
+            Violation(
+                keyword,
+                path,
+                schema_path,
+                f"{shown} is {rel} than allowed ({size} characters; {bound} {limit})",
+                None,
+            )
+        ]
+    if keyword in ("minItems", "maxItems", "minProperties", "maxProperties"):
+        limit = params.get("limit")
+        size = len(instance) if isinstance(instance, list | dict) else "?"
+        what = "items" if "Items" in keyword else "properties"
+        bound = "at least" if keyword.startswith("min") else "at most"
+        return [
+            Violation(
+                keyword, path, schema_path, f"has {size} {what}; {bound} {limit} allowed", None
+            )
+        ]
+    if keyword in ("anyOf", "oneOf"):
+        context = params.get("context") or []
+        if keyword == "oneOf" and not context:
+            message = f"{shown} matches more than one alternative of oneOf"
+            return [Violation(keyword, path, schema_path, message, "make the branches exclusive")]
+        branches = _resolve(schema, schema_tokens) or []
+        branch_types = [
+            b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)
+        ]
+        message = (
+            f"{shown} matches none of the {len(context) or 'listed'} alternatives of {keyword}"
+        )
+        if branch_types and len(branch_types) == len(context):
+            message += f" ({', '.join(branch_types)})"
+        hint = None
+        best = _best_branch_error(context)
+        if best is not None:
+            hint = f"closest alternative fails because: {_first_line(best.message)}"
+        return [Violation(keyword, path, schema_path, message, hint)]
+    if keyword == "falseSchema":
+        return [
+            Violation(
+                "false",
+                path,
+                schema_path,
+                "no value is allowed here (the schema is false)",
+                "remove this member",
+            )
+        ]
+    if keyword == "multipleOf":
+        return [
+            Violation(
+                keyword,
+                path,
+                schema_path,
+                f"{shown} is not a multiple of {params.get('multiple_of')}",
+                None,
+            )
+        ]
+    if keyword == "uniqueItems":
+        return [Violation(keyword, path, schema_path, "array items are not unique", None)]
+    if keyword == "backtrackLimitExceeded":
+        return [
+            Violation(
+                "pattern",
+                path,
+                schema_path,
+                "the pattern could not be evaluated within the backtracking limit",
+                "simplify the pattern (nested quantifiers backtrack catastrophically)",
+            )
+        ]
+    message = error.message
+    if not show_values and pointer_is_sensitive(path):
+        message = f"the value {fingerprint(instance)} fails {keyword!r}"
+    return [Violation(keyword, path, schema_path, _first_line(message), None)]
+
+
+def _best_branch_error(context: list[list[Any]]) -> Any:
+    best = None
+    best_key: tuple[int, int] | None = None
+    for branch in context:
+        if not branch:
+            continue
+        key = (len(branch), -max(len(list(e.instance_path)) for e in branch))
+        if best_key is None or key < best_key:
+            best_key, best = key, branch[0]
+    return best
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _type_hint(instance: Any, types: list[str]) -> str | None:
+    if isinstance(instance, str):
+        text = instance.strip()
+        if ("integer" in types or "number" in types) and _is_number(text):
+            return f"send {text} as a JSON number, not a string"
+        if "boolean" in types and text in ("true", "false"):
+            return f"send {text} as a JSON boolean, not a string"
+        if ("object" in types or "array" in types) and text[:1] in ("{", "["):
+            return "this is JSON encoded as a string; send the value itself, not its text"
+    if isinstance(instance, float) and "integer" in types and instance.is_integer():
+        return f"send {int(instance)} without a fractional part"
+    if instance is None:
+        return "leave the member out instead of sending null, or allow null in the schema"
+    return None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return text.lower() not in ("nan", "inf", "-inf", "infinity", "-infinity")
+
+
+def pointer_get(document: Any, pointer: str) -> Any:
+    """The node at ``pointer`` in ``document``, or ``None`` when it does not exist."""
+    return _resolve(document, pointer_tokens(pointer))
