@@ -21,6 +21,8 @@ STDIN: Final = "-"
 def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str) -> list[Path]:
     """Files named directly, plus every file with one of ``suffixes`` under named directories.
 
+    A suffix may hold several dots (``.suite.json``): it is matched against the name's end.
+
     Raises:
         InputError: a path does not exist, or a directory holds no matching file.
     """
@@ -32,7 +34,7 @@ def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str)
                 p
                 for p in path.rglob("*")
                 if p.is_file()
-                and p.suffix.lower() in suffixes
+                and p.name.lower().endswith(suffixes)
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
             if not found:

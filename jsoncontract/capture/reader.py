@@ -101,6 +101,15 @@ class CaptureReader:
             yield from self._whole(name, data, state, suffix)
         yield from state.flush()
 
+    def read_document(self, data: bytes, *, name: str) -> Iterator[ToolCall]:
+        """Every call in one in-memory JSON document, read exactly as a ``.json`` file
+        called ``name`` would be (fixture suites hold captures inline)."""
+        self.files += 1
+        self.bytes_read += len(data)
+        state = _FileState()
+        yield from self._whole(name, data, state, ".json")
+        yield from state.flush()
+
     # -- file kinds ----------------------------------------------------------------------
 
     def _stdin(self, state: _FileState) -> Iterator[ToolCall]:

@@ -9,12 +9,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, TYPE_CHECKING, Annotated
 
 import typer
 
 from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
 
 
 class FailOn(StrEnum):
@@ -65,6 +68,21 @@ ColorOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
+    """The tool definition paths: ``--tools``, else the config's ``tools``.
+
+    Raises:
+        UsageError: neither names any.
+    """
+    paths = list(given or cfg.paths(cfg.get("tools")))
+    if not paths:
+        raise UsageError(
+            "no tool definitions: pass --tools PATH, or list them under tools = [...] in "
+            "jsoncontract.toml"
+        )
+    return paths
 
 
 def exit_code(worst: str | None, fail_on: str) -> int:

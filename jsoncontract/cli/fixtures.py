@@ -1,0 +1,164 @@
+"""``jsoncontract fixtures``: generate fixture suites from the tool schemas."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from jsoncontract.cli.options import (
+    ColorOpt,
+    ConfigOpt,
+    FailOnOpt,
+    NoConfigOpt,
+    OutputOpt,
+    exit_code,
+    output_stream,
+    tool_paths,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from jsoncontract.config import Config
+    from jsoncontract.suites.generate import GenerationReport
+    from jsoncontract.suites.hooks import ViolationSource
+
+#: Where suites go when neither the command line nor the config says.
+DEFAULT_SUITE_DIR = "fixtures"
+
+
+class FixturesFormat(StrEnum):
+    """Report formats of ``fixtures``."""
+
+    text = "text"
+    json = "json"
+
+
+class Kind(StrEnum):
+    """Case kinds ``--kind`` can choose."""
+
+    valid = "valid"
+    missing_field = "missing-field"
+    wrong_enum = "wrong-enum"
+    wrong_type = "wrong-type"
+    extra_field = "extra-field"
+    out_of_range = "out-of-range"
+    malformed = "malformed"
+    string_arguments = "string-arguments"
+    business = "business"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("fixtures", no_args_is_help=False)(fixtures_cli)
+
+
+def suite_dir(cfg: Config, given: Path | None) -> Path:
+    """The suite directory: the argument, the config's ``[fixtures] suite_dir``, or
+    ``fixtures``."""
+    if given is not None:
+        return given
+    configured = cfg.section("fixtures").get("suite_dir")
+    if isinstance(configured, str) and configured:
+        return cfg.root / configured
+    return Path(DEFAULT_SUITE_DIR)
+
+
+def violation_sources(cfg: Config) -> Sequence[ViolationSource]:
+    """Business-rule writers of violating cases, from the project's business rules.
+
+    Integration point: when the business-rules engine (``jsoncontract.business``) is
+    present, return its rule set here if it implements
+    :class:`~jsoncontract.suites.hooks.ViolationSource`.
+    """
+    return ()
+
+
+# fmt: off
+def fixtures_cli(
+    suite_dir_arg: Annotated[Path | None, typer.Argument(
+        metavar="SUITE_DIR", help="Where to write the suites (default: [fixtures] suite_dir, "
+        "or fixtures).", show_default=False)] = None,
+    *,
+    tools: Annotated[list[Path] | None, typer.Option(
+        "--tools", "-t", help="Tool definition file or directory (repeatable).",
+        show_default=False)] = None,
+    tool: Annotated[str | None, typer.Option(
+        help="The name of a tool given as a bare JSON Schema.", show_default=False)] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Build values with this seed (default: each suite keeps its own; new ones 0, "
+             "the canonical choices).", min=0, show_default=False)] = None,
+    kind: Annotated[list[Kind] | None, typer.Option(
+        "--kind", help="Only these case kinds (repeatable; default: all).",
+        show_default=False)] = None,
+    capture: Annotated[list[Path] | None, typer.Option(
+        "--capture", help="Record regression cases from the calls in this capture "
+        "(repeatable): the tool and argument fields each call must keep.",
+        show_default=False)] = None,
+    prune: Annotated[bool, typer.Option(
+        help="Remove stale generated cases that were never edited.")] = False,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Write nothing; exit 1 when a suite is missing or out of date.")] = False,
+    max_depth: Annotated[int | None, typer.Option(
+        help="Nesting to build to before a recursive schema counts as unsatisfiable "
+             "(default: 16).", min=1, max=64, show_default=False)] = None,
+    format: Annotated[FixturesFormat | None, typer.Option(
+        "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Generate fixture suites from the tool schemas: valid, missing-field, wrong-enum,
+    wrong-type, extra-field, out-of-range, malformed-JSON and string-arguments cases.
+
+    One `<tool>.suite.json` per tool. Regenerating keeps hand-edited cases, adds new ones
+    and reports stale ones. Exit 1 when a tool admits no valid instance (or, with --check,
+    when a suite would change).
+    """
+    from jsoncontract.config import load_config
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.suite_formats import FIXTURES_REPORTERS
+    from jsoncontract.suites.generate import generate_suites
+    from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
+    from jsoncontract.suites.model import DERIVED_KINDS, CaseKind
+    from jsoncontract.tools.toolset import ToolSet
+
+    cfg = load_config(config, discover=not no_config)
+    section = cfg.section("fixtures")
+    chosen = [k.value for k in kind] if kind else section.get("kinds")
+    kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
+    toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
+    report = generate_suites(
+        toolset,
+        suite_dir(cfg, suite_dir_arg),
+        seed=seed,
+        default_seed=int(section.get("seed", 0)),
+        kinds=kinds,
+        prune=prune,
+        check=check,
+        sources=violation_sources(cfg),
+        captures=list(capture or ()),
+        max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
+    )
+    fmt = format.value if format else "text"
+    with output_stream(output) as stream:
+        FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))
+    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    return exit_code(_worst(report, check), threshold)
+
+
+def _worst(report: GenerationReport, check: bool) -> str | None:
+    """The most severe thing the run found: tools without a suite (or, with ``--check``,
+    suites out of date) are errors; stale and skipped cases are warnings."""
+    if report.errors or (check and report.changed):
+        return "error"
+    if any(t.skipped or len(t.stale) > len(t.removed) for t in report.tools):
+        return "warning"
+    return None

@@ -1,0 +1,119 @@
+"""``jsoncontract test``: run fixture suites, asserting where and why each case fails."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from jsoncontract.cli.options import (
+    ColorOpt,
+    ConfigOpt,
+    FailOnOpt,
+    NoConfigOpt,
+    OutputOpt,
+    exit_code,
+    output_stream,
+    tool_paths,
+)
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.suites.runner import BusinessFactory
+
+
+class TestFormat(StrEnum):
+    """Report formats of ``test``."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    text = "text"
+    json = "json"
+    junit = "junit"
+    github = "github"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("test", no_args_is_help=False)(test_cli)
+
+
+def business_factory(cfg: Config) -> BusinessFactory | None:
+    """How to make the business gate for each case, from the project's business rules.
+
+    Integration point: when the business-rules engine (``jsoncontract.business``) is
+    present, load its rules from ``cfg`` once and return a callable giving a fresh gate
+    (fresh trace state, shared compiled rules) for each case.
+    """
+    return None
+
+
+# fmt: off
+def test_cli(
+    suites: Annotated[list[Path] | None, typer.Argument(
+        metavar="[SUITE_PATH]...", help="Suite files or directories (default: [fixtures] "
+        "suite_dir, or fixtures).", show_default=False)] = None,
+    *,
+    tools: Annotated[list[Path] | None, typer.Option(
+        "--tools", "-t", help="Tool definition file or directory (repeatable; default: the "
+        "config's tools).", show_default=False)] = None,
+    tool: Annotated[str | None, typer.Option(
+        help="The name of a tool given as a bare JSON Schema.", show_default=False)] = None,
+    keyword: Annotated[str | None, typer.Option(
+        "-k", help="Only cases whose name, tool or tag matches: words with and, or, not, "
+        "parentheses (as pytest -k).", show_default=False)] = None,
+    update: Annotated[bool, typer.Option(
+        "--update", help="Accept the current outcome of every failing case as its "
+        "expectation, rewrite the suite files, and show what changed.")] = False,
+    format: Annotated[TestFormat | None, typer.Option(
+        "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = None,
+    show_values: Annotated[bool, typer.Option(
+        help="Quote values of sensitive-looking fields instead of hashing them.")] = False,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="List passing and skipped cases too.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Run fixture suites through the check pipeline; each case asserts the stage, the
+    code or keyword, and the path it fails at.
+
+    A negative case the contract accepts is reported as a contract weakness. Exit 1 when
+    a case fails, shows a weakness, or a suite's tool no longer exists.
+    """
+    from jsoncontract.cli.fixtures import suite_dir
+    from jsoncontract.config import load_config
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.suite_formats import TEST_REPORTERS
+    from jsoncontract.suites.runner import SuiteRunner, load_suites
+    from jsoncontract.suites.select import Selector
+    from jsoncontract.suites.update import accept_outcomes
+    from jsoncontract.tools.toolset import ToolSet
+
+    cfg = load_config(config, discover=not no_config)
+    section = cfg.section("fixtures")
+    select = Selector(keyword) if keyword is not None else None
+    loaded = load_suites(suites or [suite_dir(cfg, None)])
+    toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
+    runner = SuiteRunner(toolset, business=business_factory(cfg), show_values=show_values)
+    report = runner.run(loaded, select=select)
+    if update:
+        report.updates = accept_outcomes(report.outcomes)
+    fmt = (format.value if format else None) or section.get("test_format", "text")
+    options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
+    with output_stream(output) as stream:
+        TEST_REPORTERS[fmt](report, stream, options)
+    updated = {(u.file, u.case) for u in report.updates}
+    remaining = [
+        o
+        for o in report.outcomes
+        if not o.ok and (o.case is None or (o.suite.file, o.case.name) not in updated)
+    ]
+    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    return exit_code("error" if remaining else None, threshold)

@@ -1,0 +1,93 @@
+"""Fixture suites: cases per tool that assert where and why each input fails.
+
+Library entry points (they return data and never print or exit):
+
+- :func:`generate_suites` writes or refreshes ``<tool>.suite.json`` files from tool
+  schemas (``jsoncontract fixtures``);
+- :func:`load_suites` / :func:`read_suite` read suite files, checked against the shipped
+  schema;
+- :func:`run_suites` runs them through the ``check`` pipeline (``jsoncontract test``);
+- :func:`accept_outcomes` rewrites expectations to current outcomes (``test --update``).
+
+    >>> from jsoncontract.suites import run_suites
+    >>> from jsoncontract.tools import ToolSet
+    >>> tools = ToolSet.from_paths(["fixtures/tools"])
+    >>> report = run_suites(["fixtures/suites/example"], tools=tools)
+    >>> report.ok
+    True
+"""
+
+from __future__ import annotations
+
+from jsoncontract.suites.format import (
+    SuiteError,
+    dump_suite,
+    find_suite_files,
+    parse_suite,
+    read_suite,
+    suite_schema,
+    write_suite,
+)
+from jsoncontract.suites.generate import (
+    GenerationReport,
+    ToolGeneration,
+    build_valid,
+    generate_cases,
+    generate_suites,
+)
+from jsoncontract.suites.hooks import RuleViolation, ViolationSource
+from jsoncontract.suites.model import (
+    SUITE_SUFFIX,
+    SUITE_VERSION,
+    Actual,
+    Case,
+    CaseKind,
+    CaseOutcome,
+    Expectation,
+    InputKind,
+    Mismatch,
+    Status,
+    Suite,
+    TestReport,
+    TestSummary,
+    Update,
+)
+from jsoncontract.suites.runner import SuiteRunner, load_suites, run_suites
+from jsoncontract.suites.select import Selector
+from jsoncontract.suites.update import accept_outcomes
+
+__all__ = [
+    "SUITE_SUFFIX",
+    "SUITE_VERSION",
+    "Actual",
+    "Case",
+    "CaseKind",
+    "CaseOutcome",
+    "Expectation",
+    "GenerationReport",
+    "InputKind",
+    "Mismatch",
+    "RuleViolation",
+    "Selector",
+    "Status",
+    "Suite",
+    "SuiteError",
+    "SuiteRunner",
+    "TestReport",
+    "TestSummary",
+    "ToolGeneration",
+    "Update",
+    "ViolationSource",
+    "accept_outcomes",
+    "build_valid",
+    "dump_suite",
+    "find_suite_files",
+    "generate_cases",
+    "generate_suites",
+    "load_suites",
+    "parse_suite",
+    "read_suite",
+    "run_suites",
+    "suite_schema",
+    "write_suite",
+]

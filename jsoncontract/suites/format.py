@@ -1,0 +1,284 @@
+"""Suite files: finding, reading (checked against the shipped schema), and writing them.
+
+A suite file is JSON, ``<tool>.suite.json``, checked against
+``jsoncontract/schemas/suite.schema.json``. A file that breaks it stops the run (exit 2)
+with the file, line and column of the problem. Files are written so that they diff well in
+review: one member per line at the top, one case per block, members of a case in a fixed
+order, and any value that fits on one line kept on one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._locate import PositionIndex
+from jsoncontract.errors import InputError
+from jsoncontract.model import escape_pointer_token
+from jsoncontract.suites.model import CASE_KEYS, SUITE_SUFFIX, Case, InputKind, Suite
+from jsoncontract.validation import pointer_get
+
+#: Lines a writer tries not to exceed by keeping short values on one line.
+LINE_WIDTH: Final = 100
+_WEAK: Final = frozenset({"anyOf", "oneOf", "allOf", "not", "if", "then", "else"})
+_INPUTS: Final = tuple(k.value for k in InputKind)
+
+
+class SuiteError(InputError):
+    """A suite file is not a valid suite (exit 2, with its location)."""
+
+
+@cache
+def suite_schema() -> dict[str, Any]:
+    """The JSON Schema of suite files, as shipped in the package."""
+    raw = (resources.files("jsoncontract") / "schemas" / "suite.schema.json").read_bytes()
+    schema: dict[str, Any] = orjson.loads(raw)
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(suite_schema())
+
+
+def find_suite_files(paths: Iterable[str | Path]) -> list[Path]:
+    """Suite files named directly, plus every ``*.suite.json`` under named directories.
+
+    Raises:
+        InputError: a path does not exist, or a directory holds no suite file.
+    """
+    return expand(paths, (SUITE_SUFFIX,), what="suite")
+
+
+def read_suite(path: str | Path) -> Suite:
+    """Read and check one suite file.
+
+    Raises:
+        SuiteError: the file is not JSON, breaks the suite schema, repeats a case name,
+            or names a capture file that does not exist; the error carries the location.
+        InputError: the file cannot be read.
+    """
+    data = read_bytes(path)
+    return parse_suite(data, path=Path(path))
+
+
+def parse_suite(data: bytes | str, *, path: Path | None = None) -> Suite:
+    """Check and read a suite document (see :func:`read_suite`)."""
+    name = str(path) if path is not None else "<suite>"
+    document, anomalies = load_document(
+        name, data.encode("utf-8") if isinstance(data, str) else data
+    )
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    text = text.removeprefix("\ufeff")
+    index = PositionIndex(text)
+    if anomalies:
+        first = anomalies[0]
+        raise _at(
+            index,
+            first.pointer,
+            name,
+            f"{first.detail}; a suite file must be plain JSON (to test such a payload, put "
+            "it in a case's text or in a capture_file)",
+        )
+    errors = list(_validator().iter_errors(document))
+    if errors:
+        raise _explain(errors, document, index, name)
+    assert isinstance(document, dict)
+    value: dict[str, Any] = document
+    seen: dict[str, int] = {}
+    cases: list[Case] = []
+    base = path.parent if path is not None else Path()
+    for i, raw in enumerate(value["cases"]):
+        case = Case.from_json(raw, i)
+        if case.name in seen:
+            raise _at(
+                index,
+                f"/cases/{i}/name",
+                name,
+                f"case name {case.name!r} is used twice (first by case {seen[case.name] + 1}); "
+                "names must be unique in a suite",
+            )
+        seen[case.name] = i
+        _check_case(case, index, name, base)
+        cases.append(case)
+    return Suite(
+        tool=value["tool"],
+        cases=cases,
+        path=path,
+        seed=value.get("seed"),
+        description=value.get("description"),
+        text=text,
+    )
+
+
+def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None:
+    """What the schema cannot say about a case."""
+    expect = case.expect
+    where = f"/cases/{case.index}"
+    if expect.code is not None and expect.stage is not None:
+        prefix = expect.code.split(".", 1)[0]
+        if prefix != expect.stage.value:
+            raise _at(
+                index,
+                f"{where}/expect/code",
+                name,
+                f"code {expect.code!r} belongs to the {prefix} stage, but the case expects a "
+                f"failure at {expect.stage.value}",
+            )
+    if case.input_kind is InputKind.CAPTURE_FILE:
+        target = base / str(case.input)
+        if not target.is_file():
+            raise _at(
+                index,
+                f"{where}/capture_file",
+                name,
+                f"capture file {case.input!r} does not exist (looked for {target})",
+            )
+
+
+def _at(index: PositionIndex, pointer: str, name: str, message: str) -> SuiteError:
+    found = index.position(pointer)
+    line, column = found if found else (None, None)
+    return SuiteError(message, file=name, line=line, column=column)
+
+
+def _pointer(tokens: Iterable[Any]) -> str:
+    return "".join("/" + escape_pointer_token(t) for t in tokens)
+
+
+def _explain(errors: list[Any], document: Any, index: PositionIndex, name: str) -> SuiteError:
+    """The most specific schema error, said for a person, at its location."""
+    ranked = sorted(
+        errors,
+        key=lambda e: (e.kind.name in _WEAK, -len(list(e.instance_path))),
+    )
+    error = ranked[0]
+    pointer = _pointer(error.instance_path)
+    kind = error.kind.name
+    params = error.kind.as_dict()
+    node = pointer_get(document, pointer)
+    what = _describe_location(pointer)
+    if kind == "oneOf" and isinstance(node, dict):
+        given = [k for k in _INPUTS if k in node]
+        have = ", ".join(given) if given else "none"
+        message = (
+            f"{what} needs exactly one input: arguments, text, capture or capture_file "
+            f"(it has: {have})"
+        )
+    elif kind == "additionalProperties":
+        unexpected = params.get("unexpected", ["?"])
+        message = f"{what}: unknown member {unexpected[0]!r}" + _did_you_mean(
+            unexpected[0], pointer
+        )
+    elif kind == "required":
+        message = f"{what}: missing member {params.get('property')!r}"
+    elif kind == "anyOf" and pointer.endswith("/expect"):
+        message = (
+            f'{what}: expect must be "ok" or an object with stage, code or keyword, path '
+            "and/or fields"
+        )
+    elif kind == "enum" and pointer.endswith("/hop"):
+        message = f"{what}: hop must be model, mcp or downstream (text is for model or downstream)"
+    elif kind == "dependentRequired":
+        message = f"{what}: {error.message}; say the stage the failure happens at"
+    else:
+        message = f"{what}: {error.message}"
+    return _at(index, pointer, name, message)
+
+
+def _did_you_mean(word: str, pointer: str) -> str:
+    import difflib
+
+    if "/expect" in pointer:
+        known: tuple[str, ...] = ("stage", "code", "keyword", "path", "fields")
+    elif pointer.startswith("/cases/"):
+        known = CASE_KEYS
+    else:
+        known = ("version", "tool", "description", "seed", "cases")
+    match = difflib.get_close_matches(word, known, n=1)
+    return f" (did you mean {match[0]!r}?)" if match else f" (known: {', '.join(known)})"
+
+
+def _describe_location(pointer: str) -> str:
+    parts = pointer.split("/")
+    if len(parts) >= 3 and parts[1] == "cases":
+        rest = "/".join(parts[3:])
+        return f"case {int(parts[2]) + 1}" + (f" ({rest})" if rest else "")
+    return f"suite member {pointer or '(top)'}"
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def dump_suite(suite: Suite) -> bytes:
+    """The suite as file content: stable, reviewable JSON ending with a newline."""
+    document = suite.to_json()
+    try:
+        return (_format(document, 0, 0, 3) + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in a string: escape everything
+        return (_format(document, 0, 0, 3, ascii_only=True) + "\n").encode("ascii")
+
+
+def write_suite(suite: Suite, path: str | Path) -> None:
+    """Write a suite file atomically (the old file stays whole until the new one is).
+
+    Raises:
+        InputError: the file cannot be written.
+    """
+    target = Path(path)
+    content = dump_suite(suite)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(content)
+        Path(temp).replace(target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _compact(value: Any, ascii_only: bool) -> str:
+    return json.dumps(value, ensure_ascii=ascii_only, separators=(", ", ": "))
+
+
+def _format(
+    value: Any, indent: int, used: int, expand_levels: int, *, ascii_only: bool = False
+) -> str:
+    """JSON for ``value`` at ``indent``, ``used`` columns already taken on its first line.
+
+    The first ``expand_levels`` levels of containers are always broken into lines (the
+    suite, its case list, each case); below, a container stays on one line when it fits.
+    """
+    if not isinstance(value, dict | list) or not value:
+        return _compact(value, ascii_only)
+    if expand_levels <= 0:
+        flat = _compact(value, ascii_only)
+        if indent + used + len(flat) <= LINE_WIDTH:
+            return flat
+    pad = " " * (indent + 2)
+    below = expand_levels - 1
+    if isinstance(value, dict):
+        lines = []
+        for key, member in value.items():
+            head = _compact(key, ascii_only) + ": "
+            lines.append(
+                pad + head + _format(member, indent + 2, len(head), below, ascii_only=ascii_only)
+            )
+        return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
+    lines = [pad + _format(item, indent + 2, 0, below, ascii_only=ascii_only) for item in value]
+    return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"

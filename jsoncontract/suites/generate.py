@@ -1,0 +1,507 @@
+"""``jsoncontract fixtures``: build suites from tool schemas, merging with what is on disk.
+
+For each tool: one valid instance (or the hand-edited ``valid`` case already in the
+suite), the derived negative cases, the cases business rules contribute, and regression
+cases recorded from captures. Then the merge, which never loses work:
+
+- a case that is new is added (at the end of the file);
+- a generated case still exactly as generated is refreshed in place;
+- a generated case edited since (its ``generated`` fingerprint no longer matches) is kept
+  as it is, and so is every hand-written case (one without a fingerprint);
+- a generated case the generator no longer produces is *stale*: it is reported, and
+  removed only with ``prune`` (and only when it was never edited).
+
+A tool whose schema admits no instance gets no suite; the report says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract.model import Hop, Stage
+from jsoncontract.suites.derive import Draft, derive
+from jsoncontract.suites.format import SuiteError, read_suite, write_suite
+from jsoncontract.suites.instance import (
+    DEFAULT_MAX_DEPTH,
+    BuildOptions,
+    CannotGenerate,
+    InstanceBuilder,
+    Skip,
+    annotate,
+)
+from jsoncontract.suites.model import (
+    DERIVED_KINDS,
+    SUITE_SUFFIX,
+    Case,
+    CaseKind,
+    Expectation,
+    InputKind,
+    Suite,
+    case_digest,
+)
+from jsoncontract.suites.walk import Resolver, Unsatisfiable
+
+if TYPE_CHECKING:
+    from jsoncontract.model import ToolCall, ToolContract
+    from jsoncontract.suites.hooks import ViolationSource
+    from jsoncontract.tools.toolset import ToolSet
+    from jsoncontract.validation import CompiledSchema
+
+#: Retries of a failed build, each relaxing one thing (examples, optional members, unions).
+_ATTEMPTS: Final = (
+    BuildOptions(),
+    BuildOptions(use_examples=False),
+    BuildOptions(use_examples=False, include_optional=False),
+    BuildOptions(use_examples=False, include_optional=False, branch_offset=1),
+    BuildOptions(use_examples=False, include_optional=False, branch_offset=2),
+)
+_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+@dataclass(slots=True)
+class ToolGeneration:
+    """What generating one tool's suite did."""
+
+    tool: str
+    path: Path
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    kept: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    error: str | None = None
+    cases: int = 0
+    changed: bool = False
+    created: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of ``tools`` in the ``fixtures`` JSON report."""
+        return {
+            "tool": self.tool,
+            "file": str(self.path),
+            "cases": self.cases,
+            "created": self.created,
+            "changed": self.changed,
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "kept": self.kept,
+            "stale": self.stale,
+            "removed": self.removed,
+            "skipped": [{"case": s.what, "reason": s.reason} for s in self.skipped],
+            "error": self.error,
+        }
+
+
+@dataclass(slots=True)
+class GenerationReport:
+    """What :func:`generate_suites` returns."""
+
+    directory: Path
+    tools: list[ToolGeneration]
+    seed: int
+    check: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        """Tools that got no suite (no valid instance), plus capture problems."""
+        return sum(1 for t in self.tools if t.error is not None) + len(self.notes)
+
+    @property
+    def changed(self) -> int:
+        """Suite files written (or, with ``check``, that would be)."""
+        return sum(1 for t in self.tools if t.changed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``fixtures`` JSON report."""
+        totals = {
+            "tools": len(self.tools),
+            "suites_changed": self.changed,
+            "cases": sum(t.cases for t in self.tools),
+            "added": sum(len(t.added) for t in self.tools),
+            "updated": sum(len(t.updated) for t in self.tools),
+            "kept": sum(len(t.kept) for t in self.tools),
+            "stale": sum(len(t.stale) for t in self.tools),
+            "removed": sum(len(t.removed) for t in self.tools),
+            "skipped": sum(len(t.skipped) for t in self.tools),
+            "errors": self.errors,
+        }
+        return {
+            "version": 1,
+            "summary": totals,
+            "directory": str(self.directory),
+            "seed": self.seed,
+            "check": self.check,
+            "tools": [t.to_dict() for t in self.tools],
+            "notes": self.notes,
+        }
+
+
+def suite_file_names(names: Iterable[str]) -> dict[str, str]:
+    """A file name per tool: ``<tool>.suite.json``, made safe and unique on any file system."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        stem = _UNSAFE.sub("_", name)
+        if stem.startswith(".") or not stem:
+            stem = "_" + stem
+        if stem.casefold() in taken or stem != name:
+            digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+            stem = f"{stem}-{digest}" if stem.casefold() in taken else stem
+        taken.add(stem.casefold())
+        out[name] = stem + SUITE_SUFFIX
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A valid instance, or why there is none."""
+
+    value: Any = None
+    skips: tuple[Skip, ...] = ()
+    error: str | None = None
+
+
+def build_valid(
+    tool: ToolContract,
+    compiled: CompiledSchema,
+    *,
+    seed: int = 0,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Built:
+    """One instance of the tool's input schema that its validator accepts.
+
+    A few attempts, each relaxing one thing; never loops. ``seed`` 0 makes the canonical
+    choices; any other seed varies them reproducibly.
+    """
+    resolver = Resolver(tool.input_schema)
+    first_error: str | None = None
+    candidate_error: str | None = None
+    for options in _ATTEMPTS:
+        rng = Random(f"{seed}:{tool.name}") if seed else None
+        builder = InstanceBuilder(
+            resolver,
+            rng,
+            BuildOptions(
+                options.use_examples, options.include_optional, options.branch_offset, max_depth
+            ),
+        )
+        try:
+            value = builder.build()
+        except Unsatisfiable as exc:
+            first_error = first_error or f"no valid instance: {exc.reason} (at {exc.schema_path})"
+            if exc.schema_path == "#":
+                break  # the root itself admits nothing: no retry can help
+            continue
+        except (CannotGenerate, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                reason = "cannot build a valid instance: the schema nests too deeply"
+            else:
+                reason = f"cannot build a valid instance: {exc.reason} (at {exc.schema_path})"
+            first_error = first_error or reason
+            continue
+        if not isinstance(value, dict):
+            first_error = first_error or (
+                "no valid instance: tool arguments are an object, but the input schema does "
+                "not describe one"
+            )
+            break
+        if compiled.is_valid(value):
+            return Built(value, tuple(builder.skips))
+        if candidate_error is None:
+            violations = compiled.violations(value, show_values=True)
+            if violations:
+                v = violations[0]
+                candidate_error = (
+                    "cannot build a valid instance: the closest candidate fails the schema: "
+                    f"{v.keyword} at {v.path or '/'}: {v.message}"
+                )
+    return Built(error=first_error or candidate_error or "cannot build a valid instance")
+
+
+def generate_cases(
+    tool: ToolContract,
+    compiled: CompiledSchema,
+    *,
+    seed: int = 0,
+    kinds: Iterable[CaseKind] = DERIVED_KINDS,
+    base: Any = None,
+    sources: Sequence[ViolationSource] = (),
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> tuple[list[Draft], list[Skip], str | None]:
+    """The cases the generator wants for one tool.
+
+    Arguments:
+        base: a valid instance to start from (a hand-edited ``valid`` case); built when
+            ``None``.
+        sources: business-rule writers asked for violating cases.
+
+    Returns:
+        ``(drafts, skipped cases, error)``; ``error`` says why there are no drafts.
+    """
+    skips: list[Skip] = []
+    if base is None:
+        built = build_valid(tool, compiled, seed=seed, max_depth=max_depth)
+        if built.error is not None:
+            return [], [], built.error
+        base = built.value
+        skips.extend(
+            Skip(s.what, f"left out of the valid instance, so its cases are skipped: {s.reason}")
+            for s in built.skips
+        )
+    resolver = Resolver(tool.input_schema)
+    try:
+        nodes = annotate(resolver, base, max_depth=max_depth)
+    except Unsatisfiable as exc:  # pragma: no cover - a valid base always annotates
+        return [], [], f"no valid instance: {exc.reason}"
+    wanted = list(kinds)
+    drafts, derived_skips = derive(base, nodes, wanted)
+    skips.extend(derived_skips)
+    if CaseKind.BUSINESS in wanted:
+        for source in sources:
+            for violation in source.violations(tool, base):
+                name = f"business:{violation.rule}"
+                if not compiled.is_valid(violation.arguments):
+                    skips.append(
+                        Skip(name, "the arguments written to break the rule fail the schema first")
+                    )
+                    continue
+                drafts.append(
+                    Draft(
+                        name,
+                        CaseKind.BUSINESS,
+                        Hop.MODEL,
+                        InputKind.ARGUMENTS,
+                        violation.arguments,
+                        Expectation(
+                            Stage.BUSINESS, code=violation.expected_code, path=violation.path
+                        ),
+                        violation.description,
+                    )
+                )
+    return drafts, skips, None
+
+
+def _existing_base(suite: Suite | None, compiled: CompiledSchema) -> Any:
+    """The arguments of a hand-edited ``valid`` case, when they still pass the schema."""
+    if suite is None:
+        return None
+    for case in suite.cases:
+        if (
+            case.name == "valid"
+            and case.input_kind is InputKind.ARGUMENTS
+            and (case.generated is None or case.edited)
+            and isinstance(case.input, dict)
+            and compiled.is_valid(case.input)
+        ):
+            return case.input
+    return None
+
+
+def merge(
+    existing: Suite | None,
+    tool: str,
+    drafts: Sequence[Draft],
+    *,
+    prune: bool = False,
+    seed: int | None = None,
+    record: ToolGeneration,
+    stale_exempt: frozenset[str] = frozenset({CaseKind.REGRESSION.value}),
+) -> Suite:
+    """The suite after regenerating: ``existing`` merged with ``drafts`` (see the module doc).
+
+    ``record`` is filled in with what changed.
+    """
+    produced: dict[str, dict[str, Any]] = {}
+    for draft in drafts:
+        data = draft.to_data()
+        data["generated"] = case_digest(data)
+        produced[draft.name] = data
+    cases: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for case in existing.cases if existing is not None else ():
+        seen.add(case.name)
+        fresh = produced.get(case.name)
+        if fresh is not None:
+            if case.generated is None or case.edited:
+                record.kept.append(case.name)
+                cases.append(case.data)
+            elif case.data != fresh:
+                record.updated.append(case.name)
+                cases.append(fresh)
+            else:
+                record.unchanged += 1
+                cases.append(case.data)
+            continue
+        if case.generated is not None and not (stale_exempt & set(case.tags)):
+            record.stale.append(case.name)
+            if prune and not case.edited:
+                record.removed.append(case.name)
+                continue
+        cases.append(case.data)
+    for name, data in produced.items():
+        if name not in seen:
+            record.added.append(name)
+            cases.append(data)
+    suite = Suite(
+        tool=tool,
+        cases=[Case.from_json(d, i) for i, d in enumerate(cases)],
+        path=existing.path if existing is not None else None,
+        seed=seed,
+        description=existing.description if existing is not None else None,
+    )
+    record.cases = len(cases)
+    return suite
+
+
+def generate_suites(
+    tools: ToolSet,
+    directory: str | Path,
+    *,
+    seed: int | None = None,
+    default_seed: int = 0,
+    kinds: Iterable[CaseKind] = DERIVED_KINDS,
+    prune: bool = False,
+    check: bool = False,
+    sources: Sequence[ViolationSource] = (),
+    captures: Sequence[str | Path] = (),
+    business: Any = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> GenerationReport:
+    """Generate (or refresh) one suite file per tool under ``directory``.
+
+    Arguments:
+        seed: the seed to build with; by default each suite keeps the seed it was built
+            with, and new suites get ``default_seed``.
+        kinds: the case kinds to derive.
+        prune: remove stale generated cases that were never edited.
+        check: write nothing; report what would change.
+        sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
+        captures: capture files whose calls become regression cases in their tool's suite.
+        business: the business gate used to record the regression cases' outcomes.
+
+    Raises:
+        SuiteError: an existing suite file is not a valid suite, or holds another tool.
+        InputError: a capture cannot be read.
+    """
+    root = Path(directory)
+    names = suite_file_names(tools.names())
+    wanted = list(dict.fromkeys(kinds))
+    regressions, notes = (
+        _regressions(tools, captures, root, names, business) if captures else ({}, [])
+    )
+    report = GenerationReport(root, [], seed if seed is not None else default_seed, check, notes)
+    for tool in tools:
+        path = root / names[tool.name]
+        record = ToolGeneration(tool.name, path)
+        report.tools.append(record)
+        existing = read_suite(path) if path.is_file() else None
+        if existing is not None and existing.tool != tool.name:
+            raise SuiteError(
+                f"the suite file holds tool {existing.tool!r}, but {tool.name!r} is written here",
+                file=str(path),
+            )
+        use_seed = (
+            seed
+            if seed is not None
+            else (
+                existing.seed
+                if existing is not None and existing.seed is not None
+                else default_seed
+            )
+        )
+        compiled = tools.schema(tool.name)
+        drafts, skips, error = generate_cases(
+            tool,
+            compiled,
+            seed=use_seed,
+            kinds=wanted,
+            base=_existing_base(existing, compiled),
+            sources=sources,
+            max_depth=max_depth,
+        )
+        record.skipped = skips
+        if error is not None:
+            record.error = error
+            if existing is None and not regressions.get(tool.name):
+                continue
+        drafts = [*drafts, *regressions.get(tool.name, ())]
+        suite = merge(
+            existing, tool.name, drafts, prune=prune and error is None, seed=use_seed, record=record
+        )
+        if error is not None:
+            record.stale.clear()  # nothing was derived: nothing can be called stale
+            record.removed.clear()
+        record.created = existing is None
+        record.changed = (
+            existing is None
+            or bool(record.added or record.updated or record.removed)
+            or (existing.seed != use_seed)
+        )
+        if record.changed and not check:
+            write_suite(suite, path)
+    return report
+
+
+def _regressions(
+    tools: ToolSet,
+    captures: Sequence[str | Path],
+    root: Path,
+    names: dict[str, str],
+    business: Any,
+) -> tuple[dict[str, list[Draft]], list[str]]:
+    """Regression drafts per tool from the calls in ``captures``, and problems found."""
+    from jsoncontract._files import expand
+    from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
+    from jsoncontract.pipeline.checker import Checker
+
+    out: dict[str, list[Draft]] = {}
+    notes: list[str] = []
+    checker = Checker(tools, business=business)
+    for path in expand(captures, CAPTURE_SUFFIXES, what="capture"):
+        calls: list[ToolCall] = list(CaptureReader().read_file(path))
+        relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
+        for index, call in enumerate(calls):
+            label = f"{path}" + (f" (call {index})" if len(calls) > 1 else "")
+            if call.tool is None or call.tool not in tools:
+                notes.append(
+                    f"{label}: the call is to {call.tool!r}, which is not in the tool list; "
+                    "no regression case was written"
+                )
+                continue
+            result = checker.check(call)
+            outcome = _outcome_expectation(result)
+            label_path = relative
+            while label_path.startswith("../"):
+                label_path = label_path[3:]
+            name = f"regression:{label_path}" + (f"#{index}" if len(calls) > 1 else "")
+            draft = Draft(
+                name,
+                CaseKind.REGRESSION,
+                call.hop or Hop.MODEL,
+                InputKind.CAPTURE_FILE,
+                relative,
+                outcome,
+                call=index if len(calls) > 1 else None,
+            )
+            out.setdefault(call.tool, []).append(draft)
+    return out, notes
+
+
+def _outcome_expectation(result: Any) -> Expectation:
+    from jsoncontract.suites.runner import actual_of
+
+    actual = actual_of(result)
+    expect = actual.expectation()
+    fields = actual.fields if actual.fields is not None else None
+    return Expectation(expect.stage, expect.code, expect.keyword, expect.path, fields)

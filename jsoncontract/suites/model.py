@@ -1,0 +1,510 @@
+"""The values of fixture suites: suites, cases, expectations, and what running them found.
+
+A suite belongs to one tool and holds cases. A case is an input (raw arguments, raw
+arguments text, or a capture in any dialect ``check`` reads) at a hop, and an
+:class:`Expectation`: ``ok``, or the stage it must fail at, with the code or keyword and the
+JSON Pointer. Running a case gives a :class:`CaseOutcome`: passed, failed (with the kind of
+:class:`Mismatch`), a contract weakness (a negative case the contract accepted), or
+skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from jsoncontract.model import Hop, Stage
+
+if TYPE_CHECKING:
+    from jsoncontract._locate import PositionIndex
+    from jsoncontract.model import Finding
+
+#: The suite format version this release reads and writes.
+SUITE_VERSION: Final = 1
+#: Suite files are recognised by this ending (``<tool>.suite.json``).
+SUITE_SUFFIX: Final = ".suite.json"
+#: The tag every generated case carries.
+GENERATED_TAG: Final = "generated"
+
+
+class CaseKind(StrEnum):
+    """What a generated case exercises (its second tag and the start of its name)."""
+
+    VALID = "valid"
+    MISSING_FIELD = "missing-field"
+    WRONG_ENUM = "wrong-enum"
+    WRONG_TYPE = "wrong-type"
+    EXTRA_FIELD = "extra-field"
+    OUT_OF_RANGE = "out-of-range"
+    MALFORMED = "malformed"
+    STRING_ARGUMENTS = "string-arguments"
+    BUSINESS = "business"
+    REGRESSION = "regression"
+
+
+#: The kinds ``jsoncontract fixtures`` derives from a schema, in the order they are written.
+DERIVED_KINDS: Final = (
+    CaseKind.VALID,
+    CaseKind.MISSING_FIELD,
+    CaseKind.WRONG_ENUM,
+    CaseKind.WRONG_TYPE,
+    CaseKind.EXTRA_FIELD,
+    CaseKind.OUT_OF_RANGE,
+    CaseKind.MALFORMED,
+    CaseKind.STRING_ARGUMENTS,
+    CaseKind.BUSINESS,
+)
+
+
+class InputKind(StrEnum):
+    """How a case gives its input."""
+
+    ARGUMENTS = "arguments"  # the arguments value as the hop delivers it
+    TEXT = "text"  # the raw arguments text (a model's JSON string), possibly malformed
+    CAPTURE = "capture"  # a whole capture document, inline
+    CAPTURE_FILE = "capture_file"  # a capture file, relative to the suite file
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What a case must do.
+
+    ``stage`` ``None`` means the call must pass every gate. Otherwise it must fail first at
+    ``stage`` with a finding whose ``code`` (or, for the schema stage, ``keyword``) and
+    ``path`` match those given (``None`` matches anything). ``fields``, when given, is
+    the exact set of top-level argument names the call must carry.
+    """
+
+    stage: Stage | None = None
+    code: str | None = None
+    keyword: str | None = None
+    path: str | None = None
+    fields: tuple[str, ...] | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the case must pass."""
+        return self.stage is None
+
+    @classmethod
+    def from_json(cls, value: Any) -> Expectation:
+        """Read the ``expect`` member (already checked against the suite schema)."""
+        if value == "ok":
+            return cls()
+        stage = value.get("stage")
+        fields = value.get("fields")
+        return cls(
+            stage=Stage(stage) if stage is not None else None,
+            code=value.get("code"),
+            keyword=value.get("keyword"),
+            path=value.get("path"),
+            fields=tuple(sorted(fields)) if fields is not None else None,
+        )
+
+    def to_json(self) -> Any:
+        """The ``expect`` member: ``"ok"`` or an object."""
+        if self.stage is None and self.fields is None:
+            return "ok"
+        out: dict[str, Any] = {}
+        if self.stage is not None:
+            out["stage"] = self.stage.value
+        if self.code is not None:
+            out["code"] = self.code
+        if self.keyword is not None:
+            out["keyword"] = self.keyword
+        if self.path is not None:
+            out["path"] = self.path
+        if self.fields is not None:
+            out["fields"] = list(self.fields)
+        return out
+
+    def describe(self) -> str:
+        """A verb phrase: ``pass``, or ``fail at schema (schema.required at /order_id)``."""
+        if self.stage is None:
+            text = "pass"
+        else:
+            reason = self.code or (f"schema.{self.keyword}" if self.keyword else "")
+            if self.path is not None:
+                reason += f"{' at ' if reason else 'at '}{self.path or '/'}"
+            text = f"fail at {self.stage.value}" + (f" ({reason})" if reason else "")
+        if self.fields is not None:
+            text += f" with fields {', '.join(self.fields) or '(none)'}"
+        return text
+
+
+def case_digest(data: dict[str, Any]) -> str:
+    """A short fingerprint of a case as written, without its ``generated`` member.
+
+    The generator stores it in ``generated``; a case whose content no longer matches was
+    edited by hand, and regenerating leaves it alone.
+    """
+    body = {k: v for k, v in data.items() if k != "generated"}
+    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+
+
+#: The order members are written in (reviewers see the name and the assertion first).
+CASE_KEYS: Final = (
+    "name",
+    "description",
+    "tags",
+    "skip",
+    "hop",
+    "expect",
+    "arguments",
+    "text",
+    "capture",
+    "capture_file",
+    "call",
+    "generated",
+)
+
+
+@dataclass(slots=True)
+class Case:
+    """One case of a suite.
+
+    ``data`` is the case object as written in the file (members in :data:`CASE_KEYS`
+    order); the other attributes are read from it.
+    """
+
+    name: str
+    expect: Expectation
+    input_kind: InputKind
+    input: Any
+    hop: Hop | None = None
+    call: int | None = None
+    tags: tuple[str, ...] = ()
+    description: str | None = None
+    skip: str | None = None
+    generated: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    index: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:
+        """A case from its (schema-checked) object."""
+        kind = next(k for k in InputKind if k.value in data)
+        hop = data.get("hop")
+        call = data.get("call")
+        return cls(
+            name=data["name"],
+            expect=Expectation.from_json(data["expect"]),
+            input_kind=kind,
+            input=data[kind.value],
+            hop=Hop(hop)
+            if hop is not None
+            else (None if kind.value.startswith("capture") else Hop.MODEL),
+            call=call,
+            tags=tuple(data.get("tags") or ()),
+            description=data.get("description"),
+            skip=data.get("skip"),
+            generated=data.get("generated"),
+            data=ordered_case(data),
+            index=index,
+        )
+
+    @property
+    def is_generated(self) -> bool:
+        """Written by the generator (it carries a ``generated`` fingerprint)."""
+        return self.generated is not None
+
+    @property
+    def edited(self) -> bool:
+        """Generated, then changed by hand (or by ``test --update``)."""
+        return self.generated is not None and case_digest(self.data) != self.generated
+
+    def with_expectation(self, expect: Expectation) -> Case:
+        """A copy expecting ``expect`` instead (its fingerprint left as it was)."""
+        data = dict(self.data)
+        data["expect"] = expect.to_json()
+        return Case.from_json(ordered_case(data), self.index)
+
+
+def ordered_case(data: dict[str, Any]) -> dict[str, Any]:
+    """The members of a case in the canonical order (unknown ones last)."""
+    out: dict[str, Any] = {k: data[k] for k in CASE_KEYS if k in data}
+    for key, value in data.items():
+        if key not in out:
+            out[key] = value
+    return out
+
+
+@dataclass(slots=True)
+class Suite:
+    """The cases of one tool, usually read from ``<tool>.suite.json``.
+
+    ``text`` is the file's text when it was read from one (positions of cases are found
+    in it on demand).
+    """
+
+    tool: str
+    cases: list[Case]
+    path: Path | None = None
+    seed: int | None = None
+    description: str | None = None
+    text: str | None = field(default=None, repr=False)
+    _index: PositionIndex | None = field(default=None, repr=False)
+
+    @property
+    def file(self) -> str:
+        """The suite file as given (``"<memory>"`` when it has none)."""
+        return str(self.path) if self.path is not None else "<memory>"
+
+    def line_of(self, case: Case) -> int | None:
+        """The 1-based line where a case starts in the file, when known."""
+        if self.text is None:
+            return None
+        if self._index is None:
+            from jsoncontract._locate import PositionIndex
+
+            self._index = PositionIndex(self.text)
+        found = self._index.position(f"/cases/{case.index}")
+        return found[0] if found else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The suite file's object."""
+        out: dict[str, Any] = {"version": SUITE_VERSION, "tool": self.tool}
+        if self.description is not None:
+            out["description"] = self.description
+        if self.seed is not None:
+            out["seed"] = self.seed
+        out["cases"] = [c.data for c in self.cases]
+        return out
+
+
+class Status(StrEnum):
+    """How a case came out."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    WEAKNESS = "weakness"  # a negative case the contract accepted
+    SKIPPED = "skipped"
+    ERROR = "error"  # the suite could not run (its tool no longer exists)
+
+
+class Mismatch(StrEnum):
+    """Why a case did not pass."""
+
+    ACCEPTED = "accepted"  # expected to fail, passed every gate: a contract weakness
+    UNEXPECTED_FAILURE = "unexpected_failure"  # expected ok, failed
+    WRONG_STAGE = "wrong_stage"  # failed, at another stage
+    WRONG_REASON = "wrong_reason"  # right stage, another code or keyword
+    WRONG_PATH = "wrong_path"  # right stage and reason, another place
+    WRONG_FIELDS = "wrong_fields"  # the call carries another set of argument fields
+    WRONG_TOOL = "wrong_tool"  # the captured call goes to another tool
+    WRONG_HOP = "wrong_hop"  # the captured call is at another hop
+    NO_CALL = "no_call"  # the capture holds no call, or not the one asked for
+    TOOL_MISSING = "tool_missing"  # the suite's tool is not in the tool list
+
+
+@dataclass(frozen=True, slots=True)
+class Actual:
+    """What the pipeline did with a case's call."""
+
+    stage: Stage | None
+    errors: tuple[Finding, ...] = ()
+    tool: str | None = None
+    hop: Hop | None = None
+    fields: tuple[str, ...] | None = None
+
+    def describe(self) -> str:
+        """A verb phrase: ``passes every gate``, or ``fails at schema: schema.enum at
+        /priority: ...``."""
+        if self.stage is None:
+            return "passes every gate"
+        first = self.errors[0] if self.errors else None
+        if first is None:
+            return f"fails at {self.stage.value}"
+        return f"fails at {self.stage.value}: {first.code} at {first.path or '/'}: {first.message}"
+
+    def expectation(self) -> Expectation:
+        """The expectation this outcome would meet (what ``test --update`` writes)."""
+        if self.stage is None:
+            return Expectation()
+        first = self.errors[0] if self.errors else None
+        if first is None:
+            return Expectation(self.stage)
+        if self.stage is Stage.SCHEMA and first.keyword:
+            return Expectation(self.stage, keyword=first.keyword, path=first.path)
+        return Expectation(self.stage, code=first.code, path=first.path)
+
+
+@dataclass(slots=True)
+class CaseOutcome:
+    """The result of one case (or, for a suite that could not run, of the suite)."""
+
+    suite: Suite
+    case: Case | None
+    status: Status
+    mismatch: Mismatch | None = None
+    message: str = ""
+    actual: Actual | None = None
+    hint: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Passed or skipped."""
+        return self.status in (Status.PASSED, Status.SKIPPED)
+
+    @property
+    def name(self) -> str:
+        """The case name (``(suite)`` for a suite-level outcome)."""
+        return self.case.name if self.case is not None else "(suite)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """One entry of ``results`` in the ``test`` JSON report."""
+        suite, case = self.suite, self.case
+        source: dict[str, Any] = {"file": suite.file}
+        if case is not None:
+            line = suite.line_of(case)
+            if line is not None:
+                source["line"] = line
+        out: dict[str, Any] = {
+            "tool": suite.tool,
+            "case": case.name if case is not None else None,
+            "status": self.status.value,
+            "mismatch": self.mismatch.value if self.mismatch is not None else None,
+            "message": self.message,
+            "source": source,
+        }
+        if case is not None:
+            out["tags"] = list(case.tags)
+            out["expected"] = case.expect.to_json()
+        actual = self.actual
+        if actual is not None:
+            out["actual"] = {
+                "stage": actual.stage.value if actual.stage is not None else None,
+                "tool": actual.tool,
+                "hop": actual.hop.value if actual.hop is not None else None,
+                "findings": [_finding_dict(f) for f in actual.errors],
+            }
+            if actual.fields is not None:
+                out["actual"]["fields"] = list(actual.fields)
+        if self.hint is not None:
+            out["hint"] = self.hint
+        return out
+
+
+def _finding_dict(finding: Finding) -> dict[str, Any]:
+    out = finding.to_dict()
+    out.pop("source", None)  # the case's source says where it is
+    return out
+
+
+@dataclass(slots=True)
+class TestSummary:
+    """Totals over a test run, overall and per tool."""
+
+    suites: int = 0
+    cases: int = 0
+    passed: int = 0
+    failed: int = 0
+    weaknesses: int = 0
+    skipped: int = 0
+    errors: int = 0
+    by_tool: dict[str, Counter[str]] = field(default_factory=dict)
+    by_mismatch: Counter[str] = field(default_factory=Counter)
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    def add(self, outcome: CaseOutcome) -> None:
+        """Count one outcome."""
+        tool = self.by_tool.setdefault(outcome.suite.tool, Counter())
+        status = outcome.status
+        if status is Status.ERROR:
+            self.errors += 1
+            tool["errors"] += 1
+        else:
+            self.cases += 1
+            tool["cases"] += 1
+            if status is Status.PASSED:
+                self.passed += 1
+            elif status is Status.FAILED:
+                self.failed += 1
+            elif status is Status.WEAKNESS:
+                self.weaknesses += 1
+            else:
+                self.skipped += 1
+            tool[status.value] += 1
+        if outcome.mismatch is not None:
+            self.by_mismatch[outcome.mismatch.value] += 1
+
+    @property
+    def ok(self) -> bool:
+        """No failure, weakness or suite error."""
+        return not (self.failed or self.weaknesses or self.errors)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``summary`` object of the ``test`` JSON report."""
+        return {
+            "suites": self.suites,
+            "cases": self.cases,
+            "passed": self.passed,
+            "failed": self.failed,
+            "weaknesses": self.weaknesses,
+            "skipped": self.skipped,
+            "errors": self.errors,
+            "by_tool": {
+                name: {
+                    key: counts.get(key, 0)
+                    for key in ("cases", "passed", "failed", "weakness", "skipped", "errors")
+                }
+                for name, counts in sorted(self.by_tool.items())
+            },
+            "by_mismatch": dict(sorted(self.by_mismatch.items())),
+        }
+
+
+@dataclass(slots=True)
+class TestReport:
+    """What :func:`jsoncontract.suites.run_suites` returns."""
+
+    summary: TestSummary
+    outcomes: list[CaseOutcome]
+    updates: list[Update] = field(default_factory=list)
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    @property
+    def ok(self) -> bool:
+        """Every case passed or was skipped, and every suite ran."""
+        return self.summary.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole ``test`` JSON report."""
+        out: dict[str, Any] = {
+            "version": 1,
+            "summary": self.summary.to_dict(),
+            "results": [o.to_dict() for o in self.outcomes],
+        }
+        if self.updates:
+            out["updates"] = [u.to_dict() for u in self.updates]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """One expectation ``test --update`` rewrote."""
+
+    file: str
+    tool: str
+    case: str
+    before: Expectation
+    after: Expectation
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry in the JSON report's ``updates``."""
+        return {
+            "file": self.file,
+            "tool": self.tool,
+            "case": self.case,
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+        }

@@ -1,0 +1,395 @@
+"""``jsoncontract test``: every case through the same pipeline as ``check``, then judged.
+
+A case's input becomes a :class:`~jsoncontract.model.ToolCall` the way a capture would make
+one (arguments as a value, arguments as text, or a whole capture read by
+:class:`~jsoncontract.capture.CaptureReader`), goes through
+:class:`~jsoncontract.pipeline.Checker` (envelope, parse, schema, business), and the result
+is compared with the expectation in stage, code or keyword, and path. A negative case
+failing for another reason fails and shows both reasons. A negative case that passes every
+gate is a *contract weakness*: the contract is weaker than the case says it should be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from time import perf_counter
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from jsoncontract.errors import InputError
+from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, Source, Stage, ToolCall
+from jsoncontract.pipeline.checker import BusinessGate, Checker
+from jsoncontract.suites.model import (
+    Actual,
+    Case,
+    CaseOutcome,
+    Expectation,
+    InputKind,
+    Mismatch,
+    Status,
+    Suite,
+    TestReport,
+    TestSummary,
+)
+
+if TYPE_CHECKING:
+    from jsoncontract.model import CallResult, Finding
+    from jsoncontract.suites.select import Selector
+    from jsoncontract.tools.toolset import ToolSet
+
+#: A fresh business gate per case, so trace-level rules (idempotency) see one case only.
+BusinessFactory = Callable[[], BusinessGate]
+
+_ERROR: Final = Severity.ERROR
+_DIALECT_OF_HOP: Final = {Hop.MODEL: None, Hop.MCP: Dialect.MCP, Hop.DOWNSTREAM: Dialect.DOWNSTREAM}
+_WEAKNESS_HINTS: Final = {
+    "additionalProperties": 'close {object} with "additionalProperties": false',
+    "unevaluatedProperties": 'close {object} with "unevaluatedProperties": false',
+    "required": "list the property in the required array of {object}",
+    "enum": "restrict the value to a closed set with enum (or const)",
+    "const": "pin the value with const",
+    "type": "declare the value's type",
+    "minimum": "bound the value with minimum",
+    "maximum": "bound the value with maximum",
+    "exclusiveMinimum": "bound the value with exclusiveMinimum",
+    "exclusiveMaximum": "bound the value with exclusiveMaximum",
+    "minLength": "bound the length with minLength",
+    "maxLength": "bound the length with maxLength",
+    "minItems": "bound the array with minItems",
+    "maxItems": "bound the array with maxItems",
+    "pattern": "constrain the string with a pattern",
+    "format": "constrain the string with a format",
+}
+
+
+def actual_of(result: CallResult) -> Actual:
+    """What a checked call amounts to, for comparing with an expectation."""
+    call = result.call
+    stage = result.stage
+    errors = tuple(
+        f
+        for f in result.findings
+        if f.severity is _ERROR and (stage is None or f.stage is None or f.stage is stage)
+    )
+    arguments = result.arguments
+    fields = tuple(sorted(arguments)) if isinstance(arguments, dict) else None
+    return Actual(stage, errors, call.tool, call.hop, fields)
+
+
+class SuiteRunner:
+    """Runs suites against one tool set.
+
+    Arguments:
+        tools: the tool contracts.
+        business: makes the business gate, fresh for each case; ``None`` stops after the
+            schema gate (as ``check`` does without business rules).
+        show_values: quote sensitive-looking values in messages instead of hashing them.
+    """
+
+    def __init__(
+        self,
+        tools: ToolSet,
+        *,
+        business: BusinessFactory | None = None,
+        show_values: bool = False,
+    ) -> None:
+        self.tools = tools
+        self.business = business
+        self.show_values = show_values
+        self._checker = Checker(tools, show_values=show_values)
+
+    def run(self, suites: Iterable[Suite], *, select: Selector | None = None) -> TestReport:
+        """Every selected case of every suite, in order, with the totals."""
+        summary = TestSummary()
+        outcomes: list[CaseOutcome] = []
+        for suite in suites:
+            counted = False
+            for outcome in self.run_suite(suite, select=select):
+                if not counted:
+                    summary.suites += 1
+                    counted = True
+                summary.add(outcome)
+                outcomes.append(outcome)
+        return TestReport(summary, outcomes)
+
+    def run_suite(self, suite: Suite, *, select: Selector | None = None) -> Iterator[CaseOutcome]:
+        """The outcome of each selected case; one error outcome when the tool is gone."""
+        cases = [c for c in suite.cases if select is None or select.matches(_words(suite, c))]
+        if not cases:
+            return
+        if suite.tool not in self.tools:
+            yield self.missing_tool(suite, len(cases))
+            return
+        for case in cases:
+            yield self.run_case(suite, case)
+
+    def missing_tool(self, suite: Suite, cases: int) -> CaseOutcome:
+        """The outcome of a suite whose tool is not in the tool list."""
+        guess = self.tools.suggest(suite.tool)
+        if guess is not None:
+            hint = f"did you mean {guess!r}? rename the suite's tool, or regenerate it"
+        else:
+            names = self.tools.names()
+            listed = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+            hint = (
+                f"known tools: {listed}; delete the suite if the tool was removed"
+                if names
+                else "no tools are loaded"
+            )
+        noun = "case" if cases == 1 else "cases"
+        return CaseOutcome(
+            suite,
+            None,
+            Status.ERROR,
+            Mismatch.TOOL_MISSING,
+            f"the suite is for tool {suite.tool!r}, which is not in the tool list; its "
+            f"{cases} {noun} did not run",
+            hint=hint,
+        )
+
+    def run_case(self, suite: Suite, case: Case) -> CaseOutcome:
+        """Run one case and judge it."""
+        if case.skip is not None:
+            return CaseOutcome(suite, case, Status.SKIPPED, message=case.skip)
+        start = perf_counter()
+        checker = self._checker
+        if self.business is not None:
+            checker = Checker(self.tools, business=self.business(), show_values=self.show_values)
+        kind = case.input_kind
+        if kind is InputKind.ARGUMENTS or kind is InputKind.TEXT:
+            hop = case.hop or Hop.MODEL
+            call = ToolCall(
+                hop=hop,
+                dialect=_DIALECT_OF_HOP[hop],
+                tool=suite.tool,
+                call_id=None,
+                arguments=case.input,
+                form=ArgumentsForm.VALUE if kind is InputKind.ARGUMENTS else ArgumentsForm.TEXT,
+                source=Source(suite.file),
+            )
+            outcome = judge(suite, case, checker.check(call))
+        else:
+            outcome = self._capture_case(suite, case, checker)
+        outcome.seconds = perf_counter() - start
+        return outcome
+
+    def _capture_case(self, suite: Suite, case: Case, checker: Checker) -> CaseOutcome:
+        from jsoncontract.capture.reader import CaptureReader
+
+        reader = CaptureReader(tool=suite.tool if case.hop is Hop.DOWNSTREAM else None)
+        try:
+            if case.input_kind is InputKind.CAPTURE:
+                name = f"{suite.file}#/cases/{case.index}/capture"
+                calls = list(reader.read_document(orjson.dumps(case.input), name=name))
+            else:
+                base = suite.path.parent if suite.path is not None else Path()
+                calls = list(reader.read_file(base / str(case.input)))
+        except InputError as exc:
+            return CaseOutcome(
+                suite, case, Status.FAILED, Mismatch.NO_CALL, f"cannot read the capture: {exc}"
+            )
+        count = len(calls)
+        index = case.call if case.call is not None else (0 if count == 1 else None)
+        if count == 0 or index is None or index >= count:
+            if count == 0:
+                message = "the capture holds no tool call"
+            elif index is None:
+                message = (
+                    f"the capture holds {count} calls; say which one the case is about with "
+                    f'"call": 0..{count - 1}'
+                )
+            else:
+                message = f"the capture holds {count} calls; there is no call {index}"
+            return CaseOutcome(suite, case, Status.FAILED, Mismatch.NO_CALL, message)
+        results = [checker.check(call) for call in calls[: index + 1]]  # earlier calls feed
+        result = results[index]  # trace-level business rules
+        call = result.call
+        if call.tool is None and result.stage is None:
+            reasons = "; ".join(f.message for f in result.findings) or "no call was found"
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.NO_CALL,
+                f"the capture holds no tool call ({reasons})",
+            )
+        if call.tool is not None and call.tool != suite.tool:
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.WRONG_TOOL,
+                f"expected a call to {suite.tool!r}; the capture calls {call.tool!r}",
+                actual_of(result),
+                hint="the model chose another tool: check the prompt and the tool descriptions",
+            )
+        if case.hop is not None and call.hop is not None and call.hop is not case.hop:
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.WRONG_HOP,
+                f"expected a call at the {case.hop.value} hop; the capture's call is at "
+                f"{call.hop.value}",
+                actual_of(result),
+            )
+        return judge(suite, case, result)
+
+
+def _words(suite: Suite, case: Case) -> list[str]:
+    return [case.name, suite.tool, *case.tags]
+
+
+def _reason(finding: Finding) -> str:
+    return f"{finding.code} at {finding.path or '/'}: {finding.message}"
+
+
+def judge(suite: Suite, case: Case, result: CallResult) -> CaseOutcome:
+    """Compare a checked call with the case's expectation."""
+    expect = case.expect
+    actual = actual_of(result)
+    if expect.stage is None:
+        if actual.stage is not None:
+            first = actual.errors[0] if actual.errors else None
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.UNEXPECTED_FAILURE,
+                f"should pass, but {actual.describe()}",
+                actual,
+                hint=first.hint if first is not None else None,
+            )
+        return _fields(suite, case, expect, actual)
+    if actual.stage is None:
+        return CaseOutcome(
+            suite,
+            case,
+            Status.WEAKNESS,
+            Mismatch.ACCEPTED,
+            f"should {expect.describe()}, but the contract accepts it",
+            actual,
+            hint=weakness_hint(expect),
+        )
+    if actual.stage is not expect.stage:
+        return CaseOutcome(
+            suite,
+            case,
+            Status.FAILED,
+            Mismatch.WRONG_STAGE,
+            f"should {expect.describe()}, but {actual.describe()}",
+            actual,
+        )
+    candidates = [
+        f
+        for f in actual.errors
+        if (expect.code is None or f.code == expect.code)
+        and (expect.keyword is None or f.keyword == expect.keyword)
+    ]
+    if not candidates:
+        others = len(actual.errors) - 1
+        more = f" (and {others} other error{'s' if others != 1 else ''})" if others > 0 else ""
+        return CaseOutcome(
+            suite,
+            case,
+            Status.FAILED,
+            Mismatch.WRONG_REASON,
+            f"should {expect.describe()}, but fails for another reason: "
+            f"{_reason(actual.errors[0]) if actual.errors else 'unknown'}{more}",
+            actual,
+        )
+    if expect.path is not None and all(f.path != expect.path for f in candidates):
+        where = ", ".join(sorted({f.path or "/" for f in candidates}))
+        return CaseOutcome(
+            suite,
+            case,
+            Status.FAILED,
+            Mismatch.WRONG_PATH,
+            f"should {expect.describe()}, but fails with {candidates[0].code} at {where}: "
+            f"{candidates[0].message}",
+            actual,
+        )
+    return _fields(suite, case, expect, actual)
+
+
+def _fields(suite: Suite, case: Case, expect: Expectation, actual: Actual) -> CaseOutcome:
+    if expect.fields is not None and actual.fields is not None and actual.fields != expect.fields:
+        wanted, got = set(expect.fields), set(actual.fields)
+        parts = []
+        if wanted - got:
+            parts.append(f"missing {', '.join(sorted(wanted - got))}")
+        if got - wanted:
+            parts.append(f"unexpected {', '.join(sorted(got - wanted))}")
+        return CaseOutcome(
+            suite,
+            case,
+            Status.FAILED,
+            Mismatch.WRONG_FIELDS,
+            f"the call's argument fields differ from the recorded ones: {'; '.join(parts)}",
+            actual,
+            hint="a prompt or model change moved fields; if that is intended, --update records it",
+        )
+    return CaseOutcome(suite, case, Status.PASSED, actual=actual)
+
+
+def weakness_hint(expect: Expectation) -> str:
+    """What to change in the contract so that an accepted negative case fails."""
+    keyword = expect.keyword or (
+        expect.code.split(".", 1)[1] if expect.code and expect.code.startswith("schema.") else None
+    )
+    if expect.stage is Stage.BUSINESS:
+        text = (
+            "the business rule did not fire: check its condition, and that the rules are "
+            "loaded (config)"
+        )
+    elif keyword in _WEAKNESS_HINTS:
+        text = _WEAKNESS_HINTS[keyword].format(object=_object_of(expect.path))
+    elif expect.stage is Stage.SCHEMA:
+        text = "tighten the schema so that this input fails"
+    else:
+        stage = expect.stage.value if expect.stage is not None else "?"
+        text = f"the {stage} gate accepted the input: check the case's input and hop"
+    return text + "; or, if the input is acceptable, make the case expect ok (--update)"
+
+
+def _object_of(path: str | None) -> str:
+    if path is None:
+        return "the object"
+    parent = path.rsplit("/", 1)[0] if "/" in path else ""
+    return f"the object at {parent}" if parent else "the root object"
+
+
+def load_suites(paths: Iterable[str | Path]) -> list[Suite]:
+    """Read every suite file under ``paths`` (see :func:`.format.read_suite`)."""
+    from jsoncontract.suites.format import find_suite_files, read_suite
+
+    return [read_suite(p) for p in find_suite_files(paths)]
+
+
+def run_suites(
+    suites: Iterable[Suite] | Iterable[str | Path],
+    *,
+    tools: ToolSet,
+    business: BusinessFactory | None = None,
+    select: Selector | str | None = None,
+    show_values: bool = False,
+) -> TestReport:
+    """Run suites (loaded, or paths to load) and return the report.
+
+    Raises:
+        SuiteError: a suite file is not a valid suite (with its location).
+        UsageError: ``select`` is not a valid ``-k`` expression.
+    """
+    from jsoncontract.suites.select import Selector
+
+    items: list[Any] = list(suites)
+    loaded = [s for s in items if isinstance(s, Suite)]
+    paths = [p for p in items if not isinstance(p, Suite)]
+    if paths:
+        loaded.extend(load_suites(paths))
+    chooser = Selector(select) if isinstance(select, str) else select
+    return SuiteRunner(tools, business=business, show_values=show_values).run(
+        loaded, select=chooser
+    )
