@@ -69,6 +69,9 @@ def test_cli(
         "expectation, rewrite the suite files, and show what changed.")] = False,
     format: Annotated[TestFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", help="Worker processes; 0 = one per CPU when there is enough work.",
+        min=0, show_default=True)] = 1,
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     show_values: Annotated[bool, typer.Option(
@@ -91,7 +94,7 @@ def test_cli(
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
-    from jsoncontract.suites.runner import SuiteRunner, load_suites
+    from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
     from jsoncontract.suites.update import accept_outcomes
     from jsoncontract.tools.toolset import ToolSet
@@ -99,10 +102,12 @@ def test_cli(
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("fixtures")
     select = Selector(keyword) if keyword is not None else None
-    loaded = load_suites(suites or [suite_dir(cfg, None)])
+    from jsoncontract.suites.format import find_suite_files
+
+    files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     runner = SuiteRunner(toolset, business=business_factory(cfg), show_values=show_values)
-    report = runner.run(loaded, select=select)
+    report = runner.run_files(files, select=select, jobs=jobs)
     if update:
         report.updates = accept_outcomes(report.outcomes)
     fmt = (format.value if format else None) or section.get("test_format", "text")

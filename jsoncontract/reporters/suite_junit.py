@@ -13,8 +13,7 @@ import re
 from typing import IO, TYPE_CHECKING, Final
 from xml.sax.saxutils import escape, quoteattr
 
-from jsoncontract.reporters.suite_text import group_by_suite
-from jsoncontract.suites.model import Status
+from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
     from jsoncontract.reporters.interface import ReportOptions

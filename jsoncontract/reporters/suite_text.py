@@ -9,16 +9,16 @@ not run), name and ``file:line``, what was expected against what happened, and a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.reporters.check_text import LineWriter, Segment
-from jsoncontract.suites.model import Status
+from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
     from jsoncontract.reporters.interface import ReportOptions
     from jsoncontract.suites.generate import GenerationReport, ToolGeneration
-    from jsoncontract.suites.model import CaseOutcome, Suite, TestReport, TestSummary
+    from jsoncontract.suites.model import CaseOutcome, TestReport, TestSummary
 
 _LABEL: Final = {
     Status.PASSED: ("ok  ", "green"),
@@ -32,16 +32,6 @@ _INDENT: Final = "        "
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else (plural or word + 's')}"
-
-
-def group_by_suite(outcomes: Sequence[CaseOutcome]) -> list[tuple[Suite, list[CaseOutcome]]]:
-    """Outcomes in runs of the same suite, in report order."""
-    groups: list[tuple[Suite, list[CaseOutcome]]] = []
-    for outcome in outcomes:
-        if not groups or groups[-1][0] is not outcome.suite:
-            groups.append((outcome.suite, []))
-        groups[-1][1].append(outcome)
-    return groups
 
 
 def _counts(counts: Mapping[str, int]) -> list[Segment]:

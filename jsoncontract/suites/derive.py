@@ -370,7 +370,7 @@ def _out_of_range(base: Any, node: Node, drafts: list[Draft], skips: list[Skip])
                 )
             )
         elif isinstance(value, str):
-            add(high_kw, value + (value[-1:] or "x") * (most + 1 - len(value)))
+            add(high_kw, value + "x" * (most + 1 - len(value)))
         elif value:
             add(high_kw, [*value, *[value[-1]] * (most + 1 - len(value))])
         else:
@@ -392,7 +392,6 @@ _PARTNER: Final = {
 
 def _malformed(base: Any, drafts: list[Draft], skips: list[Skip]) -> None:
     text = orjson.dumps(base).decode()
-    pretty = json.dumps(base, indent=2, ensure_ascii=False)
 
     def add(variant: str, broken: str) -> None:
         drafts.append(
@@ -407,7 +406,7 @@ def _malformed(base: Any, drafts: list[Draft], skips: list[Skip]) -> None:
         )
 
     add("truncated", text[: max(1, len(text) * 2 // 3)])
-    add("code-fence", f"```json\n{pretty}\n```")
+    add("code-fence", f"```json\n{text}\n```")
     if isinstance(base, dict) and base:
         add("trailing-comma", text[:-1] + ",}")
     else:

@@ -91,9 +91,9 @@ def parse_suite(data: bytes | str, *, path: Path | None = None) -> Suite:
             f"{first.detail}; a suite file must be plain JSON (to test such a payload, put "
             "it in a case's text or in a capture_file)",
         )
-    errors = list(_validator().iter_errors(document))
-    if errors:
-        raise _explain(errors, document, index, name)
+    validator = _validator()
+    if not validator.is_valid(document):
+        raise _explain(list(validator.iter_errors(document)), document, index, name)
     assert isinstance(document, dict)
     value: dict[str, Any] = document
     seen: dict[str, int] = {}
@@ -223,11 +223,7 @@ def _describe_location(pointer: str) -> str:
 
 def dump_suite(suite: Suite) -> bytes:
     """The suite as file content: stable, reviewable JSON ending with a newline."""
-    document = suite.to_json()
-    try:
-        return (_format(document, 0, 0, 3) + "\n").encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate in a string: escape everything
-        return (_format(document, 0, 0, 3, ascii_only=True) + "\n").encode("ascii")
+    return (_Layout().format(suite.to_json(), 0, 0, 3) + "\n").encode("utf-8")
 
 
 def write_suite(suite: Suite, path: str | Path) -> None:
@@ -252,33 +248,79 @@ def write_suite(suite: Suite, path: str | Path) -> None:
         raise
 
 
-def _compact(value: Any, ascii_only: bool) -> str:
-    return json.dumps(value, ensure_ascii=ascii_only, separators=(", ", ": "))
+def _scalar(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # a string holding a lone surrogate: escape it
+        return json.dumps(value)
 
 
-def _format(
-    value: Any, indent: int, used: int, expand_levels: int, *, ascii_only: bool = False
-) -> str:
-    """JSON for ``value`` at ``indent``, ``used`` columns already taken on its first line.
+class _Layout:
+    """Writes JSON with the first levels broken into lines and short values kept flat.
 
-    The first ``expand_levels`` levels of containers are always broken into lines (the
-    suite, its case list, each case); below, a container stays on one line when it fits.
+    The one-line form of each container is computed once (bottom up, remembered by
+    identity while one document is written), so the layout costs one pass.
     """
-    if not isinstance(value, dict | list) or not value:
-        return _compact(value, ascii_only)
-    if expand_levels <= 0:
-        flat = _compact(value, ascii_only)
-        if indent + used + len(flat) <= LINE_WIDTH:
-            return flat
-    pad = " " * (indent + 2)
-    below = expand_levels - 1
-    if isinstance(value, dict):
-        lines = []
-        for key, member in value.items():
-            head = _compact(key, ascii_only) + ": "
-            lines.append(
-                pad + head + _format(member, indent + 2, len(head), below, ascii_only=ascii_only)
-            )
-        return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
-    lines = [pad + _format(item, indent + 2, 0, below, ascii_only=ascii_only) for item in value]
-    return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"
+
+    __slots__ = ("_flat", "_seen")
+
+    def __init__(self) -> None:
+        self._flat: dict[int, str] = {}
+        self._seen: dict[bytes, str] = {}  # short values met before (tags, expectations)
+
+    def flat(self, value: Any) -> str:
+        """``value`` on one line, with a space after each ``,`` and ``:``."""
+        if isinstance(value, dict):
+            key = id(value)
+            found = self._flat.get(key)
+            if found is None:
+                inner = ", ".join(f"{_scalar(k)}: {self.flat(v)}" for k, v in value.items())
+                found = self._flat[key] = "{" + inner + "}"
+            return found
+        if isinstance(value, list):
+            key = id(value)
+            found = self._flat.get(key)
+            if found is None:
+                found = self._flat[key] = "[" + ", ".join(self.flat(v) for v in value) + "]"
+            return found
+        return _scalar(value)
+
+    def format(self, value: Any, indent: int, used: int, expand_levels: int) -> str:
+        """``value`` at ``indent``, ``used`` columns already taken on its first line.
+
+        The first ``expand_levels`` levels of containers are always broken into lines (the
+        suite, its case list, each case). Below, a value stays on one line when it fits in
+        :data:`LINE_WIDTH`, and is written as indented JSON, one member per line, when not.
+        """
+        if not isinstance(value, dict | list) or not value:
+            return self.flat(value)
+        if expand_levels <= 0:
+            room = LINE_WIDTH - indent - used
+            try:
+                raw = orjson.dumps(value)
+            except TypeError:  # a lone surrogate somewhere: lay it out the slow way
+                raw = None
+            if raw is None or len(raw) <= room:  # the spaced form is a little longer
+                flat = self._seen.get(raw) if raw is not None else None
+                if flat is None:
+                    flat = self.flat(value)
+                    if raw is not None:
+                        self._seen[raw] = flat
+                if len(flat) <= room:
+                    return flat
+            if raw is not None:
+                indented = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+                return indented.replace("\n", "\n" + " " * indent)
+        pad = " " * (indent + 2)
+        below = expand_levels - 1
+        if isinstance(value, dict):
+            lines = []
+            for key, member in value.items():
+                head = _scalar(key) + ": "
+                if isinstance(member, dict | list):
+                    lines.append(pad + head + self.format(member, indent + 2, len(head), below))
+                else:
+                    lines.append(pad + head + _scalar(member))
+            return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
+        lines = [pad + self.format(item, indent + 2, 0, below) for item in value]
+        return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"

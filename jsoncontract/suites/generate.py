@@ -364,6 +364,78 @@ def merge(
     return suite
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What every tool's generation shares (handed to worker processes as is)."""
+
+    tools: ToolSet
+    root: Path
+    names: dict[str, str]
+    seed: int | None
+    default_seed: int
+    kinds: list[CaseKind]
+    prune: bool
+    check: bool
+    sources: Sequence[ViolationSource]
+    regressions: dict[str, list[Draft]]
+    max_depth: int
+
+    def run(self, name: str) -> ToolGeneration:
+        """Generate (or check) the suite of one tool."""
+        tool = self.tools.get(name)
+        assert tool is not None
+        path = self.root / self.names[name]
+        record = ToolGeneration(name, path)
+        existing = read_suite(path) if path.is_file() else None
+        if existing is not None and existing.tool != name:
+            raise SuiteError(
+                f"the suite file holds tool {existing.tool!r}, but {name!r} is written here",
+                file=str(path),
+            )
+        if self.seed is not None:
+            use_seed = self.seed
+        elif existing is not None and existing.seed is not None:
+            use_seed = existing.seed
+        else:
+            use_seed = self.default_seed
+        compiled = self.tools.schema(name)
+        drafts, skips, error = generate_cases(
+            tool,
+            compiled,
+            seed=use_seed,
+            kinds=self.kinds,
+            base=_existing_base(existing, compiled),
+            sources=self.sources,
+            max_depth=self.max_depth,
+        )
+        record.skipped = skips
+        recorded = self.regressions.get(name, [])
+        if error is not None:
+            record.error = error
+            if existing is None and not recorded:
+                return record
+        suite = merge(
+            existing,
+            name,
+            [*drafts, *recorded],
+            prune=self.prune and error is None,
+            seed=use_seed,
+            record=record,
+        )
+        if error is not None:  # nothing was derived: nothing can be called stale
+            record.stale.clear()
+            record.removed.clear()
+        record.created = existing is None
+        record.changed = (
+            existing is None
+            or bool(record.added or record.updated or record.removed)
+            or existing.seed != use_seed
+        )
+        if record.changed and not self.check:
+            write_suite(suite, path)
+        return record
+
+
 def generate_suites(
     tools: ToolSet,
     directory: str | Path,
@@ -377,6 +449,7 @@ def generate_suites(
     captures: Sequence[str | Path] = (),
     business: Any = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    jobs: int = 1,
 ) -> GenerationReport:
     """Generate (or refresh) one suite file per tool under ``directory``.
 
@@ -389,68 +462,35 @@ def generate_suites(
         sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
         captures: capture files whose calls become regression cases in their tool's suite.
         business: the business gate used to record the regression cases' outcomes.
+        jobs: worker processes (see :mod:`jsoncontract.suites.parallel`; 0 = one per CPU
+            for large tool sets).
 
     Raises:
         SuiteError: an existing suite file is not a valid suite, or holds another tool.
         InputError: a capture cannot be read.
     """
+    from jsoncontract.suites.parallel import map_in_workers
+
     root = Path(directory)
     names = suite_file_names(tools.names())
-    wanted = list(dict.fromkeys(kinds))
     regressions, notes = (
         _regressions(tools, captures, root, names, business) if captures else ({}, [])
     )
-    report = GenerationReport(root, [], seed if seed is not None else default_seed, check, notes)
-    for tool in tools:
-        path = root / names[tool.name]
-        record = ToolGeneration(tool.name, path)
-        report.tools.append(record)
-        existing = read_suite(path) if path.is_file() else None
-        if existing is not None and existing.tool != tool.name:
-            raise SuiteError(
-                f"the suite file holds tool {existing.tool!r}, but {tool.name!r} is written here",
-                file=str(path),
-            )
-        use_seed = (
-            seed
-            if seed is not None
-            else (
-                existing.seed
-                if existing is not None and existing.seed is not None
-                else default_seed
-            )
-        )
-        compiled = tools.schema(tool.name)
-        drafts, skips, error = generate_cases(
-            tool,
-            compiled,
-            seed=use_seed,
-            kinds=wanted,
-            base=_existing_base(existing, compiled),
-            sources=sources,
-            max_depth=max_depth,
-        )
-        record.skipped = skips
-        if error is not None:
-            record.error = error
-            if existing is None and not regressions.get(tool.name):
-                continue
-        drafts = [*drafts, *regressions.get(tool.name, ())]
-        suite = merge(
-            existing, tool.name, drafts, prune=prune and error is None, seed=use_seed, record=record
-        )
-        if error is not None:
-            record.stale.clear()  # nothing was derived: nothing can be called stale
-            record.removed.clear()
-        record.created = existing is None
-        record.changed = (
-            existing is None
-            or bool(record.added or record.updated or record.removed)
-            or (existing.seed != use_seed)
-        )
-        if record.changed and not check:
-            write_suite(suite, path)
-    return report
+    plan = _Plan(
+        tools,
+        root,
+        names,
+        seed,
+        default_seed,
+        list(dict.fromkeys(kinds)),
+        prune,
+        check,
+        sources,
+        regressions,
+        max_depth,
+    )
+    records = map_in_workers(plan.run, tools.names(), jobs=jobs)
+    return GenerationReport(root, records, seed if seed is not None else default_seed, check, notes)
 
 
 def _regressions(
@@ -499,7 +539,7 @@ def _regressions(
 
 
 def _outcome_expectation(result: Any) -> Expectation:
-    from jsoncontract.suites.runner import actual_of
+    from jsoncontract.suites.model import actual_of
 
     actual = actual_of(result)
     expect = actual.expectation()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -19,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.model import Hop, Stage
+from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract._locate import PositionIndex
-    from jsoncontract.model import Finding
+    from jsoncontract.model import CallResult, Finding
 
 #: The suite format version this release reads and writes.
 SUITE_VERSION: Final = 1
@@ -100,7 +101,7 @@ class Expectation:
         stage = value.get("stage")
         fields = value.get("fields")
         return cls(
-            stage=Stage(stage) if stage is not None else None,
+            stage=_STAGES[stage] if stage is not None else None,
             code=value.get("code"),
             keyword=value.get("keyword"),
             path=value.get("path"),
@@ -148,6 +149,11 @@ def case_digest(data: dict[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
 
 
+_STAGES: Final = {s.value: s for s in Stage}
+_HOPS: Final = {h.value: h for h in Hop}
+_INPUT_KINDS: Final = tuple((k.value, k) for k in InputKind)
+_CAPTURES: Final = frozenset({InputKind.CAPTURE, InputKind.CAPTURE_FILE})
+
 #: The order members are written in (reviewers see the name and the assertion first).
 CASE_KEYS: Final = (
     "name",
@@ -188,25 +194,24 @@ class Case:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:
-        """A case from its (schema-checked) object."""
-        kind = next(k for k in InputKind if k.value in data)
-        hop = data.get("hop")
-        call = data.get("call")
+        """A case from its (schema-checked) object; ``data`` is kept as it is."""
+        key, kind = next((k, v) for k, v in _INPUT_KINDS if k in data)
+        get = data.get
+        hop = get("hop")
+        tags = get("tags")
         return cls(
-            name=data["name"],
-            expect=Expectation.from_json(data["expect"]),
-            input_kind=kind,
-            input=data[kind.value],
-            hop=Hop(hop)
-            if hop is not None
-            else (None if kind.value.startswith("capture") else Hop.MODEL),
-            call=call,
-            tags=tuple(data.get("tags") or ()),
-            description=data.get("description"),
-            skip=data.get("skip"),
-            generated=data.get("generated"),
-            data=ordered_case(data),
-            index=index,
+            data["name"],
+            Expectation.from_json(data["expect"]),
+            kind,
+            data[key],
+            _HOPS[hop] if hop is not None else (None if kind in _CAPTURES else Hop.MODEL),
+            get("call"),
+            tuple(tags) if tags else (),
+            get("description"),
+            get("skip"),
+            get("generated"),
+            data,
+            index,
         )
 
     @property
@@ -223,7 +228,7 @@ class Case:
         """A copy expecting ``expect`` instead (its fingerprint left as it was)."""
         data = dict(self.data)
         data["expect"] = expect.to_json()
-        return Case.from_json(ordered_case(data), self.index)
+        return Case.from_json(data, self.index)
 
 
 def ordered_case(data: dict[str, Any]) -> dict[str, Any]:
@@ -250,6 +255,17 @@ class Suite:
     description: str | None = None
     text: str | None = field(default=None, repr=False)
     _index: PositionIndex | None = field(default=None, repr=False)
+    slim: bool = False
+
+    def slimmed(self) -> Suite:
+        """A light copy for reports: no file text, no case inputs (carried between
+        processes cheaply; the text is read again if a line number is asked for)."""
+        cases = [
+            Case(c.name, c.expect, c.input_kind, None, c.hop, c.call, c.tags, c.description,
+                 c.skip, c.generated, {}, c.index)
+            for c in self.cases
+        ]  # fmt: skip
+        return Suite(self.tool, cases, self.path, self.seed, self.description, slim=True)
 
     @property
     def file(self) -> str:
@@ -259,7 +275,13 @@ class Suite:
     def line_of(self, case: Case) -> int | None:
         """The 1-based line where a case starts in the file, when known."""
         if self.text is None:
-            return None
+            if self.path is None or self.slim is False:
+                return None
+            try:  # a slim copy (from a worker process): read the text again
+                self.text = self.path.read_bytes().decode("utf-8", "replace").removeprefix("\ufeff")
+            except OSError:
+                self.slim = False
+                return None
         if self._index is None:
             from jsoncontract._locate import PositionIndex
 
@@ -274,7 +296,7 @@ class Suite:
             out["description"] = self.description
         if self.seed is not None:
             out["seed"] = self.seed
-        out["cases"] = [c.data for c in self.cases]
+        out["cases"] = [ordered_case(c.data) for c in self.cases]
         return out
 
 
@@ -335,6 +357,20 @@ class Actual:
         return Expectation(self.stage, code=first.code, path=first.path)
 
 
+def actual_of(result: CallResult) -> Actual:
+    """What a checked call amounts to, for comparing with an expectation."""
+    call = result.call
+    stage = result.stage
+    errors = tuple(
+        f
+        for f in result.findings
+        if f.severity is Severity.ERROR and (stage is None or f.stage is None or f.stage is stage)
+    )
+    arguments = result.arguments
+    fields = tuple(sorted(arguments)) if isinstance(arguments, dict) else None
+    return Actual(stage, errors, call.tool, call.hop, fields)
+
+
 @dataclass(slots=True)
 class CaseOutcome:
     """The result of one case (or, for a suite that could not run, of the suite)."""
@@ -344,9 +380,14 @@ class CaseOutcome:
     status: Status
     mismatch: Mismatch | None = None
     message: str = ""
-    actual: Actual | None = None
+    result: CallResult | None = None
     hint: str | None = None
     seconds: float = 0.0
+
+    @property
+    def actual(self) -> Actual | None:
+        """What the pipeline did with the case's call (``None`` when no call ran)."""
+        return actual_of(self.result) if self.result is not None else None
 
     @property
     def ok(self) -> bool:
@@ -398,6 +439,16 @@ def _finding_dict(finding: Finding) -> dict[str, Any]:
     return out
 
 
+def group_by_suite(outcomes: Sequence[CaseOutcome]) -> list[tuple[Suite, list[CaseOutcome]]]:
+    """Outcomes in runs of the same suite, in report order."""
+    groups: list[tuple[Suite, list[CaseOutcome]]] = []
+    for outcome in outcomes:
+        if not groups or groups[-1][0] is not outcome.suite:
+            groups.append((outcome.suite, []))
+        groups[-1][1].append(outcome)
+    return groups
+
+
 @dataclass(slots=True)
 class TestSummary:
     """Totals over a test run, overall and per tool."""
@@ -416,17 +467,24 @@ class TestSummary:
 
     def add(self, outcome: CaseOutcome) -> None:
         """Count one outcome."""
-        tool = self.by_tool.setdefault(outcome.suite.tool, Counter())
+        name = outcome.suite.tool
+        tool = self.by_tool.get(name)
+        if tool is None:
+            tool = self.by_tool[name] = Counter()
         status = outcome.status
+        if status is Status.PASSED:
+            self.cases += 1
+            self.passed += 1
+            tool["cases"] += 1
+            tool["passed"] += 1
+            return
         if status is Status.ERROR:
             self.errors += 1
             tool["errors"] += 1
         else:
             self.cases += 1
             tool["cases"] += 1
-            if status is Status.PASSED:
-                self.passed += 1
-            elif status is Status.FAILED:
+            if status is Status.FAILED:
                 self.failed += 1
             elif status is Status.WEAKNESS:
                 self.weaknesses += 1

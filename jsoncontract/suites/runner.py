@@ -12,17 +12,17 @@ gate is a *contract weakness*: the contract is weaker than the case says it shou
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, Source, Stage, ToolCall
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.suites.model import (
-    Actual,
     Case,
     CaseOutcome,
     Expectation,
@@ -32,6 +32,7 @@ from jsoncontract.suites.model import (
     Suite,
     TestReport,
     TestSummary,
+    actual_of,
 )
 
 if TYPE_CHECKING:
@@ -64,20 +65,6 @@ _WEAKNESS_HINTS: Final = {
 }
 
 
-def actual_of(result: CallResult) -> Actual:
-    """What a checked call amounts to, for comparing with an expectation."""
-    call = result.call
-    stage = result.stage
-    errors = tuple(
-        f
-        for f in result.findings
-        if f.severity is _ERROR and (stage is None or f.stage is None or f.stage is stage)
-    )
-    arguments = result.arguments
-    fields = tuple(sorted(arguments)) if isinstance(arguments, dict) else None
-    return Actual(stage, errors, call.tool, call.hop, fields)
-
-
 class SuiteRunner:
     """Runs suites against one tool set.
 
@@ -99,20 +86,45 @@ class SuiteRunner:
         self.business = business
         self.show_values = show_values
         self._checker = Checker(tools, show_values=show_values)
+        self._last_source: Source | None = None
 
     def run(self, suites: Iterable[Suite], *, select: Selector | None = None) -> TestReport:
         """Every selected case of every suite, in order, with the totals."""
-        summary = TestSummary()
-        outcomes: list[CaseOutcome] = []
-        for suite in suites:
-            counted = False
-            for outcome in self.run_suite(suite, select=select):
-                if not counted:
-                    summary.suites += 1
-                    counted = True
-                summary.add(outcome)
-                outcomes.append(outcome)
-        return TestReport(summary, outcomes)
+        return _report(list(self.run_suite(suite, select=select)) for suite in suites)
+
+    def run_files(
+        self, paths: Iterable[str | Path], *, select: Selector | None = None, jobs: int = 1
+    ) -> TestReport:
+        """Read and run every suite file under ``paths``, in ``jobs`` processes (0 = one
+        per CPU for large runs); the report is the same whatever the number of jobs.
+
+        Raises:
+            SuiteError: a suite file is not a valid suite (with its location).
+        """
+        from jsoncontract.suites.format import find_suite_files
+        from jsoncontract.suites.parallel import map_in_workers, worker_count
+
+        files = find_suite_files(paths)
+        if worker_count(jobs, len(files)) == 1:
+            return _report(self._run_file(path, select) for path in files)
+        return _report(map_in_workers(partial(self._run_slim, select=select), files, jobs=jobs))
+
+    def _run_file(self, path: Path, select: Selector | None) -> list[CaseOutcome]:
+        from jsoncontract.suites.format import read_suite
+
+        return list(self.run_suite(read_suite(path), select=select))
+
+    def _run_slim(self, path: Path, select: Selector | None) -> list[CaseOutcome]:
+        """Run one file in a worker, returning outcomes that are cheap to send back."""
+        outcomes = self._run_file(path, select)
+        if not outcomes:
+            return outcomes
+        slim = outcomes[0].suite.slimmed()
+        for outcome in outcomes:
+            outcome.suite = slim
+            if outcome.case is not None:
+                outcome.case = slim.cases[outcome.case.index]
+        return outcomes
 
     def run_suite(self, suite: Suite, *, select: Selector | None = None) -> Iterator[CaseOutcome]:
         """The outcome of each selected case; one error outcome when the tool is gone."""
@@ -167,13 +179,18 @@ class SuiteRunner:
                 call_id=None,
                 arguments=case.input,
                 form=ArgumentsForm.VALUE if kind is InputKind.ARGUMENTS else ArgumentsForm.TEXT,
-                source=Source(suite.file),
+                source=self._source(suite),
             )
             outcome = judge(suite, case, checker.check(call))
         else:
             outcome = self._capture_case(suite, case, checker)
         outcome.seconds = perf_counter() - start
         return outcome
+
+    def _source(self, suite: Suite) -> Source:
+        if self._last_source is None or self._last_source.file != suite.file:
+            self._last_source = Source(suite.file)
+        return self._last_source
 
     def _capture_case(self, suite: Suite, case: Case, checker: Checker) -> CaseOutcome:
         from jsoncontract.capture.reader import CaptureReader
@@ -222,7 +239,7 @@ class SuiteRunner:
                 Status.FAILED,
                 Mismatch.WRONG_TOOL,
                 f"expected a call to {suite.tool!r}; the capture calls {call.tool!r}",
-                actual_of(result),
+                result,
                 hint="the model chose another tool: check the prompt and the tool descriptions",
             )
         if case.hop is not None and call.hop is not None and call.hop is not case.hop:
@@ -233,9 +250,21 @@ class SuiteRunner:
                 Mismatch.WRONG_HOP,
                 f"expected a call at the {case.hop.value} hop; the capture's call is at "
                 f"{call.hop.value}",
-                actual_of(result),
+                result,
             )
         return judge(suite, case, result)
+
+
+def _report(groups: Iterable[list[CaseOutcome]]) -> TestReport:
+    summary = TestSummary()
+    outcomes: list[CaseOutcome] = []
+    for group in groups:
+        if group:
+            summary.suites += 1
+        for outcome in group:
+            summary.add(outcome)
+        outcomes.extend(group)
+    return TestReport(summary, outcomes)
 
 
 def _words(suite: Suite, case: Case) -> list[str]:
@@ -249,9 +278,10 @@ def _reason(finding: Finding) -> str:
 def judge(suite: Suite, case: Case, result: CallResult) -> CaseOutcome:
     """Compare a checked call with the case's expectation."""
     expect = case.expect
-    actual = actual_of(result)
+    stage = result.stage
     if expect.stage is None:
-        if actual.stage is not None:
+        if stage is not None:
+            actual = actual_of(result)
             first = actual.errors[0] if actual.errors else None
             return CaseOutcome(
                 suite,
@@ -259,37 +289,38 @@ def judge(suite: Suite, case: Case, result: CallResult) -> CaseOutcome:
                 Status.FAILED,
                 Mismatch.UNEXPECTED_FAILURE,
                 f"should pass, but {actual.describe()}",
-                actual,
+                result,
                 hint=first.hint if first is not None else None,
             )
-        return _fields(suite, case, expect, actual)
-    if actual.stage is None:
+        return _fields(suite, case, expect, result)
+    if stage is None:
         return CaseOutcome(
             suite,
             case,
             Status.WEAKNESS,
             Mismatch.ACCEPTED,
             f"should {expect.describe()}, but the contract accepts it",
-            actual,
+            result,
             hint=weakness_hint(expect),
         )
-    if actual.stage is not expect.stage:
+    if stage is not expect.stage:
         return CaseOutcome(
             suite,
             case,
             Status.FAILED,
             Mismatch.WRONG_STAGE,
-            f"should {expect.describe()}, but {actual.describe()}",
-            actual,
+            f"should {expect.describe()}, but {actual_of(result).describe()}",
+            result,
         )
+    code, keyword, path = expect.code, expect.keyword, expect.path
+    errors = [f for f in result.findings if f.severity is _ERROR and f.stage is stage]
     candidates = [
         f
-        for f in actual.errors
-        if (expect.code is None or f.code == expect.code)
-        and (expect.keyword is None or f.keyword == expect.keyword)
+        for f in errors
+        if (code is None or f.code == code) and (keyword is None or f.keyword == keyword)
     ]
     if not candidates:
-        others = len(actual.errors) - 1
+        others = len(errors) - 1
         more = f" (and {others} other error{'s' if others != 1 else ''})" if others > 0 else ""
         return CaseOutcome(
             suite,
@@ -297,41 +328,49 @@ def judge(suite: Suite, case: Case, result: CallResult) -> CaseOutcome:
             Status.FAILED,
             Mismatch.WRONG_REASON,
             f"should {expect.describe()}, but fails for another reason: "
-            f"{_reason(actual.errors[0]) if actual.errors else 'unknown'}{more}",
-            actual,
+            f"{_reason(errors[0]) if errors else 'unknown'}{more}",
+            result,
         )
-    if expect.path is not None and all(f.path != expect.path for f in candidates):
-        where = ", ".join(sorted({f.path or "/" for f in candidates}))
-        return CaseOutcome(
-            suite,
-            case,
-            Status.FAILED,
-            Mismatch.WRONG_PATH,
-            f"should {expect.describe()}, but fails with {candidates[0].code} at {where}: "
-            f"{candidates[0].message}",
-            actual,
-        )
-    return _fields(suite, case, expect, actual)
+    if path is not None:
+        for finding in candidates:
+            if finding.path == path:
+                break
+        else:
+            where = ", ".join(sorted({f.path or "/" for f in candidates}))
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.WRONG_PATH,
+                f"should {expect.describe()}, but fails with {candidates[0].code} at {where}: "
+                f"{candidates[0].message}",
+                result,
+            )
+    return _fields(suite, case, expect, result)
 
 
-def _fields(suite: Suite, case: Case, expect: Expectation, actual: Actual) -> CaseOutcome:
-    if expect.fields is not None and actual.fields is not None and actual.fields != expect.fields:
-        wanted, got = set(expect.fields), set(actual.fields)
-        parts = []
-        if wanted - got:
-            parts.append(f"missing {', '.join(sorted(wanted - got))}")
-        if got - wanted:
-            parts.append(f"unexpected {', '.join(sorted(got - wanted))}")
-        return CaseOutcome(
-            suite,
-            case,
-            Status.FAILED,
-            Mismatch.WRONG_FIELDS,
-            f"the call's argument fields differ from the recorded ones: {'; '.join(parts)}",
-            actual,
-            hint="a prompt or model change moved fields; if that is intended, --update records it",
-        )
-    return CaseOutcome(suite, case, Status.PASSED, actual=actual)
+def _fields(suite: Suite, case: Case, expect: Expectation, result: CallResult) -> CaseOutcome:
+    arguments = result.arguments
+    if expect.fields is not None and isinstance(arguments, dict):
+        got = set(arguments)
+        wanted = set(expect.fields)
+        if got != wanted:
+            parts = []
+            if wanted - got:
+                parts.append(f"missing {', '.join(sorted(wanted - got))}")
+            if got - wanted:
+                parts.append(f"unexpected {', '.join(sorted(got - wanted))}")
+            return CaseOutcome(
+                suite,
+                case,
+                Status.FAILED,
+                Mismatch.WRONG_FIELDS,
+                f"the call's argument fields differ from the recorded ones: {'; '.join(parts)}",
+                result,
+                hint="a prompt or model change moved fields; if that is intended, --update "
+                "records it",
+            )
+    return CaseOutcome(suite, case, Status.PASSED)  # the result is not kept: nothing to show
 
 
 def weakness_hint(expect: Expectation) -> str:
@@ -375,8 +414,14 @@ def run_suites(
     business: BusinessFactory | None = None,
     select: Selector | str | None = None,
     show_values: bool = False,
+    jobs: int = 1,
 ) -> TestReport:
-    """Run suites (loaded, or paths to load) and return the report.
+    """Run suites (loaded ones, or suite files and directories) and return the report.
+
+    Arguments:
+        business: makes a fresh business gate per case (see :class:`SuiteRunner`).
+        select: a ``-k`` expression, or a compiled :class:`Selector`.
+        jobs: processes for suite files (0 = one per CPU for large runs).
 
     Raises:
         SuiteError: a suite file is not a valid suite (with its location).
@@ -384,12 +429,12 @@ def run_suites(
     """
     from jsoncontract.suites.select import Selector
 
-    items: list[Any] = list(suites)
-    loaded = [s for s in items if isinstance(s, Suite)]
-    paths = [p for p in items if not isinstance(p, Suite)]
-    if paths:
-        loaded.extend(load_suites(paths))
     chooser = Selector(select) if isinstance(select, str) else select
-    return SuiteRunner(tools, business=business, show_values=show_values).run(
-        loaded, select=chooser
-    )
+    runner = SuiteRunner(tools, business=business, show_values=show_values)
+    items: list[Any] = list(suites)
+    paths = [p for p in items if not isinstance(p, Suite)]
+    if not paths:
+        return runner.run(items, select=chooser)
+    if len(paths) != len(items):
+        raise UsageError("run_suites takes loaded suites or suite paths, not both at once")
+    return runner.run_files(paths, select=chooser, jobs=jobs)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from jsoncontract.suites.format import write_suite
+from jsoncontract.suites.format import read_suite, write_suite
 from jsoncontract.suites.model import (
-    Case,
     CaseOutcome,
     Expectation,
     Mismatch,
@@ -36,25 +35,31 @@ def accept_outcomes(outcomes: Iterable[CaseOutcome], *, write: bool = True) -> l
         One :class:`Update` per rewritten case, in report order.
     """
     updates: list[Update] = []
-    changed: dict[int, tuple[Suite, dict[int, Case]]] = {}
+    changed: dict[int, tuple[Suite, dict[int, Expectation]]] = {}
     for outcome in outcomes:
         case = outcome.case
+        actual = outcome.actual
         if (
             case is None
             or outcome.status not in (Status.FAILED, Status.WEAKNESS)
             or outcome.mismatch in NOT_UPDATABLE
-            or outcome.actual is None
+            or actual is None
         ):
             continue
-        now = outcome.actual.expectation()
-        fields = outcome.actual.fields if case.expect.fields is not None else None
+        now = actual.expectation()
+        fields = actual.fields if case.expect.fields is not None else None
         after = Expectation(now.stage, now.code, now.keyword, now.path, fields)
         suite = outcome.suite
-        _, replaced = changed.setdefault(id(suite), (suite, {}))
-        replaced[case.index] = case.with_expectation(after)
+        changed.setdefault(id(suite), (suite, {}))[1][case.index] = after
         updates.append(Update(suite.file, suite.tool, case.name, case.expect, after))
-    for suite, replaced in changed.values():
-        suite.cases = [replaced.get(c.index, c) for c in suite.cases]
-        if write and suite.path is not None:
-            write_suite(suite, suite.path)
+    for suite, expectations in changed.values():
+        target = suite
+        if suite.slim and suite.path is not None:  # a report-only copy: edit the file's suite
+            target = read_suite(suite.path)
+        target.cases = [
+            c.with_expectation(expectations[c.index]) if c.index in expectations else c
+            for c in target.cases
+        ]
+        if write and target.path is not None:
+            write_suite(target, target.path)
     return updates
