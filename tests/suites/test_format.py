@@ -1,0 +1,161 @@
+"""Suite files: the shipped schema, invalid files (exit 2 material, with a location), layout."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from jsoncontract.errors import InputError
+from jsoncontract.suites import (
+    Expectation,
+    Suite,
+    SuiteError,
+    dump_suite,
+    find_suite_files,
+    parse_suite,
+    read_suite,
+    suite_schema,
+)
+from jsoncontract.suites.model import Stage
+
+CASE = {"name": "valid", "expect": "ok", "arguments": {"a": 1}}
+
+
+def document(*cases: Any, **top: Any) -> str:
+    return json.dumps({"version": 1, "tool": "ship", "cases": list(cases), **top}, indent=2)
+
+
+def test_the_shipped_schema_is_a_valid_2020_12_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(suite_schema())
+
+
+def test_bundled_suites_validate_against_the_schema(repo: Path) -> None:
+    validator = jsonschema.Draft202012Validator(suite_schema())
+    files = find_suite_files([repo / "fixtures" / "suites"])
+    assert len(files) == 5
+    for path in files:
+        validator.validate(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ('{"version": 1, "version": 1, "tool": "t", "cases": []}', 1, "'version' appears more"),
+        (document(CASE, versoin=1), 1, "unknown member 'versoin' (did you mean 'version'?)"),
+        (document({**CASE, "expected": "ok"}), 5, "case 1: unknown member 'expected'"),
+        (document({**CASE, "text": "{}"}), 5, "case 1 needs exactly one input"),
+        (document({"name": "n", "expect": "ok"}), 5, "(it has: none)"),
+        (document({"name": "n", "expect": "ok", "hop": "mcp", "text": "{}"}), 8, "hop must be"),
+        (document({**CASE, "expect": "fine"}), 7, 'expect must be "ok" or an object'),
+        (document({**CASE, "expect": {"keyword": "enum"}}), 7, "missing member 'stage' (a code"),
+        (document({**CASE, "expect": {"stage": "later"}}), 8, "case 1 (expect/stage)"),
+        (
+            document({**CASE, "expect": {"stage": "parse", "code": "schema.enum"}}),
+            9,
+            "code 'schema.enum' belongs to the schema stage, but the case expects a failure at parse",
+        ),
+        (document(CASE, CASE), 13, "case name 'valid' is used twice (first by case 1)"),
+        (document(version=2), 2, "suite member /version"),
+        (document({**CASE, "capture_file": "x.json"}), 5, "(it has: arguments, capture_file)"),
+    ],
+)
+def test_invalid_suites_say_where(tmp_path: Path, text: str, line: int, message: str) -> None:
+    path = tmp_path / "t.suite.json"
+    path.write_text(text)
+    with pytest.raises(SuiteError) as caught:
+        read_suite(path)
+    assert message in str(caught.value)
+    assert caught.value.file == str(path)
+    assert caught.value.line == line
+
+
+def test_a_suite_that_is_not_json(tmp_path: Path) -> None:
+    path = tmp_path / "t.suite.json"
+    path.write_text('{"version": 1,\n  "tool": ')
+    with pytest.raises(InputError) as caught:
+        read_suite(path)
+    assert str(caught.value).startswith(f"{path}:2:")
+    assert "not JSON (truncated)" in str(caught.value)
+
+
+def test_missing_capture_file(tmp_path: Path) -> None:
+    path = tmp_path / "t.suite.json"
+    path.write_text(document({"name": "c", "expect": "ok", "capture_file": "gone.json"}))
+    with pytest.raises(SuiteError, match="capture file 'gone.json' does not exist") as caught:
+        read_suite(path)
+    assert caught.value.line == 8
+
+
+def test_unreadable_and_missing_paths(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        find_suite_files([tmp_path / "nope"])
+    with pytest.raises(InputError, match=r"directory has no suite files \(\*\.suite\.json\)"):
+        find_suite_files([tmp_path])
+    (tmp_path / "empty.suite.json").write_text("")
+    with pytest.raises(InputError, match="file is empty"):
+        read_suite(tmp_path / "empty.suite.json")
+
+
+def test_directories_hold_only_suite_files(tmp_path: Path) -> None:
+    (tmp_path / "a.suite.json").write_text(document(CASE))
+    (tmp_path / "tools.json").write_text("[]")
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "b.suite.json").write_text(document(CASE))
+    assert find_suite_files([tmp_path]) == [tmp_path / "a.suite.json"]
+
+
+def test_expectations_read_and_write() -> None:
+    assert Expectation.from_json("ok") == Expectation()
+    e = Expectation.from_json({"stage": "schema", "keyword": "enum", "path": "/p"})
+    assert e == Expectation(Stage.SCHEMA, keyword="enum", path="/p")
+    assert e.to_json() == {"stage": "schema", "keyword": "enum", "path": "/p"}
+    f = Expectation.from_json({"fields": ["b", "a"]})
+    assert f.ok and f.fields == ("a", "b") and f.to_json() == {"fields": ["a", "b"]}
+    assert f.describe() == "pass with fields a, b"
+    assert Expectation(Stage.PARSE, code="parse.truncated", path="").describe() == (
+        "fail at parse (parse.truncated at /)"
+    )
+
+
+def test_layout_round_trips_and_reads_well(
+    make_suite: Callable[..., Suite], golden: Callable[[str, str], None]
+) -> None:
+    suite = make_suite(
+        {
+            "arguments": {"order_id": "ORD-000001", "priority": "standard"},
+            "expect": "ok",
+            "name": "valid",
+            "tags": ["generated", "valid"],
+            "hop": "model",
+        },
+        {
+            "name": "long arguments are broken into lines",
+            "description": "Ünïcode stays as written.",
+            "expect": {"stage": "schema", "keyword": "enum", "path": "/priority"},
+            "arguments": {
+                "order_id": "ORD-000001",
+                "priority": "STANDARD",
+                "address": {"line1": "14 Rue de la Paix", "city": "Paris", "country": "FR"},
+                "notes": ["fragile", "keep upright"],
+            },
+        },
+        {"name": "text", "expect": {"stage": "parse"}, "text": '{"a": 1,}'},
+    )
+    suite.seed = 0
+    text = dump_suite(suite).decode()
+    golden("suite-layout.json", text)
+    again = parse_suite(text)
+    assert [c.data for c in again.cases] == [c.data for c in suite.cases]
+    assert dump_suite(again).decode() == text
+
+
+def test_lone_surrogates_are_escaped(make_suite: Callable[..., Suite]) -> None:
+    suite = make_suite({"name": "s", "expect": {"stage": "parse"}, "text": '{"a": "\ud800"}'})
+    text = dump_suite(suite)
+    assert b"\\ud800" in text
+    assert parse_suite(text).cases[0].input == '{"a": "\ud800"}'
