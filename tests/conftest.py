@@ -68,7 +68,11 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
+            wrappers = sys.stdout, sys.stderr, sys.stdin
             sys.stdout, sys.stderr, sys.stdin = saved
+            for wrapper in wrappers:  # a collected wrapper would close its buffer
+                if isinstance(wrapper, io.TextIOWrapper):
+                    wrapper.detach()
         raw = out.getvalue()
         return CliResult(code, raw.decode("utf-8", "replace"), err.getvalue().decode(), raw)
 

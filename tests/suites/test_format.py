@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from jsoncontract.errors import InputError
+from jsoncontract.model import Stage
 from jsoncontract.suites import (
     Expectation,
     Suite,
@@ -21,7 +22,6 @@ from jsoncontract.suites import (
     read_suite,
     suite_schema,
 )
-from jsoncontract.suites.model import Stage
 
 CASE = {"name": "valid", "expect": "ok", "arguments": {"a": 1}}
 
@@ -57,7 +57,8 @@ def test_bundled_suites_validate_against_the_schema(repo: Path) -> None:
         (
             document({**CASE, "expect": {"stage": "parse", "code": "schema.enum"}}),
             9,
-            "code 'schema.enum' belongs to the schema stage, but the case expects a failure at parse",
+            "code 'schema.enum' belongs to the schema stage, but the case expects a failure "
+            "at parse",
         ),
         (document(CASE, CASE), 13, "case name 'valid' is used twice (first by case 1)"),
         (document(version=2), 2, "suite member /version"),
@@ -86,7 +87,7 @@ def test_a_suite_that_is_not_json(tmp_path: Path) -> None:
 def test_missing_capture_file(tmp_path: Path) -> None:
     path = tmp_path / "t.suite.json"
     path.write_text(document({"name": "c", "expect": "ok", "capture_file": "gone.json"}))
-    with pytest.raises(SuiteError, match="capture file 'gone.json' does not exist") as caught:
+    with pytest.raises(SuiteError, match=r"capture file 'gone\.json' does not exist") as caught:
         read_suite(path)
     assert caught.value.line == 8
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
@@ -22,7 +22,9 @@ from jsoncontract.suites import (
     run_suites,
     write_suite,
 )
-from jsoncontract.tools import ToolSet
+
+if TYPE_CHECKING:
+    from jsoncontract.tools import ToolSet
 
 VALID = {"order_id": "ORD-000001", "priority": "standard"}
 MISSING_ORDER = {"stage": "schema", "keyword": "required", "path": "/order_id"}
@@ -115,7 +117,9 @@ def test_failing_at_another_path(
 ) -> None:
     arguments = {**VALID, "address": {"city": "Porto"}}  # country missing, not order_id
     expect = {"stage": "schema", "keyword": "required", "path": "/address/city"}
-    outcome = run_one(toolset(), make_suite({"name": "m", "expect": expect, "arguments": arguments}))
+    outcome = run_one(
+        toolset(), make_suite({"name": "m", "expect": expect, "arguments": arguments})
+    )
     assert outcome.mismatch is Mismatch.WRONG_PATH
     assert "but fails with schema.required at /address/country" in outcome.message
 
@@ -153,7 +157,9 @@ def test_regression_fields_and_tool(
     tools = toolset(other={"type": "object"})
     same = make_suite(capture_case("same", "ship", VALID, expect=fields))
     assert run_one(tools, same).status is Status.PASSED
-    dropped = make_suite(capture_case("dropped", "ship", VALID, expect={"fields": ["address", *fields["fields"]]}))
+    dropped = make_suite(
+        capture_case("dropped", "ship", VALID, expect={"fields": ["address", *fields["fields"]]})
+    )
     outcome = run_one(tools, dropped)
     assert outcome.mismatch is Mismatch.WRONG_FIELDS
     assert "missing address" in outcome.message
@@ -188,7 +194,10 @@ def test_capture_hop_must_match(
             'holds 2 calls; say which one the case is about with "call": 0..1',
         ),
         (
-            {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "ship", "input": VALID}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "a", "name": "ship", "input": VALID}],
+            },
             3,
             "holds 1 calls; there is no call 3",
         ),
@@ -224,7 +233,12 @@ def test_capture_file_that_is_not_a_capture_fails_its_case(
 def test_capture_file_relative_to_the_suite(
     toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
 ) -> None:
-    body = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "ship", "arguments": VALID}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tools/call",
+        "params": {"name": "ship", "arguments": VALID},
+    }
     (tmp_path / "captures").mkdir()
     (tmp_path / "captures" / "call.json").write_bytes(orjson.dumps(body))
     suite = make_suite(
@@ -327,7 +341,11 @@ def test_select_by_name_tool_and_tag(
 ) -> None:
     suite = make_suite(
         {"name": "valid", "tags": ["smoke"], "expect": "ok", "arguments": VALID},
-        {"name": "missing-field:/order_id", "expect": MISSING_ORDER, "arguments": {"priority": "standard"}},
+        {
+            "name": "missing-field:/order_id",
+            "expect": MISSING_ORDER,
+            "arguments": {"priority": "standard"},
+        },
         {
             "name": "wrong-enum:/priority",
             "expect": {"stage": "schema", "keyword": "enum", "path": "/priority"},
@@ -382,8 +400,9 @@ def test_run_suites_takes_paths_or_suites_not_both(
     toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
 ) -> None:
     suite = make_suite({"name": "v", "expect": "ok", "arguments": VALID})
+    mixed: list[Any] = [suite, tmp_path]
     with pytest.raises(UsageError):
-        run_suites([suite, tmp_path], tools=toolset())
+        run_suites(mixed, tools=toolset())
 
 
 def test_jobs_give_the_same_report(
@@ -398,7 +417,9 @@ def test_jobs_give_the_same_report(
             {"name": f"v{i}", "expect": "ok", "arguments": VALID},
             {"name": f"m{i}", "expect": MISSING_ORDER, "arguments": VALID},
         ]
-        write_suite(make_suite(*cases, path=tmp_path / f"s{i}.suite.json"), tmp_path / f"s{i}.suite.json")
+        write_suite(
+            make_suite(*cases, path=tmp_path / f"s{i}.suite.json"), tmp_path / f"s{i}.suite.json"
+        )
     one = SuiteRunner(toolset()).run_files([tmp_path], jobs=1)
     two = SuiteRunner(toolset()).run_files([tmp_path], jobs=2)
     assert one.to_dict() == two.to_dict()

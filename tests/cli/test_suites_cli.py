@@ -1,0 +1,264 @@
+"""``jsoncontract fixtures`` and ``jsoncontract test`` end to end: outputs, exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WEAK = ["--tools", "fixtures/suites/weak/tools.json", "fixtures/suites/weak"]
+EXAMPLE = ["--tools", "fixtures/tools", "fixtures/suites/example"]
+
+
+def _no_times(xml: str) -> str:
+    return re.sub(r'time="[0-9.]+"', 'time="0"', xml)
+
+
+def test_text_report_of_the_weak_tool(
+    run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
+) -> None:
+    result = run_cli("test", "--no-config", *WEAK)
+    assert result.code == 1
+    assert result.stderr == ""
+    golden("suites-test-weak.txt", result.stdout)
+
+
+def test_the_bundled_example_passes(run_cli: Callable[..., Any], in_repo: Path) -> None:
+    result = run_cli("test", "--no-config", *EXAMPLE)
+    assert result.code == 0, result.stdout
+    assert result.stdout.endswith("84 cases in 4 suites: 84 passed\n")
+
+
+def test_junit_report(
+    run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
+) -> None:
+    result = run_cli("test", "--no-config", "--format", "junit", *WEAK)
+    assert result.code == 1
+    root = ET.fromstring(result.stdout_bytes)  # well-formed XML
+    assert root.tag == "testsuites"
+    assert root.attrib["tests"] == "19" and root.attrib["failures"] == "3"
+    suite = root.find("testsuite")
+    assert suite is not None and suite.attrib["name"] == "create_ticket"
+    failures = [c for c in suite.iter("testcase") if c.find("failure") is not None]
+    assert [c.attrib["name"] for c in failures] == [
+        "extra-field",
+        "extra-field:/metadata",
+        "priority outside the closed set",
+    ]
+    first = failures[0].find("failure")
+    assert first is not None and first.attrib["type"] == "accepted"
+    assert first.text is not None and "hint: close the root object" in first.text
+    golden("suites-test-weak.junit.xml", _no_times(result.stdout))
+
+
+def test_junit_escapes_what_xml_cannot_carry(
+    tmp_path: Path, run_cli: Callable[..., Any], in_repo: Path
+) -> None:
+    suite = {
+        "version": 1,
+        "tool": "create_ticket",
+        "cases": [
+            {
+                "name": '<"odd" & \u0001 name>',
+                "expect": {"stage": "parse", "code": "parse.truncated"},
+                "text": '{"title": "\u0000"}',
+            }
+        ],
+    }
+    path = tmp_path / "odd.suite.json"
+    path.write_text(json.dumps(suite))
+    result = run_cli(
+        "test",
+        "--no-config",
+        "-f",
+        "junit",
+        "--tools",
+        "fixtures/suites/weak/tools.json",
+        str(path),
+    )
+    assert result.code == 1
+    root = ET.fromstring(result.stdout_bytes)
+    case = next(root.iter("testcase"))
+    assert case.attrib["name"] == '<"odd" & \\x01 name>'
+
+
+def test_github_annotations(
+    run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
+) -> None:
+    result = run_cli("test", "--no-config", "--format", "github", *WEAK)
+    assert result.code == 1
+    lines = result.stdout.splitlines()
+    assert all(line.startswith(("::error file=", "::notice ")) for line in lines)
+    assert "%0Ahint: " in lines[0]
+    golden("suites-test-weak.github.txt", result.stdout)
+
+
+def test_json_report(run_cli: Callable[..., Any], in_repo: Path) -> None:
+    result = run_cli("test", "--no-config", "--format", "json", *WEAK)
+    assert result.code == 1
+    report = json.loads(result.stdout)
+    assert report["version"] == 1
+    assert report["summary"]["cases"] == 19 and report["summary"]["weaknesses"] == 3
+    assert report["summary"]["by_mismatch"] == {"accepted": 3}
+    weak = [r for r in report["results"] if r["status"] == "weakness"]
+    assert weak[0] == {
+        "tool": "create_ticket",
+        "case": "extra-field",
+        "status": "weakness",
+        "mismatch": "accepted",
+        "message": "should fail at schema (schema.additionalProperties at /unexpected_field), "
+        "but the contract accepts it",
+        "source": {"file": "fixtures/suites/weak/create_ticket.suite.json",
+                   "line": weak[0]["source"]["line"]},
+        "tags": ["generated", "extra-field"],
+        "expected": {"stage": "schema", "keyword": "additionalProperties",
+                     "path": "/unexpected_field"},
+        "actual": {"stage": None, "tool": "create_ticket", "hop": "model", "findings": [],
+                   "fields": ["customer_email", "metadata", "priority", "title",
+                              "unexpected_field"]},
+        "hint": 'close the root object with "additionalProperties": false; or, if the input is '
+        "acceptable, make the case expect ok (--update)",
+    }  # fmt: skip
+
+
+def test_select_and_fail_on(run_cli: Callable[..., Any], in_repo: Path) -> None:
+    result = run_cli("test", "--no-config", "-q", "-k", "missing-field", *WEAK)
+    assert result.code == 0
+    assert result.stdout.endswith("2 cases in 1 suite: 2 passed\n")
+    assert run_cli("test", "--no-config", "-q", "--fail-on", "never", *WEAK).code == 0
+    bad = run_cli("test", "--no-config", "-k", "a and", *WEAK)
+    assert bad.code == 2
+    assert bad.stderr == "jsoncontract: error: -k: 'a and' ends too early\n"
+
+
+def test_update_rewrites_and_shows_what_changed(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    shutil.copytree("fixtures/suites/weak", tmp_path / "weak")
+    args = ["--tools", str(tmp_path / "weak" / "tools.json"), str(tmp_path / "weak")]
+    result = run_cli("test", "--no-config", "--update", *args)
+    assert result.code == 0
+    assert (
+        "updated create_ticket priority outside the closed set: fail at schema (schema.enum "
+        "at /priority) -> pass"
+    ) in result.stdout
+    assert "3 expectations rewritten in 1 suite file" in result.stdout
+    again = run_cli("test", "--no-config", "-q", *args)
+    assert again.code == 0 and again.stdout.endswith("19 cases in 1 suite: 19 passed\n")
+
+
+def test_a_suite_for_a_tool_that_is_gone(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    shutil.copy("fixtures/suites/weak/create_ticket.suite.json", tmp_path)
+    result = run_cli("test", "--no-config", "--tools", "fixtures/tools", str(tmp_path))
+    assert result.code == 1
+    assert (
+        "the suite is for tool 'create_ticket', which is not in the tool list; its 19 cases "
+        "did not run"
+    ) in result.stdout
+    assert "known tools: get_weather, update_shipment, searchInvoices, read_file" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["test", "fixtures/suites/weak"], "no tool definitions: pass --tools PATH"),
+        (["test", "--tools", "fixtures/tools", "nowhere"], "nowhere: no such file or directory"),
+        (["fixtures", "--tools", "missing.json", "out"], "missing.json: no such file or directory"),
+    ],
+)
+def test_bad_usage_is_exit_2(
+    run_cli: Callable[..., Any], in_repo: Path, args: list[str], message: str
+) -> None:
+    result = run_cli(*args[:1], "--no-config", *args[1:])
+    assert result.code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_an_invalid_suite_file_is_exit_2_with_its_location(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.suite.json"
+    path.write_text('{"version": 1, "tool": "t",\n "cases": [{"name": "x", "expect": "ok"}]}\n')
+    result = run_cli("test", "--no-config", "--tools", "fixtures/tools", str(path))
+    assert result.code == 2
+    assert result.stderr == (
+        f"jsoncontract: error: {path}:2:12: case 1 needs exactly one input: arguments, text, "
+        "capture or capture_file (it has: none)\n"
+    )
+
+
+def test_fixtures_report_and_check(
+    run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
+) -> None:
+    result = run_cli(
+        "fixtures", "--no-config", "--check", "--tools", "fixtures/tools", "fixtures/suites/example"
+    )
+    assert result.code == 0, result.stdout
+    golden("suites-fixtures-example.txt", result.stdout)
+
+
+def test_fixtures_generate_then_test(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "suites"
+    result = run_cli("fixtures", "--no-config", "-f", "json", "--tools", "fixtures/tools", str(out))
+    assert result.code == 0
+    report = json.loads(result.stdout)
+    assert report["summary"]["suites_changed"] == 4 and report["summary"]["errors"] == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "get_weather.suite.json",
+        "read_file.suite.json",
+        "searchInvoices.suite.json",
+        "update_shipment.suite.json",
+    ]
+    check = run_cli("fixtures", "--no-config", "--check", "--tools", "fixtures/tools", str(out))
+    assert check.code == 0
+    assert run_cli("test", "--no-config", "-q", "--tools", "fixtures/tools", str(out)).code == 0
+    (out / "read_file.suite.json").unlink()
+    stale = run_cli("fixtures", "--no-config", "--check", "--tools", "fixtures/tools", str(out))
+    assert stale.code == 1 and "1 would change" in stale.stdout
+
+
+def test_fixtures_for_a_schema_without_instances(
+    run_cli: Callable[..., Any], write: Callable[..., Path], tmp_path: Path
+) -> None:
+    tools = write("tools.json", [{"name": "never", "input_schema": {"type": "object", "not": {}}}])
+    result = run_cli("fixtures", "--no-config", "--tools", str(tools), str(tmp_path / "s"))
+    assert result.code == 1
+    assert (
+        "never  no suite: no valid instance: `not: {}` forbids every value (at #)" in result.stdout
+    )
+
+
+def test_config_section(
+    run_cli: Callable[..., Any],
+    write: Callable[..., Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    shutil.copy(
+        Path(__file__).resolve().parents[2] / "fixtures" / "tools" / "anthropic.json", tmp_path
+    )
+    write(
+        "jsoncontract.toml",
+        'tools = ["anthropic.json"]\n[fixtures]\nsuite_dir = "suites"\nseed = 3\n'
+        'kinds = ["valid", "missing-field"]\ntest_format = "json"\n',
+    )
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("fixtures").code == 0
+    suite = json.loads((tmp_path / "suites" / "get_weather.suite.json").read_text())
+    assert suite["seed"] == 3
+    assert {c["tags"][1] for c in suite["cases"]} == {"valid", "missing-field"}
+    result = run_cli("test")
+    assert result.code == 0 and json.loads(result.stdout)["summary"]["failed"] == 0
+    write("jsoncontract.toml", '[fixtures]\nsuit_dir = "x"\n')
+    bad = run_cli("test")
+    assert bad.code == 2 and "did you mean 'suite_dir'?" in bad.stderr
