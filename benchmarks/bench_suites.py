@@ -86,7 +86,7 @@ def _rate(count: float, seconds: float) -> str:
     return f"{count / seconds:,.0f}/s" if seconds > 0 else "inf"
 
 
-def bench(count: int, repeat: int, jobs: int = 1) -> dict[str, float]:
+def bench(count: int, repeat: int) -> dict[str, float]:
     """Generate suites for ``count`` tools, then read and run them; print the best of
     ``repeat`` runs, wall-clock and CPU time (CPU time does not count other processes
     competing for the machine)."""
@@ -112,20 +112,15 @@ def bench(count: int, repeat: int, jobs: int = 1) -> dict[str, float]:
             out = work / "suites"
             shutil.rmtree(out, ignore_errors=True)
             tools = timed("load_tools", lambda: ToolSet.from_paths([tools_file]))
-            report = timed("generate", lambda: generate_suites(tools, out, jobs=jobs))  # noqa: B023
-            if jobs == 1:
-                suites = timed("read_suites", lambda: load_suites([out]))  # noqa: B023
-                test = timed("run", lambda: SuiteRunner(tools).run(suites))  # noqa: B023
-            else:  # reading and running happen together in the workers
-                wall["read_suites"] = cpu["read_suites"] = 0.0
-                test = timed("run", lambda: SuiteRunner(tools).run_files([out], jobs=jobs))  # noqa: B023
+            report = timed("generate", lambda: generate_suites(tools, out))  # noqa: B023
+            suites = timed("read_suites", lambda: load_suites([out]))  # noqa: B023
+            test = timed("run", lambda: SuiteRunner(tools).run(suites))  # noqa: B023
         written = sum(t.cases for t in report.tools)
         missing = sum(1 for t in report.tools if t.error)
         cases = test.summary.cases
         print(
             f"catalog: {count:,} tools, {written:,} cases generated ({written / count:.1f} per "
-            f"tool), {missing} tools without a suite; best of {repeat}, wall / cpu, "
-            f"{jobs} process{'es' if jobs != 1 else ''}"
+            f"tool), {missing} tools without a suite; best of {repeat}, wall / cpu"
         )
 
         def line(
@@ -141,12 +136,9 @@ def bench(count: int, repeat: int, jobs: int = 1) -> dict[str, float]:
         line("load + compile tools", ("load_tools",), count, "tools")
         line("generate suites", ("generate",), count, "tools", "  (target >= 500/s)")
         line("  with tool loading", ("load_tools", "generate"), count, "tools")
-        if jobs == 1:
-            line("read + check suites", ("read_suites",), cases, "cases")
-            line("run cases", ("run",), cases, "cases")
+        line("read + check suites", ("read_suites",), cases, "cases")
+        line("run cases", ("run",), cases, "cases")
         line("test end to end", ("read_suites", "run"), cases, "cases", "  (target >= 20,000/s)")
-        if jobs != 1:
-            print("  (with several processes, CPU time is this process's share only)")
         s = test.summary
         print(
             f"outcomes: {s.passed:,} passed, {s.failed:,} failed, {s.weaknesses:,} weaknesses "
@@ -262,13 +254,6 @@ def main() -> int:
     parser.add_argument("--tools", type=int, default=2000, help="catalog size (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs; the best is shown")
     parser.add_argument(
-        "--jobs",
-        type=int,
-        default=[1],
-        nargs="+",
-        help="process counts to measure, e.g. --jobs 1 2 (default: 1)",
-    )
-    parser.add_argument(
         "--compare-hypothesis",
         type=int,
         default=0,
@@ -277,8 +262,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}")
-    for jobs in args.jobs:
-        bench(args.tools, args.repeat, jobs)
+    bench(args.tools, args.repeat)
     if args.compare_hypothesis:
         compare_hypothesis(args.compare_hypothesis)
     return 0

@@ -105,9 +105,6 @@ def fixtures_cli(
     max_depth: Annotated[int | None, typer.Option(
         help="Nesting to build to before a recursive schema counts as unsatisfiable "
              "(default: 16).", min=1, max=64, show_default=False)] = None,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", help="Worker processes; 0 = one per CPU when there is enough work.",
-        min=0, show_default=True)] = 1,
     format: Annotated[FixturesFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
     output: OutputOpt = None,
@@ -149,7 +146,6 @@ def fixtures_cli(
         sources=violation_sources(cfg),
         captures=list(capture or ()),
         max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
-        jobs=jobs,
     )
     fmt = format.value if format else "text"
     with output_stream(output) as stream:

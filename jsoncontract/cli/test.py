@@ -69,9 +69,6 @@ def test_cli(
         "expectation, rewrite the suite files, and show what changed.")] = False,
     format: Annotated[TestFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", help="Worker processes; 0 = one per CPU when there is enough work.",
-        min=0, show_default=True)] = 1,
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     show_values: Annotated[bool, typer.Option(
@@ -107,7 +104,7 @@ def test_cli(
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     runner = SuiteRunner(toolset, business=business_factory(cfg), show_values=show_values)
-    report = runner.run_files(files, select=select, jobs=jobs)
+    report = runner.run_files(files, select=select)
     if update:
         report.updates = accept_outcomes(report.outcomes)
     fmt = (format.value if format else None) or section.get("test_format", "text")

@@ -366,7 +366,7 @@ def merge(
 
 @dataclass(frozen=True, slots=True)
 class _Plan:
-    """What every tool's generation shares (handed to worker processes as is)."""
+    """What every tool's generation shares."""
 
     tools: ToolSet
     root: Path
@@ -449,7 +449,6 @@ def generate_suites(
     captures: Sequence[str | Path] = (),
     business: Any = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
-    jobs: int = 1,
 ) -> GenerationReport:
     """Generate (or refresh) one suite file per tool under ``directory``.
 
@@ -462,15 +461,11 @@ def generate_suites(
         sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
         captures: capture files whose calls become regression cases in their tool's suite.
         business: the business gate used to record the regression cases' outcomes.
-        jobs: worker processes (see :mod:`jsoncontract.suites.parallel`; 0 = one per CPU
-            for large tool sets).
 
     Raises:
         SuiteError: an existing suite file is not a valid suite, or holds another tool.
         InputError: a capture cannot be read.
     """
-    from jsoncontract.suites.parallel import map_in_workers
-
     root = Path(directory)
     names = suite_file_names(tools.names())
     regressions, notes = (
@@ -489,7 +484,7 @@ def generate_suites(
         regressions,
         max_depth,
     )
-    records = map_in_workers(plan.run, tools.names(), jobs=jobs)
+    records = [plan.run(name) for name in tools.names()]
     return GenerationReport(root, records, seed if seed is not None else default_seed, check, notes)
 
 

@@ -255,17 +255,6 @@ class Suite:
     description: str | None = None
     text: str | None = field(default=None, repr=False)
     _index: PositionIndex | None = field(default=None, repr=False)
-    slim: bool = False
-
-    def slimmed(self) -> Suite:
-        """A light copy for reports: no file text, no case inputs (carried between
-        processes cheaply; the text is read again if a line number is asked for)."""
-        cases = [
-            Case(c.name, c.expect, c.input_kind, None, c.hop, c.call, c.tags, c.description,
-                 c.skip, c.generated, {}, c.index)
-            for c in self.cases
-        ]  # fmt: skip
-        return Suite(self.tool, cases, self.path, self.seed, self.description, slim=True)
 
     @property
     def file(self) -> str:
@@ -275,13 +264,7 @@ class Suite:
     def line_of(self, case: Case) -> int | None:
         """The 1-based line where a case starts in the file, when known."""
         if self.text is None:
-            if self.path is None or self.slim is False:
-                return None
-            try:  # a slim copy (from a worker process): read the text again
-                self.text = self.path.read_bytes().decode("utf-8", "replace").removeprefix("\ufeff")
-            except OSError:
-                self.slim = False
-                return None
+            return None
         if self._index is None:
             from jsoncontract._locate import PositionIndex
 

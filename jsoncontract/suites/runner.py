@@ -12,7 +12,6 @@ gate is a *contract weakness*: the contract is weaker than the case says it shou
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
@@ -93,38 +92,17 @@ class SuiteRunner:
         return _report(list(self.run_suite(suite, select=select)) for suite in suites)
 
     def run_files(
-        self, paths: Iterable[str | Path], *, select: Selector | None = None, jobs: int = 1
+        self, paths: Iterable[str | Path], *, select: Selector | None = None
     ) -> TestReport:
-        """Read and run every suite file under ``paths``, in ``jobs`` processes (0 = one
-        per CPU for large runs); the report is the same whatever the number of jobs.
+        """Read and run every suite file under ``paths``, one file at a time.
 
         Raises:
             SuiteError: a suite file is not a valid suite (with its location).
         """
-        from jsoncontract.suites.format import find_suite_files
-        from jsoncontract.suites.parallel import map_in_workers, worker_count
+        from jsoncontract.suites.format import find_suite_files, read_suite
 
         files = find_suite_files(paths)
-        if worker_count(jobs, len(files)) == 1:
-            return _report(self._run_file(path, select) for path in files)
-        return _report(map_in_workers(partial(self._run_slim, select=select), files, jobs=jobs))
-
-    def _run_file(self, path: Path, select: Selector | None) -> list[CaseOutcome]:
-        from jsoncontract.suites.format import read_suite
-
-        return list(self.run_suite(read_suite(path), select=select))
-
-    def _run_slim(self, path: Path, select: Selector | None) -> list[CaseOutcome]:
-        """Run one file in a worker, returning outcomes that are cheap to send back."""
-        outcomes = self._run_file(path, select)
-        if not outcomes:
-            return outcomes
-        slim = outcomes[0].suite.slimmed()
-        for outcome in outcomes:
-            outcome.suite = slim
-            if outcome.case is not None:
-                outcome.case = slim.cases[outcome.case.index]
-        return outcomes
+        return _report(list(self.run_suite(read_suite(f), select=select)) for f in files)
 
     def run_suite(self, suite: Suite, *, select: Selector | None = None) -> Iterator[CaseOutcome]:
         """The outcome of each selected case; one error outcome when the tool is gone."""
@@ -414,14 +392,12 @@ def run_suites(
     business: BusinessFactory | None = None,
     select: Selector | str | None = None,
     show_values: bool = False,
-    jobs: int = 1,
 ) -> TestReport:
     """Run suites (loaded ones, or suite files and directories) and return the report.
 
     Arguments:
         business: makes a fresh business gate per case (see :class:`SuiteRunner`).
         select: a ``-k`` expression, or a compiled :class:`Selector`.
-        jobs: processes for suite files (0 = one per CPU for large runs).
 
     Raises:
         SuiteError: a suite file is not a valid suite (with its location).
@@ -437,4 +413,4 @@ def run_suites(
         return runner.run(items, select=chooser)
     if len(paths) != len(items):
         raise UsageError("run_suites takes loaded suites or suite paths, not both at once")
-    return runner.run_files(paths, select=chooser, jobs=jobs)
+    return runner.run_files(paths, select=chooser)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from jsoncontract.suites.format import read_suite, write_suite
+from jsoncontract.suites.format import write_suite
 from jsoncontract.suites.model import (
     CaseOutcome,
     Expectation,
@@ -53,13 +53,10 @@ def accept_outcomes(outcomes: Iterable[CaseOutcome], *, write: bool = True) -> l
         changed.setdefault(id(suite), (suite, {}))[1][case.index] = after
         updates.append(Update(suite.file, suite.tool, case.name, case.expect, after))
     for suite, expectations in changed.values():
-        target = suite
-        if suite.slim and suite.path is not None:  # a report-only copy: edit the file's suite
-            target = read_suite(suite.path)
-        target.cases = [
+        suite.cases = [
             c.with_expectation(expectations[c.index]) if c.index in expectations else c
-            for c in target.cases
+            for c in suite.cases
         ]
-        if write and target.path is not None:
-            write_suite(target, target.path)
+        if write and suite.path is not None:
+            write_suite(suite, suite.path)
     return updates

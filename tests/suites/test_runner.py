@@ -403,24 +403,3 @@ def test_run_suites_takes_paths_or_suites_not_both(
     mixed: list[Any] = [suite, tmp_path]
     with pytest.raises(UsageError):
         run_suites(mixed, tools=toolset())
-
-
-def test_jobs_give_the_same_report(
-    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
-) -> None:
-    from jsoncontract.suites.parallel import can_fork
-
-    if not can_fork():
-        pytest.skip("this platform cannot fork workers")
-    for i in range(4):
-        cases = [
-            {"name": f"v{i}", "expect": "ok", "arguments": VALID},
-            {"name": f"m{i}", "expect": MISSING_ORDER, "arguments": VALID},
-        ]
-        write_suite(
-            make_suite(*cases, path=tmp_path / f"s{i}.suite.json"), tmp_path / f"s{i}.suite.json"
-        )
-    one = SuiteRunner(toolset()).run_files([tmp_path], jobs=1)
-    two = SuiteRunner(toolset()).run_files([tmp_path], jobs=2)
-    assert one.to_dict() == two.to_dict()
-    assert two.summary.weaknesses == 4
