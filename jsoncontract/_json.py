@@ -28,7 +28,10 @@ from jsoncontract.model import Anomaly, escape_pointer_token
 MAX_DEPTH: Final = 1024
 _INT64_MIN: Final = -(2**63)
 _UINT64_MAX: Final = 2**64 - 1
-_LONG_DIGITS: Final = re.compile(rb"\d{19,}")
+_CONTAINERS: Final = (dict, list)
+#: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
+_DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_NINETEEN_DIGITS: Final = b"0" * 19
 _ESCAPED_COLON: Final = (b"\\u003a", b"\\u003A")
 
 
@@ -77,9 +80,9 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _LONG_DIGITS.search(raw) is not None:
+    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
         return _load_exact(raw)
-    if isinstance(value, dict | list) and _may_hide_duplicates(raw, value):
+    if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
     return value, ()
 

@@ -7,7 +7,6 @@ fragments form a JSON *text*, so a streamed call goes through the parse gate lik
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -29,7 +28,7 @@ STREAM_EVENTS: Final = frozenset(
 )
 
 
-def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """One ``tool_use`` block: ``{type, id, name, input}``."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -45,39 +44,43 @@ def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[To
         )
     if "input" not in node:
         findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
-        yield make_call(
+        out.append(
+            make_call(
+                ctx,
+                _ANTHROPIC,
+                tool=name,
+                call_id=node.get("id"),
+                arguments=None,
+                form=ArgumentsForm.MISSING,
+                node=pointer,
+                args=None,
+                findings=findings,
+            )
+        )
+        return
+    out.append(
+        make_call(
             ctx,
             _ANTHROPIC,
             tool=name,
             call_id=node.get("id"),
-            arguments=None,
-            form=ArgumentsForm.MISSING,
+            arguments=node["input"],
+            form=ArgumentsForm.VALUE,
             node=pointer,
-            args=None,
+            args=pointer + "/input",
             findings=findings,
         )
-        return
-    yield make_call(
-        ctx,
-        _ANTHROPIC,
-        tool=name,
-        call_id=node.get("id"),
-        arguments=node["input"],
-        form=ArgumentsForm.VALUE,
-        node=pointer,
-        args=pointer + "/input",
-        findings=findings,
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """A Message (or any object with a ``content`` block list)."""
     content = node.get("content")
     if not isinstance(content, list):
         return
     for i, block in enumerate(content):
         if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-            yield from tool_use(block, ctx, f"{pointer}/content/{i}")
+            tool_use(block, ctx, f"{pointer}/content/{i}", out)
 
 
 @dataclass(slots=True)
@@ -99,11 +102,11 @@ class AnthropicStream:
     def __init__(self) -> None:
         self._open: dict[Any, _Block] = {}
 
-    def feed(self, event: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-        """Take one event; yield the call a ``content_block_stop`` completes."""
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """Take one event; add the call a ``content_block_stop`` completes to ``out``."""
         kind = event.get("type")
         if kind == "message_start":
-            yield from self.flush()
+            self.flush(out)
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
@@ -123,14 +126,14 @@ class AnthropicStream:
         elif kind == "content_block_stop":
             pending = self._open.pop(event.get("index"), None)
             if pending is not None:
-                yield _assembled(pending, complete=True)
+                out.append(_assembled(pending, complete=True))
         elif kind == "message_stop":
-            yield from self.flush()
+            self.flush(out)
 
-    def flush(self) -> Iterator[ToolCall]:
+    def flush(self, out: list[ToolCall]) -> None:
         """Blocks whose stream ended before their ``content_block_stop``."""
-        for index in list(self._open):
-            yield _assembled(self._open.pop(index), complete=False)
+        out.extend(_assembled(block, complete=False) for block in self._open.values())
+        self._open.clear()
 
 
 def _assembled(block: _Block, *, complete: bool) -> ToolCall:

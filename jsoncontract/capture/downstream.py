@@ -21,7 +21,7 @@ from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, Stage,
 _DOWNSTREAM = Dialect.DOWNSTREAM
 
 
-def body(node: Any, ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """A JSON body (already parsed) or a body text (a string payload)."""
     findings: list[Finding] = []
     if not ctx.tool:
@@ -33,31 +33,36 @@ def body(node: Any, ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
             )
         )
     form = ArgumentsForm.TEXT if isinstance(node, str) else ArgumentsForm.VALUE
-    yield make_call(
-        ctx,
-        _DOWNSTREAM,
-        tool=ctx.tool,
-        call_id=None,
-        arguments=node,
-        form=form,
-        node=pointer,
-        args=pointer,
-        findings=findings,
+    out.append(
+        make_call(
+            ctx,
+            _DOWNSTREAM,
+            tool=ctx.tool,
+            call_id=None,
+            arguments=node,
+            form=form,
+            node=pointer,
+            args=pointer,
+            findings=findings,
+        )
     )
 
 
 def har(
     document: dict[str, Any],
     ctx: DocContext,
-    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
-) -> Iterator[ToolCall]:
+    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
+    out: list[ToolCall],
+) -> None:
     """Every call in an HTTP Archive (``log.entries[]``)."""
     log = document.get("log")
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        yield problem_call(
-            ctx,
-            envelope("envelope.malformed", "the HAR file has no log.entries list"),
+        out.append(
+            problem_call(
+                ctx,
+                envelope("envelope.malformed", "the HAR file has no log.entries list"),
+            )
         )
         return
     for i, entry in enumerate(entries):
@@ -67,23 +72,25 @@ def har(
         if isinstance(request, dict):
             post = request.get("postData")
             if isinstance(post, dict) and isinstance(post.get("text"), str):
-                yield from _har_body(
+                _har_body(
                     post["text"],
                     post.get("mimeType"),
                     None,
                     ctx.child(f"/log/entries/{i}/request/postData/text"),
                     dispatch,
+                    out,
                     request=True,
                 )
         response = entry.get("response")
         content = response.get("content") if isinstance(response, dict) else None
         if isinstance(content, dict) and isinstance(content.get("text"), str):
-            yield from _har_body(
+            _har_body(
                 content["text"],
                 content.get("mimeType"),
                 content.get("encoding"),
                 ctx.child(f"/log/entries/{i}/response/content/text"),
                 dispatch,
+                out,
                 request=False,
             )
 
@@ -93,10 +100,11 @@ def _har_body(
     mime: Any,
     encoding: Any,
     ctx: DocContext,
-    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
+    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
+    out: list[ToolCall],
     *,
     request: bool,
-) -> Iterator[ToolCall]:
+) -> None:
     if isinstance(mime, str) and "json" not in mime.lower() and "event-stream" not in mime:
         return
     data: str | bytes = raw
@@ -112,22 +120,24 @@ def _har_body(
                 value, anomalies = load(event)
             except NotJSON:
                 continue
-            yield from dispatch(value, ctx.child("", anomalies=anomalies))
+            dispatch(value, ctx.child("", anomalies=anomalies), out)
         return
     try:
         value, anomalies = load(data)
     except NotJSON as exc:
         if request and ctx.tool:
             d = exc.diagnosis
-            yield problem_call(
-                ctx,
-                Finding(
-                    code="parse." + d.code,
-                    severity=Severity.ERROR,
-                    message=f"the request body is not JSON: {d.message}",
-                    stage=Stage.PARSE,
-                    hint=d.hint,
-                ),
+            out.append(
+                problem_call(
+                    ctx,
+                    Finding(
+                        code="parse." + d.code,
+                        severity=Severity.ERROR,
+                        message=f"the request body is not JSON: {d.message}",
+                        stage=Stage.PARSE,
+                        hint=d.hint,
+                    ),
+                )
             )
         return
     child = ctx.child("", anomalies=anomalies)
@@ -138,9 +148,9 @@ def _har_body(
         or value.get("type") == "message"
         or value.get("object") == "response"
     ):
-        yield from dispatch(value, child)
+        dispatch(value, child, out)
     elif request and not _is_provider_request(value):
-        yield from body(value, child)
+        body(value, child, out)
 
 
 def _is_provider_request(value: Any) -> bool:

@@ -9,7 +9,6 @@ same id (``ToolCall.response``) when the request is still known.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any, Final
 
 from jsoncontract.capture.base import DocContext, envelope, make_call, text
@@ -45,8 +44,8 @@ def _key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[ToolCall]:
-    """One JSON-RPC message; yields a call for a ``tools/call`` request."""
+def message(node: dict[str, Any], ctx: DocContext, state: McpState, out: list[ToolCall]) -> None:
+    """One JSON-RPC message; a ``tools/call`` request adds a call to ``out``."""
     method = node.get("method")
     if method is None:
         if "result" in node or "error" in node:
@@ -96,7 +95,7 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[
             args=None,
             findings=findings,
         )
-        yield call
+        out.append(call)
         return
     name = text(params, "name")
     if not name:
@@ -129,4 +128,4 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[
             meta=meta,
         )
     state.remember(request_id, call)
-    yield call
+    out.append(call)

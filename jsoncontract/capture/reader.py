@@ -41,10 +41,12 @@ class _FileState:
         self.anthropic = anthropic.AnthropicStream()
         self.mcp = mcp.McpState()
 
-    def flush(self) -> Iterator[ToolCall]:
-        yield from self.chat.flush()
-        yield from self.responses.flush()
-        yield from self.anthropic.flush()
+    def flush(self) -> list[ToolCall]:
+        out: list[ToolCall] = []
+        self.chat.flush(out)
+        self.responses.flush(out)
+        self.anthropic.flush(out)
+        return out
 
 
 class UnknownShape(Exception):
@@ -92,14 +94,19 @@ class CaptureReader:
         if name == STDIN:
             yield from self._stdin(state)
         elif suffix in JSONL_SUFFIXES:
-            yield from self._jsonl(
-                name, iter_lines(name, max_line_bytes=self.max_line_bytes), state
-            )
+            lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
+            yield from self._jsonl(name, lines, state)
         else:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
         yield from state.flush()
+
+    def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
+        """The calls in one already-parsed document (for embedding the reader elsewhere)."""
+        out: list[ToolCall] = []
+        self._dispatch(value, ctx, _FileState(), out)
+        return out
 
     # -- file kinds ----------------------------------------------------------------------
 
@@ -110,8 +117,7 @@ class CaptureReader:
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
             raise InputError("standard input is empty", file=STDIN)
-        single = _parses_alone(first)
-        if single and first.lstrip()[:1] in (b"{", b"["):
+        if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
             lines = _chain_lines(first, iter_lines(STDIN, max_line_bytes=self.max_line_bytes))
             yield from self._jsonl(STDIN, lines, state)
             return
@@ -120,11 +126,8 @@ class CaptureReader:
         yield from self._whole(STDIN, data, state, "")
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
-        if (
-            suffix == ".sse"
-            or data.lstrip()[:5] in (b"data:", b"event", b": ok\n")
-            or (data.lstrip()[:6] == b"event:")
-        ):
+        head = data.lstrip()[:6]
+        if suffix == ".sse" or head.startswith((b"data:", b"event:")):
             yield from self._sse(name, data, state)
             return
         try:
@@ -151,36 +154,32 @@ class CaptureReader:
             return pos[0] if pos else None
 
         ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
-        count = 0
+        out: list[ToolCall] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
-                calls: Iterable[ToolCall] = downstream.har(
-                    value, ctx, lambda v, c: self._dispatch(v, c, state)
-                )
+                downstream.har(value, ctx, lambda v, c, o: self._dispatch(v, c, state, o), out)
             else:
-                calls = self._dispatch(value, ctx, state)
-            for call in calls:
-                count += 1
-                yield call
-            for call in state.flush():
-                count += 1
-                yield call
+                self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
             raise InputError(
                 f"not a capture in any known dialect ({exc}); for a bare request body use "
                 "--tool NAME (and --dialect downstream)",
                 file=name,
             ) from None
-        if count == 0:
-            yield problem_call(
-                ctx,
-                envelope(
-                    "envelope.no_tool_call",
-                    "the capture holds no tool call",
-                    "check that this is the response in which the model called a tool",
-                    severity=Severity.WARNING,
-                ),
+        out.extend(state.flush())
+        if not out:
+            out.append(
+                problem_call(
+                    ctx,
+                    envelope(
+                        "envelope.no_tool_call",
+                        "the capture holds no tool call",
+                        "check that this is the response in which the model called a tool",
+                        severity=Severity.WARNING,
+                    ),
+                )
             )
+        yield from out
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
         text = data.decode("utf-8", "surrogateescape")
@@ -193,6 +192,9 @@ class CaptureReader:
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
     ) -> Iterator[ToolCall]:
+        dispatch = self._dispatch
+        tool = self.tool
+        out: list[ToolCall] = []
         for number, line in lines:
             if line is None:
                 yield problem_call(
@@ -200,63 +202,78 @@ class CaptureReader:
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event, or raise --max-line-bytes",
+                        "split the event, or raise the line limit",
                     ),
                 )
                 continue
             self.bytes_read += len(line)
-            if not line.strip():
-                continue
-            ctx = DocContext(name, line=number, tool=self.tool, top_level=False)
             try:
                 value, anomalies = load(line)
             except NotJSON as exc:
+                if not line.strip():
+                    continue
                 d = exc.diagnosis
                 yield problem_call(
-                    ctx,
+                    DocContext(name, line=number, tool=tool),
                     _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
                 )
                 continue
-            ctx.anomalies = anomalies
+            ctx = DocContext(name, number, None, anomalies, tool)
             try:
-                yield from self._dispatch(value, ctx, state)
+                dispatch(value, ctx, state, out)
             except UnknownShape as exc:
-                yield problem_call(
-                    ctx,
-                    envelope(
-                        "envelope.unknown_dialect",
-                        f"line {number} is JSON but no known capture dialect ({exc})",
-                        'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
-                    ),
+                out.append(
+                    problem_call(
+                        ctx,
+                        envelope(
+                            "envelope.unknown_dialect",
+                            f"line {number} is JSON but no known capture dialect ({exc})",
+                            'wrap bare bodies as {"hop": "downstream", "tool": ..., '
+                            '"payload": ...}',
+                        ),
+                    )
                 )
+            if len(out) == 1:
+                yield out.pop()
+            elif out:
+                yield from out
+                out.clear()
 
     # -- dialect detection ---------------------------------------------------------------
 
-    def _dispatch(self, value: Any, ctx: DocContext, state: _FileState) -> Iterator[ToolCall]:
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                yield from self._dispatch(item, ctx.child(f"/{i}"), state)
-            return
-        if not isinstance(value, dict):
-            if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-                yield from downstream.body(value, ctx)
+    def _dispatch(
+        self,
+        value: Any,
+        ctx: DocContext,
+        state: _FileState,
+        out: list[ToolCall],
+    ) -> None:
+        if type(value) is dict:
+            if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
+                self._record(value, ctx, state, out)
                 return
-            raise UnknownShape(f"a JSON {_kind(value)} holds no call")
-        if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
-            yield from self._record(value, ctx, state)
-            return
-        handler = self._handler(value, state)
-        if handler is None:
+            if self.dialect is not Dialect.DOWNSTREAM:
+                handler = self._handler(value, state)
+                if handler is not None:
+                    handler(value, ctx, out)
+                    return
             if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-                yield from downstream.body(value, ctx)
+                downstream.body(value, ctx, out)
                 return
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
-        yield from handler(value, ctx)
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                self._dispatch(item, ctx.child(f"/{i}"), state, out)
+            return
+        if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
+            downstream.body(value, ctx, out)
+            return
+        raise UnknownShape(f"a JSON {_kind(value)} holds no call")
 
     def _record(
-        self, record: dict[str, Any], ctx: DocContext, state: _FileState
-    ) -> Iterator[ToolCall]:
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
+    ) -> None:
         hop = _HOPS.get(record.get("hop"))  # type: ignore[arg-type]
         context = record.get("context")
         call_id = record.get("call_id")
@@ -270,23 +287,36 @@ class CaptureReader:
         )
         payload = record["payload"]
         if hop is Hop.DOWNSTREAM:
-            yield from downstream.body(payload, child)
+            downstream.body(payload, child, out)
             return
         forced = record.get("dialect")
-        if isinstance(forced, str) and forced in Dialect.__members__.values():
+        if isinstance(forced, str) and forced in _DIALECTS:
             saved = self.dialect
-            self.dialect = Dialect(forced)
+            self.dialect = _DIALECTS[forced]
             try:
-                yield from self._dispatch(payload, child, state)
+                self._dispatch(payload, child, state, out)
             finally:
                 self.dialect = saved
             return
-        yield from self._dispatch(payload, child, state)
+        self._dispatch(payload, child, state, out)
 
-    def _handler(
-        self, value: dict[str, Any], state: _FileState
-    ) -> Callable[[dict[str, Any], DocContext], Iterator[ToolCall]] | None:
+    def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         forced = self.dialect
+        if forced is None:
+            # the common shapes first, by one distinctive member each
+            if "choices" in value:
+                kind = value.get("object")
+                if kind == "chat.completion.chunk":
+                    return state.chat.feed
+                if isinstance(value["choices"], list):
+                    return openai.chat_response
+            if "jsonrpc" in value:
+                return lambda v, c, o: mcp.message(v, c, state.mcp, o)
+            kind = value.get("type")
+            if kind == "message" and isinstance(value.get("content"), list):
+                return anthropic.message
+            if "candidates" in value and isinstance(value["candidates"], list):
+                return gemini.response
         for dialect, match in _MATCHERS:
             if forced is not None and dialect is not forced:
                 continue
@@ -296,12 +326,13 @@ class CaptureReader:
         return None
 
 
-Handler = Callable[[dict[str, Any], DocContext], Iterator[ToolCall]]
+Handler = Callable[[dict[str, Any], DocContext, list[ToolCall]], None]
+_DIALECTS: Final = {d.value: d for d in Dialect}
 
 
 def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
     if "jsonrpc" in value or ("method" in value and "params" in value):
-        return lambda v, c: mcp.message(v, c, state.mcp)
+        return lambda v, c, o: mcp.message(v, c, state.mcp, o)
     return None
 
 
@@ -314,9 +345,9 @@ def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
     if "tool_calls" in value or (
         isinstance(value.get("function_call"), dict) and "arguments" in value["function_call"]
     ):
-        return lambda v, c: openai.chat_message(v, c, "")
+        return lambda v, c, o: openai.chat_message(v, c, "", o)
     if value.get("type") == "function" and isinstance(value.get("function"), dict):
-        return lambda v, c: openai.chat_tool_call(v, c, "")
+        return lambda v, c, o: openai.chat_tool_call(v, c, "", o)
     return None
 
 
@@ -326,17 +357,17 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
         if kind in ("response.completed", "response.done", "response.incomplete"):
             inner = value.get("response")
             if isinstance(inner, dict):
-                return lambda v, c: openai.responses_response(
-                    inner, c.child("/response"), state.responses.emitted
+                return lambda v, c, o: openai.responses_response(
+                    inner, c.child("/response"), state.responses.emitted, o
                 )
             return _nothing
         return state.responses.feed
     if value.get("object") == "response" or (
         isinstance(value.get("output"), list) and "choices" not in value
     ):
-        return lambda v, c: openai.responses_response(v, c, state.responses.emitted)
+        return lambda v, c, o: openai.responses_response(v, c, state.responses.emitted, o)
     if kind == "function_call":
-        return lambda v, c: openai.responses_item(v, c, "")
+        return lambda v, c, o: openai.responses_item(v, c, "", o)
     return None
 
 
@@ -345,7 +376,7 @@ def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None
     if kind in anthropic.STREAM_EVENTS:
         return state.anthropic.feed
     if kind in anthropic.TOOL_BLOCKS:
-        return lambda v, c: anthropic.tool_use(v, c, "")
+        return lambda v, c, o: anthropic.tool_use(v, c, "", o)
     if (kind == "message" or value.get("role") == "assistant") and isinstance(
         value.get("content"), list
     ):
@@ -361,14 +392,14 @@ def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
     if isinstance(value.get("functionCall"), dict) or (
         isinstance(value.get("function_call"), dict) and "args" in value["function_call"]
     ):
-        return lambda v, c: gemini.part(v, c, "")
+        return lambda v, c, o: gemini.part(v, c, "", o)
     if isinstance(value.get("name"), str) and "args" in value:
-        return lambda v, c: gemini.function_call(v, c, "")
+        return lambda v, c, o: gemini.function_call(v, c, "", o)
     return None
 
 
-def _nothing(value: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-    return iter(())
+def _nothing(value: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    return None
 
 
 _MATCHERS: Final = (
