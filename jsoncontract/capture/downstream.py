@@ -12,11 +12,20 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, Stage, ToolCall
+from jsoncontract.model import (
+    Anomaly,
+    ArgumentsForm,
+    Dialect,
+    Finding,
+    Severity,
+    Stage,
+    ToolCall,
+)
 
 _DOWNSTREAM = Dialect.DOWNSTREAM
 
@@ -120,7 +129,7 @@ def _har_body(
                 value, anomalies = load(event)
             except NotJSON:
                 continue
-            dispatch(value, ctx.child("", anomalies=anomalies), out)
+            dispatch(value, _inside(ctx, anomalies), out)
         return
     try:
         value, anomalies = load(data)
@@ -140,7 +149,7 @@ def _har_body(
                 )
             )
         return
-    child = ctx.child("", anomalies=anomalies)
+    child = _inside(ctx, anomalies)
     if isinstance(value, dict) and (
         "jsonrpc" in value
         or "choices" in value
@@ -151,6 +160,13 @@ def _har_body(
         dispatch(value, child, out)
     elif request and not _is_provider_request(value):
         body(value, child, out)
+
+
+def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:
+    """The context of a body embedded as text at ``ctx``: its anomalies, located under it."""
+    if anomalies:
+        anomalies = tuple(replace(a, pointer=ctx.base + a.pointer) for a in anomalies)
+    return ctx.child("", anomalies=anomalies)
 
 
 def _is_provider_request(value: Any) -> bool:

@@ -11,22 +11,30 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
-from jsoncontract._json import NotJSON, load
+from jsoncontract._json import NotJSON, diagnose, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
-from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.capture.base import (
+    DocContext,
+    envelope,
+    envelope_anomaly,
+    id_text,
+    problem_call,
+)
 from jsoncontract.errors import InputError
 from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+_BOM: Final = b"\xef\xbb\xbf"
 _HOPS: Final = {h.value: h for h in Hop}
 
 
@@ -105,27 +113,32 @@ class CaptureReader:
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
         """The calls in one already-parsed document (for embedding the reader elsewhere)."""
         out: list[ToolCall] = []
-        self._dispatch(value, ctx, _FileState(), out)
+        state = _FileState()
+        self._dispatch(value, ctx, state, out)
+        out.extend(state.flush())
         return out
 
     # -- file kinds ----------------------------------------------------------------------
 
     def _stdin(self, state: _FileState) -> Iterator[ToolCall]:
         stream = sys.stdin.buffer
-        first = stream.readline(self.max_line_bytes + 1)
+        first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
+        blank = 0  # leading blank lines still count for line numbers
         while first and not first.strip():
+            blank += 1
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
             raise InputError("standard input is empty", file=STDIN)
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
-            lines = _chain_lines(first, iter_lines(STDIN, max_line_bytes=self.max_line_bytes))
-            yield from self._jsonl(STDIN, lines, state)
+            rest = iter_lines(STDIN, max_line_bytes=self.max_line_bytes)
+            yield from self._jsonl(STDIN, _chain_lines(first, rest, blank), state)
             return
-        data = first + stream.read()
+        data = b"\n" * blank + first + stream.read()
         self.bytes_read += len(data)
         yield from self._whole(STDIN, data, state, "")
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+        data = data.removeprefix(_BOM)  # RFC 8259 lets parsers ignore it; Windows tools add it
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
             yield from self._sse(name, data, state)
@@ -195,10 +208,11 @@ class CaptureReader:
         dispatch = self._dispatch
         tool = self.tool
         out: list[ToolCall] = []
+        lines = iter(lines)  # consumed once, also when restarted after a byte order mark
         for number, line in lines:
             if line is None:
                 yield problem_call(
-                    DocContext(name, line=number),
+                    DocContext(name, line=number, tool=tool),
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
@@ -212,7 +226,13 @@ class CaptureReader:
             except NotJSON as exc:
                 if not line.strip():
                     continue
+                if number == 1 and line.startswith(_BOM):  # read again without the mark
+                    rest = itertools.chain(((1, line[3:]),), lines)
+                    yield from self._jsonl(name, rest, state)
+                    return
                 d = exc.diagnosis
+                if d.code != "too_deep":  # the line without its break (a newline is no fault)
+                    d = diagnose(line.rstrip(b"\r\n"))
                 yield problem_call(
                     DocContext(name, line=number, tool=tool),
                     _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
@@ -263,8 +283,21 @@ class CaptureReader:
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
         if isinstance(value, list):
+            if self.dialect is Dialect.DOWNSTREAM:  # a body that is an array is one body
+                downstream.body(value, ctx, out)
+                return
+            # a list holds calls among other things (text parts, reasoning items, results):
+            # it is a capture when at least one of its items is
+            unknown: UnknownShape | None = None
+            known = not value
             for i, item in enumerate(value):
-                self._dispatch(item, ctx.child(f"/{i}"), state, out)
+                try:
+                    self._dispatch(item, ctx.child(f"/{i}"), state, out)
+                    known = True
+                except UnknownShape as exc:
+                    unknown = exc
+            if unknown is not None and not known:
+                raise unknown
             return
         if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
             downstream.body(value, ctx, out)
@@ -282,23 +315,25 @@ class CaptureReader:
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
-            call_id=str(call_id) if call_id is not None else None,
+            call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
         )
         payload = record["payload"]
+        start = len(out)
+        forced = record.get("dialect")
         if hop is Hop.DOWNSTREAM:
             downstream.body(payload, child, out)
-            return
-        forced = record.get("dialect")
-        if isinstance(forced, str) and forced in _DIALECTS:
+        elif isinstance(forced, str) and forced in _DIALECTS:
             saved = self.dialect
             self.dialect = _DIALECTS[forced]
             try:
                 self._dispatch(payload, child, state, out)
             finally:
                 self.dialect = saved
-            return
-        self._dispatch(payload, child, state, out)
+        else:
+            self._dispatch(payload, child, state, out)
+        if ctx.anomalies and len(out) > start:
+            _record_anomalies(ctx, out[start:])
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         forced = self.dialect
@@ -306,7 +341,7 @@ class CaptureReader:
             # the common shapes first, by one distinctive member each
             if "choices" in value:
                 kind = value.get("object")
-                if kind == "chat.completion.chunk":
+                if kind == "chat.completion.chunk" or (kind is None and _is_chunk(value)):
                     return state.chat.feed
                 if isinstance(value["choices"], list):
                     return openai.chat_response
@@ -336,14 +371,28 @@ def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
     return None
 
 
+def _is_chunk(value: dict[str, Any]) -> bool:
+    """A ``chat.completion.chunk`` (also when a log dropped ``object``: its choices have deltas)."""
+    kind: object = value.get("object")
+    if kind is not None:
+        return kind == "chat.completion.chunk"
+    choices = value.get("choices")
+    return (
+        isinstance(choices, list)
+        and bool(choices)
+        and isinstance(choices[0], dict)
+        and "delta" in choices[0]
+    )
+
+
 def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
-    kind = value.get("object")
-    if kind == "chat.completion.chunk":
+    if _is_chunk(value):
         return state.chat.feed
-    if kind == "chat.completion" or isinstance(value.get("choices"), list):
+    if value.get("object") == "chat.completion" or isinstance(value.get("choices"), list):
         return openai.chat_response
+    legacy = value.get("function_call")
     if "tool_calls" in value or (
-        isinstance(value.get("function_call"), dict) and "arguments" in value["function_call"]
+        isinstance(legacy, dict) and ("arguments" in legacy or value.get("role") == "assistant")
     ):
         return lambda v, c, o: openai.chat_message(v, c, "", o)
     if value.get("type") == "function" and isinstance(value.get("function"), dict):
@@ -358,14 +407,14 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
             inner = value.get("response")
             if isinstance(inner, dict):
                 return lambda v, c, o: openai.responses_response(
-                    inner, c.child("/response"), state.responses.emitted, o
+                    inner, c.child("/response"), state.responses, o
                 )
             return _nothing
         return state.responses.feed
     if value.get("object") == "response" or (
         isinstance(value.get("output"), list) and "choices" not in value
     ):
-        return lambda v, c, o: openai.responses_response(v, c, state.responses.emitted, o)
+        return lambda v, c, o: openai.responses_response(v, c, state.responses, o)
     if kind == "function_call":
         return lambda v, c, o: openai.responses_item(v, c, "", o)
     return None
@@ -389,8 +438,9 @@ def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
         return gemini.response
     if isinstance(value.get("parts"), list):
         return gemini.content
+    # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
     if isinstance(value.get("functionCall"), dict) or (
-        isinstance(value.get("function_call"), dict) and "args" in value["function_call"]
+        isinstance(value.get("function_call"), dict) and "arguments" not in value["function_call"]
     ):
         return lambda v, c, o: gemini.part(v, c, "", o)
     if isinstance(value.get("name"), str) and "args" in value:
@@ -447,8 +497,24 @@ def _looks_like_jsonl(data: bytes) -> bool:
 
 
 def _chain_lines(
-    first: bytes, rest: Iterator[tuple[int, bytes | None]]
+    first: bytes, rest: Iterator[tuple[int, bytes | None]], blank: int
 ) -> Iterator[tuple[int, bytes | None]]:
-    yield 1, first
+    yield blank + 1, first
     for number, line in rest:
-        yield number + 1, line
+        yield number + blank + 1, line
+
+
+def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+    """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
+    ``hop``...) makes every call the record produced ambiguous."""
+    base = ctx.base
+    payload = base + "/payload"
+    own = [
+        a
+        for a in ctx.anomalies
+        if a.pointer.startswith(base + "/")
+        and a.pointer != payload
+        and not a.pointer.startswith(payload + "/")
+    ]
+    for call in calls:
+        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)
