@@ -114,7 +114,8 @@ def _har_body(
     *,
     request: bool,
 ) -> None:
-    if isinstance(mime, str) and "json" not in mime.lower() and "event-stream" not in mime:
+    kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
+    if kind is not None and "json" not in kind and "event-stream" not in kind:
         return
     data: str | bytes = raw
     if encoding == "base64":
@@ -122,7 +123,7 @@ def _har_body(
             data = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError):
             return
-    if isinstance(mime, str) and "event-stream" in mime:
+    if kind is not None and "event-stream" in kind:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         for _, event in sse_events(text):
             try:

@@ -318,9 +318,10 @@ def _function(
         raise _fail("a function declaration must be an object", file, index, pointer)
     name = _name(node, file, index, pointer)
     output: dict[str, Any] | None = None
-    if "parametersJsonSchema" in node or "parameters_json_schema" in node:
-        key = "parametersJsonSchema" if "parametersJsonSchema" in node else "parameters_json_schema"
-        if "parameters" in node:
+    # null members count as absent: the Python SDK's model_dump() writes every field
+    key = "parametersJsonSchema" if "parametersJsonSchema" in node else "parameters_json_schema"
+    if node.get(key) is not None:
+        if node.get("parameters") is not None:
             raise _fail(
                 f"tool {name!r}: parameters and {key} are mutually exclusive",
                 file,
@@ -338,8 +339,9 @@ def _function(
             node["parameters"], "parameters", name, file, index, f"{pointer}/parameters"
         )
     if dialect is Dialect.GEMINI:
-        if isinstance(node.get("responseJsonSchema"), dict):
-            output = node["responseJsonSchema"]
+        response_json = node.get("responseJsonSchema", node.get("response_json_schema"))
+        if isinstance(response_json, dict):
+            output = response_json
         elif isinstance(node.get("response"), dict):
             output = openapi_to_json_schema(node["response"])
     strict = node.get("strict")

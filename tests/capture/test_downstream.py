@@ -347,6 +347,23 @@ def test_har_holds_all_three_hops(
         assert '"text"' in text[call.source.line - 1]
 
 
+def test_har_mime_types_ignore_case(write: Write, read: Read) -> None:
+    doc = har(
+        entry(request=BODY, request_mime="Application/JSON; charset=UTF-8"),
+        entry(request=BODY, request_mime="TEXT/PLAIN"),
+        entry(request=BODY, request_mime=""),
+        entry(
+            response="data: " + orjson.dumps(CHAT).decode() + "\n\n",
+            response_mime="Text/Event-Stream",
+        ),
+    )
+    calls = read(write("x.har", doc), tool="t")
+    assert [c.source.pointer for c in calls] == [
+        "/log/entries/0/request/postData/text",
+        "/log/entries/3/response/content/text/choices/0/message/tool_calls/0",
+    ]
+
+
 def test_har_body_without_tool(write: Write, read: Read, findings: Findings) -> None:
     (call,) = read(write("x.har", har(entry(request=BODY))))
     assert (call.tool, findings(call)) == (None, [("envelope.missing_tool", ERROR)])

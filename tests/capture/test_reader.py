@@ -323,6 +323,33 @@ def test_a_truncated_line_is_truncated_not_a_control_character(
     )
 
 
+def test_nesting_100000_levels_deep(write: Write, read: Read, findings: Findings) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    path = write("deep.json", deep)
+    with pytest.raises(InputError) as info:
+        read(path)
+    assert (
+        str(info.value) == f"{path}:1:1026: not JSON (too deep): nested more than 1024 levels deep"
+    )
+    first, second = read(write("deep.jsonl", deep + "\n" + orjson.dumps(tool_use(2)).decode()))
+    assert (first.source.line, findings(first)) == (1, [("parse.too_deep", ERROR)])
+    assert first.load_findings[0].message == "line 1 is not JSON: nested more than 1024 levels deep"
+    assert (second.call_id, second.source.line) == ("toolu_2", 2)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="_json._may_hide_duplicates re-serialises with orjson.dumps, which stops at 254 "
+    "levels although orjson.loads reads 1024: a valid deep capture raises TypeError",
+)
+def test_arguments_nested_300_levels_are_read(write: Write, read: Read) -> None:
+    arguments = '{"a": ' * 300 + "1" + "}" * 300
+    text = '{"type": "tool_use", "id": "t", "name": "f", "input": ' + arguments + "}"
+    (call,) = read(write("deep.json", text))
+    assert call.call_id == "t"
+
+
 def test_a_whole_file_in_no_known_dialect(write: Write, read: Read) -> None:
     path = write("package.json", {"name": "my-app", "version": "1.0.0", "private": True})
     with pytest.raises(InputError) as info:

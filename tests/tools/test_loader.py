@@ -330,6 +330,31 @@ def test_gemini_python_sdk_snake_case_keys(write: Write) -> None:
     assert b.input_schema == {"type": "object", "properties": {"x": {"type": "number"}}}
 
 
+def test_gemini_python_sdk_model_dump_with_null_fields(write: Write) -> None:
+    # FunctionDeclaration.model_dump() writes every field, unset ones as null
+    decl = {
+        "behavior": None,
+        "description": "Search invoices.",
+        "name": "search_invoices",
+        "parameters": None,
+        "parameters_json_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        "response": None,
+        "response_json_schema": {"type": "array"},
+    }
+    other = dict(decl, name="ping", parameters_json_schema=None, response_json_schema=None)
+    tool = {
+        "function_declarations": [decl, other],
+        "google_search": None,
+        "code_execution": None,
+        "retrieval": None,
+    }
+    invoices, ping = load_tool_file(write("dump.json", {"tools": [tool]}))
+    assert invoices.input_schema == decl["parameters_json_schema"]
+    assert invoices.output_schema == {"type": "array"}
+    assert ping.input_schema == EMPTY_CLOSED
+    assert ping.output_schema is None
+
+
 def test_gemini_defs_and_ref_resolve_after_translation(write: Write) -> None:
     from jsoncontract.tools import ToolSet
 
@@ -681,6 +706,28 @@ def test_truncated_tools_file(write: Write) -> None:
         load_tool_file(write("tools.json", '{"tools": [{"name": "a",'))
     assert info.value.message.startswith("not JSON (truncated)")
     assert info.value.line == 1
+
+
+def test_nesting_100000_levels_deep(write: Write) -> None:
+    path = write("tools.json", "[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InputError) as info:
+        load_tool_file(path)
+    assert info.value.message == "not JSON (too deep): nested more than 1024 levels deep"
+    assert (info.value.file, info.value.line) == (str(path), 1)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=TypeError,
+    reason="_json._may_hide_duplicates re-serialises with orjson.dumps, which stops at 254 "
+    "levels although orjson.loads reads 1024: a valid deep document raises TypeError",
+)
+def test_a_schema_nested_300_levels_loads(write: Write) -> None:
+    schema = '{"type": "object", "properties": {"a": ' * 150 + "{}" + "}}" * 150
+    tool = only(
+        load_tool_file(write("deep.json", '[{"name": "t", "input_schema": ' + schema + "}]"))
+    )
+    assert tool.name == "t"
 
 
 def test_byte_order_mark_is_accepted(write: Write) -> None:
