@@ -27,6 +27,7 @@ from jsoncontract.model import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+_UNHASHABLE: Final = (dict, list)
 #: Parse codes that anomalies map to (``duplicate_key`` -> ``parse.duplicate_key``).
 ANOMALY_CODES: Final = {
     "duplicate_key": "parse.duplicate_key",
@@ -116,6 +117,12 @@ def envelope_anomaly(anomaly: Anomaly, where: str = "in the call envelope") -> F
         f"{where}: {anomaly.detail}",
         "fix the producer of this capture; the envelope is ambiguous",
     )
+
+
+def key(value: Any) -> Any:
+    """A JSON value usable as a dict key: an object or array (malformed ids, indexes) as its
+    JSON text, anything else as it is."""
+    return dumps(value) if type(value) in _UNHASHABLE else value
 
 
 def id_text(value: Any) -> str:

@@ -58,13 +58,13 @@ def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> 
 
 
 def har(
-    document: dict[str, Any],
+    document: Any,
     ctx: DocContext,
     dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
     out: list[ToolCall],
 ) -> None:
     """Every call in an HTTP Archive (``log.entries[]``)."""
-    log = document.get("log")
+    log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
         out.append(

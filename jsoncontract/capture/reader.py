@@ -269,9 +269,11 @@ class CaptureReader:
         out: list[ToolCall],
     ) -> None:
         if type(value) is dict:
-            if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
-                self._record(value, ctx, state, out)
-                return
+            if "payload" in value:
+                hop = value.get("hop")
+                if (type(hop) is str and hop in _HOPS) or "dialect" in value:
+                    self._record(value, ctx, state, out)
+                    return
             if self.dialect is not Dialect.DOWNSTREAM:
                 handler = self._handler(value, state)
                 if handler is not None:
@@ -307,7 +309,8 @@ class CaptureReader:
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
     ) -> None:
-        hop = _HOPS.get(record.get("hop"))  # type: ignore[arg-type]
+        named = record.get("hop")
+        hop = _HOPS.get(named) if type(named) is str else None
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
@@ -422,7 +425,7 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
 
 def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None:
     kind = value.get("type")
-    if kind in anthropic.STREAM_EVENTS:
+    if type(kind) is str and kind in anthropic.STREAM_EVENTS:
         return state.anthropic.feed
     if kind in anthropic.TOOL_BLOCKS:
         return lambda v, c, o: anthropic.tool_use(v, c, "", o)

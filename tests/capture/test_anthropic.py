@@ -271,3 +271,30 @@ def test_event_stream_as_sse(
     assert (call.call_id, call.arguments) == ("toolu_01", '{"a":1}')
     assert call.source.line == 17  # the data: line of its content_block_start
     assert findings(call) == []
+
+
+def test_malformed_types_and_indexes_never_crash(
+    write: Write, read: Read, jsonl: Callable[..., str], findings: Findings
+) -> None:
+    message = {"role": "assistant", "content": [dict(TOOL_USE, type=["tool_use"]), TOOL_USE]}
+    (call,) = read(write("m.json", message))
+    assert call.source.pointer == "/content/1"
+    events = stream(
+        [
+            {
+                "type": "content_block_start",
+                "index": [1],
+                "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+            },
+            {
+                "type": "content_block_delta",
+                "index": [1],
+                "delta": {"type": "input_json_delta", "partial_json": "{}"},
+            },
+            {"type": "content_block_stop", "index": [1]},
+        ]
+    )
+    text = jsonl(*events, {"type": {"name": "ping"}})
+    first, second = read(write("s.jsonl", text))
+    assert (first.call_id, first.arguments, findings(first)) == ("toolu_1", "{}", [])
+    assert findings(second) == [("envelope.unknown_dialect", ERROR)]

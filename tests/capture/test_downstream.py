@@ -182,6 +182,20 @@ def test_record_with_an_unknown_hop_is_not_a_record(
     assert call.source.line == 1
 
 
+@pytest.mark.parametrize("hop", [["model"], {"name": "model"}, 3, None])
+def test_record_with_a_malformed_hop_never_crashes(
+    write: Write, read: Read, jsonl: Callable[..., str], findings: Findings, hop: object
+) -> None:
+    (call,) = read(write("t.jsonl", jsonl({"hop": hop, "payload": BODY})))
+    assert findings(call) == [("envelope.unknown_dialect", ERROR)]
+    (forced,) = read(write("u.jsonl", jsonl({"hop": hop, "dialect": "downstream", "payload": 1})))
+    assert (forced.hop, forced.dialect, forced.arguments) == (
+        Hop.DOWNSTREAM,
+        Dialect.DOWNSTREAM,
+        1,
+    )
+
+
 def test_record_dialect_forcing_ends_with_the_record(
     write: Write, read: Read, jsonl: Callable[..., str]
 ) -> None:
@@ -395,10 +409,26 @@ def test_har_bad_base64_is_skipped(write: Write, read: Read, findings: Findings)
     assert findings(call) == [("envelope.no_tool_call", Severity.WARNING)]
 
 
-def test_har_without_entries(write: Write, read: Read, findings: Findings) -> None:
-    (call,) = read(write("x.har", {"log": {"version": "1.2"}}))
+@pytest.mark.parametrize("doc", [{"log": {"version": "1.2"}}, {"log": []}, [], "archive", None])
+def test_har_without_entries(write: Write, read: Read, findings: Findings, doc: object) -> None:
+    (call,) = read(write("x.har", orjson.dumps(doc)))
     assert findings(call) == [("envelope.malformed", ERROR)]
     assert call.load_findings[0].message == "the HAR file has no log.entries list"
+
+
+def test_har_entries_of_the_wrong_shape_are_skipped(
+    write: Write, read: Read, findings: Findings
+) -> None:
+    entries = [
+        None,
+        "entry",
+        {"request": "x", "response": {"content": "y"}},
+        {"request": {"postData": {"text": 5}}, "response": None},
+        {"request": {"postData": {"mimeType": 5, "text": orjson.dumps(BODY).decode()}}},
+    ]
+    (call,) = read(write("x.har", {"log": {"entries": entries}}), tool="t")
+    assert (call.arguments, findings(call)) == (BODY, [])
+    assert call.source.pointer == "/log/entries/4/request/postData/text"
 
 
 def test_har_detected_by_shape_under_another_suffix(write: Write, read: Read) -> None:

@@ -547,3 +547,39 @@ def test_responses_completed_without_response_holds_nothing(
 ) -> None:
     (call,) = read(write("s.json", {"type": "response.completed"}))
     assert findings(call) == [("envelope.no_tool_call", WARN)]
+
+
+def test_malformed_stream_members_never_crash(
+    write: Write, read: Read, jsonl: Callable[..., str], findings: Findings
+) -> None:
+    weird_choices = chunk(opening(0, "call_x", "f"))
+    weird_choices["choices"] = -1
+    weird_calls = chunk()
+    weird_calls["choices"][0]["delta"] = {"tool_calls": True}
+    text = jsonl(
+        weird_choices,
+        weird_calls,
+        chunk({"index": {"n": 0}, "id": "call_obj", "function": {"name": "f", "arguments": "{}"}}),
+        chunk({"index": [0], "id": "call_arr", "function": {"name": "g", "arguments": "{}"}}),
+        {
+            "type": "response.function_call_arguments.delta",
+            "item_id": {"bad": 1},
+            "delta": "{}",
+        },
+        {
+            "type": "response.output_item.done",
+            "item": dict(ITEM, id=["fc", 1], arguments="{}"),
+        },
+        chunk(finish="tool_calls"),
+    )
+    calls = read(write("weird.jsonl", text))
+    assert [(c.call_id, c.dialect) for c in calls] == [
+        ("call_Wq1", Dialect.OPENAI_RESPONSES),
+        ("call_obj", Dialect.OPENAI_CHAT),
+        ("call_arr", Dialect.OPENAI_CHAT),
+        (None, Dialect.OPENAI_RESPONSES),  # deltas for an item never named: flushed
+    ]
+    assert findings(calls[3]) == [
+        ("envelope.incomplete_stream", WARN),
+        ("envelope.malformed", ERROR),
+    ]
