@@ -17,6 +17,7 @@ import ast
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -74,6 +75,8 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
             return _load_exact_text(data, undecodable=False)
     else:
         raw = data
+    if raw[:3] == b"\xef\xbb\xbf":  # a UTF-8 byte order mark: allowed to be ignored
+        raw = raw[3:]
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -96,7 +99,10 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     """
     if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
         return True
-    return raw.count(b":") != orjson.dumps(value).count(b":")
+    try:
+        return raw.count(b":") != orjson.dumps(value).count(b":")
+    except TypeError:  # deeper than orjson serialises: check the slow way
+        return True
 
 
 class _Marked(dict[str, Any]):
@@ -174,17 +180,21 @@ def _load_exact(raw: bytes) -> tuple[Any, tuple[Anomaly, ...]]:
 
 
 def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomaly, ...]]:
+    text = text.removeprefix("\ufeff")
+    limit = sys.getrecursionlimit()
+    # the standard library recurses once per level; allow what orjson allows, no more
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH))
     try:
-        value = _EXACT_DECODER.decode(text)
-    except json.JSONDecodeError:
-        raise NotJSON(diagnose(text)) from None
-    except RecursionError:
-        raise NotJSON(_too_deep(0)) from None
-    anomalies: list[Anomaly] = []
-    try:
+        try:
+            value = _EXACT_DECODER.decode(text)
+        except json.JSONDecodeError:
+            raise NotJSON(diagnose(text)) from None
+        anomalies: list[Anomaly] = []
         value = _clean(value, "", anomalies, undecodable)
     except RecursionError:
         raise NotJSON(_too_deep(0)) from None
+    finally:
+        sys.setrecursionlimit(limit)
     return value, tuple(anomalies)
 
 

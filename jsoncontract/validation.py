@@ -86,6 +86,10 @@ class CompiledSchema:
         except jsonschema_rs.ValidationError as exc:
             raise _schema_error(exc, schema, label, source) from None
         except (jsonschema_rs.ReferencingError, ValueError, TypeError) as exc:
+            if "Recursion limit" in str(exc):
+                raise SchemaLoadError(
+                    f"{label}: the schema is nested too deeply to compile", **_where(source)
+                ) from None
             raise SchemaLoadError(f"{label}: {_first_line(str(exc))}", **_where(source)) from None
         self.is_valid = self._validator.is_valid
 
