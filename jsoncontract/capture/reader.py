@@ -202,7 +202,7 @@ class CaptureReader:
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event, or raise the line limit",
+                        "split the event into smaller lines",
                     ),
                 )
                 continue
