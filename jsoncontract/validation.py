@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import jsonschema_rs
 
-from jsoncontract._json import short_repr
+from jsoncontract._json import json_type, short_repr
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.model import Source, escape_pointer_token, join_pointer, pointer_tokens
 from jsoncontract.redact import fingerprint, pointer_is_sensitive
@@ -274,7 +274,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
                 "type",
                 path,
                 schema_path,
-                f"expected {wanted}, got {_json_type(instance)} {shown}",
+                f"expected {wanted}, got {json_type(instance)} {shown}",
                 hint,
             )
         ]
@@ -410,22 +410,6 @@ def _best_branch_error(context: list[list[Any]]) -> Any:
         if best_key is None or key < best_key:
             best_key, best = key, branch[0]
     return best
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _type_hint(instance: Any, types: list[str]) -> str | None:

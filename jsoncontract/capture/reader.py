@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
-from jsoncontract._json import NotJSON, load
+from jsoncontract._json import NotJSON, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
 from jsoncontract.capture.base import DocContext, envelope, problem_call
@@ -269,7 +269,7 @@ class CaptureReader:
         if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
             downstream.body(value, ctx, out)
             return
-        raise UnknownShape(f"a JSON {_kind(value)} holds no call")
+        raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
@@ -419,18 +419,6 @@ def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
         stage=Stage.PARSE,
         hint=hint,
     )
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return type(value).__name__
 
 
 def _parses_alone(line: bytes) -> bool:
