@@ -17,6 +17,7 @@ import ast
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -74,6 +75,8 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
             return _load_exact_text(data, undecodable=False)
     else:
         raw = data
+    if raw[:3] == b"\xef\xbb\xbf":  # a UTF-8 byte order mark: allowed to be ignored
+        raw = raw[3:]
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
@@ -96,7 +99,10 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     """
     if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
         return True
-    return raw.count(b":") != orjson.dumps(value).count(b":")
+    try:
+        return raw.count(b":") != orjson.dumps(value).count(b":")
+    except TypeError:  # deeper than orjson serialises: check the slow way
+        return True
 
 
 class _Marked(dict[str, Any]):
@@ -174,17 +180,21 @@ def _load_exact(raw: bytes) -> tuple[Any, tuple[Anomaly, ...]]:
 
 
 def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomaly, ...]]:
+    text = text.removeprefix("\ufeff")
+    limit = sys.getrecursionlimit()
+    # the standard library recurses once per level; allow what orjson allows, no more
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH))
     try:
-        value = _EXACT_DECODER.decode(text)
-    except json.JSONDecodeError:
-        raise NotJSON(diagnose(text)) from None
-    except RecursionError:
-        raise NotJSON(_too_deep(0)) from None
-    anomalies: list[Anomaly] = []
-    try:
+        try:
+            value = _EXACT_DECODER.decode(text)
+        except json.JSONDecodeError:
+            raise NotJSON(diagnose(text)) from None
+        anomalies: list[Anomaly] = []
         value = _clean(value, "", anomalies, undecodable)
     except RecursionError:
         raise NotJSON(_too_deep(0)) from None
+    finally:
+        sys.setrecursionlimit(limit)
     return value, tuple(anomalies)
 
 
@@ -558,6 +568,23 @@ def _strip_comments(text: str) -> str | None:
         i += 1
     repaired = "".join(out)
     return repaired if _parses(repaired) else None
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value (``integer`` for whole numbers)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
 
 
 def dumps(value: Any) -> bytes:

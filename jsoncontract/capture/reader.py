@@ -15,10 +15,18 @@ import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
-from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
-from jsoncontract._json import NotJSON, diagnose, load
+from jsoncontract._files import (
+    MAX_DOCUMENT_BYTES,
+    expand,
+    is_stream,
+    iter_lines,
+    lines_of,
+    open_stream,
+    read_bytes,
+)
+from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
 from jsoncontract.capture.base import (
@@ -99,8 +107,8 @@ class CaptureReader:
         name = str(path)
         suffix = Path(name).suffix.lower()
         state = _FileState()
-        if name == STDIN:
-            yield from self._stdin(state)
+        if is_stream(name):
+            yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
             lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
             yield from self._jsonl(name, lines, state)
@@ -120,25 +128,35 @@ class CaptureReader:
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stdin(self, state: _FileState) -> Iterator[ToolCall]:
-        stream = sys.stdin.buffer
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+        """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
+        read whole otherwise."""
+        skipped = 0
         first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
-        blank = 0  # leading blank lines still count for line numbers
         while first and not first.strip():
-            blank += 1
+            skipped += 1
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
-            raise InputError("standard input is empty", file=STDIN)
+            raise InputError("the input is empty", file=name)
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
-            rest = iter_lines(STDIN, max_line_bytes=self.max_line_bytes)
-            yield from self._jsonl(STDIN, _chain_lines(first, rest, blank), state)
+            rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
+            yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
             return
-        data = b"\n" * blank + first + stream.read()
+        # the skipped blank lines are put back, so that line numbers stay right
+        data = b"\n" * skipped + first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
+        if stream is not sys.stdin.buffer:
+            stream.close()
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise InputError(
+                f"the input is over the {MAX_DOCUMENT_BYTES // 1_000_000} MB limit for one JSON "
+                "document; send JSON Lines (one event per line), which stream without a limit",
+                file=name,
+            )
         self.bytes_read += len(data)
-        yield from self._whole(STDIN, data, state, "")
+        yield from self._whole(name, data, state, Path(name).suffix.lower())
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
-        data = data.removeprefix(_BOM)  # RFC 8259 lets parsers ignore it; Windows tools add it
+        data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
             yield from self._sse(name, data, state)
@@ -208,7 +226,6 @@ class CaptureReader:
         dispatch = self._dispatch
         tool = self.tool
         out: list[ToolCall] = []
-        lines = iter(lines)  # consumed once, also when restarted after a byte order mark
         for number, line in lines:
             if line is None:
                 yield problem_call(
@@ -216,7 +233,7 @@ class CaptureReader:
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event, or raise the line limit",
+                        "split the event into smaller lines",
                     ),
                 )
                 continue
@@ -226,10 +243,6 @@ class CaptureReader:
             except NotJSON as exc:
                 if not line.strip():
                     continue
-                if number == 1 and line.startswith(_BOM):  # read again without the mark
-                    rest = itertools.chain(((1, line[3:]),), lines)
-                    yield from self._jsonl(name, rest, state)
-                    return
                 d = exc.diagnosis
                 if d.code != "too_deep":  # the line without its break (a newline is no fault)
                     d = diagnose(line.rstrip(b"\r\n"))
@@ -304,7 +317,7 @@ class CaptureReader:
         if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
             downstream.body(value, ctx, out)
             return
-        raise UnknownShape(f"a JSON {_kind(value)} holds no call")
+        raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
@@ -474,18 +487,6 @@ def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
     )
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return type(value).__name__
-
-
 def _parses_alone(line: bytes) -> bool:
     try:
         load(line)
@@ -497,14 +498,6 @@ def _parses_alone(line: bytes) -> bool:
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
-
-
-def _chain_lines(
-    first: bytes, rest: Iterator[tuple[int, bytes | None]], blank: int
-) -> Iterator[tuple[int, bytes | None]]:
-    yield blank + 1, first
-    for number, line in rest:
-        yield number + blank + 1, line
 
 
 def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._json import json_type
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.model import Dialect, Source, ToolContract
@@ -33,16 +34,6 @@ _SCHEMA_HINTS: Final = frozenset(
 _JSON_TYPES: Final = frozenset(
     {"object", "array", "string", "number", "integer", "boolean", "null"}
 )
-_JSON_TYPE_NAMES: Final[dict[type, str]] = {
-    dict: "object",
-    list: "array",
-    str: "string",
-    int: "number",
-    float: "number",
-    bool: "boolean",
-    type(None): "null",
-}
-_BOM: Final = b"\xef\xbb\xbf"
 #: ``type`` values of provider-hosted tools that take no client-side schema.
 _BUILTIN_TOOL_KEYS: Final = frozenset(
     {
@@ -83,7 +74,6 @@ def load_tool_file(
     name = str(path)
     if data is None:
         data = read_bytes(path)
-    data = data.removeprefix(_BOM)  # RFC 8259 lets parsers ignore it; Windows editors add it
     document, _ = load_document(path, data)
     index = _LazyIndex(data)
     tools = list(_read(document, name, index, tool_name=tool_name, forced=dialect))
@@ -140,7 +130,7 @@ def _read(
         return
     if not isinstance(document, dict):
         raise _fail(
-            f"expected a tool list or object, found a JSON {_json_type(document)}",
+            f"expected a tool list or object, found a JSON {json_type(document)}",
             file,
             index,
             "",
@@ -211,16 +201,12 @@ def _looks_like_schema(node: dict[str, Any]) -> bool:
     )
 
 
-def _json_type(value: Any) -> str:
-    return _JSON_TYPE_NAMES.get(type(value), "value")
-
-
 def _entry(
     entry: Any, file: str, index: _LazyIndex, pointer: str, forced: Dialect | None
 ) -> Iterator[ToolContract]:
     if not isinstance(entry, dict):
         raise _fail(
-            f"a tool definition must be an object, found a JSON {_json_type(entry)}",
+            f"a tool definition must be an object, found a JSON {json_type(entry)}",
             file,
             index,
             pointer,

@@ -91,7 +91,7 @@ def test_scalar_bodies_with_tool(
 
 
 def test_scalar_without_tool_is_no_known_dialect(write: Write, read: Read) -> None:
-    with pytest.raises(InputError, match=r"not a capture in any known dialect \(a JSON number "):
+    with pytest.raises(InputError, match=r"not a capture in any known dialect \(a JSON integer "):
         read(write("n.json", "42"))
 
 

@@ -614,14 +614,14 @@ def test_broken_definitions(write: Write, doc: object, message: str, line: int) 
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
-        ("[1, 2]", "a tool definition must be an object, found a JSON number (at /0)"),
+        ("[1, 2]", "a tool definition must be an object, found a JSON integer (at /0)"),
         ('["get_weather"]', "a tool definition must be an object, found a JSON string (at /0)"),
         ("[null]", "a tool definition must be an object, found a JSON null (at /0)"),
         ("[[]]", "a tool definition must be an object, found a JSON array (at /0)"),
         ("null", "expected a tool list or object, found a JSON null (at /)"),
         ("true", "expected a tool list or object, found a JSON boolean (at /)"),
         ('"tools"', "expected a tool list or object, found a JSON string (at /)"),
-        ("42", "expected a tool list or object, found a JSON number (at /)"),
+        ("42", "expected a tool list or object, found a JSON integer (at /)"),
     ],
 )
 def test_json_of_the_wrong_kind(write: Write, doc: str, message: str) -> None:
@@ -716,12 +716,6 @@ def test_nesting_100000_levels_deep(write: Write) -> None:
     assert (info.value.file, info.value.line) == (str(path), 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="_json._may_hide_duplicates re-serialises with orjson.dumps, which stops at 254 "
-    "levels although orjson.loads reads 1024: a valid deep document raises TypeError",
-)
 def test_a_schema_nested_300_levels_loads(write: Write) -> None:
     schema = '{"type": "object", "properties": {"a": ' * 150 + "{}" + "}}" * 150
     tool = only(
