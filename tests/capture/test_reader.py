@@ -286,11 +286,6 @@ def test_binary_file(write: Write, read: Read) -> None:
     str(info.value).encode("utf-8")  # printable
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_json._load_exact diagnoses the surrogate-escaped text instead of the bytes, so "
-    "a binary file is reported as a lone surrogate rather than invalid UTF-8",
-)
 def test_binary_file_is_diagnosed_as_invalid_utf8(write: Write, read: Read) -> None:
     with pytest.raises(InputError, match=r"not JSON \(invalid utf8\)"):
         read(write("capture.json", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))

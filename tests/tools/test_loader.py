@@ -679,11 +679,6 @@ def test_binary_data_is_not_json(write: Write) -> None:
     str(info.value).encode("utf-8")  # printable: no lone surrogates from the raw bytes
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_json._load_exact diagnoses the surrogate-escaped text instead of the bytes, so "
-    "binary data is reported as a lone surrogate rather than invalid UTF-8",
-)
 def test_binary_data_is_diagnosed_as_invalid_utf8(write: Write) -> None:
     path = write("tools.json", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     with pytest.raises(InputError, match=r"not JSON \(invalid utf8\)"):
