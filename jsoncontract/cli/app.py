@@ -33,7 +33,7 @@ def build() -> Any:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
-        rich_markup_mode="markdown",
+        rich_markup_mode="rich",
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 

@@ -15,8 +15,8 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._json import json_type as parse_json_type
 from jsoncontract.model import escape_pointer_token
-from jsoncontract.pipeline.parse import json_type as parse_json_type
 from jsoncontract.validation import pointer_get
 
 #: JSON types in the order the generator prefers them when a schema allows several.
