@@ -1,0 +1,151 @@
+"""The side-by-side view: each member followed across the hops, one row per member.
+
+Rows are built from the aligned entries of each pair of consecutive hops (equal leaves
+included). A member keeps its row from hop to hop, even when it is renamed or moved (the
+cell then shows its new pointer); a member that appears later gets a row of its own, placed
+after the last row its pair touched, so rows stay in document order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from jsoncontract.diff.compare import Entry
+from jsoncontract.diff.model import ABSENT, DiffCode, Difference, HopView, Row
+from jsoncontract.diff.paths import get
+from jsoncontract.diff.values import redact_value, shown
+
+_REENCODED = DiffCode.RE_ENCODED
+
+
+class _Slot:
+    """A row while being built, with the rows that were inserted after it."""
+
+    __slots__ = ("after", "row")
+
+    def __init__(self, row: Row) -> None:
+        self.row = row
+        self.after: list[_Slot] = []
+
+
+PairEntries = tuple[int, int, list[tuple[Entry, Difference | None]]]
+
+
+def build_rows(
+    views: Sequence[HopView], pairs: Sequence[PairEntries], *, show_values: bool
+) -> list[Row]:
+    """The rows of one call.
+
+    Arguments:
+        views: the hops, in order.
+        pairs: for each compared pair of hops, their indexes and the aligned entries, each
+            with the difference it became (``None`` for an equal leaf).
+    """
+    count = len(views)
+
+    def cell(path: str, value: Any) -> tuple[str, str]:
+        if not show_values:
+            value = redact_value(value, path)
+        return path, shown(value)
+
+    top: list[_Slot] = []
+    at: list[dict[str, _Slot]] = [{} for _ in views]
+    # rows that show a whole object or array at a hop (dropped, added, reordered...)
+    whole: list[dict[str, _Slot]] = [{} for _ in views]
+    for ia, ib, entries in pairs:
+        cursor: _Slot | None = None
+        for entry, difference in entries:
+            slot = at[ia].get(entry.a_path) if entry.a_path is not None else None
+            if slot is None and entry.a_path is not None and entry.code is not _REENCODED:
+                slot = _ancestor(whole[ia], entry.a_path)
+                if slot is None and _spread(at[ia], entry, difference, ib, views, cell):
+                    continue
+            if slot is None:
+                slot = _Slot(Row(entry.a_path or entry.b_path or "", [None] * count))
+                (cursor.after if cursor is not None else top).append(slot)
+                if entry.a_path is not None:
+                    slot.row.cells[ia] = cell(entry.a_path, entry.a)
+                    at[ia][entry.a_path] = slot
+                    if _is_whole(entry, entry.a):
+                        whole[ia][entry.a_path] = slot
+            else:
+                cursor = slot
+            row = slot.row
+            if entry.b_path is not None and row.cells[ib] is None:
+                row.cells[ib] = cell(entry.b_path, entry.b)
+                at[ib].setdefault(entry.b_path, slot)
+                if _is_whole(entry, entry.b):
+                    whole[ib].setdefault(entry.b_path, slot)
+            if difference is not None and difference not in row.differences:
+                row.differences.append(difference)
+    rows: list[Row] = []
+    stack = list(reversed(top))
+    while stack:
+        slot = stack.pop()
+        rows.append(slot.row)
+        stack.extend(reversed(slot.after))
+    for row in rows:
+        first = next((c for c in row.cells if c is not None), None)
+        if first is not None:
+            row.path = first[0]
+    return rows
+
+
+def single_rows(
+    view: HopView, entries: list[Entry], index: int, count: int, *, show_values: bool
+) -> list[Row]:
+    """Rows for a call with one comparable hop: its members, nothing to compare them with."""
+    rows = []
+    for entry in entries:
+        if entry.a_path is None:
+            continue
+        value = entry.a if show_values else redact_value(entry.a, entry.a_path)
+        cells: list[tuple[str, str] | None] = [None] * count
+        cells[index] = (entry.a_path, shown(value))
+        rows.append(Row(entry.a_path, cells))
+    return rows
+
+
+def _is_whole(entry: Entry, value: Any) -> bool:
+    """Whether a cell shows a whole object or array (its parts get no rows of their own)."""
+    return entry.code is not None and entry.code is not _REENCODED and type(value) in (dict, list)
+
+
+def _ancestor(index: dict[str, _Slot], path: str) -> _Slot | None:
+    """The row of the nearest enclosing member (when an earlier pair showed it whole)."""
+    probe = path
+    while probe:
+        probe = probe[: probe.rfind("/")]
+        slot = index.get(probe)
+        if slot is not None:
+            return slot
+    return None
+
+
+def _spread(
+    index: dict[str, _Slot],
+    entry: Entry,
+    difference: Difference | None,
+    ib: int,
+    views: Sequence[HopView],
+    cell: Any,
+) -> bool:
+    """Apply an entry about a whole member to the rows of its parts (``/address`` dropped,
+    while the earlier pair showed ``/address/city`` and ``/address/zip``)."""
+    assert entry.a_path is not None
+    prefix = entry.a_path + "/" if entry.a_path else "/"
+    inside = [(path, slot) for path, slot in index.items() if path.startswith(prefix)]
+    if not inside:
+        return False
+    target = views[ib].value
+    for path, slot in inside:
+        row = slot.row
+        if entry.b_path is not None and row.cells[ib] is None:
+            where = entry.b_path + path[len(entry.a_path) :]
+            value = get(target, where)
+            if value is not ABSENT:
+                row.cells[ib] = cell(where, value)
+        if difference is not None and difference not in row.differences:
+            row.differences.append(difference)
+    return True
