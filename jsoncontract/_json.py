@@ -570,6 +570,23 @@ def _strip_comments(text: str) -> str | None:
     return repaired if _parses(repaired) else None
 
 
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value (``integer`` for whole numbers)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
 def dumps(value: Any) -> bytes:
     """Compact JSON with non-string keys allowed (for reports and hashes)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)

@@ -11,13 +11,22 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
-from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
-from jsoncontract._json import NotJSON, load
+from jsoncontract._files import (
+    MAX_DOCUMENT_BYTES,
+    expand,
+    is_stream,
+    iter_lines,
+    lines_of,
+    open_stream,
+    read_bytes,
+)
+from jsoncontract._json import NotJSON, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
 from jsoncontract.capture.base import DocContext, envelope, problem_call
@@ -91,8 +100,8 @@ class CaptureReader:
         name = str(path)
         suffix = Path(name).suffix.lower()
         state = _FileState()
-        if name == STDIN:
-            yield from self._stdin(state)
+        if is_stream(name):
+            yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
             lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
             yield from self._jsonl(name, lines, state)
@@ -110,20 +119,31 @@ class CaptureReader:
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stdin(self, state: _FileState) -> Iterator[ToolCall]:
-        stream = sys.stdin.buffer
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+        """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
+        read whole otherwise."""
+        skipped = 0
         first = stream.readline(self.max_line_bytes + 1)
         while first and not first.strip():
+            skipped += 1
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
-            raise InputError("standard input is empty", file=STDIN)
+            raise InputError("the input is empty", file=name)
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
-            lines = _chain_lines(first, iter_lines(STDIN, max_line_bytes=self.max_line_bytes))
-            yield from self._jsonl(STDIN, lines, state)
+            rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
+            yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
             return
-        data = first + stream.read()
+        data = first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
+        if stream is not sys.stdin.buffer:
+            stream.close()
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise InputError(
+                f"the input is over the {MAX_DOCUMENT_BYTES // 1_000_000} MB limit for one JSON "
+                "document; send JSON Lines (one event per line), which stream without a limit",
+                file=name,
+            )
         self.bytes_read += len(data)
-        yield from self._whole(STDIN, data, state, "")
+        yield from self._whole(name, data, state, Path(name).suffix.lower())
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
         head = data.lstrip()[:6]
@@ -202,7 +222,7 @@ class CaptureReader:
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event, or raise the line limit",
+                        "split the event into smaller lines",
                     ),
                 )
                 continue
@@ -269,7 +289,7 @@ class CaptureReader:
         if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
             downstream.body(value, ctx, out)
             return
-        raise UnknownShape(f"a JSON {_kind(value)} holds no call")
+        raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
@@ -421,18 +441,6 @@ def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
     )
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return type(value).__name__
-
-
 def _parses_alone(line: bytes) -> bool:
     try:
         load(line)
@@ -444,11 +452,3 @@ def _parses_alone(line: bytes) -> bool:
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
-
-
-def _chain_lines(
-    first: bytes, rest: Iterator[tuple[int, bytes | None]]
-) -> Iterator[tuple[int, bytes | None]]:
-    yield 1, first
-    for number, line in rest:
-        yield number + 1, line

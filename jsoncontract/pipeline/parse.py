@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._json import NotJSON, dumps, load, short_repr
+from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
 
 #: How much of a repaired payload a hint shows.
@@ -142,20 +142,3 @@ def _string_inside(text: str, *, double: bool, hop: Hop | None = None) -> Findin
         "the arguments are a JSON string, but tool arguments are an object",
         "send an object keyed by parameter name",
     )
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a Python value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
