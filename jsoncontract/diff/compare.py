@@ -36,9 +36,9 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._json import json_type
 from jsoncontract.diff.model import ABSENT, DiffCode
 from jsoncontract.diff.paths import PathRules, PathSet
-from jsoncontract.pipeline.parse import json_type
 
 #: Below this depth, subtrees are compared whole (bounded recursion, whatever the input).
 MAX_WALK_DEPTH: Final = 200
@@ -119,11 +119,19 @@ class Entry:
 
 
 def canonical(value: Any) -> bytes:
-    """Exact, order-independent bytes of a JSON value (types kept apart: 1, 1.0, true)."""
+    """Exact, order-independent bytes of a JSON value (types kept apart: 1, 1.0, true).
+
+    Values orjson cannot write (integers beyond 64 bits, nesting beyond 255 levels) take a
+    slower exact path; a value nested too deep even for that gets a key of its own, so it
+    matches only itself.
+    """
     try:
         return orjson.dumps(value, option=_SORT)
-    except (orjson.JSONEncodeError, TypeError):  # integers beyond 64 bits, very deep values
-        return repr(_sorted(value)).encode("utf-8", "surrogatepass")
+    except (orjson.JSONEncodeError, TypeError):
+        try:
+            return repr(_sorted(value)).encode("utf-8", "surrogatepass")
+        except RecursionError:
+            return b"\x00" + str(id(value)).encode()
 
 
 def _sorted(value: Any) -> Any:
@@ -145,9 +153,15 @@ def same(a: Any, b: Any) -> bool:
         try:
             if a != b:
                 return False
-        except RecursionError:
-            pass
-        return canonical(a) == canonical(b)
+        except RecursionError:  # deeper than Python compares: let the walk descend
+            return False
+        try:
+            return orjson.dumps(a, option=_SORT) == orjson.dumps(b, option=_SORT)
+        except (orjson.JSONEncodeError, TypeError):
+            try:
+                return bool(_sorted(a) == _sorted(b))
+            except RecursionError:
+                return True  # equal by ==; too deep to tell 1 from 1.0 inside
     return bool(a == b)
 
 
@@ -340,69 +354,47 @@ class Comparer:
                 self._walk(a[index], b[index], f"{pa}/{index}", f"{pb}/{index}", depth + 1, out)
             return
         if len(a) == len(b) and sorted(ka) == sorted(kb):
-            moved = sum(1 for x, y in zip(ka, kb, strict=True) if x != y)
-            out.append(Entry(_REORDERED, pa, pb, a, b, f"the same {len(a)} items, {moved} moved"))
+            shifted = sum(1 for x, y in zip(ka, kb, strict=True) if x != y)
+            out.append(Entry(_REORDERED, pa, pb, a, b, f"the same {len(a)} items, {shifted} moved"))
             return
-        start = len(out)
-        for tag, i1, i2, j1, j2 in align_sequences(ka, kb):
+        ops = align_sequences(ka, kb)
+        # an item that left one place and reappears in another has moved: not a change
+        waiting: dict[bytes, list[int]] = {}
+        for tag, _, _, j1, j2 in ops:
+            if tag != "equal":
+                for j in range(j1, j2):
+                    waiting.setdefault(kb[j], []).append(j)
+        moved: dict[int, int] = {}
+        if waiting:
+            for tag, i1, i2, _, _ in ops:
+                if tag != "equal":
+                    for i in range(i1, i2):
+                        spots = waiting.get(ka[i])
+                        if spots:
+                            moved[i] = spots.pop(0)
+        if moved:
+            count = len(moved)
+            detail = f"{count} item{'s' * (count != 1)} moved"
+            out.append(Entry(_REORDERED, pa, pb, a, b, detail))
+        taken = set(moved.values())
+        walk = self._walk
+        for tag, i1, i2, j1, j2 in ops:
             if tag == "equal":
                 if self.align or self.ignore is not None:
                     for t in range(i2 - i1):
-                        self._walk(
-                            a[i1 + t], b[j1 + t], f"{pa}/{i1 + t}", f"{pb}/{j1 + t}", depth + 1, out
-                        )
+                        i, j = i1 + t, j1 + t
+                        walk(a[i], b[j], f"{pa}/{i}", f"{pb}/{j}", depth + 1, out)
                 continue
-            paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
-            for t in range(paired):
-                self._walk(a[i1 + t], b[j1 + t], f"{pa}/{i1 + t}", f"{pb}/{j1 + t}", depth + 1, out)
-            out.extend(
-                Entry(_DROPPED, f"{pa}/{i}", None, a[i], ABSENT) for i in range(i1 + paired, i2)
-            )
-            out.extend(
-                Entry(_ADDED, None, f"{pb}/{j}", ABSENT, b[j]) for j in range(j1 + paired, j2)
-            )
-        self._moves(out, start, ka, kb, a, b, pa, pb)
-
-    def _moves(
-        self,
-        out: list[Entry],
-        start: int,
-        ka: list[bytes],
-        kb: list[bytes],
-        a: list[Any],
-        b: list[Any],
-        pa: str,
-        pb: str,
-    ) -> None:
-        """Fold an element dropped in one place and added in another into ``reordered``."""
-        prefix_a, prefix_b = pa + "/", pb + "/"
-        dropped: dict[bytes, list[int]] = {}
-        for position in range(start, len(out)):
-            entry = out[position]
-            if entry.code is _DROPPED and entry.a_path is not None:
-                index = _child_index(entry.a_path, prefix_a)
-                if index is not None:
-                    dropped.setdefault(ka[index], []).append(position)
-        if not dropped:
-            return
-        folded: set[int] = set()
-        for position in range(start, len(out)):
-            entry = out[position]
-            if entry.code is _ADDED and entry.b_path is not None:
-                index = _child_index(entry.b_path, prefix_b)
-                if index is None:
-                    continue
-                waiting = dropped.get(kb[index])
-                if waiting:
-                    folded.add(waiting.pop(0))
-                    folded.add(position)
-        if not folded:
-            return
-        kept = [e for i, e in enumerate(out[start:], start) if i not in folded]
-        moved = len(folded) // 2
-        del out[start:]
-        out.append(Entry(_REORDERED, pa, pb, a, b, f"{moved} item{'s' * (moved != 1)} moved"))
-        out.extend(kept)
+            left = [i for i in range(i1, i2) if i not in moved]
+            right = [j for j in range(j1, j2) if j not in taken]
+            paired = min(len(left), len(right))
+            for i, j in zip(left[:paired], right[:paired], strict=True):
+                walk(a[i], b[j], f"{pa}/{i}", f"{pb}/{j}", depth + 1, out)
+            out.extend(Entry(_DROPPED, f"{pa}/{i}", None, a[i], ABSENT) for i in left[paired:])
+            out.extend(Entry(_ADDED, None, f"{pb}/{j}", ABSENT, b[j]) for j in right[paired:])
+        if self.align:
+            for i, j in moved.items():
+                walk(a[i], b[j], f"{pa}/{i}", f"{pb}/{j}", depth + 1, out)
 
     def _unordered(
         self,
@@ -568,13 +560,6 @@ def _escape(key: str) -> str:
     if "~" in key or "/" in key:
         return key.replace("~", "~0").replace("/", "~1")
     return key
-
-
-def _child_index(path: str, prefix: str) -> int | None:
-    if not path.startswith(prefix):
-        return None
-    rest = path[len(prefix) :]
-    return int(rest) if rest.isdigit() else None
 
 
 # -- sequence alignment ----------------------------------------------------------------------

@@ -239,6 +239,16 @@ class Correlator:
     def _pop(self) -> Group:
         group = self._open.popleft()
         group.done = True
+        tool = group.tool
+        if tool is not None:
+            for rank in (0, 1):
+                queue = self._waiting.get((tool, rank))
+                if queue is None:
+                    continue
+                while queue and (queue[0].done or queue[0].top != rank):
+                    queue.popleft()
+                if not queue:
+                    del self._waiting[(tool, rank)]
         for value in group.strong | group.weak:
             groups = self._by_key.get(value)
             if groups is not None:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from jsoncontract._json import short_repr
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.diff.compare import ArrayRule, CompareOptions, Comparer, Entry
 from jsoncontract.diff.correlate import DEFAULT_FIELDS, DEFAULT_WINDOW, Correlator, Group, given
@@ -34,7 +33,7 @@ from jsoncontract.diff.model import (
 )
 from jsoncontract.diff.paths import PathRules, PathSet
 from jsoncontract.diff.rows import build_rows, single_rows
-from jsoncontract.diff.values import redact_value
+from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Dialect, Finding, Severity, Stage
 from jsoncontract.pipeline.checker import locate
@@ -307,8 +306,8 @@ def _at(path: str | None) -> str:
 def describe(d: Difference) -> str:
     """The one-line message of a difference."""
     a, b = d.from_hop.value, d.to_hop.value
-    before = short_repr(d.before, 50) if d.before is not ABSENT else ""
-    after = short_repr(d.after, 50) if d.after is not ABSENT else ""
+    before = shown(d.before, 50) if d.before is not ABSENT else ""
+    after = shown(d.after, 50) if d.after is not ABSENT else ""
     code = d.code
     if code is DiffCode.DROPPED:
         text = f"{_at(d.from_path)} is in {a} ({before}) but not in {b}"

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jsoncontract._files import expand
 from jsoncontract._json import NotJSON, load
-from jsoncontract.capture.reader import CaptureReader
+from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
 from jsoncontract.diff.model import ABSENT, HopView
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
@@ -52,6 +53,8 @@ def read_hop_files(
     for path in paths:
         if Path(path).is_dir():
             raise InputError("is a directory; name one capture file per hop", file=str(path))
+        if str(path) != "-":
+            expand([path], CAPTURE_SUFFIXES, what="hop")  # a missing file: said plainly
     found: dict[int, list[ToolCall]] = {}
     failed: dict[int, InputError] = {}
     for index, path in enumerate(paths):

@@ -133,9 +133,10 @@ class Conversion:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ConversionError(f"{short_repr(value)} is not a number")
             scaled = value * self.options["factor"]
-            if isinstance(scaled, float) and scaled.is_integer() and isinstance(value, int):
-                return int(scaled)
-            return round(scaled, 10) if isinstance(scaled, float) else scaled
+            whole = round(scaled)
+            if abs(scaled - whole) < 1e-9:  # 12.34 * 100 is 1233.9999999999998
+                return int(whole)
+            return round(scaled, 10)
         if kind == "date":
             return _convert_date(value, self.options.get("from", "iso"), self.options["to"])
         raise ConversionError(f"unknown conversion {kind!r}")  # pragma: no cover - schema
@@ -370,6 +371,11 @@ def _check_format(document: Any, name: str, line_of: Callable[[str], int | None]
         message = (
             "not a conversion: use a name (string, number, integer, boolean, json-text, "
             'json-value, upper, lower) or an object such as {"type": "date", "to": "%d.%m.%Y"}'
+        )
+    elif kind == "enum":
+        options = error.kind.as_dict().get("options", [])
+        message = f"{orjson.dumps(error.instance).decode()} is not one of: " + ", ".join(
+            o if isinstance(o, str) else orjson.dumps(o).decode() for o in options
         )
     elif kind == "falseSchema":
         member = pointer.rsplit("/", 1)[-1]

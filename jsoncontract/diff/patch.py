@@ -11,7 +11,6 @@ a patch readable but no longer applicable.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any, Final
 
@@ -56,11 +55,21 @@ def make_patch(
     return ops
 
 
-def _clone(value: Any) -> Any:
-    try:
-        return orjson.loads(orjson.dumps(value))
-    except (orjson.JSONEncodeError, TypeError):
-        return copy.deepcopy(value)
+def _clone(value: Any, depth: int = 0) -> Any:
+    """A copy to work on: fast through orjson, else container by container (what lies
+    deeper than the patch ever edits is shared)."""
+    if depth == 0:
+        try:
+            return orjson.loads(orjson.dumps(value))
+        except (orjson.JSONEncodeError, TypeError):
+            pass
+    if depth > MAX_PATCH_DEPTH + 1:
+        return value
+    if isinstance(value, dict):
+        return {k: _clone(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clone(v, depth + 1) for v in value]
+    return value
 
 
 def _move(work: Any, source: str, target: str, ops: list[Operation]) -> Any:
@@ -165,10 +174,10 @@ def apply_patch(document: Any, ops: Iterable[Operation]) -> Any:
         elif kind == "remove":
             _remove(work, op["path"])
         elif kind == "add":
-            _add(work, op["path"], op["value"])
+            _add(work, op["path"], _clone(op["value"]))
         elif kind == "replace":
             _remove(work, op["path"])
-            _add(work, op["path"], op["value"])
+            _add(work, op["path"], _clone(op["value"]))
         else:
             raise ValueError(f"unsupported op {kind!r}")
     return work[0]

@@ -53,7 +53,10 @@ def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
     try:
         text = orjson.dumps(value).decode()
     except (TypeError, orjson.JSONEncodeError):
-        text = repr(value)
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = "[…nested too deep to show…]"
     if len(text) > limit:
         return text[: limit - 1] + "…"
     return text

@@ -12,6 +12,7 @@ them); a diff of hop files always shows its call.
 from __future__ import annotations
 
 import shutil
+import textwrap
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.diff.model import CallStatus, Difference
@@ -169,13 +170,16 @@ class TextDiffReporter(DiffReporter):
                 ("  ", ""),
                 (f"{dialect:<{widths[1]}}", "dim"),
                 ("  ", ""),
-                (f"{source:<{widths[2]}}", ""),
-                ("  ", ""),
-                (checks, "red" if bad else "green"),
             ]
+            tail: list[Segment] = [(checks, "red" if bad else "green")]
             if pairing:
-                line.append((f"  {pairing}", "dim"))
-            out.append(line)
+                tail.append((f" · {pairing}", "dim"))
+            wide = 2 + sum(widths) + 6 + sum(len(t) for t, _ in tail)
+            if wide <= self.width:
+                out.append([*line, (f"{source:<{widths[2]}}", ""), ("  ", ""), *tail])
+            else:  # a narrow terminal: what the hop passed goes on a line of its own
+                out.append([*line, (source, "")])
+                out.append([(" " * (4 + widths[0]), ""), *tail])
         return out
 
     def _table(self, result: CallDiff) -> list[list[Segment]]:
@@ -244,18 +248,25 @@ class TextDiffReporter(DiffReporter):
         room = max(self.width - 6 - label_w, 10)
         out: list[list[Segment]] = []
         for row, cells, (word, style) in zip(rows, texts, verdicts, strict=True):
-            out.append(
-                [("  ", ""), (_cut(_pointer(row.path), room), "bold"), ("  ", ""), (word, style)]
-            )
-            for header, text in zip(headers, cells, strict=True):
+            path = _pointer(row.path)
+            if not row.differences and len(set(cells)) == 1:  # one line when all hops agree
+                room_one = max(self.width - 6 - len(path) - len(word), 10)
                 out.append(
                     [
-                        ("    ", ""),
-                        (f"{header:<{label_w}}", "dim"),
                         ("  ", ""),
-                        (_cut(text, room), ""),
+                        (path, "bold"),
+                        ("  ", ""),
+                        (_cut(cells[0], room_one), ""),
+                        ("  ", ""),
+                        (word, style),
                     ]
                 )
+                continue
+            out.append([("  ", ""), (_cut(path, room), "bold"), ("  ", ""), (word, style)])
+            out.extend(
+                [("    ", ""), (f"{header:<{label_w}}", "dim"), ("  ", ""), (_cut(text, room), "")]
+                for header, text in zip(headers, cells, strict=True)
+            )
         return out
 
     @staticmethod
@@ -288,50 +299,66 @@ class TextDiffReporter(DiffReporter):
             lines.append([(f"  ... {total - items} more (--format json lists everything)", "dim")])
         return lines
 
-    @staticmethod
-    def _difference(d: Difference) -> list[list[Segment]]:
+    def _difference(self, d: Difference) -> list[list[Segment]]:
         severity = d.severity.value
-        lines: list[list[Segment]] = [
-            [
-                ("  ", ""),
-                (f"{severity:<7}", _SEVERITY_STYLE[severity]),
-                (" ", ""),
-                (d.code.value, "bold"),
-                (" ", ""),
-                (d.message, ""),
-            ]
+        head: list[Segment] = [
+            ("  ", ""),
+            (f"{severity:<7}", _SEVERITY_STYLE[severity]),
+            (" ", ""),
+            (d.code.value, "bold"),
+            (" ", ""),
         ]
+        lines = self._wrap(head, d.message, "", 10)
         if d.hint:
-            lines.append([(" " * 10, ""), ("hint: ", "dim"), (d.hint, "dim")])
+            lines.extend(self._wrap([(" " * 10, ""), ("hint: ", "dim")], d.hint, "dim", 16))
         elif d.rule:
-            lines.append([(" " * 10, ""), ("rule: ", "dim"), (d.rule, "dim")])
+            lines.extend(self._wrap([(" " * 10, ""), ("rule: ", "dim")], d.rule, "dim", 16))
         return lines
 
-    @staticmethod
-    def _finding(finding: Finding, indent: str = "  ") -> list[list[Segment]]:
+    def _finding(self, finding: Finding, indent: str = "  ") -> list[list[Segment]]:
         severity = finding.severity.value
         where = finding.path
         if not where and finding.code.startswith(("parse.", "schema.")):
             where = "/"  # the whole payload
         if finding.hop is not None:
             where = f"{where} ({finding.hop.value})" if where else f"({finding.hop.value})"
-        lines: list[list[Segment]] = [
-            [
-                (indent, ""),
-                (f"{severity:<7}", _SEVERITY_STYLE[severity]),
-                (" ", ""),
-                (finding.code, "bold"),
-                (" ", ""),
-                (where, "blue"),
-                (": ", ""),
-                (finding.message, ""),
-            ]
+        head: list[Segment] = [
+            (indent, ""),
+            (f"{severity:<7}", _SEVERITY_STYLE[severity]),
+            (" ", ""),
+            (finding.code, "bold"),
+            (" ", ""),
+            (where, "blue"),
+            (": ", ""),
         ]
+        text = finding.message
         if finding.source is not None and not indent:
-            lines[0].append((f"  [{finding.source}]", "dim"))
+            text += f" [{finding.source}]"
+        lines = self._wrap(head, text, "", len(indent) + 8)
         if finding.hint:
-            lines.append([(indent + " " * 8, ""), ("hint: ", "dim"), (finding.hint, "dim")])
+            hint_head: list[Segment] = [(indent + " " * 8, ""), ("hint: ", "dim")]
+            lines.extend(self._wrap(hint_head, finding.hint, "dim", len(indent) + 14))
         return lines
+
+    def _wrap(self, head: list[Segment], text: str, style: str, hang: int) -> list[list[Segment]]:
+        """``head`` then ``text``, wrapped to the width with a hanging indent."""
+        used = sum(len(t) for t, _ in head)
+        if used + len(text) <= self.width or self.width - hang < 20:
+            return [[*head, (text, style)]]
+        pieces = textwrap.wrap(
+            text, max(self.width - used, 20), break_on_hyphens=False, break_long_words=False
+        )
+        if not pieces:
+            return [head]
+        out: list[list[Segment]] = [[*head, (pieces[0], style)]]
+        rest = " ".join(pieces[1:])
+        out.extend(
+            [(" " * hang, ""), (piece, style)]
+            for piece in textwrap.wrap(
+                rest, self.width - hang, break_on_hyphens=False, break_long_words=False
+            )
+        )
+        return out
 
 
 def _checks(view: HopView) -> tuple[str, bool]:
