@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from jsoncontract.diff.model import HOP_RANK
@@ -32,49 +31,53 @@ from jsoncontract.model import Hop, ToolCall, pointer_tokens
 DEFAULT_FIELDS: Final = ("tool_call_id", "toolCallId", "call_id", "callId", "correlation_id")
 #: Calls read before an unfinished group is handed out.
 DEFAULT_WINDOW: Final = 10_000
+_DOWNSTREAM_RANK: Final = HOP_RANK[Hop.DOWNSTREAM]
 #: Waiting groups looked at when pairing by order (the oldest that fits wins).
 _ORDER_SCAN: Final = 64
 
 
-@dataclass(slots=True)
 class Member:
     """One hop of a group: the call, how it joined (``first``, ``id``, ``order``), and on what."""
 
-    call: ToolCall
-    matched_by: str
-    key: str | None = None
+    __slots__ = ("call", "key", "matched_by")
+
+    def __init__(self, call: ToolCall, matched_by: str, key: str | None = None) -> None:
+        self.call = call
+        self.matched_by = matched_by
+        self.key = key
 
 
-@dataclass(slots=True)
 class Group:
-    """The hops of one logical call, as correlated so far."""
+    """The hops of one logical call, as correlated so far.
 
-    members: list[Member] = field(default_factory=list)
-    hops: set[Hop] = field(default_factory=set)
-    strong: set[str] = field(default_factory=set)
-    weak: set[str] = field(default_factory=set)
-    last_seen: int = 0
-    seq: int = 0
-    done: bool = False
+    ``top`` is the rank of the latest hop present (-1 for none), ``tool`` that of the first
+    hop naming one; ``strong`` and ``weak`` are the ids its hops carry.
+    """
 
-    @property
-    def tool(self) -> str | None:
-        """The tool of the first hop that names one."""
-        for member in self.members:
-            if member.call.tool:
-                return member.call.tool
-        return None
+    __slots__ = ("done", "hops", "last_seen", "members", "seq", "strong", "tool", "top", "weak")
 
-    @property
-    def top(self) -> int:
-        """The rank of the latest hop present (-1 for none)."""
-        return max((HOP_RANK[h] for h in self.hops), default=-1)
+    def __init__(self, *, last_seen: int = 0, seq: int = 0) -> None:
+        self.members: list[Member] = []
+        self.hops: set[Hop] = set()
+        self.strong: set[str] = set()
+        self.weak: set[str] = set()
+        self.last_seen = last_seen
+        self.seq = seq
+        self.done = False
+        self.tool: str | None = None
+        self.top = -1
 
     def add(self, member: Member) -> None:
         """Put one more hop in the group."""
         self.members.append(member)
-        if member.call.hop is not None:
-            self.hops.add(member.call.hop)
+        call = member.call
+        if call.hop is not None:
+            self.hops.add(call.hop)
+            rank = HOP_RANK[call.hop]
+            if rank > self.top:
+                self.top = rank
+        if self.tool is None and call.tool:
+            self.tool = call.tool
 
     def pairing(self) -> str | None:
         """``id``, ``order``, ``id+order``, ``given``, or ``None`` for a lone hop."""
@@ -87,22 +90,20 @@ class Group:
 
     def ordered(self) -> list[Member]:
         """Members in hop order (model, mcp, downstream); unknown hops last."""
+        if len(self.members) == 1:
+            return self.members
         return sorted(
             self.members, key=lambda m: HOP_RANK[m.call.hop] if m.call.hop is not None else 9
         )
 
 
-def _lookup(source: dict[str, Any] | None, name: str) -> Any:
-    if source is None:
-        return None
-    if name.startswith("/"):
-        node: Any = source
-        for token in pointer_tokens(name):
-            if not isinstance(node, dict):
-                return None
-            node = node.get(token)
-        return node
-    return source.get(name)
+def _lookup(source: dict[str, Any], tokens: list[str]) -> Any:
+    node: Any = source
+    for token in tokens:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(token)
+    return node
 
 
 class Correlator:
@@ -116,6 +117,8 @@ class Correlator:
 
     def __init__(self, fields: Sequence[str] = DEFAULT_FIELDS, *, window: int = DEFAULT_WINDOW):
         self.fields = tuple(fields)
+        self._names = tuple(f for f in self.fields if not f.startswith("/"))
+        self._pointers = tuple(pointer_tokens(f) for f in self.fields if f.startswith("/"))
         self.window = window
         self._open: deque[Group] = deque()
         self._by_key: dict[str, list[Group]] = {}
@@ -134,23 +137,27 @@ class Correlator:
         for source in (call.meta, call.context):
             if not source:
                 continue
-            for name in self.fields:
-                value = _lookup(source, name)
-                if isinstance(value, str) and value:
-                    strong.add(value)
-                elif isinstance(value, int) and not isinstance(value, bool):
+            found = [source.get(name) for name in self._names]
+            found.extend(_lookup(source, tokens) for tokens in self._pointers)
+            for value in found:
+                if value is None:
+                    continue
+                if type(value) is str:
+                    if value:
+                        strong.add(value)
+                elif type(value) is int:
                     strong.add(str(value))
         return strong, weak
 
-    def feed(self, call: ToolCall) -> Iterator[Group]:
-        """Take one call; yield the groups that are finished."""
+    def feed(self, call: ToolCall) -> list[Group]:
+        """Take one call; return the groups that are now finished (oldest first)."""
         self._seen += 1
         hop = call.hop
         if hop is None:  # an unreadable line: a group of its own, handed out in turn
-            group = Group([Member(call, "first")], last_seen=self._seen, seq=self._seen)
+            group = Group(last_seen=self._seen, seq=self._seen)
+            group.add(Member(call, "first"))
             self._open.append(group)
-            yield from self._ready()
-            return
+            return self._ready()
         strong, weak = self.keys(call)
         found, how, key = self._find(call, hop, strong, weak)
         if found is None:
@@ -161,27 +168,37 @@ class Correlator:
             group = found
             group.add(Member(call, how, key))
             group.last_seen = self._seen
-        for value in strong - group.strong:
-            self._by_key.setdefault(value, []).append(group)
-        group.strong |= strong
-        for value in weak - group.weak:
-            self._by_key.setdefault(value, []).append(group)
-        group.weak |= weak
-        top = group.top
+        by_key = self._by_key
+        for value in strong:
+            if value not in group.strong:
+                by_key.setdefault(value, []).append(group)
+                group.strong.add(value)
+        for value in weak:
+            if value not in group.weak:
+                by_key.setdefault(value, []).append(group)
+                group.weak.add(value)
         tool = group.tool
-        if tool is not None and top < HOP_RANK[Hop.DOWNSTREAM]:
-            self._waiting.setdefault((tool, top), deque()).append(group)
-        yield from self._ready()
+        if tool is not None and group.top < _DOWNSTREAM_RANK:
+            queue = self._waiting.get((tool, group.top))
+            if queue is None:
+                queue = self._waiting[(tool, group.top)] = deque()
+            queue.append(group)
+        return self._ready()
 
-    def flush(self) -> Iterator[Group]:
+    def flush(self) -> list[Group]:
         """Hand out every group still open (end of input)."""
+        out = []
         while self._open:
-            yield self._pop()
+            out.append(self._pop())
+        return out
 
     def run(self, calls: Iterable[ToolCall]) -> Iterator[Group]:
         """Every group of a stream of calls, in the order each was opened."""
+        feed = self.feed
         for call in calls:
-            yield from self.feed(call)
+            ready = feed(call)
+            if ready:
+                yield from ready
         yield from self.flush()
 
     # -- internals ---------------------------------------------------------------------------
@@ -189,8 +206,13 @@ class Correlator:
     def _find(
         self, call: ToolCall, hop: Hop, strong: set[str], weak: set[str]
     ) -> tuple[Group | None, str, str | None]:
-        for value in (*sorted(strong), *sorted(weak)):
-            for group in self._by_key.get(value, ()):
+        by_key = self._by_key
+        for value in sorted(strong) if len(strong) > 1 else strong:
+            for group in by_key.get(value, ()):
+                if hop not in group.hops and self._accepts_id(group, value, hop):
+                    return group, "id", value
+        for value in weak:
+            for group in by_key.get(value, ()):
                 if hop not in group.hops and self._accepts_id(group, value, hop):
                     return group, "id", value
         tool = call.tool
@@ -224,17 +246,20 @@ class Correlator:
             return True
         return hop is Hop.DOWNSTREAM and Hop.MCP in group.hops
 
-    def _ready(self) -> Iterator[Group]:
-        while self._open:
-            head = self._open[0]
-            finished = (
-                head.members[0].call.hop is None
-                or Hop.DOWNSTREAM in head.hops
+    def _ready(self) -> list[Group]:
+        out: list[Group] = []
+        opened = self._open
+        while opened:
+            head = opened[0]
+            if (
+                head.top == _DOWNSTREAM_RANK
+                or head.members[0].call.hop is None
                 or self._seen - head.last_seen >= self.window
-            )
-            if not finished:
-                return
-            yield self._pop()
+            ):
+                out.append(self._pop())
+            else:
+                break
+        return out
 
     def _pop(self) -> Group:
         group = self._open.popleft()
@@ -249,12 +274,16 @@ class Correlator:
                     queue.popleft()
                 if not queue:
                     del self._waiting[(tool, rank)]
-        for value in group.strong | group.weak:
-            groups = self._by_key.get(value)
+        by_key = self._by_key
+        for value in (*group.strong, *group.weak):
+            groups = by_key.get(value)
             if groups is not None:
-                groups[:] = [g for g in groups if g is not group]
-                if not groups:
-                    del self._by_key[value]
+                if len(groups) == 1 and groups[0] is group:
+                    del by_key[value]
+                else:
+                    groups[:] = [g for g in groups if g is not group]
+                    if not groups:
+                        del by_key[value]
         return group
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -68,15 +68,6 @@ class DiffOptions:
     window: int = DEFAULT_WINDOW
 
 
-@dataclass(slots=True)
-class _Pair:
-    """Two consecutive comparable hops and what was found between them."""
-
-    a: int
-    b: int
-    differences: list[Difference] = field(default_factory=list)
-
-
 class Differ:
     """Diffs groups of hops, with each hop checked against its own contract.
 
@@ -102,6 +93,7 @@ class Differ:
         self._base_ignore = PathSet(self.options.ignore)
         self._base_arrays: PathRules[ArrayRule] = PathRules(self.options.arrays)
         self._compare: dict[str | None, CompareOptions] = {}
+        self._comparers: dict[str | None, Comparer] = {}
 
     def compare_options(self, tool: str | None) -> CompareOptions:
         """The comparison options for a tool: its mapping rules, then the run's."""
@@ -145,22 +137,31 @@ class Differ:
             views.append(view)
             findings.extend(view.findings)
         tool = group.tool
-        findings.extend(_tool_mismatch(views))
         if len(views) == 1:
             findings.append(_unpaired(views[0]))
-        call_id = next((v.call.call_id for v in views if v.call.call_id), None)
-        comparer = Comparer(self.compare_options(tool))
+        else:
+            names = {v.call.tool for v in views}
+            if len(names) > 1:
+                findings.extend(_tool_mismatch(views))
+        call_id = None
+        for view in views:
+            if view.call.call_id:
+                call_id = view.call.call_id
+                break
+        comparer = self._comparers.get(tool)
+        if comparer is None:
+            comparer = self._comparers[tool] = Comparer(self.compare_options(tool))
         differences: list[Difference] = []
-        pairs: list[_Pair] = []
-        for ia, ib in _consecutive(views):
-            pair = _Pair(ia, ib)
+        pairs = _consecutive(views)
+        for ia, ib in pairs:
             entries, found = self._entries(views[ia], views[ib], tool, comparer, count=True)
-            findings.extend(locate(found, views[ib].call) if found else ())
-            for entry in entries:
-                if entry.code is not None:
-                    pair.differences.append(self._difference(entry, views[ia], views[ib], tool))
-            differences.extend(pair.differences)
-            pairs.append(pair)
+            if found:
+                findings.extend(locate(found, views[ib].call))
+            differences.extend(
+                self._difference(entry, views[ia], views[ib], tool)
+                for entry in entries
+                if entry.code is not None
+            )
         result = CallDiff(
             tool,
             call_id,
@@ -169,9 +170,9 @@ class Differ:
             findings,
             pairing=group.pairing(),
             show_values=show_values,
+            pairs=pairs,
         )
         result._rows = lambda: self._rows(views, tool)
-        result.pairs = [(p.a, p.b) for p in pairs]
         return result
 
     # -- internals -------------------------------------------------------------------------
@@ -252,7 +253,7 @@ class Differ:
 
 def _consecutive(views: Sequence[HopView]) -> list[tuple[int, int]]:
     """Index pairs of consecutive hops that can be compared (unparsable ones skipped)."""
-    usable = [i for i, v in enumerate(views) if v.available]
+    usable = [i for i, v in enumerate(views) if v.value is not ABSENT]
     return list(itertools.pairwise(usable))
 
 

@@ -105,8 +105,12 @@ def evaluate(
     """Run the hop's own gates and decide what of it can be compared."""
     hop = call.hop or Hop.DOWNSTREAM
     view = HopView(hop, call)
-    findings: list[Finding] = list(call.load_findings)
-    if any(f.severity is _ERROR for f in findings) and call.form is ArgumentsForm.MISSING:
+    findings: list[Finding] = list(call.load_findings) if call.load_findings else []
+    if (
+        findings
+        and call.form is ArgumentsForm.MISSING
+        and any(f.severity is _ERROR for f in findings)
+    ):
         view.findings = locate(findings, call)
         return view
     name = call.tool
@@ -120,14 +124,17 @@ def evaluate(
         elif name is not None:
             findings.append(unknown_tool(name, tools))
     parsed = parse_arguments(call, require_object=hop is not Hop.DOWNSTREAM)
-    findings.extend(parsed.findings)
+    if parsed.findings:
+        findings.extend(parsed.findings)
     if parsed.ok:
         view.value = parsed.value
         view.parsed = True
         if schema is not None:
-            violations = schema_findings(schema, parsed.value, show_values=show_values)
-            findings.extend(violations)
-            view.valid = not violations
+            if schema.is_valid(parsed.value):
+                view.valid = True
+            else:
+                findings.extend(schema_findings(schema, parsed.value, show_values=show_values))
+                view.valid = False
     else:
         view.value = _salvage(call, parsed.value)
     if schema is not None:

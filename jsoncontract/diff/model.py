@@ -219,18 +219,52 @@ class CallStatus(StrEnum):
     UNREADABLE = "unreadable"  # no hop could be identified (a broken trace line)
 
 
-@dataclass(slots=True)
 class Row:
     """One line of the side-by-side view: the same member followed across the hops.
 
-    ``cells`` has one entry per hop of the call, in hop order: ``None`` where the member
-    is absent, or ``(path, shown)`` with the member's pointer in that hop and its value
-    as compact JSON (redacted where sensitive). ``differences`` are those the row shows.
+    ``values`` has one entry per hop of the call, in hop order: ``None`` where the member
+    is absent, else ``(pointer in that hop, value)``. ``cells`` shows them as compact JSON,
+    sensitive values hashed unless ``show_values`` (computed when first asked for: a large
+    document has many rows, and a report may show only the changed ones).
+    ``differences`` are those the row shows.
     """
 
-    path: str
-    cells: list[tuple[str, str] | None]
-    differences: list[Difference] = field(default_factory=list)
+    __slots__ = ("_cells", "differences", "path", "show_values", "values")
+
+    def __init__(
+        self,
+        path: str,
+        values: list[tuple[str, Any] | None],
+        differences: list[Difference] | None = None,
+        *,
+        show_values: bool = False,
+    ) -> None:
+        self.path = path
+        self.values = values
+        self.differences: list[Difference] = differences if differences is not None else []
+        self.show_values = show_values
+        self._cells: list[tuple[str, str] | None] | None = None
+
+    @property
+    def cells(self) -> list[tuple[str, str] | None]:
+        """``(pointer, compact JSON)`` per hop, ``None`` where the member is absent."""
+        if self._cells is None:
+            from jsoncontract.diff.values import redact_value, shown
+
+            out: list[tuple[str, str] | None] = []
+            for item in self.values:
+                if item is None:
+                    out.append(None)
+                    continue
+                path, value = item
+                if not self.show_values:
+                    value = redact_value(value, path)
+                out.append((path, shown(value)))
+            self._cells = out
+        return self._cells
+
+    def __repr__(self) -> str:
+        return f"Row({self.path!r}, {self.values!r}, {[d.code.value for d in self.differences]})"
 
 
 @dataclass(slots=True)

@@ -14,7 +14,6 @@ from typing import Any
 from jsoncontract.diff.compare import Entry
 from jsoncontract.diff.model import ABSENT, DiffCode, Difference, HopView, Row
 from jsoncontract.diff.paths import get
-from jsoncontract.diff.values import redact_value, shown
 
 _REENCODED = DiffCode.RE_ENCODED
 
@@ -43,52 +42,54 @@ def build_rows(
             with the difference it became (``None`` for an equal leaf).
     """
     count = len(views)
-
-    def cell(path: str, value: Any) -> tuple[str, str]:
-        if not show_values:
-            value = redact_value(value, path)
-        return path, shown(value)
-
     top: list[_Slot] = []
     at: list[dict[str, _Slot]] = [{} for _ in views]
     # rows that show a whole object or array at a hop (dropped, added, reordered...)
     whole: list[dict[str, _Slot]] = [{} for _ in views]
-    for ia, ib, entries in pairs:
+    nested = False
+    for number, (ia, ib, entries) in enumerate(pairs):
         cursor: _Slot | None = None
+        later = number > 0  # rows of the earlier hop exist already, possibly finer or coarser
+        at_a, at_b = at[ia], at[ib]
         for entry, difference in entries:
-            slot = at[ia].get(entry.a_path) if entry.a_path is not None else None
-            if slot is None and entry.a_path is not None and entry.code is not _REENCODED:
-                slot = _ancestor(whole[ia], entry.a_path)
-                if slot is None and _spread(at[ia], entry, difference, ib, views, cell):
+            a_path = entry.a_path
+            slot = at_a.get(a_path) if a_path is not None else None
+            if slot is None and later and a_path is not None and entry.code is not _REENCODED:
+                slot = _ancestor(whole[ia], a_path)
+                if slot is None and _spread(at_a, entry, difference, ib, views):
                     continue
             if slot is None:
-                slot = _Slot(Row(entry.a_path or entry.b_path or "", [None] * count))
-                (cursor.after if cursor is not None else top).append(slot)
-                if entry.a_path is not None:
-                    slot.row.cells[ia] = cell(entry.a_path, entry.a)
-                    at[ia][entry.a_path] = slot
-                    if _is_whole(entry, entry.a):
-                        whole[ia][entry.a_path] = slot
+                path = a_path if a_path is not None else entry.b_path or ""
+                slot = _Slot(Row(path, [None] * count, show_values=show_values))
+                if cursor is not None:
+                    cursor.after.append(slot)
+                    nested = True
+                else:
+                    top.append(slot)
+                if a_path is not None:
+                    slot.row.values[ia] = (a_path, entry.a)
+                    at_a[a_path] = slot
+                    if entry.code is not None and _is_whole(entry, entry.a):
+                        whole[ia][a_path] = slot
             else:
                 cursor = slot
             row = slot.row
-            if entry.b_path is not None and row.cells[ib] is None:
-                row.cells[ib] = cell(entry.b_path, entry.b)
-                at[ib].setdefault(entry.b_path, slot)
-                if _is_whole(entry, entry.b):
-                    whole[ib].setdefault(entry.b_path, slot)
-            if difference is not None and difference not in row.differences:
+            b_path = entry.b_path
+            if b_path is not None and row.values[ib] is None:
+                row.values[ib] = (b_path, entry.b)
+                at_b.setdefault(b_path, slot)
+                if entry.code is not None and _is_whole(entry, entry.b):
+                    whole[ib].setdefault(b_path, slot)
+            if difference is not None and all(d is not difference for d in row.differences):
                 row.differences.append(difference)
+    if not nested:
+        return [slot.row for slot in top]
     rows: list[Row] = []
     stack = list(reversed(top))
     while stack:
         slot = stack.pop()
         rows.append(slot.row)
         stack.extend(reversed(slot.after))
-    for row in rows:
-        first = next((c for c in row.cells if c is not None), None)
-        if first is not None:
-            row.path = first[0]
     return rows
 
 
@@ -100,10 +101,9 @@ def single_rows(
     for entry in entries:
         if entry.a_path is None:
             continue
-        value = entry.a if show_values else redact_value(entry.a, entry.a_path)
-        cells: list[tuple[str, str] | None] = [None] * count
-        cells[index] = (entry.a_path, shown(value))
-        rows.append(Row(entry.a_path, cells))
+        values: list[tuple[str, Any] | None] = [None] * count
+        values[index] = (entry.a_path, entry.a)
+        rows.append(Row(entry.a_path, values, show_values=show_values))
     return rows
 
 
@@ -129,7 +129,6 @@ def _spread(
     difference: Difference | None,
     ib: int,
     views: Sequence[HopView],
-    cell: Any,
 ) -> bool:
     """Apply an entry about a whole member to the rows of its parts (``/address`` dropped,
     while the earlier pair showed ``/address/city`` and ``/address/zip``)."""
@@ -141,11 +140,11 @@ def _spread(
     target = views[ib].value
     for path, slot in inside:
         row = slot.row
-        if entry.b_path is not None and row.cells[ib] is None:
+        if entry.b_path is not None and row.values[ib] is None:
             where = entry.b_path + path[len(entry.a_path) :]
             value = get(target, where)
             if value is not ABSENT:
-                row.cells[ib] = cell(where, value)
-        if difference is not None and difference not in row.differences:
+                row.values[ib] = (where, value)
+        if difference is not None and all(d is not difference for d in row.differences):
             row.differences.append(difference)
     return True

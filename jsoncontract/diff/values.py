@@ -7,23 +7,35 @@ inside a container every member whose name looks sensitive is hidden, so a dropp
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final
 
 import orjson
 
 from jsoncontract.diff.model import ABSENT
-from jsoncontract.redact import fingerprint, is_sensitive, pointer_is_sensitive
+from jsoncontract.redact import fingerprint, is_sensitive
 
 #: Longest text kept for one shown value (the text report cuts further to its columns).
 SHOWN_LIMIT: Final = 240
+
+
+#: Whether one member name looks sensitive, remembered: paths repeat their names.
+_sensitive_name = functools.lru_cache(maxsize=4096)(is_sensitive)
+
+
+def path_is_sensitive(path: str) -> bool:
+    """Whether any member on a JSON Pointer path has a sensitive-looking name."""
+    return any(_sensitive_name(token) for token in path.split("/") if token and not token.isdigit())
 
 
 def redact_value(value: Any, path: str | None, *, depth: int = 0) -> Any:
     """The value with everything sensitive replaced by a fingerprint."""
     if value is ABSENT:
         return value
-    if path and pointer_is_sensitive(path):
+    if path and path_is_sensitive(path):
         return fingerprint(value)
+    if type(value) not in (dict, list):
+        return value
     return _redact_inside(value, depth)
 
 
@@ -31,12 +43,12 @@ def _redact_inside(value: Any, depth: int) -> Any:
     if depth > 100:
         return value
     if isinstance(value, dict):
-        if not any(is_sensitive(k) for k in value) and not any(
+        if not any(_sensitive_name(k) for k in value) and not any(
             isinstance(v, dict | list) for v in value.values()
         ):
             return value
         return {
-            k: fingerprint(v) if is_sensitive(k) else _redact_inside(v, depth + 1)
+            k: fingerprint(v) if _sensitive_name(k) else _redact_inside(v, depth + 1)
             for k, v in value.items()
         }
     if isinstance(value, list):
