@@ -200,6 +200,10 @@ def main() -> None:
         f"one diff of the large pair (end to end, start-up and parse included): {seconds:.2f} s "
         f"wall, {cpu:.2f} s CPU (exit {code})"
     )
+    text = [*cli(), "diff", "-o", str(out / "bench-diff-large.txt"), str(a_file), str(b_file)]
+    runs = sorted(timed(text) for _ in range(options.repeat))
+    seconds, cpu, code, _ = runs[len(runs) // 2]
+    print(f"  the same with the side-by-side text report: {seconds:.2f} s wall, {cpu:.2f} s CPU")
 
     def compare() -> float:
         start = time.perf_counter()

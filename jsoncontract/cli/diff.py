@@ -84,8 +84,9 @@ def diff_cli(
         "--mapping", "-m", help="A mapping file declaring the expected transforms between "
         "hops (repeatable).", dir_okay=False, show_default=False)] = None,
     downstream_schema: Annotated[list[str] | None, typer.Option(
-        "--downstream-schema", help="The downstream contract: [TOOL=]FILE[#/json/pointer], a "
-        "JSON Schema or an OpenAPI operation or request body (repeatable).",
+        "--downstream-schema", help="The downstream contract: FILE (a JSON Schema) or "
+        "FILE#/json/pointer (an OpenAPI operation or request body, a $defs entry), prefixed "
+        "with TOOL= to apply to one tool only (repeatable).",
         show_default=False)] = None,
     correlate: Annotated[list[str] | None, typer.Option(
         "--correlate", help="Member carrying the model's call id in MCP params._meta or the "
@@ -104,8 +105,8 @@ def diff_cli(
         "--multiset", help="Compare the array at this path as a multiset (order does not "
         "count; repeatable).", show_default=False)] = None,
     key: Annotated[list[str] | None, typer.Option(
-        "--key", help="Match the objects of the array at PATH by these members: "
-        "PATH=FIELD[,FIELD] (repeatable).", show_default=False)] = None,
+        "--key", help="Match the objects of the array at PATH by one or more members: "
+        "PATH=FIELD or PATH=FIELD,FIELD (repeatable).", show_default=False)] = None,
     format: Annotated[DiffFormat | None, typer.Option(
         "--format", "-f", help="text (side by side), json (the report), or patch (RFC 6902 "
         "between consecutive hops, one JSON line each). Default: text.",

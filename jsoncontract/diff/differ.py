@@ -32,7 +32,7 @@ from jsoncontract.diff.model import (
     Row,
 )
 from jsoncontract.diff.paths import PathRules, PathSet
-from jsoncontract.diff.rows import build_rows, single_rows
+from jsoncontract.diff.rows import build_rows, fill_unchanged, single_rows
 from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Dialect, Finding, Severity, Stage
@@ -172,7 +172,7 @@ class Differ:
             show_values=show_values,
             pairs=pairs,
         )
-        result._rows = lambda: self._rows(views, tool)
+        result._rows = lambda changed_only: self._rows(views, tool, changed_only)
         return result
 
     # -- internals -------------------------------------------------------------------------
@@ -225,9 +225,9 @@ class Differ:
         difference.message = describe(difference)
         return difference
 
-    def _rows(self, views: list[HopView], tool: str | None) -> list[Row]:
+    def _rows(self, views: list[HopView], tool: str | None, changed_only: bool) -> list[Row]:
         show_values = self.options.show_values
-        comparer = Comparer(self.compare_options(tool), align=True)
+        comparer = Comparer(self.compare_options(tool), align=not changed_only)
         consecutive = _consecutive(views)
         if not consecutive:
             for index, view in enumerate(views):
@@ -248,7 +248,9 @@ class Differ:
                     ],
                 )
             )
-        return build_rows(views, pairs, show_values=show_values)
+        rows = build_rows(views, pairs, show_values=show_values)
+        fill_unchanged(rows, views)
+        return rows
 
 
 def _consecutive(views: Sequence[HopView]) -> list[tuple[int, int]]:
@@ -322,9 +324,14 @@ def describe(d: Difference) -> str:
         text = f"{_at(d.from_path)}: {before} in {a} is {after} in {b} (same value, another type)"
     elif code is DiffCode.RE_ENCODED:
         if isinstance(d.after, str):
-            text = f"{_at(d.from_path)}: the value {a} sent arrived in {b} as JSON text"
+            kind = "object" if isinstance(d.before, dict) else "array"
+            text = f"{_at(d.from_path)}: the {kind} in {a} arrived in {b} as a string of JSON text"
         else:
-            text = f"{_at(d.from_path)}: the JSON text in {a} arrived in {b} as the value itself"
+            kind = "object" if isinstance(d.after, dict) else "array"
+            text = f"{_at(d.from_path)}: the string of JSON text in {a} arrived in {b} as an {kind}"
+        if d.expected and d.detail:
+            text += f" [{d.detail}]"
+        return text
     elif code is DiffCode.REORDERED:
         text = f"{_at(d.from_path)}: the array's items are in another order in {b} than in {a}"
     else:

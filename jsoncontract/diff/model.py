@@ -283,7 +283,7 @@ class CallDiff:
     pairing: str | None = None
     show_values: bool = False
     pairs: list[tuple[int, int]] = field(default_factory=list)
-    _rows: Callable[[], list[Row]] | None = field(default=None, repr=False)
+    _rows: Callable[[bool], list[Row]] | None = field(default=None, repr=False)
 
     @property
     def status(self) -> CallStatus:
@@ -308,9 +308,13 @@ class CallDiff:
         """The differences no mapping or rule accounts for."""
         return [d for d in self.differences if not d.expected]
 
-    def rows(self) -> list[Row]:
-        """The side-by-side rows (computed on first use: only the text report needs them)."""
-        return self._rows() if self._rows is not None else []
+    def rows(self, *, changed_only: bool = False) -> list[Row]:
+        """The side-by-side rows, computed when asked for (only the text report needs them).
+
+        ``changed_only`` builds only the rows of members that changed somewhere, with their
+        value at every hop: much cheaper on large documents.
+        """
+        return self._rows(changed_only) if self._rows is not None else []
 
     def worst(self) -> Severity | None:
         """The most severe difference or finding, or ``None``."""

@@ -56,7 +56,9 @@ def build_rows(
             slot = at_a.get(a_path) if a_path is not None else None
             if slot is None and later and a_path is not None and entry.code is not _REENCODED:
                 slot = _ancestor(whole[ia], a_path)
-                if slot is None and _spread(at_a, entry, difference, ib, views):
+                if slot is not None:  # an earlier hop showed the whole object: so does this one
+                    _whole_cell(slot.row, entry, ia, ib, views)
+                elif _spread(at_a, entry, difference, ib, views):
                     continue
             if slot is None:
                 path = a_path if a_path is not None else entry.b_path or ""
@@ -105,6 +107,59 @@ def single_rows(
         values[index] = (entry.a_path, entry.a)
         rows.append(Row(entry.a_path, values, show_values=show_values))
     return rows
+
+
+def fill_unchanged(rows: list[Row], views: Sequence[HopView]) -> None:
+    """Fill the cells no pair gave: the member, where a hop has it at the same pointer and
+    no difference says it is absent there (a changed-only build has no entries for hops
+    that agree; a row that starts at a later hop has none for the earlier ones)."""
+    for row in rows:
+        for index, item in enumerate(row.values):
+            if item is None and views[index].available:
+                value = get(views[index].value, row.path)
+                if value is not ABSENT and not _changed_here(row, views[index]):
+                    row.values[index] = (row.path, value)
+
+
+def _changed_here(row: Row, view: HopView) -> bool:
+    """Whether one of the row's differences says the member is absent at this hop."""
+    for d in row.differences:
+        if d.to_hop is view.hop and d.to_path is None:
+            return True
+        if d.from_hop is view.hop and d.from_path is None:
+            return True
+    return False
+
+
+def count_leaves(value: Any, limit: int) -> int:
+    """How many members a side-by-side view of ``value`` has, counting no further than
+    ``limit + 1``."""
+    count = 0
+    stack = [value]
+    while stack and count <= limit:
+        node = stack.pop()
+        if type(node) is dict and node:
+            stack.extend(node.values())
+        elif type(node) is list and node:
+            stack.extend(node)
+        else:
+            count += 1
+    return count
+
+
+def _whole_cell(row: Row, entry: Entry, ia: int, ib: int, views: Sequence[HopView]) -> None:
+    """The later hop's cell of a row that shows a whole object: the object there too."""
+    held = row.values[ia]
+    if held is None or row.values[ib] is not None or entry.a_path is None:
+        return
+    path = held[0]
+    suffix = entry.a_path[len(path) :]
+    target = path
+    if entry.b_path is not None and entry.b_path.endswith(suffix):
+        target = entry.b_path[: len(entry.b_path) - len(suffix)]
+    value = get(views[ib].value, target)
+    if value is not ABSENT:
+        row.values[ib] = (target, value)
 
 
 def _is_whole(entry: Entry, value: Any) -> bool:

@@ -16,6 +16,7 @@ import textwrap
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.diff.model import CallStatus, Difference
+from jsoncontract.diff.rows import count_leaves
 from jsoncontract.reporters.check_text import LineWriter, Segment
 from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
 from jsoncontract.reporters.interface import ReportOptions
@@ -183,13 +184,14 @@ class TextDiffReporter(DiffReporter):
         return out
 
     def _table(self, result: CallDiff) -> list[list[Segment]]:
-        rows = result.rows()
-        hidden = 0
         mode = self.options.rows
-        if mode == "changed" or (mode == "auto" and len(rows) > AUTO_ROWS):
-            shown = [r for r in rows if r.differences]
-            hidden = len(rows) - len(shown)
-            rows = shown
+        views = result.hops
+        total = max((count_leaves(v.value, AUTO_ROWS) for v in views if v.available), default=0)
+        changed_only = mode == "changed" or (mode == "auto" and total > AUTO_ROWS)
+        rows = result.rows(changed_only=changed_only)
+        if changed_only:
+            rows = [r for r in rows if r.differences]
+        hidden = changed_only and total > len(rows)
         views = result.hops
         texts = [self._cells(row, views) for row in rows]
         verdicts = [verdict(row.differences) for row in rows]
@@ -201,7 +203,7 @@ class TextDiffReporter(DiffReporter):
         widths = _fit(natural, room)
         out: list[list[Segment]] = []
         if min(widths, default=0) < _NARROW:
-            out.extend(self._stacked(rows, texts, verdicts, headers))
+            out.extend(self._stacked(rows, texts, verdicts, headers, views))
         else:
             out.append(
                 [
@@ -227,12 +229,14 @@ class TextDiffReporter(DiffReporter):
                     ("  ", ""),
                     (f"{_cut(_pointer(row.path), path_w):<{path_w}}", "bold"),
                 ]
-                for text, width in zip(cells, widths, strict=True):
-                    line.append((f"  {_cut(text, width):<{width}}", ""))
+                for text, width, tone in zip(cells, widths, _tones(row, views), strict=True):
+                    line.append((f"  {_cut(text, width):<{width}}", tone))
                 line.append((f"  {word}", style))
                 out.append(line)
         if hidden:
-            out.append([(f"  ... {hidden} unchanged members not shown (--rows all)", "dim")])
+            out.append(
+                [("  ... the members that agree are not shown (--rows all shows them)", "dim")]
+            )
         if not rows and not hidden:
             out.append([("  (nothing to compare)", "dim")])
         return out
@@ -243,6 +247,7 @@ class TextDiffReporter(DiffReporter):
         texts: list[list[str]],
         verdicts: list[tuple[str, str]],
         headers: list[str],
+        views: list[HopView],
     ) -> list[list[Segment]]:
         label_w = max(len(h) for h in headers)
         room = max(self.width - 6 - label_w, 10)
@@ -264,8 +269,13 @@ class TextDiffReporter(DiffReporter):
                 continue
             out.append([("  ", ""), (_cut(path, room), "bold"), ("  ", ""), (word, style)])
             out.extend(
-                [("    ", ""), (f"{header:<{label_w}}", "dim"), ("  ", ""), (_cut(text, room), "")]
-                for header, text in zip(headers, cells, strict=True)
+                [
+                    ("    ", ""),
+                    (f"{header:<{label_w}}", "dim"),
+                    ("  ", ""),
+                    (_cut(text, room), tone),
+                ]
+                for header, text, tone in zip(headers, cells, _tones(row, views), strict=True)
             )
         return out
 
@@ -359,6 +369,17 @@ class TextDiffReporter(DiffReporter):
             )
         )
         return out
+
+
+def _tones(row: Row, views: list[HopView]) -> list[str]:
+    """The style of each cell: red where an unexpected difference lands, green where an
+    expected one does."""
+    tones = [""] * len(views)
+    for difference in row.differences:
+        for index, view in enumerate(views):
+            if view.hop is difference.to_hop and tones[index] != "red":
+                tones[index] = "green" if difference.expected else "red"
+    return tones
 
 
 def _checks(view: HopView) -> tuple[str, bool]:
