@@ -8,8 +8,8 @@
 
 Layout: :mod:`.hops` reads hop files and runs each hop's own gates; :mod:`.correlate`
 pairs hops in a trace; :mod:`.compare` compares two values and classifies what differs;
-:mod:`.mapping` loads mapping files and turns declared transforms into expected
-differences; :mod:`.downstream` loads downstream schemas (JSON Schema or OpenAPI);
+:mod:`.mapping` loads mapping files; :mod:`.explain` turns the transforms they declare
+into expected differences; :mod:`.downstream` loads downstream schemas (JSON Schema or OpenAPI);
 :mod:`.rows` and :mod:`.patch` shape the result for the side-by-side view and RFC 6902;
 :mod:`.differ` puts it together. Everything returns data; nothing prints.
 """

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Final
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.diff.compare import ArrayRule, CompareOptions, Comparer, Entry
 from jsoncontract.diff.correlate import DEFAULT_FIELDS, DEFAULT_WINDOW, Correlator, Group, given
+from jsoncontract.diff.explain import explain, undeclared_moves
 from jsoncontract.diff.hops import evaluate, read_hop_files
-from jsoncontract.diff.mapping import MappingSet, explain, undeclared_moves
+from jsoncontract.diff.mapping import MappingSet
 from jsoncontract.diff.model import (
     ABSENT,
     HOP_RANK,

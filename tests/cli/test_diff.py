@@ -388,3 +388,19 @@ def test_help_and_start_up_stay_light(run_cli: Run) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert loaded == "[]"
+
+
+def test_the_readme_shows_real_output(run_cli: Run, in_repo: Path) -> None:
+    """Every ``$ jsoncontract diff ...`` block in the README's diff section is what it prints."""
+    import glob
+    import shlex
+
+    readme = Path("README.md").read_text(encoding="utf-8")
+    section = readme.split("## Diffing the three hops", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```text\n")[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        command, _, shown = block.split("```", 1)[0].partition("\n")
+        words = shlex.split(command.removeprefix("$ "))
+        args = [match for word in words[1:] for match in (sorted(glob.glob(word)) or [word])]
+        assert run_cli(*args).stdout == shown

@@ -9,14 +9,8 @@ from typing import Any
 import pytest
 
 from jsoncontract.diff.compare import CompareOptions, Comparer
-from jsoncontract.diff.mapping import (
-    Conversion,
-    ConversionError,
-    Transform,
-    explain,
-    load_mappings,
-    undeclared_moves,
-)
+from jsoncontract.diff.explain import explain, undeclared_moves
+from jsoncontract.diff.mapping import Conversion, ConversionError, Transform, load_mappings
 from jsoncontract.errors import ConfigError
 from jsoncontract.model import Hop
 
