@@ -295,11 +295,12 @@ class TextDiffReporter(DiffReporter):
         lines: list[list[Segment]] = []
         items = 0
         total = len(result.differences) + len(result.findings)
+        hinted: set[str] = set()  # a hint is said once per call, on its first difference
         for difference in sorted(result.differences, key=lambda d: d.expected):
             if items >= MAX_LINES:
                 break
             items += 1
-            lines.extend(self._difference(difference))
+            lines.extend(self._difference(difference, hinted))
         for finding in result.findings:
             if items >= MAX_LINES:
                 break
@@ -309,7 +310,7 @@ class TextDiffReporter(DiffReporter):
             lines.append([(f"  ... {total - items} more (--format json lists everything)", "dim")])
         return lines
 
-    def _difference(self, d: Difference) -> list[list[Segment]]:
+    def _difference(self, d: Difference, hinted: set[str]) -> list[list[Segment]]:
         severity = d.severity.value
         head: list[Segment] = [
             ("  ", ""),
@@ -319,8 +320,11 @@ class TextDiffReporter(DiffReporter):
             (" ", ""),
         ]
         lines = self._wrap(head, d.message, "", 10)
-        if d.hint:
-            lines.extend(self._wrap([(" " * 10, ""), ("hint: ", "dim")], d.hint, "dim", 16))
+        hint = d.hint
+        if hint:
+            if hint not in hinted:
+                hinted.add(hint)
+                lines.extend(self._wrap([(" " * 10, ""), ("hint: ", "dim")], hint, "dim", 16))
         elif d.rule:
             lines.extend(self._wrap([(" " * 10, ""), ("rule: ", "dim")], d.rule, "dim", 16))
         return lines
