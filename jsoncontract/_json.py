@@ -175,11 +175,16 @@ def _load_exact(raw: bytes) -> tuple[Any, tuple[Anomaly, ...]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _load_exact_text(raw.decode("utf-8", "surrogateescape"), undecodable=True)
+        text = raw.decode("utf-8", "surrogateescape")
+        return _load_exact_text(text, undecodable=True, raw=raw)
     return _load_exact_text(text, undecodable=False)
 
 
-def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomaly, ...]]:
+def _load_exact_text(
+    text: str, *, undecodable: bool, raw: bytes | None = None
+) -> tuple[Any, tuple[Anomaly, ...]]:
+    """Parse with the standard library's hooks. ``raw`` is the original when the text had to
+    be decoded leniently: a document that is not JSON is then diagnosed from its bytes."""
     text = text.removeprefix("\ufeff")
     limit = sys.getrecursionlimit()
     # the standard library recurses once per level; allow what orjson allows, no more
@@ -188,7 +193,7 @@ def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomal
         try:
             value = _EXACT_DECODER.decode(text)
         except json.JSONDecodeError:
-            raise NotJSON(diagnose(text)) from None
+            raise NotJSON(diagnose(raw if raw is not None else text)) from None
         anomalies: list[Anomaly] = []
         value = _clean(value, "", anomalies, undecodable)
     except RecursionError:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _ANTHROPIC = Dialect.ANTHROPIC
-TOOL_BLOCKS: Final = frozenset({"tool_use", "mcp_tool_use"})
+#: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
+TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
 STREAM_EVENTS: Final = frozenset(
     {
         "message_start",
@@ -110,12 +111,12 @@ class AnthropicStream:
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-                self._open[event.get("index")] = _Block(
+                self._open[key(event.get("index"))] = _Block(
                     ctx, block.get("id"), text(block, "name"), block.get("input")
                 )
         elif kind == "content_block_delta":
             delta = event.get("delta")
-            pending = self._open.get(event.get("index"))
+            pending = self._open.get(key(event.get("index")))
             if (
                 pending is not None
                 and isinstance(delta, dict)
@@ -124,7 +125,7 @@ class AnthropicStream:
             ):
                 pending.parts.append(delta["partial_json"])
         elif kind == "content_block_stop":
-            pending = self._open.pop(event.get("index"), None)
+            pending = self._open.pop(key(event.get("index")), None)
             if pending is not None:
                 out.append(_assembled(pending, complete=True))
         elif kind == "message_stop":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._json import dumps
 from jsoncontract.model import (
     HOP_OF_DIALECT,
     Anomaly,
@@ -26,6 +27,7 @@ from jsoncontract.model import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+_UNHASHABLE: Final = (dict, list)
 #: Parse codes that anomalies map to (``duplicate_key`` -> ``parse.duplicate_key``).
 ANOMALY_CODES: Final = {
     "duplicate_key": "parse.duplicate_key",
@@ -108,6 +110,28 @@ def envelope(
     )
 
 
+def envelope_anomaly(anomaly: Anomaly, where: str = "in the call envelope") -> Finding:
+    """An anomaly (duplicate key...) outside the arguments, as an envelope finding."""
+    return envelope(
+        "envelope." + anomaly.kind,
+        f"{where}: {anomaly.detail}",
+        "fix the producer of this capture; the envelope is ambiguous",
+    )
+
+
+def key(value: Any) -> Any:
+    """A JSON value usable as a dict key: an object or array (malformed ids, indexes) as its
+    JSON text, anything else as it is."""
+    return dumps(value) if type(value) in _UNHASHABLE else value
+
+
+def id_text(value: Any) -> str:
+    """A call id as text: strings as they are, anything else as its JSON (``true``, ``1.5``)."""
+    if type(value) is str:
+        return value
+    return str(value) if type(value) is int else dumps(value).decode()
+
+
 def make_call(
     ctx: DocContext,
     dialect: Dialect,
@@ -137,19 +161,17 @@ def make_call(
                 where == absolute_args or where.startswith(absolute_args + "/")
             ):
                 anomalies.append(replace(anomaly, pointer=where[len(absolute_args) :]))
-            elif where == absolute_node or where.startswith(absolute_node + "/"):
-                out.append(
-                    envelope(
-                        "envelope." + anomaly.kind,
-                        f"in the call envelope: {anomaly.detail}",
-                        "fix the producer of this capture; the envelope is ambiguous",
-                    )
-                )
+            elif (
+                where == absolute_node
+                or where.startswith(absolute_node + "/")
+                or absolute_node.startswith(where + "/")  # e.g. tool_calls given twice
+            ):
+                out.append(envelope_anomaly(anomaly))
     return ToolCall(
         ctx.hop or HOP_OF_DIALECT[dialect],
         dialect,
         (ctx.tool or tool) if dialect is Dialect.DOWNSTREAM else tool,
-        call_id if type(call_id) is str else ctx.call_id if call_id is None else str(call_id),
+        call_id if type(call_id) is str else ctx.call_id if call_id is None else id_text(call_id),
         arguments,
         form,
         ctx.source(node),

@@ -12,11 +12,20 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, Stage, ToolCall
+from jsoncontract.model import (
+    Anomaly,
+    ArgumentsForm,
+    Dialect,
+    Finding,
+    Severity,
+    Stage,
+    ToolCall,
+)
 
 _DOWNSTREAM = Dialect.DOWNSTREAM
 
@@ -49,13 +58,13 @@ def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> 
 
 
 def har(
-    document: dict[str, Any],
+    document: Any,
     ctx: DocContext,
     dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
     out: list[ToolCall],
 ) -> None:
     """Every call in an HTTP Archive (``log.entries[]``)."""
-    log = document.get("log")
+    log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
         out.append(
@@ -105,7 +114,8 @@ def _har_body(
     *,
     request: bool,
 ) -> None:
-    if isinstance(mime, str) and "json" not in mime.lower() and "event-stream" not in mime:
+    kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
+    if kind is not None and "json" not in kind and "event-stream" not in kind:
         return
     data: str | bytes = raw
     if encoding == "base64":
@@ -113,14 +123,14 @@ def _har_body(
             data = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError):
             return
-    if isinstance(mime, str) and "event-stream" in mime:
+    if kind is not None and "event-stream" in kind:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         for _, event in sse_events(text):
             try:
                 value, anomalies = load(event)
             except NotJSON:
                 continue
-            dispatch(value, ctx.child("", anomalies=anomalies), out)
+            dispatch(value, _inside(ctx, anomalies), out)
         return
     try:
         value, anomalies = load(data)
@@ -140,7 +150,7 @@ def _har_body(
                 )
             )
         return
-    child = ctx.child("", anomalies=anomalies)
+    child = _inside(ctx, anomalies)
     if isinstance(value, dict) and (
         "jsonrpc" in value
         or "choices" in value
@@ -151,6 +161,13 @@ def _har_body(
         dispatch(value, child, out)
     elif request and not _is_provider_request(value):
         body(value, child, out)
+
+
+def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:
+    """The context of a body embedded as text at ``ctx``: its anomalies, located under it."""
+    if anomalies:
+        anomalies = tuple(replace(a, pointer=ctx.base + a.pointer) for a in anomalies)
+    return ctx.child("", anomalies=anomalies)
 
 
 def _is_provider_request(value: Any) -> bool:

@@ -17,6 +17,8 @@ from jsoncontract.model import ArgumentsForm, Dialect, Finding, ToolCall
 _MCP = Dialect.MCP
 #: How many unanswered requests per file are remembered for their responses.
 _REMEMBERED: Final = 4096
+#: JSON-RPC ids that can be matched (a float, object or array id is reported, never matched).
+_ID_TYPES: Final = (str, int)
 
 
 class McpState:
@@ -27,7 +29,7 @@ class McpState:
 
     def remember(self, request_id: Any, call: ToolCall) -> None:
         """Keep a request until its response arrives (bounded; the oldest is forgotten)."""
-        if request_id is None:
+        if type(request_id) not in _ID_TYPES:  # null, or an invalid id no response can match
             return
         self._calls[_key(request_id)] = call
         if len(self._calls) > _REMEMBERED:
@@ -35,7 +37,10 @@ class McpState:
 
     def answer(self, message: dict[str, Any]) -> None:
         """Attach a response (``result`` or ``error``) to the request it answers."""
-        call = self._calls.pop(_key(message.get("id")), None)
+        response_id = message.get("id")
+        if type(response_id) not in _ID_TYPES:
+            return
+        call = self._calls.pop(_key(response_id), None)
         if call is not None:
             call.response = message
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _CHAT = Dialect.OPENAI_CHAT
@@ -193,20 +193,19 @@ def responses_item(
 
 
 def responses_response(
-    node: dict[str, Any], ctx: DocContext, skip: set[Any], out: list[ToolCall]
+    node: dict[str, Any], ctx: DocContext, stream: ResponsesStream, out: list[ToolCall]
 ) -> None:
     """A whole Responses ``response``: its ``function_call`` output items.
 
-    Items whose id is in ``skip`` were already assembled from stream events.
+    Items the file's ``stream`` already assembled are skipped; items it left open (deltas
+    seen, no ``.done``) are closed with the final item, so no call is counted twice.
     """
     output = node.get("output")
     if not isinstance(output, list):
         return
     for i, item in enumerate(output):
         if isinstance(item, dict) and item.get("type") == "function_call":
-            if item.get("id") in skip:
-                continue
-            responses_item(item, ctx, f"/output/{i}", out)
+            stream.close_item(item, ctx, f"/output/{i}", out)
 
 
 # -- streams -------------------------------------------------------------------------------
@@ -229,20 +228,24 @@ class ChatStream:
 
     def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
-        response = chunk.get("id")
-        for choice in chunk.get("choices") or ():
+        response = key(chunk.get("id"))
+        choices = chunk.get("choices")
+        if type(choices) is not list:
+            return
+        for choice in choices:
             if not isinstance(choice, dict):
                 continue
-            number = choice.get("index", 0)
+            number = key(choice.get("index", 0))
             delta = choice.get("delta")
             if isinstance(delta, dict):
-                for fragment in delta.get("tool_calls") or ():
+                fragments = delta.get("tool_calls")
+                for fragment in fragments if type(fragments) is list else ():
                     if not isinstance(fragment, dict):
                         continue
-                    key = (response, number, fragment.get("index", 0))
-                    pending = self._open.get(key)
+                    where = (response, number, key(fragment.get("index", 0)))
+                    pending = self._open.get(where)
                     if pending is None:
-                        pending = self._open[key] = _Pending(ctx)
+                        pending = self._open[where] = _Pending(ctx)
                     if fragment.get("id"):
                         pending.call_id = fragment["id"]
                     function = fragment.get("function")
@@ -256,8 +259,8 @@ class ChatStream:
                 self._close(lambda k, r=response, n=number: k[0] == r and k[1] == n, out)
 
     def _close(self, which: Any, out: list[ToolCall]) -> None:
-        for key in [k for k in self._open if which(k)]:
-            pending = self._open.pop(key)
+        for done in [k for k in self._open if which(k)]:
+            pending = self._open.pop(done)
             out.append(_assembled(pending, _CHAT, complete=True))
 
     def flush(self, out: list[ToolCall]) -> None:
@@ -280,25 +283,18 @@ class ResponsesStream:
             item = event.get("item")
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 return
-            item_id = item.get("id")
             if kind == "response.output_item.added":
-                pending = self._open.setdefault(item_id, _Pending(ctx))
+                pending = self._open.setdefault(key(item.get("id")), _Pending(ctx))
                 pending.call_id = item.get("call_id")
                 pending.name = text(item, "name")
-            elif item_id not in self.emitted:
-                pending = self._open.pop(item_id) if item_id in self._open else _Pending(ctx)
-                pending.call_id = item.get("call_id", pending.call_id)
-                pending.name = text(item, "name") or pending.name
-                if isinstance(item.get("arguments"), str):
-                    pending.final = item["arguments"]
-                self.emitted.add(item_id)
-                out.append(_assembled(pending, _RESPONSES, complete=True))
+            else:
+                self.close_item(item, ctx.child("/item"), "", out)
         elif kind == "response.function_call_arguments.delta":
-            pending = self._open.setdefault(event.get("item_id"), _Pending(ctx))
+            pending = self._open.setdefault(key(event.get("item_id")), _Pending(ctx))
             if isinstance(event.get("delta"), str):
                 pending.parts.append(event["delta"])
         elif kind == "response.function_call_arguments.done":
-            item_id = event.get("item_id")
+            item_id = key(event.get("item_id"))
             pending = self._open.pop(item_id) if item_id in self._open else _Pending(ctx)
             pending.name = text(event, "name") or pending.name
             if isinstance(event.get("arguments"), str):
@@ -306,6 +302,30 @@ class ResponsesStream:
             if item_id not in self.emitted:
                 self.emitted.add(item_id)
                 out.append(_assembled(pending, _RESPONSES, complete=True))
+
+    def close_item(
+        self, item: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]
+    ) -> None:
+        """A final ``function_call`` item (``output_item.done``, or a completed response).
+
+        It closes the item the stream opened, checking the fragments against the final
+        arguments; an item never seen streaming is read as it is; one already produced is
+        skipped.
+        """
+        item_id = key(item.get("id"))
+        if item_id in self.emitted:
+            return
+        pending = self._open.pop(item_id, None)
+        if pending is None:
+            responses_item(item, ctx, pointer, out)
+        else:
+            pending.call_id = item.get("call_id", pending.call_id)
+            pending.name = text(item, "name") or pending.name
+            if isinstance(item.get("arguments"), str):
+                pending.final = item["arguments"]
+            out.append(_assembled(pending, _RESPONSES, complete=True))
+        if item_id is not None:
+            self.emitted.add(item_id)
 
     def flush(self, out: list[ToolCall]) -> None:
         """Items whose stream ended before their ``.done`` event."""

@@ -26,16 +26,23 @@ from jsoncontract._files import (
     open_stream,
     read_bytes,
 )
-from jsoncontract._json import NotJSON, json_type, load
+from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
-from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.capture.base import (
+    DocContext,
+    envelope,
+    envelope_anomaly,
+    id_text,
+    problem_call,
+)
 from jsoncontract.errors import InputError
 from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+_BOM: Final = b"\xef\xbb\xbf"
 _HOPS: Final = {h.value: h for h in Hop}
 
 
@@ -114,7 +121,9 @@ class CaptureReader:
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
         """The calls in one already-parsed document (for embedding the reader elsewhere)."""
         out: list[ToolCall] = []
-        self._dispatch(value, ctx, _FileState(), out)
+        state = _FileState()
+        self._dispatch(value, ctx, state, out)
+        out.extend(state.flush())
         return out
 
     # -- file kinds ----------------------------------------------------------------------
@@ -123,7 +132,7 @@ class CaptureReader:
         """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
         read whole otherwise."""
         skipped = 0
-        first = stream.readline(self.max_line_bytes + 1)
+        first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
         while first and not first.strip():
             skipped += 1
             first = stream.readline(self.max_line_bytes + 1)
@@ -133,7 +142,8 @@ class CaptureReader:
             rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
             yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
             return
-        data = first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
+        # the skipped blank lines are put back, so that line numbers stay right
+        data = b"\n" * skipped + first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
         if stream is not sys.stdin.buffer:
             stream.close()
         if len(data) > MAX_DOCUMENT_BYTES:
@@ -146,6 +156,7 @@ class CaptureReader:
         yield from self._whole(name, data, state, Path(name).suffix.lower())
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+        data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
             yield from self._sse(name, data, state)
@@ -220,7 +231,7 @@ class CaptureReader:
         for number, line in lines:
             if line is None:
                 yield problem_call(
-                    DocContext(name, line=number),
+                    DocContext(name, line=number, tool=tool),
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
@@ -235,6 +246,8 @@ class CaptureReader:
                 if not line.strip():
                     continue
                 d = exc.diagnosis
+                if d.code != "too_deep":  # the line without its break (a newline is no fault)
+                    d = diagnose(line.rstrip(b"\r\n"))
                 yield problem_call(
                     DocContext(name, line=number, tool=tool),
                     _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
@@ -271,9 +284,11 @@ class CaptureReader:
         out: list[ToolCall],
     ) -> None:
         if type(value) is dict:
-            if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
-                self._record(value, ctx, state, out)
-                return
+            if "payload" in value:
+                hop = value.get("hop")
+                if (type(hop) is str and hop in _HOPS) or "dialect" in value:
+                    self._record(value, ctx, state, out)
+                    return
             if self.dialect is not Dialect.DOWNSTREAM:
                 handler = self._handler(value, state)
                 if handler is not None:
@@ -285,8 +300,21 @@ class CaptureReader:
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
         if isinstance(value, list):
+            if self.dialect is Dialect.DOWNSTREAM:  # a body that is an array is one body
+                downstream.body(value, ctx, out)
+                return
+            # a list holds calls among other things (text parts, reasoning items, results):
+            # it is a capture when at least one of its items is
+            unknown: UnknownShape | None = None
+            known = not value
             for i, item in enumerate(value):
-                self._dispatch(item, ctx.child(f"/{i}"), state, out)
+                try:
+                    self._dispatch(item, ctx.child(f"/{i}"), state, out)
+                    known = True
+                except UnknownShape as exc:
+                    unknown = exc
+            if unknown is not None and not known:
+                raise unknown
             return
         if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
             downstream.body(value, ctx, out)
@@ -296,7 +324,8 @@ class CaptureReader:
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
     ) -> None:
-        hop = _HOPS.get(record.get("hop"))  # type: ignore[arg-type]
+        named = record.get("hop")
+        hop = _HOPS.get(named) if type(named) is str else None
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
@@ -304,23 +333,25 @@ class CaptureReader:
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
-            call_id=str(call_id) if call_id is not None else None,
+            call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
         )
         payload = record["payload"]
+        start = len(out)
+        forced = record.get("dialect")
         if hop is Hop.DOWNSTREAM:
             downstream.body(payload, child, out)
-            return
-        forced = record.get("dialect")
-        if isinstance(forced, str) and forced in _DIALECTS:
+        elif isinstance(forced, str) and forced in _DIALECTS:
             saved = self.dialect
             self.dialect = _DIALECTS[forced]
             try:
                 self._dispatch(payload, child, state, out)
             finally:
                 self.dialect = saved
-            return
-        self._dispatch(payload, child, state, out)
+        else:
+            self._dispatch(payload, child, state, out)
+        if ctx.anomalies and len(out) > start:
+            _record_anomalies(ctx, out[start:])
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         forced = self.dialect
@@ -328,7 +359,7 @@ class CaptureReader:
             # the common shapes first, by one distinctive member each
             if "choices" in value:
                 kind = value.get("object")
-                if kind == "chat.completion.chunk":
+                if kind == "chat.completion.chunk" or (kind is None and _is_chunk(value)):
                     return state.chat.feed
                 if isinstance(value["choices"], list):
                     return openai.chat_response
@@ -358,14 +389,28 @@ def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
     return None
 
 
+def _is_chunk(value: dict[str, Any]) -> bool:
+    """A ``chat.completion.chunk`` (also when a log dropped ``object``: its choices have deltas)."""
+    kind: object = value.get("object")
+    if kind is not None:
+        return kind == "chat.completion.chunk"
+    choices = value.get("choices")
+    return (
+        isinstance(choices, list)
+        and bool(choices)
+        and isinstance(choices[0], dict)
+        and "delta" in choices[0]
+    )
+
+
 def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
-    kind = value.get("object")
-    if kind == "chat.completion.chunk":
+    if _is_chunk(value):
         return state.chat.feed
-    if kind == "chat.completion" or isinstance(value.get("choices"), list):
+    if value.get("object") == "chat.completion" or isinstance(value.get("choices"), list):
         return openai.chat_response
+    legacy = value.get("function_call")
     if "tool_calls" in value or (
-        isinstance(value.get("function_call"), dict) and "arguments" in value["function_call"]
+        isinstance(legacy, dict) and ("arguments" in legacy or value.get("role") == "assistant")
     ):
         return lambda v, c, o: openai.chat_message(v, c, "", o)
     if value.get("type") == "function" and isinstance(value.get("function"), dict):
@@ -380,14 +425,14 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
             inner = value.get("response")
             if isinstance(inner, dict):
                 return lambda v, c, o: openai.responses_response(
-                    inner, c.child("/response"), state.responses.emitted, o
+                    inner, c.child("/response"), state.responses, o
                 )
             return _nothing
         return state.responses.feed
     if value.get("object") == "response" or (
         isinstance(value.get("output"), list) and "choices" not in value
     ):
-        return lambda v, c, o: openai.responses_response(v, c, state.responses.emitted, o)
+        return lambda v, c, o: openai.responses_response(v, c, state.responses, o)
     if kind == "function_call":
         return lambda v, c, o: openai.responses_item(v, c, "", o)
     return None
@@ -395,7 +440,7 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
 
 def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None:
     kind = value.get("type")
-    if kind in anthropic.STREAM_EVENTS:
+    if type(kind) is str and kind in anthropic.STREAM_EVENTS:
         return state.anthropic.feed
     if kind in anthropic.TOOL_BLOCKS:
         return lambda v, c, o: anthropic.tool_use(v, c, "", o)
@@ -411,8 +456,9 @@ def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
         return gemini.response
     if isinstance(value.get("parts"), list):
         return gemini.content
+    # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
     if isinstance(value.get("functionCall"), dict) or (
-        isinstance(value.get("function_call"), dict) and "args" in value["function_call"]
+        isinstance(value.get("function_call"), dict) and "arguments" not in value["function_call"]
     ):
         return lambda v, c, o: gemini.part(v, c, "", o)
     if isinstance(value.get("name"), str) and "args" in value:
@@ -454,3 +500,19 @@ def _parses_alone(line: bytes) -> bool:
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
+
+
+def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+    """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
+    ``hop``...) makes every call the record produced ambiguous."""
+    base = ctx.base
+    payload = base + "/payload"
+    own = [
+        a
+        for a in ctx.anomalies
+        if a.pointer.startswith(base + "/")
+        and a.pointer != payload
+        and not a.pointer.startswith(payload + "/")
+    ]
+    for call in calls:
+        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)
