@@ -188,6 +188,8 @@ class CaptureReader:
 
         def line_of(pointer: str) -> int | None:
             nonlocal index
+            if not pointer:  # the whole document: where it starts, no index needed
+                return data.count(b"\n", 0, len(data) - len(data.lstrip())) + 1
             if index is None:
                 index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
             pos = index.position(pointer)
