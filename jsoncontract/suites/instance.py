@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from random import Random
 from typing import Any, Final
@@ -31,8 +31,8 @@ from jsoncontract.suites.walk import (
     Resolver,
     Union,
     Unsatisfiable,
-    _combine,
     _intersect_types,
+    combine,
     schema_types,
     type_allows,
 )
@@ -174,8 +174,8 @@ class InstanceBuilder:
     ) -> Any:
         if depth > self.options.max_depth:
             raise Unsatisfiable(
-                f"no instance within {self.options.max_depth} levels of nesting (a recursive "
-                "schema that requires itself)",
+                f"no instance within {self.options.max_depth} levels of nesting (a schema "
+                "that requires itself, or nests deeper than --max-depth)",
                 path,
             )
         eff = self.resolver.effective(schema, path, refs)
@@ -495,7 +495,7 @@ def merge_effective(base: Effective, branch: Effective) -> Effective:
         if key not in schema:
             schema[key] = value
         else:
-            _combine(schema, key, value, branch.schema_path)
+            combine(schema, key, value, branch.schema_path)
     types = _intersect_types(base.types, branch.types)
     if types is not None and not types:
         raise Unsatisfiable(
@@ -566,7 +566,6 @@ class Node:
     base_required: frozenset[str]
     own_union: Union | None = None
     outer: tuple[str, str] | None = None
-    children: list[str] = field(default_factory=list)
 
     @property
     def types(self) -> tuple[str, ...] | None:
@@ -654,7 +653,6 @@ def _annotate(
                 sub, sub_path = (True if items is None else items), f"{eff.schema_path}/items"
             children.append((f"{pointer}/{i}", member, sub, sub_path, child_outer))
     for child, member, sub, sub_path, child_outer in children:
-        node.children.append(child)
         _annotate(
             resolver,
             sub,

@@ -218,12 +218,12 @@ class Resolver:
                     dict(value) if key == "properties" and isinstance(value, dict) else value
                 )
                 continue
-            _combine(target, key, value, path)
+            combine(target, key, value, path)
         if "enum" in target and isinstance(target["enum"], list) and not target["enum"]:
             raise Unsatisfiable("`enum` is empty: no value is allowed", path)
 
 
-def _combine(target: dict[str, Any], key: str, value: Any, path: str) -> None:
+def combine(target: dict[str, Any], key: str, value: Any, path: str) -> None:
     """Tighten ``target[key]`` with another member's ``value``."""
     current = target[key]
     if key == "properties" and isinstance(current, dict) and isinstance(value, dict):
