@@ -195,7 +195,12 @@ class Case:
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:
         """A case from its (schema-checked) object; ``data`` is kept as it is."""
-        key, kind = next((k, v) for k, v in _INPUT_KINDS if k in data)
+        if "arguments" in data:
+            key, kind = "arguments", InputKind.ARGUMENTS
+        elif "text" in data:
+            key, kind = "text", InputKind.TEXT
+        else:
+            key, kind = next((k, v) for k, v in _INPUT_KINDS if k in data)
         get = data.get
         hop = get("hop")
         tags = get("tags")

@@ -85,7 +85,8 @@ class SuiteRunner:
         self.business = business
         self.show_values = show_values
         self._checker = Checker(tools, show_values=show_values)
-        self._last_source: Source | None = None
+        self._last_suite: Suite | None = None
+        self._last_source = Source("<memory>")
 
     def run(self, suites: Iterable[Suite], *, select: Selector | None = None) -> TestReport:
         """Every selected case of every suite, in order, with the totals."""
@@ -166,7 +167,8 @@ class SuiteRunner:
         return outcome
 
     def _source(self, suite: Suite) -> Source:
-        if self._last_source is None or self._last_source.file != suite.file:
+        if self._last_suite is not suite:
+            self._last_suite = suite
             self._last_source = Source(suite.file)
         return self._last_source
 
