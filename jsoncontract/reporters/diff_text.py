@@ -448,7 +448,7 @@ def summary_lines(summary: DiffSummary) -> list[list[Segment]]:
     if expected:
         text += f" ({codes(summary.expected)})"
     lines.append([("  differences: ", "dim"), (text, "red" if unexpected else "")])
-    sev = summary.finding_severity
+    sev = summary.by_severity  # unexpected differences count as errors, expected as info
     errors, warnings = sev.get("error", 0), sev.get("warning", 0)
     lines.append(
         [
