@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from typing import Any, Final
 
 import orjson
@@ -33,6 +34,7 @@ def fingerprint(value: Any) -> str:
     return f"<redacted sha256:{hashlib.sha256(data).hexdigest()[:8]}>"
 
 
+@lru_cache(maxsize=8192)  # the same few paths come back in every report
 def pointer_is_sensitive(pointer: str) -> bool:
     """Whether any member on a JSON Pointer path has a sensitive-looking name."""
     return any(is_sensitive(token) for token in pointer.split("/") if token and not token.isdigit())
