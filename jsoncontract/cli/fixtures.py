@@ -80,8 +80,8 @@ def violation_sources(cfg: Config) -> Sequence[ViolationSource]:
 # fmt: off
 def fixtures_cli(
     suite_dir_arg: Annotated[Path | None, typer.Argument(
-        metavar="SUITE_DIR", help="Where to write the suites (default: [fixtures] suite_dir, "
-        "or fixtures).", show_default=False)] = None,
+        metavar="SUITE_DIR", help="Where to write the suites (default: the config's "
+        "fixtures.suite_dir, or fixtures).", show_default=False)] = None,
     *,
     tools: Annotated[list[Path] | None, typer.Option(
         "--tools", "-t", help="Tool definition file or directory (repeatable).",

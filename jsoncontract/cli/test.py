@@ -53,8 +53,8 @@ def business_factory(cfg: Config) -> BusinessFactory | None:
 # fmt: off
 def test_cli(
     suites: Annotated[list[Path] | None, typer.Argument(
-        metavar="[SUITE_PATH]...", help="Suite files or directories (default: [fixtures] "
-        "suite_dir, or fixtures).", show_default=False)] = None,
+        metavar="[SUITE_PATH]...", help="Suite files or directories (default: the config's "
+        "fixtures.suite_dir, or fixtures).", show_default=False)] = None,
     *,
     tools: Annotated[list[Path] | None, typer.Option(
         "--tools", "-t", help="Tool definition file or directory (repeatable; default: the "
