@@ -429,7 +429,7 @@ class _Plan:
         record.changed = (
             existing is None
             or bool(record.added or record.updated or record.removed)
-            or existing.seed != use_seed
+            or (existing.seed is not None and existing.seed != use_seed)
         )
         if record.changed and not self.check:
             write_suite(suite, path)
