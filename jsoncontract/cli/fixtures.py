@@ -16,6 +16,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     exit_code,
     output_stream,
+    stderr_is_terminal,
     tool_paths,
 )
 
@@ -111,6 +112,8 @@ def fixtures_cli(
     fail_on: FailOnOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
     color: ColorOpt = None,
+    progress: Annotated[bool, typer.Option(
+        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
@@ -122,6 +125,7 @@ def fixtures_cli(
     and reports stale ones. Exit 1 when a tool admits no valid instance (or, with --check,
     when a suite would change).
     """
+    from jsoncontract.cli.progress import item_progress
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import FIXTURES_REPORTERS
@@ -135,18 +139,20 @@ def fixtures_cli(
     chosen = [k.value for k in kind] if kind else section.get("kinds")
     kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
-    report = generate_suites(
-        toolset,
-        suite_dir(cfg, suite_dir_arg),
-        seed=seed,
-        default_seed=int(section.get("seed", 0)),
-        kinds=kinds,
-        prune=prune,
-        check=check,
-        sources=violation_sources(cfg),
-        captures=list(capture or ()),
-        max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
-    )
+    with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
+        report = generate_suites(
+            toolset,
+            suite_dir(cfg, suite_dir_arg),
+            seed=seed,
+            default_seed=int(section.get("seed", 0)),
+            kinds=kinds,
+            prune=prune,
+            check=check,
+            sources=violation_sources(cfg),
+            captures=list(capture or ()),
+            max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
+            progress=tick,
+        )
     fmt = format.value if format else "text"
     with output_stream(output) as stream:
         FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))

@@ -16,6 +16,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     exit_code,
     output_stream,
+    stderr_is_terminal,
     tool_paths,
 )
 
@@ -77,6 +78,8 @@ def test_cli(
         "--verbose", "-v", help="List passing and skipped cases too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
     color: ColorOpt = None,
+    progress: Annotated[bool, typer.Option(
+        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
@@ -88,6 +91,7 @@ def test_cli(
     a case fails, shows a weakness, or a suite's tool no longer exists.
     """
     from jsoncontract.cli.fixtures import suite_dir
+    from jsoncontract.cli.progress import item_progress
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
@@ -104,7 +108,8 @@ def test_cli(
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     runner = SuiteRunner(toolset, business=business_factory(cfg), show_values=show_values)
-    report = runner.run_files(files, select=select)
+    with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
+        report = runner.run_files(files, select=select, progress=tick)
     if update:
         report.updates = accept_outcomes(report.outcomes)
     fmt = (format.value if format else None) or section.get("test_format", "text")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -449,6 +449,7 @@ def generate_suites(
     captures: Sequence[str | Path] = (),
     business: Any = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Callable[[int, int], None] | None = None,
 ) -> GenerationReport:
     """Generate (or refresh) one suite file per tool under ``directory``.
 
@@ -461,6 +462,7 @@ def generate_suites(
         sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
         captures: capture files whose calls become regression cases in their tool's suite.
         business: the business gate used to record the regression cases' outcomes.
+        progress: called with ``(tools done, tools)`` after each tool.
 
     Raises:
         SuiteError: an existing suite file is not a valid suite, or holds another tool.
@@ -484,7 +486,12 @@ def generate_suites(
         regressions,
         max_depth,
     )
-    records = [plan.run(name) for name in tools.names()]
+    names_in_order = tools.names()
+    records = []
+    for done, name in enumerate(names_in_order, start=1):
+        records.append(plan.run(name))
+        if progress is not None:
+            progress(done, len(names_in_order))
     return GenerationReport(root, records, seed if seed is not None else default_seed, check, notes)
 
 

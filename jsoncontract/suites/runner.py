@@ -93,9 +93,16 @@ class SuiteRunner:
         return _report(list(self.run_suite(suite, select=select)) for suite in suites)
 
     def run_files(
-        self, paths: Iterable[str | Path], *, select: Selector | None = None
+        self,
+        paths: Iterable[str | Path],
+        *,
+        select: Selector | None = None,
+        progress: Callable[[int, int], None] | None = None,
     ) -> TestReport:
         """Read and run every suite file under ``paths``, one file at a time.
+
+        Arguments:
+            progress: called with ``(files done, files)`` after each file.
 
         Raises:
             SuiteError: a suite file is not a valid suite (with its location).
@@ -103,7 +110,15 @@ class SuiteRunner:
         from jsoncontract.suites.format import find_suite_files, read_suite
 
         files = find_suite_files(paths)
-        return _report(list(self.run_suite(read_suite(f), select=select)) for f in files)
+        total = len(files)
+
+        def each() -> Iterator[list[CaseOutcome]]:
+            for done, path in enumerate(files, start=1):
+                yield list(self.run_suite(read_suite(path), select=select))
+                if progress is not None:
+                    progress(done, total)
+
+        return _report(each())
 
     def run_suite(self, suite: Suite, *, select: Selector | None = None) -> Iterator[CaseOutcome]:
         """The outcome of each selected case; one error outcome when the tool is gone."""

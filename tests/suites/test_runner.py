@@ -403,3 +403,21 @@ def test_run_suites_takes_paths_or_suites_not_both(
     mixed: list[Any] = [suite, tmp_path]
     with pytest.raises(UsageError):
         run_suites(mixed, tools=toolset())
+
+
+def test_progress_is_reported_per_file(
+    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
+) -> None:
+    from jsoncontract.cli.progress import item_progress
+
+    for i in range(3):
+        path = tmp_path / f"s{i}.suite.json"
+        write_suite(make_suite({"name": "v", "expect": "ok", "arguments": VALID}, path=path), path)
+    seen: list[tuple[int, int]] = []
+    SuiteRunner(toolset()).run_files([tmp_path], progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    with item_progress("testing", enabled=False) as tick:
+        assert tick is None
+    with item_progress("testing", enabled=True) as tick:
+        assert tick is not None
+        tick(1, 3)  # too few items for a bar: nothing is drawn
