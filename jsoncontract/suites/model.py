@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 SUITE_VERSION: Final = 1
 #: Suite files are recognised by this ending (``<tool>.suite.json``).
 SUITE_SUFFIX: Final = ".suite.json"
-#: The tag every generated case carries.
-GENERATED_TAG: Final = "generated"
 
 
 class CaseKind(StrEnum):
@@ -221,11 +219,6 @@ class Case:
             data,
             index,
         )
-
-    @property
-    def is_generated(self) -> bool:
-        """Written by the generator (it carries a ``generated`` fingerprint)."""
-        return self.generated is not None
 
     @property
     def edited(self) -> bool:
