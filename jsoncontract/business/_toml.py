@@ -57,6 +57,7 @@ class TomlIndex:
                 if keys is None:
                     continue
                 base = tuple(keys)
+                self._prefixes(base, number)
                 index = counts.get(base, 0)
                 counts[base] = index + 1
                 table = (*base, index)
@@ -68,6 +69,7 @@ class TomlIndex:
                 if keys is None:
                     continue
                 table = tuple(keys)
+                self._prefixes(table, number)
                 self._at.setdefault(table, (number, 1))
                 continue
             found = _key_value(raw)
@@ -76,6 +78,11 @@ class TomlIndex:
             keys, value_col = found
             self._at.setdefault((*table, *keys), (number, value_col))
             number = _skip_value(lines, number - 1, value_col - 1)
+
+
+    def _prefixes(self, path: Path, number: int) -> None:
+        for end in range(1, len(path)):
+            self._at.setdefault(path[:end], (number, 1))
 
 
 def _close(text: str, closer: str) -> int:

@@ -110,8 +110,9 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
 
 
 def _error(name: str, what: str, path: Path | None, origin: str) -> ConfigError:
-    where = f" ({path})" if path is not None else ""
-    return ConfigError(f"dataset {name!r}{where}: {what} [declared at {origin}]")
+    del origin  # the caller places the error at the declaration
+    where = f": {path}" if path is not None else ""
+    return ConfigError(f"dataset {name!r}: {what}{where}")
 
 
 def _read_text(name: str, path: Path, origin: str) -> str:

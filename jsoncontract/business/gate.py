@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from jsoncontract.model import ToolCall, ToolContract
 
 _MISSING_HINT: Final = (
-    "the rule read a field this payload does not have: guard it with has(self.field), or "
-    'give the rule a scope (scope = "/field") so it only runs when the field is there'
+    "the rule read a field this payload does not have: guard the read with has(self.{key}) "
+    "(on the right parent), or scope the rule to the optional field (scope = \"/.../{key}\") "
+    "so that it only runs when the field is there"
 )
 
 
@@ -168,7 +169,10 @@ class BusinessRules:
         )
 
     def _error_finding(self, rule: Rule, pointer: str, error: str, arguments: Any) -> Finding:
-        missing = error.startswith("no such key")
+        hint = rule.hint
+        if error.startswith("no such key: "):
+            key = error.removeprefix("no such key: ").strip('"')
+            hint = _MISSING_HINT.format(key=key if key.isidentifier() else "field")
         return Finding(
             code=rule.code,
             severity=rule.severity,
@@ -177,7 +181,7 @@ class BusinessRules:
             stage=Stage.BUSINESS,
             keyword="evaluation_error",
             schema_path=str(rule.source),
-            hint=_MISSING_HINT if missing else rule.hint,
+            hint=hint,
         )
 
     def _run_python(self, rule: Rule, arguments: Any, context: dict[str, Any]) -> Iterator[Finding]:

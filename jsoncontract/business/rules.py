@@ -232,6 +232,9 @@ def _validate(document: dict[str, Any], label: str, index: TomlIndex) -> None:
     error = max(errors, key=lambda e: len(list(e.instance_path)))
     path = tuple(error.instance_path)
     line = index.line(path)
+    if error.kind.name == "additionalProperties":
+        unexpected = error.kind.as_dict().get("unexpected") or [None]
+        line = index.line((*path, unexpected[0])) or line
     raise RulesError(_explain(error, document, path, schema), file=label, line=line)
 
 
@@ -303,25 +306,29 @@ def _load_datasets(
 
     datasets: dict[str, Dataset] = {}
     declared: dict[str, str] = {}
-    sources: list[tuple[str, Mapping[str, Any], Path, str]] = []
+    sources: list[tuple[str, Mapping[str, Any], Path, str, int | None]] = []
     if config_data:
         _check_config_data(config_data, config_label)
-        sources.extend((n, s, config_base, config_label) for n, s in config_data.items())
+        sources.extend((n, s, config_base, config_label, None) for n, s in config_data.items())
     for item in parsed:
         for name, spec in item.document.get("data", {}).items():
-            where = f"{item.label}:{item.index.line(('data', name))}"
-            sources.append((name, spec, item.path.parent, where))
-    for name, spec, base, where in sources:
+            sources.append(
+                (name, spec, item.path.parent, item.label, item.index.line(("data", name)))
+            )
+    for name, spec, base, file, line in sources:
+        where = f"{file}:{line}" if line is not None else file
         if name in declared:
             raise RulesError(
-                f"dataset {name!r} is declared twice (first at {declared[name]}, again at "
-                f"{where}); give one of them another name"
+                f"dataset {name!r} is declared twice (first at {declared[name]}); give one "
+                "of them another name",
+                file=file,
+                line=line,
             )
         declared[name] = where
         try:
             datasets[name] = load_dataset(name, spec, base=base, origin=where)
         except ConfigError as exc:
-            raise RulesError(exc.message) from None
+            raise RulesError(exc.message, file=file, line=line) from None
     return datasets
 
 
@@ -428,9 +435,12 @@ def _cel_error(
     more = f" (and {exc.more} more)" if exc.more else ""
     kind = "syntax" if "Syntax error" in exc.message else "type"
     message = exc.message.replace("Syntax error: ", "")
+    spot = f"line {exc.line}, column {exc.column}" if exc.line > 1 else f"column {exc.column}"
+    shown = " ".join(source.split())
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
     return RulesError(
-        f"rule {rule_id!r} (tool {tool}): CEL {kind} error in {key} at column {exc.column}: "
-        f"{message}{more}: {source if len(source) <= 80 else source[:77] + '...'}",
+        f"rule {rule_id!r} (tool {tool}): CEL {kind} error in {key} at {spot}: "
+        f"{message}{more}: {shown}",
         file=item.label,
         line=line,
         column=column,
