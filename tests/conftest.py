@@ -59,18 +59,23 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
 
     def invoke(*args: str, stdin: bytes = b"") -> CliResult:
         out, err = io.BytesIO(), io.BytesIO()
+        wrappers = (
+            io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+            io.TextIOWrapper(err, encoding="utf-8", write_through=True),
+            io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+        )
         saved = sys.stdout, sys.stderr, sys.stdin
-        sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-        sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        sys.stdout, sys.stderr, sys.stdin = wrappers
         try:
             code = run(list(args))
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             sys.stdout, sys.stderr, sys.stdin = saved
-        raw = out.getvalue()
-        return CliResult(code, raw.decode("utf-8", "replace"), err.getvalue().decode(), raw)
+        raw, problems = out.getvalue(), err.getvalue()
+        for wrapper in wrappers:
+            wrapper.detach()
+        return CliResult(code, raw.decode("utf-8", "replace"), problems.decode(), raw)
 
     return invoke
 

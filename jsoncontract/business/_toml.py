@@ -79,7 +79,6 @@ class TomlIndex:
             self._at.setdefault((*table, *keys), (number, value_col))
             number = _skip_value(lines, number - 1, value_col - 1)
 
-
     def _prefixes(self, path: Path, number: int) -> None:
         for end in range(1, len(path)):
             self._at.setdefault(path[:end], (number, 1))

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 _MISSING_HINT: Final = (
     "the rule read a field this payload does not have: guard the read with has(self.{key}) "
-    "(on the right parent), or scope the rule to the optional field (scope = \"/.../{key}\") "
+    '(on the right parent), or scope the rule to the optional field (scope = "/.../{key}") '
     "so that it only runs when the field is there"
 )
 

@@ -48,7 +48,17 @@ class DialectChoice(StrEnum):
 
 def register(app: typer.Typer) -> None:
     """Add the command to the root app."""
-    app.command("check", no_args_is_help=False)(check_cli)
+    app.command("check", help=HELP, short_help=HELP.split(".")[0] + ".")(check_cli)
+
+
+HELP = (
+    "Check captured tool calls against the tools' contracts.\n\n"
+    "Every call goes through four gates in order: envelope (a well-formed call of a known "
+    "tool), parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules "
+    "from --rules or the config, and idempotency keys across the whole run). "
+    "The first gate that fails names the failure.\n\n"
+    "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
+)
 
 
 # fmt: off
@@ -93,12 +103,7 @@ def check_cli(
     no_config: NoConfigOpt = False,
 ) -> int:
     # fmt: on
-    """Check captured tool calls against the tools' contracts.
-
-    Every call goes through four gates: envelope (a well-formed call of a known tool),
-    parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules from
-    --rules or the config, and idempotency across the whole run).
-    """
+    """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
     from jsoncontract.api import iter_check
     from jsoncontract.business import load_business
     from jsoncontract.business.context import parse_context

@@ -9,6 +9,9 @@ from typing import Final
 
 from jsoncontract.reporters.check_json import JsonCheckReporter, JsonlCheckReporter
 from jsoncontract.reporters.check_text import TextCheckReporter
+from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
+from jsoncontract.reporters.diff_json import JsonDiffReporter, PatchDiffReporter
+from jsoncontract.reporters.diff_text import TextDiffReporter
 from jsoncontract.reporters.interface import CheckReporter, ReportOptions
 
 CHECK_REPORTERS: Final[dict[str, type[CheckReporter]]] = {
@@ -17,4 +20,17 @@ CHECK_REPORTERS: Final[dict[str, type[CheckReporter]]] = {
     "jsonl": JsonlCheckReporter,
 }
 
-__all__ = ["CHECK_REPORTERS", "CheckReporter", "ReportOptions"]
+DIFF_REPORTERS: Final[dict[str, type[DiffReporter]]] = {
+    "text": TextDiffReporter,
+    "json": JsonDiffReporter,
+    "patch": PatchDiffReporter,
+}
+
+__all__ = [
+    "CHECK_REPORTERS",
+    "DIFF_REPORTERS",
+    "CheckReporter",
+    "DiffReportOptions",
+    "DiffReporter",
+    "ReportOptions",
+]

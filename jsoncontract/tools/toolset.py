@@ -8,8 +8,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import orjson
-
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.tools.loader import load_tool_files
 from jsoncontract.validation import CompiledSchema
@@ -18,10 +16,6 @@ if TYPE_CHECKING:
     from jsoncontract.model import Dialect, ToolContract
 
 _WORDS: Final = re.compile(r"[^a-z0-9]+")
-
-
-def _canonical(schema: object) -> bytes:
-    return orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
 
 
 def _folded(name: str) -> str:
@@ -47,7 +41,7 @@ class ToolSet:
         for tool in tools:
             known = self._tools.get(tool.name)
             if known is not None:
-                if _canonical(known.input_schema) != _canonical(tool.input_schema):
+                if known.input_schema != tool.input_schema:
                     raise ToolLoadError(
                         f"tool {tool.name!r} is defined again with a different input schema "
                         f"(first at {known.source}); load one definition per tool",

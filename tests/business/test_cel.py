@@ -60,7 +60,7 @@ def test_compile_errors(env: CelEnvironment) -> None:
     with pytest.raises(CelCompileError) as caught:
         env.compile("self.a &&& true")
     assert (caught.value.line, caught.value.column) == (1, 10)
-    with pytest.raises(CelCompileError, match="undeclared reference to 'data.nope'"):
+    with pytest.raises(CelCompileError, match=r"undeclared reference to 'data\.nope'"):
         env.compile("self.a in data.nope")
 
 
