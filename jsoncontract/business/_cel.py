@@ -36,6 +36,7 @@ _STATUS: Final = re.compile(r"^[A-Z_]+: ")
 _CONTAINER: Final = re.compile(r" \(in container '[^']*'\)")
 _KEY_NOT_FOUND: Final = re.compile(r"Key not found in map : (.*)")
 _IDENT: Final = r"[A-Za-z_][A-Za-z0-9_]*"
+_PLAIN_TOKEN: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*")
 _FIELD_PATH: Final = re.compile(rf"(?:self|args|context|call)(?:\.{_IDENT})*")
 
 
@@ -133,8 +134,14 @@ class CelEnvironment:
         )
         self._error_type = kind.ERROR
 
-    def compile(self, source: str) -> Expression:
+    def compile(self, source: str, scope: tuple[str, ...] = ()) -> Expression:
         """Parse and type-check ``source``.
+
+        Arguments:
+            source: the expression.
+            scope: the reference tokens of the rule's scope. A plain one (no ``*``, no
+                index) is compiled into the program as ``cel.bind(self, args["a"]["b"],
+                ...)``, so the call's one activation serves every rule.
 
         Raises:
             CelCompileError: with the first error's line, column and message.
@@ -145,6 +152,9 @@ class CelEnvironment:
             raise _compile_error(str(exc)) from None
         program = checked
         fast = rewrite_membership(source, self.datasets)
+        if scope_binds(scope):
+            select = "args" + "".join(f'["{token}"]' for token in scope)
+            fast = f"cel.bind(self, {select}, {fast})"
         if fast != source:
             try:
                 program = self._env.compile(fast)
@@ -159,13 +169,21 @@ class CelEnvironment:
     def evaluate(self, expression: Expression, activation: Any) -> tuple[Any, str | None]:
         """``(value, None)``, or ``(None, error message)`` when evaluation failed."""
         result = expression.program.eval(activation)
+        value = result.value()
+        if value is True:  # the common case: one call into the runtime, not two
+            return True, None
         if result.type() == self._error_type:
-            return None, runtime_message(str(result.value()))
-        return result.value(), None
+            return None, runtime_message(str(value))
+        return value, None
 
     def dataset_values(self) -> dict[str, Any]:
         """``data.NAME`` bindings: each dataset whole (converted only when read)."""
         return {f"data.{name}": dataset.value() for name, dataset in self.datasets.items()}
+
+
+def scope_binds(scope: tuple[str, ...]) -> bool:
+    """Whether a scope can be bound inside the program (plain member names only)."""
+    return bool(scope) and all(_PLAIN_TOKEN.fullmatch(t) and not t.isdigit() for t in scope)
 
 
 def _compile_error(text: str) -> CelCompileError:

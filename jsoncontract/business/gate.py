@@ -103,6 +103,7 @@ class BusinessRules:
         context, now = self._context_of(call)
         base = dict(self._data)
         base["args"] = arguments
+        base["self"] = arguments
         base["context"] = context
         base["now"] = now
         base["call"] = {
@@ -111,9 +112,11 @@ class BusinessRules:
             "call_id": call.call_id,
             "dialect": call.dialect.value if call.dialect is not None else None,
         }
+        root: Any = None
         activations: dict[str, Any] = {}
         findings: list[Finding] = []
         hop = call.hop
+        evaluate = environment.evaluate
         for rule in rules:
             if rule.hops is not None and hop not in rule.hops:
                 continue
@@ -122,13 +125,24 @@ class BusinessRules:
                 continue
             expression = rule.expression
             assert expression is not None
-            for pointer, value in scoped(arguments, rule.scope_tokens):
-                activation = activations.get(pointer)
-                if activation is None:
-                    variables = dict(base)
-                    variables["self"] = value
-                    activation = activations[pointer] = environment.activation(variables)
-                result, error = environment.evaluate(expression, activation)
+            if not rule.scope_tokens:
+                targets: Any = (("", arguments),)
+            elif rule.bound:
+                targets = _plain_target(arguments, rule.scope_tokens)
+            else:
+                targets = scoped(arguments, rule.scope_tokens)
+            for pointer, value in targets:
+                if rule.bound or not pointer:
+                    if root is None:
+                        root = environment.activation(base)
+                    activation = root
+                else:
+                    activation = activations.get(pointer)
+                    if activation is None:
+                        variables = dict(base)
+                        variables["self"] = value
+                        activation = activations[pointer] = environment.activation(variables)
+                result, error = evaluate(expression, activation)
                 if result is True:
                     continue
                 if error is not None:
@@ -148,6 +162,7 @@ class BusinessRules:
 
     def _false_finding(self, rule: Rule, pointer: str, activation: Any, arguments: Any) -> Finding:
         message = rule.message
+        dynamic = rule.message_expression is not None
         if rule.message_expression is not None:
             environment = self._environment
             assert environment is not None
@@ -160,7 +175,11 @@ class BusinessRules:
         return Finding(
             code=rule.code,
             severity=rule.severity,
-            message=self._redact(message or _default_message(rule), arguments),
+            message=(
+                self._redact(message, arguments)
+                if dynamic and message
+                else message or _default_message(rule)
+            ),
             path=pointer + rule.field_path,
             stage=Stage.BUSINESS,
             keyword=rule.reason or "rule",
@@ -220,6 +239,17 @@ class BusinessRules:
             if secret in message:
                 message = message.replace(secret, fingerprint(secret))
         return message
+
+
+def _plain_target(value: Any, tokens: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """:func:`scoped` for a scope of plain member names, without a generator."""
+    for token in tokens:
+        if not isinstance(value, dict):
+            return ()
+        value = value.get(token)
+        if value is None:
+            return ()
+    return (("/" + "/".join(tokens), value),)
 
 
 def scoped(value: Any, tokens: tuple[str, ...], prefix: str = "") -> Iterator[tuple[str, Any]]:

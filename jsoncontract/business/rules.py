@@ -61,9 +61,13 @@ class Rule:
     hint: str | None = None
     hops: frozenset[Hop] | None = None
     scope_tokens: tuple[str, ...] = field(default=(), init=False)
+    bound: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
+        from jsoncontract.business._cel import scope_binds
+
         self.scope_tokens = tuple(pointer_tokens(self.scope))
+        self.bound = scope_binds(self.scope_tokens)
 
     @property
     def code(self) -> str:
@@ -376,7 +380,7 @@ def _compile_rule(
         if source is None:
             continue
         try:
-            expression = environment.compile(source)
+            expression = environment.compile(source, rule.scope_tokens)
         except CelCompileError as exc:
             raise _cel_error(item, base, key, rule_id, tool, source, exc) from None
         if key == "rule":
