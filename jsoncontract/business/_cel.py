@@ -133,6 +133,7 @@ class CelEnvironment:
             ],
         )
         self._error_type = kind.ERROR
+        self._whole: set[str] = set()  # datasets some program reads whole
 
     def compile(self, source: str, scope: tuple[str, ...] = ()) -> Expression:
         """Parse and type-check ``source``.
@@ -159,7 +160,10 @@ class CelEnvironment:
             try:
                 program = self._env.compile(fast)
             except RuntimeError:  # pragma: no cover - the rewrite keeps a checked expression valid
-                program = checked
+                program, fast = checked, source
+        for name in self.datasets:
+            if re.search(rf"\bdata\.{name}\b(?!\.(?:has|get)\()", fast):
+                self._whole.add(name)
         return Expression(source, checked.return_type().name(), program)
 
     def activation(self, variables: dict[str, Any]) -> Any:
@@ -177,8 +181,13 @@ class CelEnvironment:
         return value, None
 
     def dataset_values(self) -> dict[str, Any]:
-        """``data.NAME`` bindings: each dataset whole (converted only when read)."""
-        return {f"data.{name}": dataset.value() for name, dataset in self.datasets.items()}
+        """``data.NAME`` bindings of the datasets some expression reads whole (the runtime
+        converts them only when read); lookups through ``has``/``get`` need none."""
+        return {
+            f"data.{name}": dataset.value()
+            for name, dataset in self.datasets.items()
+            if name in self._whole
+        }
 
 
 def scope_binds(scope: tuple[str, ...]) -> bool:

@@ -194,3 +194,20 @@ def test_messages_quote_values(gate: BusinessRules, tools: ToolSet, bz: Any) -> 
     )
     assert finding.hint == "split the search into calendar months"
     assert finding.severity.value == "error"
+
+
+def test_readme_shows_real_output() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Business rules", 1)[1].split("\n## ", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+    produced = (REPO / "tests" / "golden" / "business-example.txt").read_text(encoding="utf-8")
+    lines = [line for line in shown.splitlines() if line and line != "..."]
+    assert len(lines) > 10
+    for line in lines:
+        assert line in produced.splitlines(), line
+    rules = (REPO / "fixtures" / "rules" / "shipping.toml").read_text(encoding="utf-8")
+    example = section.split("```toml\n", 1)[1].split("```", 1)[0]
+    for line in example.splitlines():
+        code = line.split("#", 1)[0].strip()
+        if code.startswith(("rule =", "id =", "scope =", "python =")):
+            assert code in rules, code

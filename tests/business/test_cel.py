@@ -23,8 +23,9 @@ def evaluate(env: CelEnvironment, source: str, **variables: Any) -> Any:
     import datetime
 
     variables.setdefault("now", datetime.datetime(2025, 10, 31, tzinfo=datetime.UTC))
+    expression = env.compile(source)
     bindings = {**env.dataset_values(), **variables}
-    return env.evaluate(env.compile(source), env.activation(bindings))
+    return env.evaluate(expression, env.activation(bindings))
 
 
 @pytest.mark.parametrize(
