@@ -279,6 +279,16 @@ def _explain(error: Any, document: Any, path: tuple[Any, ...], schema: dict[str,
                 f"{where}: name exactly one source: csv =, json =, sqlite = (with query =) "
                 f"or values = (found {', '.join(sources) or 'none'})"
             )
+    if kind == "type" and len(path) == 2 and path[0] == "tools":
+        return (
+            f"tools.{path[1]} must be a list of rules: write [[tools.{path[1]}]] (double "
+            "brackets) above each rule"
+        )
+    if kind == "type" and len(path) == 2 and path[0] == "data":
+        return (
+            f"dataset {path[1]!r} must be a table such as [data.{path[1]}] with csv = ..., "
+            "json = ..., sqlite = ... or values = [...]"
+        )
     if kind == "required":
         return f"{where}: missing {details.get('property', '?')!r}"
     if kind == "pattern" and key == "id":

@@ -88,6 +88,9 @@ def test_rule_and_message_types(tmp_path: Path) -> None:
         ('[data.d]\nsqlite = "a.db"\n', 1, "sqlite = needs query ="),
         ("version = 2\n", 1, "version"),
         ('[tool.t]\nid = "x"\n', 1, "unknown key 'tool'; did you mean 'tools'?"),
+        ('[tools.t]\nid = "x"\nrule = "true"\n', 1, "write [[tools.t]] (double brackets)"),
+        ('[data]\nd = "d.csv"\n', 2, "dataset 'd' must be a table such as [data.d]"),
+        ('[[tools.t]]\nid = "x"\nrule = "true"\ntimeout = 0\n', 4, "timeout"),
     ],
 )
 def test_schema_errors_have_a_line_and_a_plain_message(

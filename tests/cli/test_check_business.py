@@ -187,3 +187,18 @@ def test_idempotency_conflict_alone_needs_no_rules(
 def test_help_mentions_the_new_options(run_cli: Callable[..., Any]) -> None:
     result = run_cli("check", "--help")
     assert "--rules" in result.stdout and "--context" in result.stdout
+
+
+def test_cli_modules_do_not_import_the_cel_engine() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from jsoncontract.cli.app import build; build(); "
+        "assert 'cel_expr_python' not in sys.modules, 'cel engine imported by --help'; "
+        "assert 'jsoncontract.business' not in sys.modules"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
