@@ -372,6 +372,22 @@ def _compile_rule(
     base = ("tools", tool, position)
     line = item.index.line(base)
     rule_id = entry["id"]
+    if rule_id == "idempotency" or rule_id.startswith("idempotency."):
+        raise RulesError(
+            f"rule id {rule_id!r} is reserved: business.idempotency.* are the trace-level "
+            "checks; choose another id",
+            file=item.label,
+            line=item.index.line((*base, "id")),
+        )
+    if "python" in entry:
+        for key in ("scope", "messageExpression"):
+            if key in entry:
+                raise RulesError(
+                    f"rule {rule_id!r} (tool {tool}): {key} applies to CEL rules; a Python "
+                    "rule receives the whole arguments and returns its own messages and paths",
+                    file=item.label,
+                    line=item.index.line((*base, key)),
+                )
     hops = entry.get("hops")
     rule = Rule(
         id=rule_id,

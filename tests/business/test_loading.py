@@ -160,3 +160,10 @@ def test_missing_reference_data_names_the_declaration(tmp_path: Path) -> None:
     error = error_of(tmp_path, '\n[data.orders]\ncsv = "orders.csv"\nkey = "id"\n')
     assert error.line == 2
     assert error.message.startswith("dataset 'orders': file not found")
+
+
+def test_reserved_ids_and_python_rule_fields(tmp_path: Path) -> None:
+    error = error_of(tmp_path, '[[tools.t]]\nid = "idempotency.conflict"\nrule = "true"\n')
+    assert "is reserved" in error.message and error.line == 2
+    error = error_of(tmp_path, '[[tools.t]]\nid = "x"\npython = "m:f"\nscope = "/a"\n')
+    assert "scope applies to CEL rules" in error.message and error.line == 4
