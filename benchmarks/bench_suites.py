@@ -90,8 +90,9 @@ def bench(count: int, repeat: int) -> dict[str, float]:
     """Generate suites for ``count`` tools, then read and run them; print the best of
     ``repeat`` runs, wall-clock and CPU time (CPU time does not count other processes
     competing for the machine)."""
+    from jsoncontract.business import load_business
     from jsoncontract.suites import generate_suites, load_suites
-    from jsoncontract.suites.runner import SuiteRunner
+    from jsoncontract.suites.runner import SuiteRunner, per_case_gates
     from jsoncontract.tools import ToolSet
 
     work = Path(tempfile.mkdtemp(prefix="bench-suites-"))
@@ -114,7 +115,9 @@ def bench(count: int, repeat: int) -> dict[str, float]:
             tools = timed("load_tools", lambda: ToolSet.from_paths([tools_file]))
             report = timed("generate", lambda: generate_suites(tools, out))  # noqa: B023
             suites = timed("read_suites", lambda: load_suites([out]))  # noqa: B023
-            test = timed("run", lambda: SuiteRunner(tools).run(suites))  # noqa: B023
+            gate = per_case_gates(load_business(tools=tools))  # as `jsoncontract test` runs
+            runner = SuiteRunner(tools, business=gate)
+            test = timed("run", lambda: runner.run(suites))  # noqa: B023
         written = sum(t.cases for t in report.tools)
         missing = sum(1 for t in report.tools if t.error)
         cases = test.summary.cases

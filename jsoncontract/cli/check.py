@@ -12,9 +12,11 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ContextOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    RulesOpt,
     exit_code,
     output_stream,
     stderr_is_terminal,
@@ -76,12 +78,8 @@ def check_cli(
     dialect: Annotated[DialectChoice | None, typer.Option(
         help="Read every capture as this dialect instead of detecting it.",
         show_default=False)] = None,
-    rules: Annotated[list[Path] | None, typer.Option(
-        "--rules", "-r", help="Business rules file (TOML; repeatable). Default: [business] "
-        "rules in the config.", show_default=False, dir_okay=False)] = None,
-    context: Annotated[str | None, typer.Option(
-        "--context", help="The context business rules read (caller, role, tenant, now): "
-        "a JSON object, or @FILE.", show_default=False)] = None,
+    rules: RulesOpt = None,
+    context: ContextOpt = None,
     format: Annotated[CheckFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
     output: OutputOpt = None,

@@ -60,6 +60,25 @@ ConfigOpt = Annotated[
     ),
 ]
 NoConfigOpt = Annotated[bool, typer.Option("--no-config", help="Ignore any project config file.")]
+RulesOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--rules",
+        "-r",
+        help="Business rules file (TOML; repeatable). Default: the config's business.rules.",
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+ContextOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--context",
+        help="The context business rules read (caller, role, tenant, now): a JSON object, "
+        "or @FILE.",
+        show_default=False,
+    ),
+]
 ColorOpt = Annotated[
     bool | None,
     typer.Option(

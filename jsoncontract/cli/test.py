@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -11,9 +12,11 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ContextOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    RulesOpt,
     exit_code,
     output_stream,
     stderr_is_terminal,
@@ -21,8 +24,9 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
+    from jsoncontract.business.gate import BusinessRules
     from jsoncontract.config import Config
-    from jsoncontract.suites.runner import BusinessFactory
+    from jsoncontract.tools.toolset import ToolSet
 
 
 class TestFormat(StrEnum):
@@ -41,14 +45,28 @@ def register(app: typer.Typer) -> None:
     app.command("test", no_args_is_help=False)(test_cli)
 
 
-def business_factory(cfg: Config) -> BusinessFactory | None:
-    """How to make the business gate for each case, from the project's business rules.
+def load_gate(
+    cfg: Config,
+    rules: list[Path] | None,
+    context: str | None,
+    tools: ToolSet,
+    show_values: bool,
+) -> BusinessRules:
+    """The business gate of the project (``--rules``, ``--context``, the config's
+    ``[business]``), its load-time warnings written to stderr."""
+    from jsoncontract.business import load_business
+    from jsoncontract.business.context import parse_context
 
-    Integration point: when the business-rules engine (``jsoncontract.business``) is
-    present, load its rules from ``cfg`` once and return a callable giving a fresh gate
-    (fresh trace state, shared compiled rules) for each case.
-    """
-    return None
+    gate = load_business(
+        rules,
+        config=cfg,
+        context=parse_context(context) if context is not None else None,
+        tools=tools,
+        show_values=show_values,
+    )
+    for warning in gate.warnings:
+        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
+    return gate
 
 
 # fmt: off
@@ -62,6 +80,8 @@ def test_cli(
         "config's tools).", show_default=False)] = None,
     tool: Annotated[str | None, typer.Option(
         help="The name of a tool given as a bare JSON Schema.", show_default=False)] = None,
+    rules: RulesOpt = None,
+    context: ContextOpt = None,
     keyword: Annotated[str | None, typer.Option(
         "-k", help="Only cases whose name, tool or tag matches: words with and, or, not, "
         "parentheses (as pytest -k).", show_default=False)] = None,
@@ -95,7 +115,7 @@ def test_cli(
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
-    from jsoncontract.suites.runner import SuiteRunner
+    from jsoncontract.suites.runner import SuiteRunner, per_case_gates
     from jsoncontract.suites.select import Selector
     from jsoncontract.suites.update import accept_outcomes
     from jsoncontract.tools.toolset import ToolSet
@@ -107,9 +127,13 @@ def test_cli(
 
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
-    runner = SuiteRunner(toolset, business=business_factory(cfg), show_values=show_values)
-    with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
-        report = runner.run_files(files, select=select, progress=tick)
+    gate = load_gate(cfg, rules, context, toolset, show_values)
+    runner = SuiteRunner(toolset, business=per_case_gates(gate), show_values=show_values)
+    try:
+        with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
+            report = runner.run_files(files, select=select, progress=tick)
+    finally:
+        gate.close()
     if update:
         report.updates = accept_outcomes(report.outcomes)
     fmt = (format.value if format else None) or section.get("test_format", "text")

@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract.errors import InputError, UsageError
-from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, Source, Stage, ToolCall
+from jsoncontract.model import (
+    ArgumentsForm,
+    Dialect,
+    Hop,
+    Severity,
+    Source,
+    Stage,
+    ToolCall,
+    ToolContract,
+)
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.suites.model import (
     Case,
@@ -35,6 +44,7 @@ from jsoncontract.suites.model import (
 )
 
 if TYPE_CHECKING:
+    from jsoncontract.business.gate import BusinessRules
     from jsoncontract.model import CallResult, Finding
     from jsoncontract.suites.select import Selector
     from jsoncontract.tools.toolset import ToolSet
@@ -162,7 +172,7 @@ class SuiteRunner:
         start = perf_counter()
         checker = self._checker
         if self.business is not None:
-            checker = Checker(self.tools, business=self.business(), show_values=self.show_values)
+            checker.business = _FreshGate(self.business)
         kind = case.input_kind
         if kind is InputKind.ARGUMENTS or kind is InputKind.TEXT:
             hop = case.hop or Hop.MODEL
@@ -248,6 +258,45 @@ class SuiteRunner:
                 result,
             )
         return judge(suite, case, result)
+
+
+class _FreshGate:
+    """One case's business gate, made when a call of the case first reaches the gate (most
+    negative cases stop at an earlier gate and never need one)."""
+
+    __slots__ = ("_gate", "_make")
+
+    def __init__(self, make: BusinessFactory) -> None:
+        self._make = make
+        self._gate: BusinessGate | None = None
+
+    def check(self, call: ToolCall, arguments: Any, tool: ToolContract) -> Iterable[Finding]:
+        """The fresh gate's findings."""
+        if self._gate is None:
+            self._gate = self._make()
+        return self._gate.check(call, arguments, tool)
+
+
+def per_case_gates(template: BusinessRules) -> BusinessFactory:
+    """A factory of business gates for :class:`SuiteRunner`, one per case.
+
+    Each gate shares ``template``'s compiled rules, reference data and context, and starts
+    with fresh trace state (its own idempotency tracker), so that one case's calls never
+    count against another's.
+    """
+    import copy
+
+    from jsoncontract.business.idempotency import IdempotencyTracker
+
+    tracker = template.tracker
+
+    def fresh() -> BusinessGate:
+        gate = copy.copy(template)
+        if tracker is not None:
+            gate.tracker = IdempotencyTracker(tracker.settings)
+        return gate
+
+    return fresh
 
 
 def _report(groups: Iterable[list[CaseOutcome]]) -> TestReport:

@@ -262,3 +262,69 @@ def test_config_section(
     write("jsoncontract.toml", '[fixtures]\nsuit_dir = "x"\n')
     bad = run_cli("test")
     assert bad.code == 2 and "did you mean 'suite_dir'?" in bad.stderr
+
+
+def _business_suite(tmp_path: Path) -> Path:
+    first = {
+        "order_id": "ORD-330914",
+        "priority": "overnight",
+        "idempotency_key": "shp-330914-ovn-01",
+    }
+    second = {**first, "notify_customer": True}
+    frame = {"jsonrpc": "2.0", "method": "tools/call"}
+    suite = {
+        "version": 1,
+        "tool": "searchInvoices",
+        "cases": [
+            {
+                "name": "dates reversed",
+                "expect": {"stage": "business", "code": "business.date-order", "path": "/endDate"},
+                "arguments": {"startDate": "2025-03-01", "endDate": "2025-02-01"},
+            }
+        ],
+    }
+    retry = {
+        "version": 1,
+        "tool": "update_shipment",
+        "cases": [
+            {  # the same key with other arguments, within one capture: a conflict
+                "name": "key reused with other arguments",
+                "call": 1,
+                "expect": {
+                    "stage": "business",
+                    "code": "business.idempotency.conflict",
+                    "path": "/idempotency_key",
+                },
+                "capture": [
+                    {**frame, "id": 1, "params": {"name": "update_shipment", "arguments": first}},
+                    {**frame, "id": 2, "params": {"name": "update_shipment", "arguments": second}},
+                ],
+            },
+            {  # the same key again in another case: each case starts with fresh trace state
+                "name": "the key alone",
+                "hop": "mcp",
+                "expect": "ok",
+                "arguments": second,
+            },
+        ],
+    }
+    (tmp_path / "searchInvoices.suite.json").write_text(json.dumps(suite))
+    (tmp_path / "update_shipment.suite.json").write_text(json.dumps(retry))
+    return tmp_path
+
+
+def test_business_rules_and_fresh_trace_state_per_case(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    suites = str(_business_suite(tmp_path))
+    with_rules = run_cli(
+        "test", "--no-config", "-q", "--tools", "fixtures/tools",
+        "--rules", "fixtures/rules/shipping.toml", "-k", "not alone", suites,
+    )  # fmt: skip
+    assert with_rules.code == 0, with_rules.stdout
+    # without the rules file, the date rule cannot fire: a weakness, and the hint says why
+    without = run_cli("test", "--no-config", "--tools", "fixtures/tools", suites)
+    assert without.code == 1
+    assert "WEAK  dates reversed" in without.stdout
+    assert "hint: the business rule did not fire" in without.stdout
+    assert "the key alone" not in without.stdout  # passed: no state leaked from the other case
