@@ -126,12 +126,14 @@ def fixtures_cli(
     when a suite would change).
     """
     from jsoncontract.cli.progress import item_progress
+    from jsoncontract.cli.test import load_gate
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import FIXTURES_REPORTERS
     from jsoncontract.suites.generate import generate_suites
     from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
     from jsoncontract.suites.model import DERIVED_KINDS, CaseKind
+    from jsoncontract.suites.runner import per_case_gates
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -139,6 +141,8 @@ def fixtures_cli(
     chosen = [k.value for k in kind] if kind else section.get("kinds")
     kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
+    # regression cases record their outcome through the same gates `test` will use
+    gate = load_gate(cfg, None, None, toolset, False) if capture else None
     with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
         report = generate_suites(
             toolset,
@@ -152,7 +156,10 @@ def fixtures_cli(
             captures=list(capture or ()),
             max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
             progress=tick,
+            business=per_case_gates(gate) if gate is not None else None,
         )
+    if gate is not None:
+        gate.close()
     fmt = format.value if format else "text"
     with output_stream(output) as stream:
         FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))

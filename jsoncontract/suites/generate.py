@@ -447,7 +447,7 @@ def generate_suites(
     check: bool = False,
     sources: Sequence[ViolationSource] = (),
     captures: Sequence[str | Path] = (),
-    business: Any = None,
+    business: Callable[[], Any] | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     progress: Callable[[int, int], None] | None = None,
 ) -> GenerationReport:
@@ -461,7 +461,8 @@ def generate_suites(
         check: write nothing; report what would change.
         sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
         captures: capture files whose calls become regression cases in their tool's suite.
-        business: the business gate used to record the regression cases' outcomes.
+        business: makes the business gate the regression cases' outcomes are recorded
+            with (one per capture file; see :func:`.runner.per_case_gates`).
         progress: called with ``(tools done, tools)`` after each tool.
 
     Raises:
@@ -500,17 +501,20 @@ def _regressions(
     captures: Sequence[str | Path],
     root: Path,
     names: dict[str, str],
-    business: Any,
+    business: Callable[[], Any] | None,
 ) -> tuple[dict[str, list[Draft]], list[str]]:
-    """Regression drafts per tool from the calls in ``captures``, and problems found."""
+    """Regression drafts per tool from the calls in ``captures``, and problems found.
+
+    Each capture file goes through a fresh business gate, as its cases will in ``test``.
+    """
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
     from jsoncontract.pipeline.checker import Checker
 
     out: dict[str, list[Draft]] = {}
     notes: list[str] = []
-    checker = Checker(tools, business=business)
     for path in expand(captures, CAPTURE_SUFFIXES, what="capture"):
+        checker = Checker(tools, business=business() if business is not None else None)
         calls: list[ToolCall] = list(CaptureReader().read_file(path))
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
         for index, call in enumerate(calls):
