@@ -11,9 +11,11 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ContextOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    RulesOpt,
     exit_code,
     output_stream,
     stderr_is_terminal,
@@ -23,9 +25,11 @@ from jsoncontract.cli.options import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from jsoncontract.business.gate import BusinessRules
     from jsoncontract.config import Config
     from jsoncontract.suites.generate import GenerationReport
     from jsoncontract.suites.hooks import ViolationSource
+    from jsoncontract.tools.toolset import ToolSet
 
 #: Where suites go when neither the command line nor the config says.
 DEFAULT_SUITE_DIR = "fixtures"
@@ -68,14 +72,14 @@ def suite_dir(cfg: Config, given: Path | None) -> Path:
     return Path(DEFAULT_SUITE_DIR)
 
 
-def violation_sources(cfg: Config) -> Sequence[ViolationSource]:
-    """Business-rule writers of violating cases, from the project's business rules.
+def violation_sources(gate: BusinessRules, tools: ToolSet) -> Sequence[ViolationSource]:
+    """The writers of business-rule cases: the rules engine's, when rules are loaded."""
+    if gate.rules is None:
+        return ()
+    from jsoncontract.suites.rule_cases import RuleViolations
+    from jsoncontract.suites.runner import per_case_gates
 
-    Integration point: when the business-rules engine (``jsoncontract.business``) is
-    present, return its rule set here if it implements
-    :class:`~jsoncontract.suites.hooks.ViolationSource`.
-    """
-    return ()
+    return (RuleViolations(gate, per_case_gates(gate), tools),)
 
 
 # fmt: off
@@ -95,6 +99,8 @@ def fixtures_cli(
     kind: Annotated[list[Kind] | None, typer.Option(
         "--kind", help="Only these case kinds (repeatable; default: all).",
         show_default=False)] = None,
+    rules: RulesOpt = None,
+    context: ContextOpt = None,
     capture: Annotated[list[Path] | None, typer.Option(
         "--capture", help="Record regression cases from the calls in this capture "
         "(repeatable): the tool and argument fields each call must keep.",
@@ -141,8 +147,9 @@ def fixtures_cli(
     chosen = [k.value for k in kind] if kind else section.get("kinds")
     kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
-    # regression cases record their outcome through the same gates `test` will use
-    gate = load_gate(cfg, None, None, toolset, False) if capture else None
+    # business rules contribute cases, and regression cases record their outcome through
+    # the same gates `test` will use
+    gate = load_gate(cfg, rules, context, toolset, False)
     with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
         report = generate_suites(
             toolset,
@@ -152,14 +159,13 @@ def fixtures_cli(
             kinds=kinds,
             prune=prune,
             check=check,
-            sources=violation_sources(cfg),
+            sources=violation_sources(gate, toolset),
             captures=list(capture or ()),
             max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
             progress=tick,
-            business=per_case_gates(gate) if gate is not None else None,
+            business=per_case_gates(gate),
         )
-    if gate is not None:
-        gate.close()
+    gate.close()
     fmt = format.value if format else "text"
     with output_stream(output) as stream:
         FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))

@@ -130,12 +130,12 @@ def _schema_failure(node: Node, keyword: str, path: str, member: str | None = No
 # -- changing one place of the instance ------------------------------------------------------
 
 
-def _replace(document: Any, pointer: str, value: Any) -> Any:
+def replace_at(document: Any, pointer: str, value: Any) -> Any:
     """A copy of ``document`` with the node at ``pointer`` replaced (copied along the path)."""
     return _edit(document, pointer_tokens(pointer), value, delete=False)
 
 
-def _remove(document: Any, pointer: str) -> Any:
+def remove_at(document: Any, pointer: str) -> Any:
     """A copy of ``document`` without the member at ``pointer``."""
     return _edit(document, pointer_tokens(pointer), None, delete=True)
 
@@ -178,7 +178,7 @@ def _missing_field(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]
                 case_name(CaseKind.MISSING_FIELD, path),
                 CaseKind.MISSING_FIELD,
                 Hop.MODEL,
-                _remove(base, path),
+                remove_at(base, path),
                 _schema_failure(node, "required", path, member=name),
             )
         )
@@ -220,7 +220,7 @@ def _wrong_enum(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) -
             case_name(CaseKind.WRONG_ENUM, node.pointer),
             CaseKind.WRONG_ENUM,
             Hop.MODEL,
-            _replace(base, node.pointer, wrong),
+            replace_at(base, node.pointer, wrong),
             _schema_failure(node, keyword, node.pointer),
         )
     )
@@ -256,7 +256,7 @@ def _wrong_type(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) -
             case_name(CaseKind.WRONG_TYPE, node.pointer),
             CaseKind.WRONG_TYPE,
             Hop.MODEL,
-            _replace(base, node.pointer, wrong),
+            replace_at(base, node.pointer, wrong),
             _schema_failure(node, "type", node.pointer),
         )
     )
@@ -304,7 +304,7 @@ def _extra_field(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) 
             name_of_case,
             CaseKind.EXTRA_FIELD,
             Hop.MODEL,
-            _replace(base, node.pointer, {**value, name: "unexpected"}),
+            replace_at(base, node.pointer, {**value, name: "unexpected"}),
             _schema_failure(node, keyword, path),
         )
     )
@@ -333,7 +333,7 @@ def _out_of_range(base: Any, node: Node, drafts: list[Draft], skips: list[Skip])
                 case_name(f"{CaseKind.OUT_OF_RANGE}.{keyword}", pointer),
                 CaseKind.OUT_OF_RANGE,
                 Hop.MODEL,
-                _replace(base, pointer, wrong),
+                replace_at(base, pointer, wrong),
                 _schema_failure(node, keyword, pointer),
             )
         )

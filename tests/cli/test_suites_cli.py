@@ -328,3 +328,36 @@ def test_business_rules_and_fresh_trace_state_per_case(
     assert "WEAK  dates reversed" in without.stdout
     assert "hint: the business rule did not fire" in without.stdout
     assert "the key alone" not in without.stdout  # passed: no state leaked from the other case
+
+
+def test_business_rules_contribute_generated_cases(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    rules = ["--rules", "fixtures/rules/shipping.toml"]
+    args = ["--no-config", "--tools", "fixtures/tools", *rules]
+    out = tmp_path / "suites"
+    assert run_cli("fixtures", *args, "--kind", "valid", "--kind", "business", str(out)).code == 0
+    search = json.loads((out / "searchInvoices.suite.json").read_text())
+    cases = {c["name"]: c for c in search["cases"]}
+    assert cases["business:date-order"]["expect"] == {
+        "stage": "business",
+        "code": "business.date-order",
+        "path": "/endDate",
+    }
+    assert cases["business:date-order"]["arguments"]["endDate"] == "2024-01-14"  # a day early
+    assert "business:date-range-max-31-days" in cases
+    # the generated order does not exist, so the rules about orders cannot be broken from
+    # it: edit the valid case to a real, open order, and regenerate
+    path = out / "update_shipment.suite.json"
+    shipment = json.loads(path.read_text())
+    assert "business:order-exists" not in {c["name"] for c in shipment["cases"]}
+    shipment["cases"][0]["arguments"]["order_id"] = "ORD-120775"
+    path.write_text(json.dumps(shipment))
+    assert run_cli("fixtures", *args, "--kind", "valid", "--kind", "business", str(out)).code == 0
+    names = [c["name"] for c in json.loads(path.read_text())["cases"]]
+    assert "business:order-exists" in names
+    # a shipped order would break order-still-open, but finding one takes the reference
+    # data, not one change of the valid instance: that case stays for a person to write
+    assert "business:order-still-open" not in names
+    result = run_cli("test", *args, "-k", "business", str(out))
+    assert result.code == 0, result.stdout
