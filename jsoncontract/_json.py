@@ -93,7 +93,11 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     """
     if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
         return True
-    return raw.count(b":") != orjson.dumps(value).count(b":")
+    try:
+        serialised = orjson.dumps(value)
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes (255): check exactly
+        return True
+    return raw.count(b":") != serialised.count(b":")
 
 
 class _Marked(dict[str, Any]):
