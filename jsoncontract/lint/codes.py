@@ -170,11 +170,28 @@ def unknown(word: str) -> str:
     if upper in NOT_LINT_RULES:
         return f"{upper} is not a lint rule: {NOT_LINT_RULES[upper]}"
     candidates = [*all_rules(), *by_name(), *(f.value for f in Family)]
-    guess = difflib.get_close_matches(
-        upper if upper.startswith("JC") else word, candidates, n=1, cutoff=0.5
-    )
-    tip = f"; did you mean {guess[0]!r}?" if guess else " (jsoncontract rules lists them)"
+    guess = closest(upper if upper.startswith("JC") else word, candidates)
+    tip = f"; did you mean {guess!r}?" if guess else " (jsoncontract rules lists them)"
     return f"unknown rule {word!r}{tip}"
+
+
+def closest(word: str, candidates: list[str]) -> str | None:
+    """The candidate most like ``word``: by similarity, then by the longest common prefix."""
+    best: tuple[float, int, int] | None = None
+    found: str | None = None
+    for index, candidate in enumerate(candidates):
+        ratio = difflib.SequenceMatcher(None, word, candidate).ratio()
+        if ratio < 0.5:
+            continue
+        prefix = 0
+        for a, b in zip(word, candidate, strict=False):
+            if a != b:
+                break
+            prefix += 1
+        key = (ratio, prefix, -index)
+        if best is None or key > best:
+            best, found = key, candidate
+    return found
 
 
 def resolve_selectors(selectors: Iterable[str]) -> tuple[list[str], list[str]]:

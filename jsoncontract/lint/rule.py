@@ -122,6 +122,8 @@ class Rule:
     profiles: ClassVar[Mapping[str, Severity | None]]
     mcp_versions: ClassVar[frozenset[str] | None] = None
     fixable: ClassVar[bool] = False
+    #: 0-10 for rules that find security problems (shown to code-scanning dashboards).
+    security_severity: ClassVar[float | None] = None
     #: Release that added the rule; ``status`` is ``stable`` or ``preview``.
     added: ClassVar[str] = "0.2.0"
     status: ClassVar[str] = "stable"

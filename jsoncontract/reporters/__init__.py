@@ -17,4 +17,7 @@ CHECK_REPORTERS: Final[dict[str, type[CheckReporter]]] = {
     "jsonl": JsonlCheckReporter,
 }
 
-__all__ = ["CHECK_REPORTERS", "CheckReporter", "ReportOptions"]
+#: ``lint`` formats (the writers live in :mod:`jsoncontract.reporters.lint`).
+LINT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
+
+__all__ = ["CHECK_REPORTERS", "LINT_FORMATS", "CheckReporter", "ReportOptions"]

@@ -132,7 +132,8 @@ class StringFormatMissing(NodeRule):
         if fmt == "uri" and OPENAI_STRICT in active:
             hint += " (OpenAI strict mode lacks uri: use a pattern such as ^https://)"
         yield Issue(
-            f"property {name!r} holds a {fmt} but has no format or pattern: any string passes",
+            f"property {name!r} holds {_article(fmt)} {fmt} but has no format or pattern: any "
+            "string passes",
             node.pointer(),
             keyword="format",
             hint=hint,
@@ -396,6 +397,10 @@ class BoundsUnsatisfiable(NodeRule):
                     hint="swap or correct the bounds",
                     schema_path=node.schema_path(low_key),
                 )
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _number(value: object) -> bool:

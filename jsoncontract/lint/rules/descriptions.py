@@ -305,6 +305,7 @@ class DescriptionPromptInjection(ToolRule):
     family = Family.DESCRIPTIONS
     summary = "A description holds instructions aimed at the model"
     profiles = by_profile({ALL: E})
+    security_severity = 8.0
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for pointer, schema_path, what, text in tool.texts():
@@ -393,6 +394,7 @@ class DescriptionHiddenCharacters(ToolRule):
     family = Family.DESCRIPTIONS
     summary = "Invisible or bidi control characters in a name or description"
     profiles = by_profile({ALL: E})
+    security_severity = 7.5
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         texts = [(tool.member("name"), None, "the tool name", tool.name), *tool.texts()]
@@ -443,6 +445,7 @@ class DescriptionReferencesForeignTool(RunRule):
     family = Family.DESCRIPTIONS
     summary = "A description names another server's tool"
     profiles = by_profile({ALL: W})
+    security_severity = 7.0
 
     def check(self, run: RunCtx, active: frozenset[str]) -> Iterator[Issue]:
         if len(run.files) < 2:

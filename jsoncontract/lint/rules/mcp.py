@@ -210,6 +210,7 @@ class ReadOnlyHintOnWriteTool(ToolRule):
     family = Family.MCP
     summary = "mcp: a tool named like a write is marked read-only"
     profiles = by_profile({MCP: W})
+    security_severity = 6.5
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         annotations = tool.contract.annotations

@@ -120,6 +120,7 @@ class PatternCatastrophicBacktracking(NodeRule):
     family = Family.HYGIENE
     summary = "A pattern nests repetitions in a way that can backtrack exponentially"
     profiles = by_profile({ALL: W})
+    security_severity = 5.3
     triggers = frozenset({"pattern", "patternProperties"})
 
     def check(self, node: Node, active: frozenset[str]) -> Iterator[Issue]:

@@ -119,6 +119,7 @@ class RefOutsideDocument(ToolRule):
     family = Family.HYGIENE
     summary = "A $ref points to a URL or another file"
     profiles = by_profile({ALL: E})
+    security_severity = 5.0
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for site in tool.sites:
