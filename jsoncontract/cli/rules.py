@@ -101,7 +101,7 @@ def _entry(rule: Any) -> dict[str, Any]:
         "severities": {
             p: (level.value if level is not None else None)
             for p in PROFILES
-            for level in [table[p] if p in table else default]
+            for level in [table.get(p, default)]
         },
         "profiles": profiles_of(rule),
         "mcp_versions": [v for v in MCP_VERSIONS if v in rule.mcp_versions]

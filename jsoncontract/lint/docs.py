@@ -49,7 +49,7 @@ def profiles_of(rule: Rule) -> list[str]:
     """The profiles that run the rule."""
     table = rule.profiles
     default = table.get(ALL)
-    return [p for p in PROFILES if (table[p] if p in table else default) is not None]
+    return [p for p in PROFILES if (table.get(p, default)) is not None]
 
 
 def rule_meta(rule: Rule) -> RuleMeta:
@@ -152,9 +152,7 @@ def drift(directory: Path) -> list[str]:
         if not path.is_file() or path.read_text(encoding="utf-8") != content:
             out.append(name)
     if directory.is_dir():
-        out.extend(
-            p.name for p in sorted(directory.glob("*.md")) if p.name not in expected
-        )
+        out.extend(p.name for p in sorted(directory.glob("*.md")) if p.name not in expected)
     return out
 
 

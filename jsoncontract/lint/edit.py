@@ -9,14 +9,17 @@ it; everything else (key order, spacing, line breaks, non-ASCII text) stays as w
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.lint.rule import Edit
 from jsoncontract.model import escape_pointer_token, pointer_tokens
+
+if TYPE_CHECKING:
+    from jsoncontract.lint.rule import Edit
 
 _TOKEN: Final = re.compile(
     r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+))', re.DOTALL
@@ -53,7 +56,7 @@ class Layout:
             if m is None or m.end() == pos:
                 break
             pos = m.end()
-            string, punct, literal = m.group(1), m.group(2), m.group(3)
+            string, punct, _literal = m.group(1), m.group(2), m.group(3)
             if punct in ("}", "]"):
                 if stack:
                     pointer, _, _ = stack.pop()
@@ -219,4 +222,4 @@ def _overlaps(op: _Op, taken: list[tuple[int, int]]) -> bool:
 
 def _self_overlap(ops: list[_Op]) -> bool:
     spans = sorted((op.start, op.end) for op in ops)
-    return any(b[0] <= a[1] for a, b in zip(spans, spans[1:], strict=False))
+    return any(b[0] <= a[1] for a, b in itertools.pairwise(spans))

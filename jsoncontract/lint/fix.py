@@ -51,8 +51,7 @@ class FileFix:
             fromfile=f"a/{self.path}",
             tofile=f"b/{self.path}",
         )
-        out = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-        return out
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 def fix_source(linter: Linter, path: str, data: bytes) -> FileFix:
@@ -100,7 +99,7 @@ def write_fixed(fix: FileFix) -> None:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(fd, "wb") as stream:
             stream.write(fix.after.encode("utf-8"))
-        os.chmod(temp, mode & 0o7777)
+        Path(temp).chmod(mode & 0o7777)
         Path(temp).replace(target)
     except OSError as exc:
         raise InputError(

@@ -57,14 +57,14 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
     seconds = sum(s.time for s in suites)
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f"<testsuites name={quoteattr(name)} tests=\"{total}\" failures=\"{failures}\" "
+        f'<testsuites name={quoteattr(name)} tests="{total}" failures="{failures}" '
         f'errors="0" skipped="{skipped}" time="{seconds:.3f}">',
     ]
     for suite in suites:
         suite_failures = sum(1 for c in suite.cases if c.failure is not None)
         suite_skipped = sum(1 for c in suite.cases if c.skipped is not None)
         lines.append(
-            f"  <testsuite name={quoteattr(suite.name)} tests=\"{len(suite.cases)}\" "
+            f'  <testsuite name={quoteattr(suite.name)} tests="{len(suite.cases)}" '
             f'failures="{suite_failures}" errors="0" skipped="{suite_skipped}" '
             f'time="{suite.time:.3f}">'
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Final
 
 import orjson
@@ -37,7 +37,7 @@ class LintReportOptions:
     fail_on: str = "error"
     statistics: bool = False
     tools_by_file: Mapping[str, list[str]] | None = None
-    view: ReportOptions = ReportOptions()
+    view: ReportOptions = field(default_factory=ReportOptions)
 
 
 def finding_line(item: LintFinding) -> list[list[Segment]]:
@@ -112,17 +112,13 @@ def write_text(report: LintReport, stream: IO[bytes], options: LintReportOptions
     if report.fixed:
         extras.append(f"{report.fixed} fixed")
     lines.append([("  " + "; ".join(extras), "dim")])
-    for suppression in report.unused_suppressions:
-        lines.append(
-            [
-                ("  unused suppression: ", "yellow"),
-                (
-                    f"{', '.join(suppression.rules)} for {', '.join(suppression.tools)} "
-                    f"({suppression.reason})",
-                    "",
-                ),
-            ]
-        )
+    lines.extend(
+        [
+            ("  unused suppression: ", "yellow"),
+            (f"{', '.join(s.rules)} for {', '.join(s.tools)} ({s.reason})", ""),
+        ]
+        for s in report.unused_suppressions
+    )
     out.write(lines)
     out.close()
 

@@ -57,9 +57,7 @@ def _rule(meta: RuleMeta) -> dict[str, Any]:
     return out
 
 
-def _result(
-    finding: Finding, index: dict[str, int], justification: str | None
-) -> dict[str, Any]:
+def _result(finding: Finding, index: dict[str, int], justification: str | None) -> dict[str, Any]:
     message = finding.message
     if finding.hint:
         message = f"{message}\nHint: {finding.hint}"
