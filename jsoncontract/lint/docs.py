@@ -37,11 +37,11 @@ def severities(rule: Rule) -> str:
     overrides: dict[str, list[str]] = {}
     for profile in PROFILES:
         if profile in table and table[profile] != default:
-            level = table[profile]
-            overrides.setdefault(level.value if level else "off", []).append(profile)
+            override = table[profile]
+            overrides.setdefault(override.value if override else "off", []).append(profile)
     text = default.value
-    for level, ps in overrides.items():
-        text += f"; {level} in {', '.join(ps)}"
+    for name, ps in overrides.items():
+        text += f"; {name} in {', '.join(ps)}"
     return text
 
 
