@@ -28,6 +28,12 @@ WRITE_VERBS: Final = frozenset(
         "email", "notify", "trigger", "execute", "commit", "apply", "disable", "enable",
     }
 )  # fmt: skip
+#: Write verbs that are not also common nouns, so they count at the end of a name too
+#: (``ticket_create``, but not ``get_order`` or ``list_post``).
+TRAILING_WRITE_VERBS: Final = WRITE_VERBS - frozenset(
+    {"order", "post", "issue", "set", "add", "close", "email", "place", "move", "book",
+     "charge", "drop", "kill", "put", "notify", "trigger", "apply", "commit", "merge"}
+)  # fmt: skip
 #: Verbs whose tools destroy or send something (a read-only hint on them is suspicious).
 DESTRUCTIVE_VERBS: Final = frozenset(
     {
@@ -62,7 +68,7 @@ def write_verb(name: str, verbs: frozenset[str] = WRITE_VERBS) -> str | None:
         return None
     if found[0] in verbs:
         return found[0]
-    if len(found) > 1 and found[-1] in verbs:
+    if len(found) > 1 and found[-1] in verbs and found[-1] in TRAILING_WRITE_VERBS:
         return found[-1]
     return None
 

@@ -84,7 +84,8 @@ class AdditionalPropertiesAllowed(NodeRule):
         where = node.label()
         if extra is True or extra == {}:
             yield Issue(
-                f"{where} sets additionalProperties to {extra!r}: it accepts any extra member",
+                f"{where} sets additionalProperties to {'true' if extra is True else '{}'}: it "
+                "accepts any extra member",
                 at,
                 keyword="additionalProperties",
                 hint="set it to false and declare every member under properties",

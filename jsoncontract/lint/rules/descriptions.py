@@ -309,18 +309,20 @@ class DescriptionPromptInjection(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for pointer, schema_path, what, text in tool.texts():
+            reasons = []
             for pattern, why in _INJECTION:
                 found = pattern.search(text)
                 if found is not None:
-                    yield Issue(
-                        f"{what} {why}: {found.group(0)!r}",
-                        pointer,
-                        keyword="description",
-                        hint="describe the tool; never address the model with orders in a "
-                        "description",
-                        schema_path=schema_path,
-                    )
-                    break
+                    reasons.append(f"{why} ({found.group(0)!r})")
+            if reasons:
+                more = f"; and {len(reasons) - 3} more" if len(reasons) > 3 else ""
+                yield Issue(
+                    f"{what} {'; '.join(reasons[:3])}{more}",
+                    pointer,
+                    keyword="description",
+                    hint="describe the tool; never address the model with orders in a description",
+                    schema_path=schema_path,
+                )
 
 
 class DescriptionUrgentWording(ToolRule):

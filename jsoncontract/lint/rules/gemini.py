@@ -70,6 +70,7 @@ class KeywordUnsupportedByGeminiParameters(NodeRule):
     family = Family.GEMINI
     summary = "gemini: a keyword Gemini's OpenAPI parameters do not have"
     profiles = by_profile({GEMINI: E})
+    fixable = True
     triggers = frozenset({"@any"})
     openapi = True
 
@@ -87,8 +88,6 @@ class KeywordUnsupportedByGeminiParameters(NodeRule):
                     schema_path=node.schema_path("$defs"),
                 )
                 continue
-            if keyword in GEMINI_OPENAPI or keyword not in KEYWORDS:
-                continue
             if keyword == "additionalProperties":
                 yield Issue(
                     "additionalProperties in Gemini parameters is mishandled by Gemini "
@@ -99,6 +98,8 @@ class KeywordUnsupportedByGeminiParameters(NodeRule):
                     severity=W,
                     schema_path=node.schema_path(keyword),
                 )
+                continue
+            if keyword in GEMINI_OPENAPI or keyword not in KEYWORDS:
                 continue
             fix = None
             refused = None
