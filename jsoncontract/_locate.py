@@ -11,13 +11,11 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from typing import Final
+from typing import Any, Final
 
 from jsoncontract.model import escape_pointer_token
 
-_TOKEN: Final = re.compile(
-    r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+))', re.DOTALL
-)
+_TOKEN: Final = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+)')
 
 
 class PositionIndex:
@@ -67,35 +65,32 @@ class PositionIndex:
 
 def _scan(text: str) -> dict[str, int]:
     offsets: dict[str, int] = {}
-    # Each frame: [pointer, is_object, next_index_or_pending_key_pointer]
-    stack: list[list[object]] = []
-    pos = 0
-    size = len(text)
+    # Each frame: [pointer, is_object, next_index_or_current_member_pointer]
+    stack: list[list[Any]] = []
     expecting_key = False
-    match = _TOKEN.match
-    while pos < size:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        pos = m.end()
-        string, punct, _literal = m.group(1), m.group(2), m.group(3)
-        start = m.start(1) if string is not None else m.start(2) if punct else m.start(3)
-        if punct in ("}", "]"):
-            if stack:
-                stack.pop()
-            expecting_key = False
-            continue
-        if punct == ":":
-            continue
-        if punct == ",":
-            expecting_key = bool(stack) and stack[-1][1] is True
-            continue
-        if expecting_key and string is not None:
+    for m in _TOKEN.finditer(text):
+        kind = m.lastindex
+        punct = None
+        if kind == 2:
+            punct = m.group(2)
+            if punct == "}" or punct == "]":
+                if stack:
+                    stack.pop()
+                expecting_key = False
+                continue
+            if punct == ":":
+                continue
+            if punct == ",":
+                expecting_key = bool(stack) and stack[-1][1]
+                continue
+        elif kind == 1 and expecting_key:
+            string = m.group(1)
             key = json.loads(string) if "\\" in string else string[1:-1]
             frame = stack[-1]
             member = f"{frame[0]}/{escape_pointer_token(key)}"
             frame[2] = member
-            offsets.setdefault(member, start)
+            if member not in offsets:
+                offsets[member] = m.start()
             expecting_key = False
             continue
         # a value: string, literal, or an opening bracket
@@ -104,13 +99,13 @@ def _scan(text: str) -> dict[str, int]:
         else:
             frame = stack[-1]
             if frame[1]:
-                here = str(frame[2])
+                here = frame[2]
             else:
                 index = frame[2]
-                assert isinstance(index, int)
                 here = f"{frame[0]}/{index}"
                 frame[2] = index + 1
-        offsets.setdefault(here, start)
+        if here not in offsets:
+            offsets[here] = m.start()
         if punct == "{":
             stack.append([here, True, ""])
             expecting_key = True

@@ -60,17 +60,22 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
     def invoke(*args: str, stdin: bytes = b"") -> CliResult:
         out, err = io.BytesIO(), io.BytesIO()
         saved = sys.stdout, sys.stderr, sys.stdin
-        sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-        sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+        # keep the wrappers referenced: a collected TextIOWrapper closes its buffer
+        wrappers = (
+            io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+            io.TextIOWrapper(err, encoding="utf-8", write_through=True),
+            io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+        )
+        sys.stdout, sys.stderr, sys.stdin = wrappers
         try:
             code = run(list(args))
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
             sys.stdout, sys.stderr, sys.stdin = saved
-        raw = out.getvalue()
-        return CliResult(code, raw.decode("utf-8", "replace"), err.getvalue().decode(), raw)
+        raw, errors = out.getvalue(), err.getvalue()
+        del wrappers
+        return CliResult(code, raw.decode("utf-8", "replace"), errors.decode(), raw)
 
     return invoke
 

@@ -82,11 +82,16 @@ class FileCtx:
             self._text = self.data.decode("utf-8", "replace").removeprefix("\ufeff")
         return self._text
 
-    def position(self, pointer: str) -> tuple[int, int] | None:
-        """1-based (line, column) of the node at ``pointer`` (or its closest ancestor)."""
+    @property
+    def index(self) -> PositionIndex:
+        """The position index of the text (built lazily, shared with the loader)."""
         if self._index is None:
             self._index = PositionIndex(self.text)
-        return self._index.position(pointer)
+        return self._index
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """1-based (line, column) of the node at ``pointer`` (or its closest ancestor)."""
+        return self.index.position(pointer)
 
 
 @dataclass(slots=True)
@@ -123,28 +128,24 @@ class ToolCtx:
             base += "/function"
         return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
-    def texts(self) -> Iterator[tuple[str, str | None, str, str]]:
-        """Every description and title the model reads: (file pointer, schema path, what,
-        text), the tool's own first, then each schema's, in document order."""
+    def texts(self) -> Iterator[Text]:
+        """Every description and title the model reads, the tool's own first, then each
+        schema's, in document order."""
         definition = self.definition
         for key in ("description", "title"):
             text = definition.get(key)
             if isinstance(text, str):
-                yield self.member(key), None, f"the tool {key}", text
+                yield Text(text, self, None, (key,))
         annotations = self.contract.annotations
         if annotations and isinstance(annotations.get("title"), str):
-            yield self.member("annotations", "title"), None, "the tool title", annotations["title"]
+            yield Text(annotations["title"], self, None, ("annotations", "title"))
         for site in self.sites:
             for node in site.texts:
+                value = node.value
                 for key in ("description", "title"):
-                    text = node.value.get(key)
+                    text = value.get(key)
                     if isinstance(text, str):
-                        yield (
-                            node.pointer(key),
-                            node.schema_path(key),
-                            f"the {key} of " + (node.label()),
-                            text,
-                        )
+                        yield Text(text, self, node, (key,))
 
     def site(self, kind: str) -> Site | None:
         """The ``input`` or ``output`` schema site."""
@@ -152,6 +153,40 @@ class ToolCtx:
             if site.kind == kind:
                 return site
         return None
+
+
+class Text:
+    """A description or title and where it sits (computed only when a rule reports it)."""
+
+    __slots__ = ("node", "text", "tokens", "tool")
+
+    def __init__(
+        self, text: str, tool: ToolCtx, node: Node | None, tokens: tuple[str, ...]
+    ) -> None:
+        self.text = text
+        self.tool = tool
+        self.node = node
+        self.tokens = tokens
+
+    @property
+    def pointer(self) -> str:
+        """File pointer of the text."""
+        if self.node is None:
+            return self.tool.member(*self.tokens)
+        return self.node.pointer(*self.tokens)
+
+    @property
+    def schema_path(self) -> str | None:
+        """``#``-pointer inside the schema (``None`` for the tool's own texts)."""
+        return None if self.node is None else self.node.schema_path(*self.tokens)
+
+    @property
+    def what(self) -> str:
+        """How messages name it: ``the tool description``, ``the description of property 'q'``."""
+        key = self.tokens[-1]
+        if self.node is None:
+            return f"the tool {key}"
+        return f"the {key} of {self.node.label()}"
 
 
 class Site:

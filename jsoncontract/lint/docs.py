@@ -64,7 +64,7 @@ def rule_meta(rule: Rule) -> RuleMeta:
         severity=rule.default_severity,
         help_markdown=rule_markdown(rule),
         help_uri=DOCS_URL.format(code=rule.code),
-        tags=tuple(tags),
+        tags=tuple(dict.fromkeys(tags)),
         security_severity=rule.security_severity,
     )
 

@@ -147,7 +147,10 @@ class Linter:
         file = FileCtx(name, data)
         settings = self.settings
         requested = frozenset(settings.profiles)
-        for contract in load_tool_file(name, data=data, tool_name=settings.tool_name):
+        contracts = load_tool_file(
+            name, data=data, tool_name=settings.tool_name, positions=file.index
+        )
+        for contract in contracts:
             profiles = requested
             for profile, dialects in STRICT_PROFILES.items():
                 if (

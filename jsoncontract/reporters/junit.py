@@ -15,6 +15,7 @@ from jsoncontract.model import Finding, Severity
 from jsoncontract.reporters.findings import portable_path
 
 _RANK = {"error": 2, "warning": 1, "info": 0}
+_NOWHERE = "(no file)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,7 @@ def suites_from_findings(
     threshold = _RANK.get(fail_on, 3)
     by_file: dict[str, list[Finding]] = {portable_path(f): [] for f in files}
     for finding in findings:
-        name = portable_path(finding.source.file) if finding.source else "(unknown)"
+        name = portable_path(finding.source.file) if finding.source else _NOWHERE
         by_file.setdefault(name, []).append(finding)
     suites: list[JUnitSuite] = []
     known_tools = {portable_path(k): v for k, v in (tools_by_file or {}).items()}
@@ -131,7 +132,7 @@ def suites_from_findings(
                         failure=JUnitFailure(
                             finding.message, f"{finding.code} {finding.severity.value}", text
                         ),
-                        file=file,
+                        file=file if file != _NOWHERE else None,
                         line=where.line if where else None,
                     )
                 )
@@ -146,7 +147,7 @@ def suites_from_findings(
                 JUnitCase(
                     name=tool or file,
                     classname=file,
-                    file=file,
+                    file=file if file != _NOWHERE else None,
                     system_out="\n".join(notes.get(tool, [])) or None,
                 )
             )

@@ -129,10 +129,12 @@ def write_json(report: LintReport, stream: IO[bytes], options: LintReportOptions
 
 
 def write_sarif(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:
-    """SARIF 2.1.0 with every enabled rule's metadata."""
+    """SARIF 2.1.0 with the metadata (and help) of every rule that has a result."""
+    used = {item.finding.code for item in report.findings}
+    used.update(item.finding.code for item, _ in report.suppressed)
     text = render_sarif(
         [item.finding for item in report.findings],
-        options.rules,
+        {code: meta for code, meta in options.rules.items() if code in used},
         suppressed=[(item.finding, s.reason) for item, s in report.suppressed],
     )
     stream.write(text.encode())

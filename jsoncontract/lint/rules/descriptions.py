@@ -308,20 +308,20 @@ class DescriptionPromptInjection(ToolRule):
     security_severity = 8.0
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
-        for pointer, schema_path, what, text in tool.texts():
+        for item in tool.texts():
             reasons = []
             for pattern, why in _INJECTION:
-                found = pattern.search(text)
+                found = pattern.search(item.text)
                 if found is not None:
                     reasons.append(f"{why} ({found.group(0)!r})")
             if reasons:
                 more = f"; and {len(reasons) - 3} more" if len(reasons) > 3 else ""
                 yield Issue(
-                    f"{what} {'; '.join(reasons[:3])}{more}",
-                    pointer,
+                    f"{item.what} {'; '.join(reasons[:3])}{more}",
+                    item.pointer,
                     keyword="description",
                     hint="describe the tool; never address the model with orders in a description",
-                    schema_path=schema_path,
+                    schema_path=item.schema_path,
                 )
 
 
@@ -357,15 +357,15 @@ class DescriptionUrgentWording(ToolRule):
     profiles = by_profile({ALL: INFO})
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
-        for pointer, schema_path, what, text in tool.texts():
-            found = _URGENT.search(text)
+        for item in tool.texts():
+            found = _URGENT.search(item.text)
             if found is not None:
                 yield Issue(
-                    f"{what} uses urgent wording: {found.group(0)!r}",
-                    pointer,
+                    f"{item.what} uses urgent wording: {found.group(0)!r}",
+                    item.pointer,
                     keyword="description",
                     hint="state the fact plainly",
-                    schema_path=schema_path,
+                    schema_path=item.schema_path,
                 )
 
 
@@ -399,25 +399,33 @@ class DescriptionHiddenCharacters(ToolRule):
     security_severity = 7.5
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
-        texts = [(tool.member("name"), None, "the tool name", tool.name), *tool.texts()]
-        for pointer, schema_path, what, text in texts:
-            found = _HIDDEN.search(text)
-            if found is None:
-                continue
-            char = found.group(0)
-            shown = (
-                "an HTML comment"
-                if char == "<!--"
-                else (f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')})")
-            )
-            count = len(_HIDDEN.findall(text))
-            yield Issue(
-                f"{what} contains {shown}" + (f" and {count - 1} more" if count > 1 else ""),
-                pointer,
-                keyword="description",
-                hint="remove invisible characters; what reviewers see must be what the model reads",
-                schema_path=schema_path,
-            )
+        name = tool.name
+        found = _HIDDEN.search(name)
+        if found is not None:
+            yield self._issue(found, name, tool.member("name"), None, "the tool name")
+        for item in tool.texts():
+            found = _HIDDEN.search(item.text)
+            if found is not None:
+                yield self._issue(found, item.text, item.pointer, item.schema_path, item.what)
+
+    @staticmethod
+    def _issue(
+        found: re.Match[str], text: str, pointer: str, schema_path: str | None, what: str
+    ) -> Issue:
+        char = found.group(0)
+        shown = (
+            "an HTML comment"
+            if char == "<!--"
+            else f"U+{ord(char):04X} ({unicodedata.name(char, 'unnamed')})"
+        )
+        count = len(_HIDDEN.findall(text))
+        return Issue(
+            f"{what} contains {shown}" + (f" and {count - 1} more" if count > 1 else ""),
+            pointer,
+            keyword="description",
+            hint="remove invisible characters; what reviewers see must be what the model reads",
+            schema_path=schema_path,
+        )
 
 
 class DescriptionReferencesForeignTool(RunRule):
@@ -459,19 +467,19 @@ class DescriptionReferencesForeignTool(RunRule):
         for file in run.files:
             own = {tool.name for tool in file.tools}
             for tool in file.tools:
-                for pointer, schema_path, what, text in tool.texts():
-                    for word in set(_IDENT.findall(text)):
+                for item in tool.texts():
+                    for word in sorted(set(_IDENT.findall(item.text))):
                         where = owners.get(word)
                         if where is None or word in own or len(word) < 4:
                             continue
                         other = sorted(where)[0]
                         yield Issue(
-                            f"{what} mentions {word!r}, a tool of {other}",
-                            pointer,
+                            f"{item.what} mentions {word!r}, a tool of {other}",
+                            item.pointer,
                             keyword="description",
                             hint="describe only this tool; a description that steers another "
                             "server's tools is a shadowing attack",
-                            schema_path=schema_path,
+                            schema_path=item.schema_path,
                             tool=tool,
                         )
 
