@@ -191,6 +191,37 @@ def _ops(layout: Layout, edit: Edit) -> list[_Op]:
     raise EditError(f"unknown edit {edit.kind!r}")
 
 
+def _fix_ops(layout: Layout, edits: Sequence[Edit]) -> list[_Op]:
+    """The text operations of one fix. A member removed and another added to the same
+    object become one replacement, written where the removed member was."""
+    spans = layout.spans
+    removed = {e.pointer: e for e in edits if e.kind == "remove" and e.pointer in spans}
+    ops: list[_Op] = []
+    used: set[str] = set()
+    for edit in edits:
+        if edit.kind != "set" or edit.pointer in spans:
+            continue
+        parent = edit.pointer[: edit.pointer.rfind("/")]
+        partner = next(
+            (p for p in removed if p not in used and p[: p.rfind("/")] == parent), None
+        )
+        if partner is None:
+            continue
+        span = spans[partner]
+        if span.key_start is None:
+            continue
+        used.add(partner)
+        used.add(edit.pointer)
+        _, colon = _style(layout, spans[parent])
+        key = pointer_tokens(edit.pointer)[-1]
+        ops.append(_Op(span.key_start, span.end, f"{_render(key)}{colon}{_render(edit.value)}"))
+    for edit in edits:
+        if edit.pointer in used and edit.kind in ("set", "remove"):
+            continue
+        ops.extend(_ops(layout, edit))
+    return ops
+
+
 def apply(text: str, fixes: Sequence[Sequence[Edit]]) -> tuple[str, int]:
     """Apply as many fixes as do not overlap; returns the new text and how many applied.
 
@@ -203,7 +234,7 @@ def apply(text: str, fixes: Sequence[Sequence[Edit]]) -> tuple[str, int]:
     applied = 0
     for edits in fixes:
         try:
-            ops = [op for edit in edits for op in _ops(layout, edit)]
+            ops = _fix_ops(layout, edits)
         except (EditError, ValueError):
             continue
         if any(_overlaps(op, taken) for op in ops) or _self_overlap(ops):

@@ -48,8 +48,8 @@ class FileFix:
         lines = difflib.unified_diff(
             self.before.splitlines(keepends=True),
             self.after.splitlines(keepends=True),
-            fromfile=f"a/{self.path}",
-            tofile=f"b/{self.path}",
+            fromfile=self.path,
+            tofile=self.path,
         )
         return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 

@@ -99,7 +99,11 @@ def write_text(report: LintReport, stream: IO[bytes], options: LintReportOptions
     lines.append(
         [
             (head, style),
-            (f": {sev['error']} errors, {sev['warning']} warnings, {sev['info']} info", ""),
+            (
+                f": {_count(sev['error'], 'error')}, {_count(sev['warning'], 'warning')}, "
+                f"{sev['info']} info",
+                "",
+            ),
         ]
     )
     extras = [f"profiles: {', '.join(report.profiles)}"]
@@ -121,6 +125,10 @@ def write_text(report: LintReport, stream: IO[bytes], options: LintReportOptions
     )
     out.write(lines)
     out.close()
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def write_json(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:

@@ -83,9 +83,7 @@ def test_select_and_ignore(run_cli: Run, in_repo: Path) -> None:
     assert {f["code"] for f in only["findings"]} == {"JC020"}
     by_prefix = json.loads(run_cli("lint", WEAK, "-f", "json", "--select", "JC12").stdout)
     assert {f["code"] for f in by_prefix["findings"]} == {"JC120", "JC121", "JC122"}
-    rest = json.loads(
-        run_cli("lint", WEAK, "-f", "json", "--ignore", "JC020,descriptions").stdout
-    )
+    rest = json.loads(run_cli("lint", WEAK, "-f", "json", "--ignore", "JC020,descriptions").stdout)
     codes = {f["code"] for f in rest["findings"]}
     assert "JC020" not in codes and "JC054" not in codes and "JC110" in codes
 
@@ -124,13 +122,28 @@ def test_several_profiles_in_one_run(run_cli: Run, in_repo: Path) -> None:
 
 
 def test_mcp_version_changes_the_rules(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("tools.json", {"tools": [{"name": "a/b", "description": "Slash in the name.",
-        "inputSchema": {"type": "object", "properties": {"x": True},
-                        "additionalProperties": False}}]})  # fmt: skip
-    old = json.loads(run_cli("lint", str(path), "-p", "mcp", "--mcp-version",
-                             "2025-06-18", "-f", "json").stdout)  # fmt: skip
-    new = json.loads(run_cli("lint", str(path), "-p", "mcp", "--mcp-version",
-                             "2026-07-28", "-f", "json").stdout)  # fmt: skip
+    path = write(
+        "tools.json",
+        {
+            "tools": [
+                {
+                    "name": "a/b",
+                    "description": "Slash in the name.",
+                    "inputSchema": {
+                        "type": "object",
+                        "properties": {"x": True},
+                        "additionalProperties": False,
+                    },
+                }
+            ]
+        },
+    )
+    old = json.loads(
+        run_cli("lint", str(path), "-p", "mcp", "--mcp-version", "2025-06-18", "-f", "json").stdout
+    )
+    new = json.loads(
+        run_cli("lint", str(path), "-p", "mcp", "--mcp-version", "2026-07-28", "-f", "json").stdout
+    )
     old_codes = {f["code"] for f in old["findings"]}
     new_codes = {f["code"] for f in new["findings"]}
     assert "JC050" in old_codes and "JC050" not in new_codes
@@ -139,10 +152,24 @@ def test_mcp_version_changes_the_rules(run_cli: Run, write: Callable[..., Path])
 
 
 def test_limit_override(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("t.json", {"name": "probe", "description": "Probe tool for the tests.",
-                            "inputSchema": {"type": "object", "additionalProperties": False}})  # fmt: skip
-    tight = run_cli("lint", str(path), "--limit", "descriptions.min_tool_description=40",
-                    "-f", "json", "--select", "JC140")  # fmt: skip
+    path = write(
+        "t.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {"type": "object", "additionalProperties": False},
+        },
+    )
+    tight = run_cli(
+        "lint",
+        str(path),
+        "--limit",
+        "descriptions.min_tool_description=40",
+        "-f",
+        "json",
+        "--select",
+        "JC140",
+    )
     assert [f["code"] for f in json.loads(tight.stdout)["findings"]] == ["JC140"]
     bad = run_cli("lint", str(path), "--limit", "openai.max_dept=3")
     assert bad.code == 2 and "did you mean 'max_depth'?" in bad.stderr
@@ -246,9 +273,18 @@ def test_unknown_dialect_exits_2(run_cli: Run, write: Callable[..., Path]) -> No
 
 
 def test_invalid_schema_is_a_located_finding(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("tools.json", {"name": "probe", "description": "Probe tool for the tests.",
-        "inputSchema": {"type": "object", "properties": {"n": {"type": "int"}},
-                        "additionalProperties": False}})  # fmt: skip
+    path = write(
+        "tools.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"n": {"type": "int"}},
+                "additionalProperties": False,
+            },
+        },
+    )
     result = run_cli("lint", str(path), "-f", "json")
     assert result.code == 1
     finding = next(f for f in json.loads(result.stdout)["findings"] if f["code"] == "JC002")
@@ -257,18 +293,33 @@ def test_invalid_schema_is_a_located_finding(run_cli: Run, write: Callable[..., 
 
 
 def test_ref_cycle(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("tools.json", {"name": "probe", "description": "Probe tool for the tests.",
-        "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}},
-                        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
-                        "additionalProperties": False}})  # fmt: skip
+    path = write(
+        "tools.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"$ref": "#/$defs/a"}},
+                "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+                "additionalProperties": False,
+            },
+        },
+    )
     result = run_cli("lint", str(path), "-f", "json", "-p", "all")
     codes = [f["code"] for f in json.loads(result.stdout)["findings"]]
     assert "JC004" in codes and result.code == 1
 
 
 def test_root_self_reference(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("tools.json", {"name": "probe", "description": "Probe tool for the tests.",
-                                "inputSchema": {"$ref": "#", "type": "object"}})  # fmt: skip
+    path = write(
+        "tools.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {"$ref": "#", "type": "object"},
+        },
+    )
     result = run_cli("lint", str(path), "-f", "json", "-p", "all")
     assert result.code == 1
 
@@ -299,9 +350,18 @@ def test_ten_thousand_levels_exit_2(run_cli: Run, write: Callable[..., Path]) ->
 
 
 def test_regex_that_does_not_compile(run_cli: Run, write: Callable[..., Path]) -> None:
-    path = write("tools.json", {"name": "probe", "description": "Probe tool for the tests.",
-        "inputSchema": {"type": "object", "additionalProperties": False,
-                        "properties": {"q": {"type": "string", "pattern": "([a-z"}}}})  # fmt: skip
+    path = write(
+        "tools.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {"q": {"type": "string", "pattern": "([a-z"}},
+            },
+        },
+    )
     result = run_cli("lint", str(path), "-f", "json")
     findings = json.loads(result.stdout)["findings"]
     assert [f["code"] for f in findings if f["code"] in ("JC002", "JC008")] == ["JC008"]

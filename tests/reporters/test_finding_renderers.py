@@ -96,8 +96,10 @@ SUPPRESSED = [
 
 
 def test_sarif_golden(golden: Callable[[str, str], None]) -> None:
-    golden("reporters/findings.sarif.json", render_sarif(FINDINGS, RULES, tool=TOOL,
-                                                         suppressed=SUPPRESSED))  # fmt: skip
+    golden(
+        "reporters/findings.sarif.json",
+        render_sarif(FINDINGS, RULES, tool=TOOL, suppressed=SUPPRESSED),
+    )
 
 
 def test_sarif_validates_against_the_official_schema() -> None:

@@ -36,10 +36,13 @@ def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
         outer = {k: v for k, v in value.items() if k in ("description", "title")}
         outer["anyOf"] = [inner, {"type": "null"}]
         return [Edit("set", node.pointer(), outer)], None
-    elif isinstance(value.get("anyOf"), list):
-        branches = value["anyOf"]
+    elif isinstance(value.get("anyOf") or value.get("oneOf"), list):
+        key = "anyOf" if isinstance(value.get("anyOf"), list) else "oneOf"
+        branches = value[key]
         if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
-            edits.append(Edit("append", node.pointer("anyOf"), {"type": "null"}))
+            edits.append(Edit("append", node.pointer(key), {"type": "null"}))
+    elif "allOf" in value or "not" in value:
+        return [], "null would have to pass every allOf branch (or the not); write it by hand"
     enum = value.get("enum")
     if isinstance(enum, list) and None not in enum:
         edits.append(Edit("append", node.pointer("enum"), None))
