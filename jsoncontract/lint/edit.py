@@ -202,9 +202,7 @@ def _fix_ops(layout: Layout, edits: Sequence[Edit]) -> list[_Op]:
         if edit.kind != "set" or edit.pointer in spans:
             continue
         parent = edit.pointer[: edit.pointer.rfind("/")]
-        partner = next(
-            (p for p in removed if p not in used and p[: p.rfind("/")] == parent), None
-        )
+        partner = next((p for p in removed if p not in used and p[: p.rfind("/")] == parent), None)
         if partner is None:
             continue
         span = spans[partner]
