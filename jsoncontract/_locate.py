@@ -15,7 +15,11 @@ from typing import Any, Final
 
 from jsoncontract.model import escape_pointer_token
 
-_TOKEN: Final = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+)')
+#: One match per value, key or closing bracket: the comma before it and the colon after a
+#: key are consumed with it, so the loop runs once per node rather than once per token.
+_TOKEN: Final = re.compile(
+    r'[\s,]*(?:("[^"\\]*(?:\\.[^"\\]*)*")(\s*:)?|([{\[])|([}\]])|([^\s{}\[\],:"]+))'
+)
 
 
 class PositionIndex:
@@ -25,18 +29,26 @@ class PositionIndex:
     index simply knows fewer pointers.
     """
 
-    __slots__ = ("_line_starts", "_offsets", "_text")
+    __slots__ = ("_line_starts", "_offsets", "_repeated", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._offsets: dict[str, int] | None = None
+        self._repeated = 0
         self._line_starts: list[int] | None = None
 
     def offset(self, pointer: str) -> int | None:
         """0-based character offset of the node at ``pointer``, or ``None``."""
         if self._offsets is None:
-            self._offsets = _scan(self._text)
+            self._offsets, self._repeated = _scan(self._text)
         return self._offsets.get(pointer)
+
+    @property
+    def repeated_keys(self) -> int:
+        """How many object members repeat a key of their object (0 for most texts)."""
+        if self._offsets is None:
+            self._offsets, self._repeated = _scan(self._text)
+        return self._repeated
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """(line, column) of the node at ``pointer``; the closest known ancestor otherwise."""
@@ -63,52 +75,45 @@ class PositionIndex:
         return line, offset - self._line_starts[line - 1] + 1
 
 
-def _scan(text: str) -> dict[str, int]:
+def _scan(text: str) -> tuple[dict[str, int], int]:
+    """Offsets of every node, and how many object members repeat an earlier key."""
     offsets: dict[str, int] = {}
+    repeated = 0
     # Each frame: [pointer, is_object, next_index_or_current_member_pointer]
     stack: list[list[Any]] = []
-    expecting_key = False
+    frame: list[Any] | None = None
     for m in _TOKEN.finditer(text):
-        kind = m.lastindex
-        punct = None
-        if kind == 2:
-            punct = m.group(2)
-            if punct == "}" or punct == "]":
-                if stack:
-                    stack.pop()
-                expecting_key = False
+        string, key_colon, opener, closer, _literal = m.groups()
+        if closer is not None:
+            if stack:
+                stack.pop()
+            frame = stack[-1] if stack else None
+            continue
+        if key_colon is not None:
+            if frame is None:
                 continue
-            if punct == ":":
-                continue
-            if punct == ",":
-                expecting_key = bool(stack) and stack[-1][1]
-                continue
-        elif kind == 1 and expecting_key:
-            string = m.group(1)
             key = json.loads(string) if "\\" in string else string[1:-1]
-            frame = stack[-1]
             member = f"{frame[0]}/{escape_pointer_token(key)}"
             frame[2] = member
             if member not in offsets:
-                offsets[member] = m.start()
-            expecting_key = False
+                offsets[member] = m.start(1)
+            else:
+                repeated += 1
             continue
         # a value: string, literal, or an opening bracket
-        if not stack:
+        if frame is None:
             here = ""
+        elif frame[1]:
+            here = frame[2]
         else:
-            frame = stack[-1]
-            if frame[1]:
-                here = frame[2]
-            else:
-                index = frame[2]
-                here = f"{frame[0]}/{index}"
-                frame[2] = index + 1
+            index = frame[2]
+            here = f"{frame[0]}/{index}"
+            frame[2] = index + 1
         if here not in offsets:
-            offsets[here] = m.start()
-        if punct == "{":
-            stack.append([here, True, ""])
-            expecting_key = True
-        elif punct == "[":
-            stack.append([here, False, 0])
-    return offsets
+            offsets[here] = (
+                m.start(1) if string is not None else m.start(3 if opener is not None else 5)
+            )
+        if opener is not None:
+            frame = [here, opener == "{", "" if opener == "{" else 0]
+            stack.append(frame)
+    return offsets, repeated

@@ -83,9 +83,13 @@ def lint_cli(
 
     `jsoncontract rules` lists the rules; `jsoncontract rules CODE` explains one.
     """
+    import gc
+
+    # A short-lived process holding a whole catalog in memory: the cyclic collector would
+    # re-scan millions of live objects for cycles that do not matter here.
+    gc.disable()
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.lint.docs import rule_meta
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import build_settings
     from jsoncontract.reporters import ReportOptions
@@ -124,24 +128,23 @@ def lint_cli(
     report.fixed = fixed
     fmt = (format.value if format else None) or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    tools_by_file: dict[str, list[str]] = {}
     options = LintReportOptions(
-        rules={rule.code: rule_meta(rule) for rule in linter.rules},
+        rules=_rule_metas(linter) if fmt in ("sarif", "github", "text") else {},
         fail_on=threshold,
         statistics=statistics,
-        tools_by_file=tools_by_file,
         view=ReportOptions(color=color, quiet=quiet),
     )
-    if fmt == "junit":
-        for item in report.findings:
-            source = item.finding.source
-            if source is not None and item.finding.tool:
-                tools_by_file.setdefault(source.file, [])
-        tools_by_file.update(_tools_by_file(report.files, settings))
     with output_stream(output) as stream:
         LINT_REPORTERS[fmt](report, stream, options)
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)
+
+
+def _rule_metas(linter: Any) -> dict[str, Any]:
+    """Metadata (with the documentation) of every enabled rule, for SARIF and text."""
+    from jsoncontract.lint.docs import rule_meta
+
+    return {rule.code: rule_meta(rule) for rule in linter.rules}
 
 
 def _split(values: list[str] | None) -> list[str] | None:
@@ -165,15 +168,6 @@ def _warn_unused_selection(settings: Any) -> None:
                 f"jsoncontract: warning: {code} ({rule.name}) does not run in the profiles "
                 f"{', '.join(settings.profiles)}; jsoncontract rules {code} says where it does\n"
             )
-
-
-def _tools_by_file(files: list[str], settings: Any) -> dict[str, list[str]]:
-    from jsoncontract.tools.loader import load_tool_file
-
-    return {
-        name: [t.name for t in load_tool_file(name, tool_name=settings.tool_name)]
-        for name in files
-    }
 
 
 def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:

@@ -48,6 +48,9 @@ def pin_cli(
     # fmt: on
     """Pin each tool's canonical definition (name, description, input and output schema,
     annotations) in a lock file; with --check, report what changed since."""
+    import gc
+
+    gc.disable()  # short-lived, allocation-heavy, no cycles worth collecting
     import orjson
 
     from jsoncontract.config import load_config

@@ -104,6 +104,7 @@ class ToolCtx:
     profiles: frozenset[str]
     settings: LintSettings
     sites: list[Site] = field(default_factory=list)
+    _texts: list[Text] | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -128,9 +129,14 @@ class ToolCtx:
             base += "/function"
         return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
-    def texts(self) -> Iterator[Text]:
+    def texts(self) -> list[Text]:
         """Every description and title the model reads, the tool's own first, then each
-        schema's, in document order."""
+        schema's, in document order (computed once, after the schemas were walked)."""
+        if self._texts is None:
+            self._texts = list(self._iter_texts())
+        return self._texts
+
+    def _iter_texts(self) -> Iterator[Text]:
         definition = self.definition
         for key in ("description", "title"):
             text = definition.get(key)

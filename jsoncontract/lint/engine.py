@@ -8,6 +8,7 @@ catalog near the cost of one walk.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,13 +20,16 @@ from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
 from jsoncontract.lint.walk import walk
-from jsoncontract.model import Dialect, Finding, Severity, Source
+from jsoncontract.model import Dialect, Severity
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings
 
 _NUMBERS = frozenset({"number", "integer"})
+_KINDS = ("@object", "@string", "@number", "@array", "@property")
+#: Node shapes remembered per route before the cache starts over.
+_ROUTE_CACHE = 20_000
 
 
 @dataclass(slots=True)
@@ -33,6 +37,8 @@ class _Entry:
     rule: Rule
     severity: Severity
     active: frozenset[str]
+    #: ``active`` in the order of the selected profiles (what findings list)
+    profiles: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -45,6 +51,14 @@ class _Plan:
     tool: list[_Entry] = field(default_factory=list)
     file: list[_Entry] = field(default_factory=list)
     run: list[_Entry] = field(default_factory=list)
+    routes: dict[tuple[str, bool], _Route] = field(default_factory=dict)
+
+    def route(self, kind: str, openapi: bool) -> _Route:
+        """The dispatcher of one kind of site."""
+        route = self.routes.get((kind, openapi))
+        if route is None:
+            route = self.routes[(kind, openapi)] = _Route(self.dispatch.get((kind, openapi), {}))
+        return route
 
 
 class Linter:
@@ -80,7 +94,7 @@ class Linter:
             severity, active = rule.severity_for(ordered, self.settings.mcp_version)
             if severity is None:
                 continue
-            entry = _Entry(rule, severity, frozenset(active))
+            entry = _Entry(rule, severity, frozenset(active), tuple(active))
             plan.entries[rule.code] = entry
             if isinstance(rule, NodeRule):
                 for kind in ("input", "output"):
@@ -114,7 +128,20 @@ class Linter:
         return self.lint_sources((str(p), read_bytes(p)) for p in files)
 
     def lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
-        """Lint ``(file name, content)`` pairs; the library entry point for in-memory files."""
+        """Lint ``(file name, content)`` pairs; the library entry point for in-memory files.
+
+        The cyclic garbage collector is paused while it runs (and restored after): a large
+        catalog allocates millions of short-lived nodes that hold no cycles worth finding.
+        """
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._lint_sources(sources)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
         settings = self.settings
         report = LintReport(
             settings.profiles, settings.mcp_version if MCP in settings.profiles else None
@@ -127,6 +154,7 @@ class Linter:
             run.files.append(file)
             report.files.append(name)
             report.tools += len(file.tools)
+            report.tools_by_file[name] = [tool.name for tool in file.tools]
             for tool in file.tools:
                 self._lint_tool(tool, out)
             for entry in run_plan.file:
@@ -169,15 +197,8 @@ class Linter:
         plan = self._plan(tool.profiles)
         limits = self.settings.limits.schema
         for site in tool.sites:
-            table = plan.dispatch.get((site.kind, site.openapi)) or {}
-            any_rules = table.get("@any", [])
-            object_rules = table.get("@object")
-            string_rules = table.get("@string")
-            number_rules = table.get("@number")
-            array_rules = table.get("@array")
-            property_rules = table.get("@property")
-            bool_rules = table.get("@bool")
-            get = table.get
+            route = plan.route(site.kind, site.openapi)
+            bool_rules = route.table.get("@bool")
             for node in walk(site, max_depth=limits.max_depth, max_nodes=limits.max_nodes):
                 value = node.value
                 if isinstance(value, dict):
@@ -187,30 +208,11 @@ class Linter:
                         _anchor(site, node)
                     if "description" in value or "title" in value:
                         site.texts.append(node)
-                    found: list[_Entry] = list(any_rules)
-                    for key in value:
-                        hit = get(key)
-                        if hit:
-                            found.extend(hit)
-                    if object_rules and node.is_object:
-                        found.extend(object_rules)
-                    types = node.types
-                    if string_rules and "string" in types:
-                        found.extend(string_rules)
-                    if number_rules and not types.isdisjoint(_NUMBERS):
-                        found.extend(number_rules)
-                    if array_rules and ("array" in types or "items" in value):
-                        found.extend(array_rules)
-                    if property_rules and node.prop is not None:
-                        found.extend(property_rules)
+                    found = route.entries(node, value)
                 elif bool_rules:
-                    found = list(bool_rules)
+                    found = bool_rules
                 else:
                     continue
-                if not found:
-                    continue
-                if len(found) > 1:
-                    found = list({id(e): e for e in found}.values())
                 for entry in found:
                     rule = entry.rule
                     assert isinstance(rule, NodeRule)
@@ -221,6 +223,48 @@ class Linter:
             assert isinstance(rule, ToolRule)
             for issue in rule.check(tool, entry.active):
                 out.add(entry, issue, tool.file, tool)
+
+
+class _Route:
+    """Which node rules see which node: by its keywords and kinds, cached per shape.
+
+    Many nodes of a catalog share a shape (the same keywords, the same kind), so the rules
+    for a shape are worked out once and reused.
+    """
+
+    __slots__ = ("_cache", "table")
+
+    def __init__(self, table: dict[str, list[_Entry]]) -> None:
+        self.table = table
+        self._cache: dict[tuple[Any, ...], list[_Entry]] = {}
+
+    def entries(self, node: Node, value: dict[str, Any]) -> list[_Entry]:
+        types = node.types
+        named = node.prop is not None
+        shape = (
+            *value,
+            node.is_object,
+            named and "string" in types,
+            named and not types.isdisjoint(_NUMBERS),
+            "array" in types or "items" in value,
+            named,
+        )
+        found = self._cache.get(shape)
+        if found is None:
+            if len(self._cache) > _ROUTE_CACHE:
+                self._cache.clear()
+            found = self._cache[shape] = self._compute(shape, len(value))
+        return found
+
+    def _compute(self, shape: tuple[Any, ...], keys: int) -> list[_Entry]:
+        table = self.table
+        found: list[_Entry] = list(table.get("@any", ()))
+        for key in shape[:keys]:
+            found.extend(table.get(key, ()))
+        for flag, kind in zip(shape[keys:], _KINDS, strict=True):
+            if flag:
+                found.extend(table.get(kind, ()))
+        return list({id(e): e for e in found}.values())
 
 
 def _anchor(site: Site, node: Node) -> None:
@@ -306,13 +350,13 @@ class _Collector:
         rule = entry.rule
         settings = self.settings
         if issue.profiles is not None:
-            narrowed = tuple(p for p in settings.profiles if p in issue.profiles)
+            narrowed = tuple(p for p in entry.profiles if p in issue.profiles)
             severity, profiles = rule.severity_for(narrowed, settings.mcp_version)
             if severity is None:
                 return
         else:
             severity = entry.severity
-            profiles = tuple(p for p in settings.profiles if p in entry.active)
+            profiles = entry.profiles
         if issue.severity is not None and issue.severity.rank < severity.rank:
             severity = issue.severity
         override = settings.severities.get(rule.code)
@@ -320,23 +364,30 @@ class _Collector:
             severity = override
         position = file.position(issue.pointer)
         line, column = position if position is not None else (None, None)
-        finding = Finding(
-            code=rule.code,
-            severity=severity,
-            message=issue.message,
-            path=issue.pointer,
+        item = LintFinding(
+            rule.code,
+            severity,
+            issue.message,
+            issue.pointer,
+            rule=rule.name,
+            profiles=profiles,
+            file=file.path,
+            line=line,
+            column=column,
             tool=tool.name if tool is not None else None,
             keyword=issue.keyword,
             schema_path=issue.schema_path,
-            source=Source(file.path, line, column, issue.pointer),
             hint=issue.hint,
+            fix=issue.fix,
+            refused=issue.refused,
         )
-        item = LintFinding(finding, rule.name, profiles, issue.fix, issue.refused)
-        for index, suppression in enumerate(settings.suppressions):
-            if suppression.matches(finding):
-                self._used.add(index)
-                self.report.suppressed.append((item, suppression))
-                return
+        if settings.suppressions:
+            finding = item.finding
+            for index, suppression in enumerate(settings.suppressions):
+                if suppression.matches(finding):
+                    self._used.add(index)
+                    self.report.suppressed.append((item, suppression))
+                    return
         self.report.findings.append(item)
 
     def finish(self) -> None:
@@ -348,9 +399,7 @@ class _Collector:
 
 
 def _order(item: LintFinding) -> tuple[Any, ...]:
-    source = item.finding.source
-    assert source is not None
-    return (source.file, source.line or 0, source.column or 0, item.finding.code)
+    return (item.file, item.line or 0, item.column or 0, item.code)
 
 
 __all__ = ["Linter", "Node"]

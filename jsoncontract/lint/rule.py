@@ -17,7 +17,7 @@ Rules come in four scopes, by what they look at:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -76,12 +76,38 @@ class Edit:
     value: Any = None
 
 
-@dataclass(frozen=True, slots=True)
 class Fix:
-    """A mechanical change that removes a finding without changing what the schema means."""
+    """A mechanical change that removes a finding without changing what the schema means.
 
-    title: str
-    edits: tuple[Edit, ...]
+    ``edits`` may be given, or built on first use by ``build`` (most findings of a large
+    run are reported, not fixed, so their edits are never needed).
+    """
+
+    __slots__ = ("_build", "_edits", "title")
+
+    def __init__(
+        self,
+        title: str,
+        edits: tuple[Edit, ...] | None = None,
+        *,
+        build: Callable[[], tuple[Edit, ...]] | None = None,
+    ) -> None:
+        if edits is None and build is None:
+            raise ValueError("a fix needs edits or a way to build them")
+        self.title = title
+        self._edits = edits
+        self._build = build
+
+    @property
+    def edits(self) -> tuple[Edit, ...]:
+        """The edits, in order."""
+        if self._edits is None:
+            assert self._build is not None
+            self._edits = self._build()
+        return self._edits
+
+    def __repr__(self) -> str:
+        return f"Fix({self.title!r})"
 
 
 @dataclass(slots=True)
@@ -172,10 +198,11 @@ class Rule:
 class NodeRule(Rule):
     """A rule over single schema nodes.
 
-    ``triggers`` are keywords (``"pattern"``) or node kinds: ``@object``, ``@string``,
-    ``@number``, ``@array``, ``@property`` (the schema of a named property), ``@bool`` (a
-    boolean subschema) and ``@any``. ``sites`` restricts the rule to input or output
-    schemas; ``openapi`` to Gemini OpenAPI-subset schemas (True) or to JSON Schemas (False).
+    ``triggers`` are keywords (``"pattern"``) or node kinds: ``@object``, ``@array``,
+    ``@property`` (the schema of a named property), ``@string`` and ``@number`` (a named
+    property of that type), ``@bool`` (a boolean subschema) and ``@any``. ``sites``
+    restricts the rule to input or output schemas; ``openapi`` to Gemini OpenAPI-subset
+    schemas (True) or to JSON Schemas (False).
     """
 
     scope: ClassVar[Scope] = Scope.NODE

@@ -17,10 +17,7 @@ import orjson
 
 from jsoncontract.model import Severity
 from jsoncontract.reporters.check_text import LineWriter, Segment
-from jsoncontract.reporters.github import annotations_from_findings, render_github
 from jsoncontract.reporters.interface import ReportOptions
-from jsoncontract.reporters.junit import render_junit, suites_from_findings
-from jsoncontract.reporters.sarif import render_sarif
 
 if TYPE_CHECKING:
     from jsoncontract.lint.report import LintFinding, LintReport
@@ -36,31 +33,32 @@ class LintReportOptions:
     rules: Mapping[str, RuleMeta]
     fail_on: str = "error"
     statistics: bool = False
-    tools_by_file: Mapping[str, list[str]] | None = None
     view: ReportOptions = field(default_factory=ReportOptions)
 
 
 def finding_line(item: LintFinding) -> list[list[Segment]]:
     """The text lines of one finding: location, severity, code, message, tool; the hint."""
-    finding = item.finding
-    source = finding.source
-    where = str(source) if source is not None else "?"
+    where = item.file
+    if item.line is not None:
+        where += f":{item.line}"
+        if item.column is not None:
+            where += f":{item.column}"
     line: list[Segment] = [
         (where, "bold"),
         (": ", ""),
-        (finding.severity.value, _STYLE[finding.severity]),
+        (str.__str__(item.severity), _STYLE[item.severity]),
         (" ", ""),
-        (finding.code, "bold"),
+        (item.code, "bold"),
         (" ", ""),
     ]
     if item.fix is not None:
         line.append(("[*] ", "green"))
-    line.append((finding.message, ""))
-    if finding.tool is not None:
-        line.append((f" [{finding.tool}]", "magenta"))
+    line.append((item.message, ""))
+    if item.tool is not None:
+        line.append((f" [{item.tool}]", "magenta"))
     lines = [line]
-    if finding.hint:
-        lines.append([("    hint: ", "dim"), (finding.hint, "dim")])
+    if item.hint:
+        lines.append([("    hint: ", "dim"), (item.hint, "dim")])
     if item.refused:
         lines.append([("    not fixed: ", "dim"), (item.refused, "dim")])
     return lines
@@ -78,8 +76,8 @@ def write_text(report: LintReport, stream: IO[bytes], options: LintReportOptions
     if report.findings and not quiet:
         lines.append([])
     if options.statistics and report.findings:
-        counts = Counter(item.finding.code for item in report.findings)
-        fixable = Counter(item.finding.code for item in report.findings if item.fix)
+        counts = Counter(item.code for item in report.findings)
+        fixable = Counter(item.code for item in report.findings if item.fix)
         for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
             meta = options.rules.get(code)
             mark = "[*]" if fixable.get(code) else "   "
@@ -132,14 +130,25 @@ def _count(number: int, noun: str) -> str:
 
 
 def write_json(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:
-    """``{"version": 1, "summary": {...}, "findings": [...]}``."""
-    stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+    """``{"version": 1, "summary": {...}, "findings": [...]}``, written in chunks."""
+    dumps = orjson.dumps
+    head = dumps({"version": 1, "summary": report.summary()})
+    stream.write(head[:-1] + b',"findings":[')
+    findings = report.findings
+    for start in range(0, len(findings), 4096):
+        chunk = dumps([item.to_dict() for item in findings[start : start + 4096]])
+        if start:
+            stream.write(b",")
+        stream.write(chunk[1:-1])
+    stream.write(b"]}\n")
 
 
 def write_sarif(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:
     """SARIF 2.1.0 with the metadata (and help) of every rule that has a result."""
-    used = {item.finding.code for item in report.findings}
-    used.update(item.finding.code for item, _ in report.suppressed)
+    from jsoncontract.reporters.sarif import render_sarif
+
+    used = {item.code for item in report.findings}
+    used.update(item.code for item, _ in report.suppressed)
     text = render_sarif(
         [item.finding for item in report.findings],
         {code: meta for code, meta in options.rules.items() if code in used},
@@ -150,10 +159,12 @@ def write_sarif(report: LintReport, stream: IO[bytes], options: LintReportOption
 
 def write_junit(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:
     """JUnit XML: a suite per file, a case per tool, failing findings as failed cases."""
+    from jsoncontract.reporters.junit import render_junit, suites_from_findings
+
     suites = suites_from_findings(
         [item.finding for item in report.findings],
         files=report.files,
-        tools_by_file=dict(options.tools_by_file or {}),
+        tools_by_file=dict(report.tools_by_file),
         fail_on=options.fail_on,
     )
     stream.write(render_junit(suites, name="jsoncontract lint").encode())
@@ -161,6 +172,8 @@ def write_junit(report: LintReport, stream: IO[bytes], options: LintReportOption
 
 def write_github(report: LintReport, stream: IO[bytes], options: LintReportOptions) -> None:
     """GitHub Actions annotations, one line per finding."""
+    from jsoncontract.reporters.github import annotations_from_findings, render_github
+
     names = {code: meta.name for code, meta in options.rules.items()}
     annotations = annotations_from_findings([item.finding for item in report.findings], names)
     stream.write(render_github(annotations).encode())

@@ -383,8 +383,10 @@ class BoundsUnsatisfiable(NodeRule):
     def check(self, node: Node, active: frozenset[str]) -> Iterator[Issue]:
         value = node.value
         for low_key, high_key in _PAIRS:
-            low = value.get(low_key)
-            high = value.get(high_key)
+            if high_key not in value or low_key not in value:
+                continue
+            low = value[low_key]
+            high = value[high_key]
             if not _number(low) or not _number(high):
                 continue
             assert isinstance(low, int | float) and isinstance(high, int | float)

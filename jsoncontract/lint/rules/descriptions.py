@@ -53,6 +53,17 @@ _INJECTION: Final = tuple(
          "tries to take calls away from other tools"),
     )
 )  # fmt: skip
+#: Words one of the injection patterns needs; a text without any is skipped quickly.
+_INJECTION_WORDS: Final = (
+    "ignore", "disregard", "forget", "override", "not ", "n't ", "never", "without", "<",
+    "[", "system", "developer", "before", "ssh", "id_rsa", "mcp.json", ".aws", "passwd",
+    ".env", "private key", "api", "you are now", "act as", "pretend", "from now on",
+    "this tool",
+)  # fmt: skip
+_URGENT_WORDS: Final = ("important", "crucial", "critical", "urgent", "mandatory",
+                          "must always", "must never", "!!")  # fmt: skip
+_INJECTION_ANCHOR: Final = re.compile("|".join(re.escape(w) for w in _INJECTION_WORDS))
+_URGENT_ANCHOR: Final = re.compile("|".join(re.escape(w) for w in _URGENT_WORDS))
 _URGENT: Final = re.compile(
     r"\b(?:IMPORTANT|CRUCIAL|CRITICAL|URGENT|MANDATORY)\b|"
     r"\b(?:very|extremely|absolutely|critically)\s+(?:important|crucial|critical)\b|"
@@ -150,7 +161,7 @@ class ToolDescriptionTooShort(ToolRule):
             return
         text = description.strip()
         minimum = tool.settings.limits.descriptions.min_tool_description
-        if folded(text) == folded(tool.name):
+        if len(text) <= 2 * len(tool.name) + 8 and folded(text) == folded(tool.name):
             message = f"the description of {tool.name!r} only repeats its name"
         elif len(text) < minimum:
             message = (
@@ -309,6 +320,8 @@ class DescriptionPromptInjection(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for item in tool.texts():
+            if _INJECTION_ANCHOR.search(item.text.lower()) is None:
+                continue
             reasons = []
             for pattern, why in _INJECTION:
                 found = pattern.search(item.text)
@@ -358,6 +371,8 @@ class DescriptionUrgentWording(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for item in tool.texts():
+            if _URGENT_ANCHOR.search(item.text.lower()) is None:
+                continue
             found = _URGENT.search(item.text)
             if found is not None:
                 yield Issue(
@@ -404,6 +419,8 @@ class DescriptionHiddenCharacters(ToolRule):
         if found is not None:
             yield self._issue(found, name, tool.member("name"), None, "the tool name")
         for item in tool.texts():
+            if item.text.isascii() and "<!--" not in item.text:
+                continue
             found = _HIDDEN.search(item.text)
             if found is not None:
                 yield self._issue(found, item.text, item.pointer, item.schema_path, item.what)

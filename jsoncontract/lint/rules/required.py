@@ -16,13 +16,29 @@ if TYPE_CHECKING:
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
+def _not_nullable(node: Node) -> str | None:
+    """Why letting this property schema accept null is not mechanical, or ``None``."""
+    value = node.value
+    if not isinstance(value, dict):
+        return "a boolean subschema cannot be made nullable"
+    if "const" in value:
+        return "it has a const; allowing null too needs anyOf, written by hand"
+    if (
+        "type" not in value
+        and "$ref" not in value
+        and not isinstance(value.get("anyOf") or value.get("oneOf"), list)
+        and ("allOf" in value or "not" in value)
+    ):
+        return "null would have to pass every allOf branch (or the not); write it by hand"
+    return None
+
+
 def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
     """Edits that let a property schema accept null, or why that is not mechanical."""
     value = node.value
-    if not isinstance(value, dict):
-        return [], "a boolean subschema cannot be made nullable"
-    if "const" in value:
-        return [], "it has a const; allowing null too needs anyOf, written by hand"
+    refused = _not_nullable(node)
+    if refused is not None:
+        return [], refused
     edits: list[Edit] = []
     kind = value.get("type")
     if isinstance(kind, str):
@@ -103,15 +119,22 @@ class PropertyNotRequired(NodeRule):
             return
         name = node.prop
         assert name is not None
-        edits, refused = nullable_edits(node)
+        refused = _not_nullable(node)
         fix = None
         if refused is None:
-            required = parent.value.get("required")
-            if isinstance(required, list):
-                edits.append(Edit("append", parent.pointer("required"), name))
-            else:
-                edits.append(Edit("set", parent.pointer("required"), [name]))
-            fix = Fix(f"require {name!r} and let it be null", tuple(edits))
+
+            def build(
+                node: Node = node, parent: Node = parent, name: str = name
+            ) -> tuple[Edit, ...]:
+                edits, _ = nullable_edits(node)
+                required = parent.value.get("required")
+                if isinstance(required, list):
+                    edits.append(Edit("append", parent.pointer("required"), name))
+                else:
+                    edits.append(Edit("set", parent.pointer("required"), [name]))
+                return tuple(edits)
+
+            fix = Fix(f"require {name!r} and let it be null", build=build)
         yield Issue(
             f"property {name!r} is not in required; OpenAI strict mode requires every property",
             node.pointer(),
