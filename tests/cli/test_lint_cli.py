@@ -370,12 +370,12 @@ def test_regex_that_does_not_compile(run_cli: Run, write: Callable[..., Path]) -
 
 def _catalog(count: int) -> bytes:
     tool = (
-        '{"name": "tool_%d", "description": "Looks up one record by its identifier.", '
+        '{"name": "tool_%d", "description": "Looks up one record of set %d by its id.", '
         '"inputSchema": {"type": "object", "properties": {"record_id": {"type": "string", '
         '"description": "The record.", "pattern": "^R[0-9]{6}$"}}, "required": ["record_id"], '
         '"additionalProperties": false}, "annotations": {"readOnlyHint": true}}'
     )
-    return ('{"tools": [' + ",".join(tool % i for i in range(count)) + "]}").encode()
+    return ('{"tools": [' + ",".join(tool % (i, i) for i in range(count)) + "]}").encode()
 
 
 @pytest.mark.slow
@@ -391,5 +391,6 @@ def test_large_catalog_is_linear(write: Callable[..., Path]) -> None:
     report = lint([large], profiles=["all"])
     large_time = time.perf_counter() - started
     assert report.tools == 100_000
-    assert {f.finding.code for f in report.findings} <= {"JC030", "JC042", "JC146"}
+    # per tool: pattern is outside Gemini's list; per list: too many strict tools and tools
+    assert {f.code for f in report.findings} == {"JC031", "JC042", "JC146"}
     assert large_time < small_time * 20  # linear (10x the tools), with slack for noise
