@@ -38,11 +38,20 @@ _OUTPUT_KEYS: Final = ("outputSchema", "output_schema", "responseJsonSchema", "r
 
 
 def canonical(value: Any) -> bytes:
-    """Canonical JSON: sorted keys, no whitespace, UTF-8 (deep values via the stdlib)."""
+    """Canonical JSON: sorted keys, no whitespace, UTF-8 (deep values via the stdlib).
+
+    Raises:
+        InputError: the value is nested too deeply to serialise.
+    """
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError:  # nested deeper than orjson writes
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        pass
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except RecursionError:
+        raise InputError("a tool definition is nested too deeply to pin") from None
+    return text.encode()
 
 
 def parts_of(tool: ToolContract) -> dict[str, Any]:

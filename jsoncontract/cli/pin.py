@@ -75,7 +75,8 @@ def pin_cli(
         write_lock(current, lock_path)
         files = len(current.files)
         sys.stderr.write(
-            f"jsoncontract: pinned {current.count()} tools from {files} "
+            f"jsoncontract: pinned {current.count()} tool{'' if current.count() == 1 else 's'} "
+            f"from {files} "
             f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
         )
         return 0
