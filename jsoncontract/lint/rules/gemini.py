@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final
 
 from jsoncontract.lint.profiles import GEMINI
-from jsoncontract.lint.rule import Edit, Family, Fix, Issue, NodeRule, by_profile
-from jsoncontract.lint.rules.support import ANNOTATIONS, KEYWORDS, drop_fix
+from jsoncontract.lint.rule import Family, Fix, Issue, NodeRule, by_profile
+from jsoncontract.lint.rules.support import ANNOTATIONS, KEYWORDS, const_to_enum_fix, drop_fix
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -101,19 +101,11 @@ class KeywordUnsupportedByGeminiParameters(NodeRule):
                 continue
             if keyword in GEMINI_OPENAPI or keyword not in KEYWORDS:
                 continue
-            fix = None
+            fix = const_to_enum_fix(node) if keyword == "const" else None
             refused = None
-            if keyword == "const" and "enum" not in value:
-                fix = Fix(
-                    "write const as a one-value enum",
-                    (
-                        Edit("remove", node.pointer("const")),
-                        Edit("set", node.pointer("enum"), [value["const"]]),
-                    ),
-                )
-            elif keyword in ANNOTATIONS:
+            if fix is None and keyword in ANNOTATIONS:
                 fix = drop_fix(node, keyword)
-            else:
+            elif fix is None:
                 refused = f"{keyword} constrains values; dropping it accepts more"
             yield Issue(
                 f"{keyword} is not a field of Gemini's parameters schema",
@@ -181,25 +173,7 @@ class KeywordUnsupportedByGemini(NodeRule):
                 continue
             if keyword == "definitions" and not node.path:
                 continue  # same as $defs for Gemini purposes; hygiene rules handle it
-            fix = None
-            refused = None
-            if keyword == "const" and "enum" not in value:
-                fix = Fix(
-                    "write const as a one-value enum",
-                    (
-                        Edit("remove", node.pointer("const")),
-                        Edit("set", node.pointer("enum"), [value["const"]]),
-                    ),
-                )
-            elif keyword in ANNOTATIONS and keyword not in ("title", "description"):
-                fix = drop_fix(node, keyword)
-            elif keyword == "$schema":
-                if node.site.effective_dialect == "2020-12":
-                    fix = drop_fix(node, keyword)
-                else:
-                    refused = "the schema declares another dialect; removing $schema changes it"
-            else:
-                refused = f"{keyword} constrains values; dropping it accepts more"
+            fix, refused = self._fix(node, keyword)
             yield Issue(
                 f"{keyword} is not among the JSON Schema keywords Gemini documents",
                 node.pointer(keyword),
@@ -209,3 +183,17 @@ class KeywordUnsupportedByGemini(NodeRule):
                 refused=refused,
                 schema_path=node.schema_path(keyword),
             )
+
+    @staticmethod
+    def _fix(node: Node, keyword: str) -> tuple[Fix | None, str | None]:
+        if keyword == "const":
+            fix = const_to_enum_fix(node)
+            if fix is not None:
+                return fix, None
+        if keyword in ANNOTATIONS and keyword not in ("title", "description"):
+            return drop_fix(node, keyword), None
+        if keyword == "$schema":
+            if node.site.effective_dialect == "2020-12":
+                return drop_fix(node, keyword), None
+            return None, "the schema declares another dialect; removing $schema changes it"
+        return None, f"{keyword} constrains values; dropping it accepts more"

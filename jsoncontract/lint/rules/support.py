@@ -38,6 +38,18 @@ def drop_fix(node: Node, keyword: str) -> Fix:
     return Fix(f"remove {keyword!r}", (Edit("remove", node.pointer(keyword)),))
 
 
+def const_to_enum_fix(node: Node) -> Fix | None:
+    """``const: x`` -> ``enum: [x]`` (the same values), when the node has no enum yet."""
+    value = node.value
+    if "const" not in value or "enum" in value:
+        return None
+    edits = (
+        Edit("remove", node.pointer("const")),
+        Edit("set", node.pointer("enum"), [value["const"]]),
+    )
+    return Fix("write const as a one-value enum", edits)
+
+
 def one_of_fix(node: Node) -> tuple[Fix | None, str | None]:
     """``oneOf`` -> ``anyOf`` when no value can match two branches, else why not."""
     value = node.value
