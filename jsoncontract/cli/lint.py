@@ -105,6 +105,8 @@ def lint_cli(
         )
     if fix and diff:
         raise UsageError("--fix writes the fixes and --diff only shows them; choose one")
+    if fix and any(str(t) == "-" for t in targets):
+        raise UsageError("--fix cannot write back to stdin; use --diff, or name the files")
     settings = build_settings(
         section,
         config_file=str(cfg.path) if cfg.path else "config",

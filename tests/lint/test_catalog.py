@@ -82,3 +82,9 @@ def test_drift_is_detected(tmp_path: Path) -> None:
     (tmp_path / "JC999.md").write_text("left over\n", encoding="utf-8")
     assert drift(tmp_path) == ["JC020.md", "JC999.md"]
     assert set(expected_pages()) == {f"{c}.md" for c in CODES} | {"README.md"}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_json_examples_are_json(code: str) -> None:
+    for block in re.findall(r"```json\n(.*?)```", all_rules()[code].doc(), re.DOTALL):
+        json.loads(block)

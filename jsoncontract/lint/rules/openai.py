@@ -458,13 +458,16 @@ class StrictModeNotEnabled(FileRule):
 
     ## Example
     ```json
-    {"type": "function", "function": {"name": "get_weather", "parameters": {...}}}
+    {"type": "function", "function": {"name": "get_weather",
+     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": false}}}
     ```
 
     ## Use instead
     ```json
     {"type": "function", "function": {"name": "get_weather", "strict": true,
-                                      "parameters": {...}}}
+     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                    "required": ["city"], "additionalProperties": false}}}
     ```
 
     ## References

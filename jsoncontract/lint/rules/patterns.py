@@ -198,7 +198,7 @@ class PatternUnsupportedByAnthropicStrict(NodeRule):
 
     ## Example
     ```json
-    {"type": "string", "pattern": "^\\b[A-Z]{2}\\d{1,1000}\\b$"}
+    {"type": "string", "pattern": "^\\\\b[A-Z]{2}\\\\d{1,1000}\\\\b$"}
     ```
 
     ## Use instead
