@@ -101,8 +101,8 @@ class ToolDescriptionMissing(ToolRule):
     - MCP specification, "Tools" (`description`: used by clients to improve the LLM's
       understanding of the tool)
     - @modelcontextprotocol/conformance scenario `tools-list`
-    - OpenAI function calling guide ("Write clear and detailed function names, parameter
-      descriptions, and instructions")
+    - OpenAI function calling guide, best practices (clear, detailed function and
+      parameter descriptions)
     """
 
     code = "JC054"
@@ -147,7 +147,7 @@ class ToolDescriptionTooShort(ToolRule):
 
     ## References
     - OpenAI function calling guide, best practices for defining functions
-    - Anthropic tool use docs ("Provide extremely detailed descriptions")
+    - Anthropic tool use docs, best practices for tool definitions (detailed descriptions)
     """
 
     code = "JC140"

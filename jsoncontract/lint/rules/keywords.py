@@ -55,7 +55,7 @@ class KeywordUnknown(NodeRule):
     ```
 
     ## References
-    - JSON Schema 2020-12 core, section 6.5 (unknown keywords are ignored)
+    - JSON Schema 2020-12 core (keywords a validator does not know are not asserted)
     - OpenAPI 3.0 `nullable` versus JSON Schema type unions
     """
 

@@ -178,8 +178,8 @@ class SchemaDialectUnknown(ToolRule):
     A validator that does not know the dialect cannot tell which keywords mean what. MCP
     (2025-11-25 and later) says unsupported dialects MUST be handled with an error; some
     clients instead fall back silently to another dialect, and the schema then means
-    something else. A typo (`draft-2020-12`, `https` instead of `http` for draft-07 is
-    accepted) is the usual cause.
+    something else. A typo (`draft-2020-12`, `draft/2021`) is the usual cause; `http` and
+    `https` spellings of the known URIs are both accepted.
 
     ## Example
     ```json
