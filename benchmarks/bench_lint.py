@@ -216,17 +216,19 @@ def main() -> None:
         command = [sys.executable, "-m", "jsoncontract", "lint", str(path), "--profile", "all"]
         command += ["--format", "json", "--fail-on", "never", "-o", report]
         wall, cpu = _child_cpu(command, args.repeat)
-        _, start_cpu = _child_cpu(
-            [sys.executable, "-c", "import jsoncontract.cli.app as a; a.build()"], args.repeat
-        )
         findings = json.loads((Path(tmp) / "r.json").read_text())["summary"]["findings"]
+        one = Path(tmp) / "one.json"
+        one.write_text(json.dumps(catalog(1)))
+        _, fixed_cpu = _child_cpu([*command[:4], str(one), *command[5:]], args.repeat)
         print(
             f"end to end (--format json): {count / cpu:,.0f} tools/s of CPU time ({cpu:.2f} s), "
             f"{count / wall:,.0f} tools/s of wall-clock time ({wall:.2f} s)"
         )
+        per_tool = (cpu - fixed_cpu) / count
         print(
-            f"  {findings} findings ({findings / count:.1f} per tool); interpreter start and "
-            f"imports {start_cpu:.2f} s CPU"
+            f"  {findings} findings ({findings / count:.1f} per tool); fixed cost of a run "
+            f"(interpreter, imports, a one-tool file) {fixed_cpu:.2f} s, then "
+            f"{per_tool * 1e6:.0f} us per tool"
         )
 
         settings = build_settings(None, profiles=["all"])
