@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _common import make_catalog, write_tools
+
 WORDS = ["order", "invoice", "customer", "ticket", "shipment", "refund", "report", "user"]
 VERBS = ["get", "list", "search", "create", "update", "delete", "send", "cancel"]
 
@@ -229,6 +231,15 @@ def main() -> None:
             f"  {findings} findings ({findings / count:.1f} per tool); fixed cost of a run "
             f"(interpreter, imports, a one-tool file) {fixed_cpu:.2f} s, then "
             f"{per_tool * 1e6:.0f} us per tool"
+        )
+
+        shared = write_tools(Path(tmp) / "shared.json", make_catalog(count))
+        _, shared_cpu = _child_cpu([*command[:4], str(shared), *command[5:]], 1)
+        shared_findings = json.loads(Path(report).read_text())["summary"]["findings"]
+        print(
+            f"  the shared catalog of benchmarks/_common.py ({count} closed, constrained tools, "
+            f"{shared_findings / count:.1f} findings per tool): "
+            f"{count / shared_cpu:,.0f} tools/s of CPU time ({shared_cpu:.2f} s)"
         )
 
         settings = build_settings(None, profiles=["all"])

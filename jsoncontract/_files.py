@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.errors import InputError
@@ -41,10 +42,8 @@ def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str)
                     file=str(path),
                 )
             out.extend(found)
-        elif path.is_file() or str(raw) == STDIN:
+        elif path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
             out.append(path)
-        elif path.exists():
-            raise InputError("not a regular file", file=str(path))
         else:
             raise InputError("no such file or directory", file=str(path))
     return out
@@ -107,13 +106,37 @@ def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
     A line longer than ``max_line_bytes`` is skipped without being held in memory and
     yielded as ``(line_number, None)``.
     """
+    yield from lines_of(open_stream(path), max_line_bytes)
+
+
+def is_stream(path: Path | str) -> bool:
+    """Whether ``path`` is stdin or a pipe (read once, front to back, size unknown)."""
     name = str(path)
+    if name == STDIN:
+        return True
     try:
-        stream = sys.stdin.buffer if name == STDIN else Path(path).open("rb")  # noqa: SIM115
+        return stat.S_ISFIFO(Path(path).stat().st_mode)
+    except OSError:
+        return False
+
+
+def open_stream(path: Path | str) -> IO[bytes]:
+    """A binary stream for stdin (``-``) or a named file or pipe."""
+    name = str(path)
+    if name == STDIN:
+        return sys.stdin.buffer
+    try:
+        return Path(path).open("rb")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
+
+
+def lines_of(
+    stream: IO[bytes], max_line_bytes: int, *, first: int = 1
+) -> Iterator[tuple[int, bytes | None]]:
+    """Numbered lines of an open binary stream (closed at the end unless it is stdin)."""
     try:
-        number = 0
+        number = first - 1
         while True:
             line = stream.readline(max_line_bytes + 1)
             if not line:

@@ -17,6 +17,7 @@ import ast
 import json
 import math
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -28,7 +29,10 @@ from jsoncontract.model import Anomaly, escape_pointer_token
 MAX_DEPTH: Final = 1024
 _INT64_MIN: Final = -(2**63)
 _UINT64_MAX: Final = 2**64 - 1
-_LONG_DIGITS: Final = re.compile(rb"\d{19,}")
+_CONTAINERS: Final = (dict, list)
+#: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
+_DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+_NINETEEN_DIGITS: Final = b"0" * 19
 _ESCAPED_COLON: Final = (b"\\u003a", b"\\u003A")
 
 
@@ -71,15 +75,17 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
             return _load_exact_text(data, undecodable=False)
     else:
         raw = data
+    if raw[:3] == b"\xef\xbb\xbf":  # a UTF-8 byte order mark: allowed to be ignored
+        raw = raw[3:]
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _LONG_DIGITS.search(raw) is not None:
+    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
         return _load_exact(raw)
-    if isinstance(value, dict | list) and _may_hide_duplicates(raw, value):
+    if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
     return value, ()
 
@@ -94,10 +100,9 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
         return True
     try:
-        serialised = orjson.dumps(value)
-    except orjson.JSONEncodeError:  # nested deeper than orjson writes (255): check exactly
+        return raw.count(b":") != orjson.dumps(value).count(b":")
+    except TypeError:  # deeper than orjson serialises: check the slow way
         return True
-    return raw.count(b":") != serialised.count(b":")
 
 
 class _Marked(dict[str, Any]):
@@ -170,22 +175,31 @@ def _load_exact(raw: bytes) -> tuple[Any, tuple[Anomaly, ...]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _load_exact_text(raw.decode("utf-8", "surrogateescape"), undecodable=True)
+        text = raw.decode("utf-8", "surrogateescape")
+        return _load_exact_text(text, undecodable=True, raw=raw)
     return _load_exact_text(text, undecodable=False)
 
 
-def _load_exact_text(text: str, *, undecodable: bool) -> tuple[Any, tuple[Anomaly, ...]]:
+def _load_exact_text(
+    text: str, *, undecodable: bool, raw: bytes | None = None
+) -> tuple[Any, tuple[Anomaly, ...]]:
+    """Parse with the standard library's hooks. ``raw`` is the original when the text had to
+    be decoded leniently: a document that is not JSON is then diagnosed from its bytes."""
+    text = text.removeprefix("\ufeff")
+    limit = sys.getrecursionlimit()
+    # the standard library recurses once per level; allow what orjson allows, no more
+    sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH))
     try:
-        value = _EXACT_DECODER.decode(text)
-    except json.JSONDecodeError:
-        raise NotJSON(diagnose(text)) from None
-    except RecursionError:
-        raise NotJSON(_too_deep(0)) from None
-    anomalies: list[Anomaly] = []
-    try:
+        try:
+            value = _EXACT_DECODER.decode(text)
+        except json.JSONDecodeError:
+            raise NotJSON(diagnose(raw if raw is not None else text)) from None
+        anomalies: list[Anomaly] = []
         value = _clean(value, "", anomalies, undecodable)
     except RecursionError:
         raise NotJSON(_too_deep(0)) from None
+    finally:
+        sys.setrecursionlimit(limit)
     return value, tuple(anomalies)
 
 
@@ -559,6 +573,23 @@ def _strip_comments(text: str) -> str | None:
         i += 1
     repaired = "".join(out)
     return repaired if _parses(repaired) else None
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value (``integer`` for whole numbers)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
 
 
 def dumps(value: Any) -> bytes:

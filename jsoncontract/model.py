@@ -72,7 +72,7 @@ HOP_OF_DIALECT: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Source:
     """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
 
@@ -233,6 +233,12 @@ class CallResult:
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``check`` JSON report."""
         call = self.call
+        source = call.source
+        where: dict[str, Any] = {"file": source.file}
+        if source.line is not None:
+            where["line"] = source.line
+        if source.column is not None:
+            where["column"] = source.column
         return {
             "ok": self.stage is None,
             "tool": call.tool,
@@ -240,8 +246,8 @@ class CallResult:
             "call_id": call.call_id,
             "dialect": call.dialect.value if call.dialect is not None else None,
             "stage": self.stage.value if self.stage is not None else None,
-            "source": call.source.to_dict(),
-            "findings": [f.to_dict() for f in self.findings],
+            "source": where,
+            "findings": [f.to_dict() for f in self.findings] if self.findings else [],
         }
 
 

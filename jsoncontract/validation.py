@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import jsonschema_rs
 
-from jsoncontract._json import short_repr
+from jsoncontract._json import json_type, short_repr
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.model import Source, escape_pointer_token, join_pointer, pointer_tokens
 from jsoncontract.redact import fingerprint, pointer_is_sensitive
@@ -30,6 +30,7 @@ DRAFT3: Final = "http://json-schema.org/draft-03/schema"
 #: Keywords whose failure says little on its own; they sort after the specific ones.
 _WEAK: Final = frozenset({"anyOf", "oneOf", "not", "if", "then", "else", "allOf", "falseSchema"})
 
+_MEMBER_KEYWORDS: Final = frozenset({"required", "additionalProperties"})
 _FORMAT_HINTS: Final = {
     "date": "use a full date, YYYY-MM-DD (RFC 3339), e.g. 2024-01-31",
     "date-time": "use an RFC 3339 timestamp with a time zone, e.g. 2024-01-31T09:30:00Z",
@@ -86,6 +87,10 @@ class CompiledSchema:
         except jsonschema_rs.ValidationError as exc:
             raise _schema_error(exc, schema, label, source) from None
         except (jsonschema_rs.ReferencingError, ValueError, TypeError) as exc:
+            if "Recursion limit" in str(exc):
+                raise SchemaLoadError(
+                    f"{label}: the schema is nested too deeply to compile", **_where(source)
+                ) from None
             raise SchemaLoadError(f"{label}: {_first_line(str(exc))}", **_where(source)) from None
         self.is_valid = self._validator.is_valid
 
@@ -98,11 +103,20 @@ class CompiledSchema:
             found = []
             for error in self._validator.iter_errors(instance):
                 found.extend(_explain(error, self.schema, show_values))
-        ranked = sorted(
-            enumerate(found),
-            key=lambda item: (item[1].keyword in _WEAK, item[1].path.count("/"), item[0]),
-        )
-        return [v for _, v in ranked]
+        return sorted(found, key=_relevance)
+
+
+def _relevance(violation: Violation) -> tuple[bool, int]:
+    """Sort key: specific before generic keywords, then shallow before deep.
+
+    ``required`` and ``additionalProperties`` point at a member of the object they judge,
+    so they count at the object's depth. Ties keep the engine's order (the sort is stable).
+    This is a heuristic; it may change between releases.
+    """
+    depth = violation.path.count("/")
+    if violation.keyword in _MEMBER_KEYWORDS:
+        depth -= 1
+    return violation.keyword in _WEAK, depth
 
 
 def _where(source: Source | None) -> dict[str, Any]:
@@ -260,7 +274,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
                 "type",
                 path,
                 schema_path,
-                f"expected {wanted}, got {_json_type(instance)} {shown}",
+                f"expected {wanted}, got {json_type(instance)} {shown}",
                 hint,
             )
         ]
@@ -331,7 +345,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
         ]
     if keyword in ("anyOf", "oneOf"):
         context = params.get("context") or []
-        if keyword == "oneOf" and not context:
+        if type(kind).__name__ == "OneOfMultipleValid":
             message = f"{shown} matches more than one alternative of oneOf"
             return [Violation(keyword, path, schema_path, message, "make the branches exclusive")]
         branches = _resolve(schema, schema_tokens) or []
@@ -396,22 +410,6 @@ def _best_branch_error(context: list[list[Any]]) -> Any:
         if best_key is None or key < best_key:
             best_key, best = key, branch[0]
     return best
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _type_hint(instance: Any, types: list[str]) -> str | None:

@@ -59,13 +59,12 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
 
     def invoke(*args: str, stdin: bytes = b"") -> CliResult:
         out, err = io.BytesIO(), io.BytesIO()
-        saved = sys.stdout, sys.stderr, sys.stdin
-        # keep the wrappers referenced: a collected TextIOWrapper closes its buffer
         wrappers = (
             io.TextIOWrapper(out, encoding="utf-8", write_through=True),
             io.TextIOWrapper(err, encoding="utf-8", write_through=True),
             io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
         )
+        saved = sys.stdout, sys.stderr, sys.stdin
         sys.stdout, sys.stderr, sys.stdin = wrappers
         try:
             code = run(list(args))
@@ -73,9 +72,10 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
             sys.stderr.flush()
         finally:
             sys.stdout, sys.stderr, sys.stdin = saved
-        raw, errors = out.getvalue(), err.getvalue()
-        del wrappers
-        return CliResult(code, raw.decode("utf-8", "replace"), errors.decode(), raw)
+        raw, problems = out.getvalue(), err.getvalue()
+        for wrapper in wrappers:
+            wrapper.detach()
+        return CliResult(code, raw.decode("utf-8", "replace"), problems.decode(), raw)
 
     return invoke
 

@@ -7,15 +7,15 @@ fragments form a JSON *text*, so a streamed call goes through the parse gate lik
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _ANTHROPIC = Dialect.ANTHROPIC
-TOOL_BLOCKS: Final = frozenset({"tool_use", "mcp_tool_use"})
+#: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
+TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
 STREAM_EVENTS: Final = frozenset(
     {
         "message_start",
@@ -29,7 +29,7 @@ STREAM_EVENTS: Final = frozenset(
 )
 
 
-def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """One ``tool_use`` block: ``{type, id, name, input}``."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -45,39 +45,43 @@ def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[To
         )
     if "input" not in node:
         findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
-        yield make_call(
+        out.append(
+            make_call(
+                ctx,
+                _ANTHROPIC,
+                tool=name,
+                call_id=node.get("id"),
+                arguments=None,
+                form=ArgumentsForm.MISSING,
+                node=pointer,
+                args=None,
+                findings=findings,
+            )
+        )
+        return
+    out.append(
+        make_call(
             ctx,
             _ANTHROPIC,
             tool=name,
             call_id=node.get("id"),
-            arguments=None,
-            form=ArgumentsForm.MISSING,
+            arguments=node["input"],
+            form=ArgumentsForm.VALUE,
             node=pointer,
-            args=None,
+            args=pointer + "/input",
             findings=findings,
         )
-        return
-    yield make_call(
-        ctx,
-        _ANTHROPIC,
-        tool=name,
-        call_id=node.get("id"),
-        arguments=node["input"],
-        form=ArgumentsForm.VALUE,
-        node=pointer,
-        args=pointer + "/input",
-        findings=findings,
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """A Message (or any object with a ``content`` block list)."""
     content = node.get("content")
     if not isinstance(content, list):
         return
     for i, block in enumerate(content):
         if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-            yield from tool_use(block, ctx, f"{pointer}/content/{i}")
+            tool_use(block, ctx, f"{pointer}/content/{i}", out)
 
 
 @dataclass(slots=True)
@@ -99,20 +103,20 @@ class AnthropicStream:
     def __init__(self) -> None:
         self._open: dict[Any, _Block] = {}
 
-    def feed(self, event: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-        """Take one event; yield the call a ``content_block_stop`` completes."""
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """Take one event; add the call a ``content_block_stop`` completes to ``out``."""
         kind = event.get("type")
         if kind == "message_start":
-            yield from self.flush()
+            self.flush(out)
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-                self._open[event.get("index")] = _Block(
+                self._open[key(event.get("index"))] = _Block(
                     ctx, block.get("id"), text(block, "name"), block.get("input")
                 )
         elif kind == "content_block_delta":
             delta = event.get("delta")
-            pending = self._open.get(event.get("index"))
+            pending = self._open.get(key(event.get("index")))
             if (
                 pending is not None
                 and isinstance(delta, dict)
@@ -121,16 +125,16 @@ class AnthropicStream:
             ):
                 pending.parts.append(delta["partial_json"])
         elif kind == "content_block_stop":
-            pending = self._open.pop(event.get("index"), None)
+            pending = self._open.pop(key(event.get("index")), None)
             if pending is not None:
-                yield _assembled(pending, complete=True)
+                out.append(_assembled(pending, complete=True))
         elif kind == "message_stop":
-            yield from self.flush()
+            self.flush(out)
 
-    def flush(self) -> Iterator[ToolCall]:
+    def flush(self, out: list[ToolCall]) -> None:
         """Blocks whose stream ended before their ``content_block_stop``."""
-        for index in list(self._open):
-            yield _assembled(self._open.pop(index), complete=False)
+        out.extend(_assembled(block, complete=False) for block in self._open.values())
+        self._open.clear()
 
 
 def _assembled(block: _Block, *, complete: bool) -> ToolCall:

@@ -7,9 +7,10 @@ values; problems with the envelope become findings on the call, never exceptions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._json import dumps
 from jsoncontract.model import (
     HOP_OF_DIALECT,
     Anomaly,
@@ -26,6 +27,7 @@ from jsoncontract.model import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+_UNHASHABLE: Final = (dict, list)
 #: Parse codes that anomalies map to (``duplicate_key`` -> ``parse.duplicate_key``).
 ANOMALY_CODES: Final = {
     "duplicate_key": "parse.duplicate_key",
@@ -36,36 +38,61 @@ ANOMALY_CODES: Final = {
 }
 
 
-@dataclass(slots=True)
 class DocContext:
     """Where a document came from, and what a trace record or the caller said about it.
 
     ``line_of`` maps a pointer inside the document to a line of the file (whole JSON
-    files); JSONL and SSE documents have one ``line`` for everything in them.
+    files); JSONL and SSE documents have one ``line`` for everything in them. One is made
+    per JSONL line, so it is a plain slotted class.
     """
 
-    file: str
-    line: int | None = None
-    line_of: Callable[[str], int | None] | None = None
-    base: str = ""
-    anomalies: tuple[Anomaly, ...] = ()
-    tool: str | None = None
-    call_id: str | None = None
-    hop: Hop | None = None
-    context: dict[str, Any] | None = None
-    top_level: bool = True
-    used_anomalies: set[int] = field(default_factory=set)
+    __slots__ = (
+        "anomalies",
+        "base",
+        "call_id",
+        "context",
+        "file",
+        "hop",
+        "line",
+        "line_of",
+        "tool",
+    )
+
+    def __init__(
+        self,
+        file: str,
+        line: int | None = None,
+        line_of: Callable[[str], int | None] | None = None,
+        anomalies: tuple[Anomaly, ...] = (),
+        tool: str | None = None,
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.line_of = line_of
+        self.anomalies = anomalies
+        self.tool = tool
+        self.base = ""
+        self.call_id: str | None = None
+        self.hop: Hop | None = None
+        self.context: dict[str, Any] | None = None
 
     def child(self, pointer: str, **changes: Any) -> DocContext:
-        """The context of a member of this document."""
-        return replace(self, base=self.base + pointer, top_level=False, **changes)
+        """The context of a member of this document (``changes`` override attributes)."""
+        new = DocContext(self.file, self.line, self.line_of, self.anomalies, self.tool)
+        new.base = self.base + pointer
+        new.call_id = self.call_id
+        new.hop = self.hop
+        new.context = self.context
+        for key, value in changes.items():
+            setattr(new, key, value)
+        return new
 
     def source(self, pointer: str = "") -> Source:
         """The source of the node at ``pointer`` (relative to this document)."""
+        if self.line is not None:  # one line holds the whole document
+            return Source(self.file, self.line)
         absolute = self.base + pointer
-        line = self.line
-        if line is None and self.line_of is not None:
-            line = self.line_of(absolute)
+        line = self.line_of(absolute) if self.line_of is not None else None
         return Source(self.file, line, None, absolute or None)
 
 
@@ -81,6 +108,28 @@ def envelope(
     return Finding(
         code=code, severity=severity, message=message, path=path, stage=Stage.ENVELOPE, hint=hint
     )
+
+
+def envelope_anomaly(anomaly: Anomaly, where: str = "in the call envelope") -> Finding:
+    """An anomaly (duplicate key...) outside the arguments, as an envelope finding."""
+    return envelope(
+        "envelope." + anomaly.kind,
+        f"{where}: {anomaly.detail}",
+        "fix the producer of this capture; the envelope is ambiguous",
+    )
+
+
+def key(value: Any) -> Any:
+    """A JSON value usable as a dict key: an object or array (malformed ids, indexes) as its
+    JSON text, anything else as it is."""
+    return dumps(value) if type(value) in _UNHASHABLE else value
+
+
+def id_text(value: Any) -> str:
+    """A call id as text: strings as they are, anything else as its JSON (``true``, ``1.5``)."""
+    if type(value) is str:
+        return value
+    return str(value) if type(value) is int else dumps(value).decode()
 
 
 def make_call(
@@ -101,40 +150,35 @@ def make_call(
     ``node`` is the pointer of the call object and ``args`` that of its arguments, both
     relative to the document.
     """
-    out = list(findings or ())
+    out = findings if findings is not None else []
     anomalies: list[Anomaly] = []
     if ctx.anomalies:
         absolute_args = ctx.base + args if args is not None else None
         absolute_node = ctx.base + node
-        for i, anomaly in enumerate(ctx.anomalies):
+        for anomaly in ctx.anomalies:
             where = anomaly.pointer
             if absolute_args is not None and (
                 where == absolute_args or where.startswith(absolute_args + "/")
             ):
                 anomalies.append(replace(anomaly, pointer=where[len(absolute_args) :]))
-                ctx.used_anomalies.add(i)
-            elif where == absolute_node or where.startswith(absolute_node + "/"):
-                ctx.used_anomalies.add(i)
-                out.append(
-                    envelope(
-                        "envelope." + anomaly.kind,
-                        f"in the call envelope: {anomaly.detail}",
-                        "fix the producer of this capture; the envelope is ambiguous",
-                    )
-                )
-    hop = ctx.hop or HOP_OF_DIALECT.get(dialect)
+            elif (
+                where == absolute_node
+                or where.startswith(absolute_node + "/")
+                or absolute_node.startswith(where + "/")  # e.g. tool_calls given twice
+            ):
+                out.append(envelope_anomaly(anomaly))
     return ToolCall(
-        hop=hop,
-        dialect=dialect,
-        tool=ctx.tool or tool if dialect is Dialect.DOWNSTREAM else tool,
-        call_id=_id(call_id) if call_id is not None else ctx.call_id,
-        arguments=arguments,
-        form=form,
-        source=ctx.source(node),
-        anomalies=tuple(anomalies),
-        load_findings=out,
-        context=ctx.context,
-        meta=meta,
+        ctx.hop or HOP_OF_DIALECT[dialect],
+        dialect,
+        (ctx.tool or tool) if dialect is Dialect.DOWNSTREAM else tool,
+        call_id if type(call_id) is str else ctx.call_id if call_id is None else id_text(call_id),
+        arguments,
+        form,
+        ctx.source(node),
+        tuple(anomalies) if anomalies else (),
+        out,
+        ctx.context,
+        meta,
     )
 
 
@@ -151,10 +195,6 @@ def problem_call(ctx: DocContext, finding: Finding, *, pointer: str = "") -> Too
         load_findings=[finding],
         context=ctx.context,
     )
-
-
-def _id(value: Any) -> str:
-    return value if isinstance(value, str) else str(value)
 
 
 def text(node: dict[str, Any], key: str) -> str | None:

@@ -12,16 +12,25 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, Stage, ToolCall
+from jsoncontract.model import (
+    Anomaly,
+    ArgumentsForm,
+    Dialect,
+    Finding,
+    Severity,
+    Stage,
+    ToolCall,
+)
 
 _DOWNSTREAM = Dialect.DOWNSTREAM
 
 
-def body(node: Any, ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """A JSON body (already parsed) or a body text (a string payload)."""
     findings: list[Finding] = []
     if not ctx.tool:
@@ -33,31 +42,36 @@ def body(node: Any, ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
             )
         )
     form = ArgumentsForm.TEXT if isinstance(node, str) else ArgumentsForm.VALUE
-    yield make_call(
-        ctx,
-        _DOWNSTREAM,
-        tool=ctx.tool,
-        call_id=None,
-        arguments=node,
-        form=form,
-        node=pointer,
-        args=pointer,
-        findings=findings,
+    out.append(
+        make_call(
+            ctx,
+            _DOWNSTREAM,
+            tool=ctx.tool,
+            call_id=None,
+            arguments=node,
+            form=form,
+            node=pointer,
+            args=pointer,
+            findings=findings,
+        )
     )
 
 
 def har(
-    document: dict[str, Any],
+    document: Any,
     ctx: DocContext,
-    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
-) -> Iterator[ToolCall]:
+    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
+    out: list[ToolCall],
+) -> None:
     """Every call in an HTTP Archive (``log.entries[]``)."""
-    log = document.get("log")
+    log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
-        yield problem_call(
-            ctx,
-            envelope("envelope.malformed", "the HAR file has no log.entries list"),
+        out.append(
+            problem_call(
+                ctx,
+                envelope("envelope.malformed", "the HAR file has no log.entries list"),
+            )
         )
         return
     for i, entry in enumerate(entries):
@@ -67,23 +81,25 @@ def har(
         if isinstance(request, dict):
             post = request.get("postData")
             if isinstance(post, dict) and isinstance(post.get("text"), str):
-                yield from _har_body(
+                _har_body(
                     post["text"],
                     post.get("mimeType"),
                     None,
                     ctx.child(f"/log/entries/{i}/request/postData/text"),
                     dispatch,
+                    out,
                     request=True,
                 )
         response = entry.get("response")
         content = response.get("content") if isinstance(response, dict) else None
         if isinstance(content, dict) and isinstance(content.get("text"), str):
-            yield from _har_body(
+            _har_body(
                 content["text"],
                 content.get("mimeType"),
                 content.get("encoding"),
                 ctx.child(f"/log/entries/{i}/response/content/text"),
                 dispatch,
+                out,
                 request=False,
             )
 
@@ -93,11 +109,13 @@ def _har_body(
     mime: Any,
     encoding: Any,
     ctx: DocContext,
-    dispatch: Callable[[Any, DocContext], Iterator[ToolCall]],
+    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
+    out: list[ToolCall],
     *,
     request: bool,
-) -> Iterator[ToolCall]:
-    if isinstance(mime, str) and "json" not in mime.lower() and "event-stream" not in mime:
+) -> None:
+    kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
+    if kind is not None and "json" not in kind and "event-stream" not in kind:
         return
     data: str | bytes = raw
     if encoding == "base64":
@@ -105,32 +123,34 @@ def _har_body(
             data = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError):
             return
-    if isinstance(mime, str) and "event-stream" in mime:
+    if kind is not None and "event-stream" in kind:
         text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
         for _, event in sse_events(text):
             try:
                 value, anomalies = load(event)
             except NotJSON:
                 continue
-            yield from dispatch(value, ctx.child("", anomalies=anomalies))
+            dispatch(value, _inside(ctx, anomalies), out)
         return
     try:
         value, anomalies = load(data)
     except NotJSON as exc:
         if request and ctx.tool:
             d = exc.diagnosis
-            yield problem_call(
-                ctx,
-                Finding(
-                    code="parse." + d.code,
-                    severity=Severity.ERROR,
-                    message=f"the request body is not JSON: {d.message}",
-                    stage=Stage.PARSE,
-                    hint=d.hint,
-                ),
+            out.append(
+                problem_call(
+                    ctx,
+                    Finding(
+                        code="parse." + d.code,
+                        severity=Severity.ERROR,
+                        message=f"the request body is not JSON: {d.message}",
+                        stage=Stage.PARSE,
+                        hint=d.hint,
+                    ),
+                )
             )
         return
-    child = ctx.child("", anomalies=anomalies)
+    child = _inside(ctx, anomalies)
     if isinstance(value, dict) and (
         "jsonrpc" in value
         or "choices" in value
@@ -138,9 +158,16 @@ def _har_body(
         or value.get("type") == "message"
         or value.get("object") == "response"
     ):
-        yield from dispatch(value, child)
+        dispatch(value, child, out)
     elif request and not _is_provider_request(value):
-        yield from body(value, child)
+        body(value, child, out)
+
+
+def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:
+    """The context of a body embedded as text at ``ctx``: its anomalies, located under it."""
+    if anomalies:
+        anomalies = tuple(replace(a, pointer=ctx.base + a.pointer) for a in anomalies)
+    return ctx.child("", anomalies=anomalies)
 
 
 def _is_provider_request(value: Any) -> bool:

@@ -7,7 +7,6 @@ reassembly is needed. Both the REST spelling (``functionCall``) and the Python S
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from jsoncontract.capture.base import DocContext, envelope, make_call, text
@@ -16,7 +15,7 @@ from jsoncontract.model import ArgumentsForm, Dialect, Finding, ToolCall
 _GEMINI = Dialect.GEMINI
 
 
-def function_call(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def function_call(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """One ``functionCall`` object."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -27,41 +26,43 @@ def function_call(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterat
         args: str | None = pointer + "/args"
     else:
         arguments, args = {}, None
-    yield make_call(
-        ctx,
-        _GEMINI,
-        tool=name,
-        call_id=node.get("id"),
-        arguments=arguments,
-        form=ArgumentsForm.VALUE,
-        node=pointer,
-        args=args,
-        findings=findings,
+    out.append(
+        make_call(
+            ctx,
+            _GEMINI,
+            tool=name,
+            call_id=node.get("id"),
+            arguments=arguments,
+            form=ArgumentsForm.VALUE,
+            node=pointer,
+            args=args,
+            findings=findings,
+        )
     )
 
 
-def part(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def part(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """A content part; only ``functionCall`` parts hold calls."""
     for key in ("functionCall", "function_call"):
         call = node.get(key)
         if isinstance(call, dict):
-            yield from function_call(call, ctx, f"{pointer}/{key}")
+            function_call(call, ctx, f"{pointer}/{key}", out)
 
 
-def content(node: dict[str, Any], ctx: DocContext, pointer: str = "") -> Iterator[ToolCall]:
+def content(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """A ``Content`` object: ``{role, parts}``."""
     parts = node.get("parts")
     if isinstance(parts, list):
         for i, item in enumerate(parts):
             if isinstance(item, dict):
-                yield from part(item, ctx, f"{pointer}/parts/{i}")
+                part(item, ctx, f"{pointer}/parts/{i}", out)
 
 
-def response(node: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
+def response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
     """A ``GenerateContentResponse`` (or one streamed chunk of it)."""
     candidates = node.get("candidates")
     if not isinstance(candidates, list):
         return
     for i, candidate in enumerate(candidates):
         if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict):
-            yield from content(candidate["content"], ctx, f"/candidates/{i}/content")
+            content(candidate["content"], ctx, out, f"/candidates/{i}/content")

@@ -9,7 +9,6 @@ same id (``ToolCall.response``) when the request is still known.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
 from typing import Any, Final
 
 from jsoncontract.capture.base import DocContext, envelope, make_call, text
@@ -18,6 +17,8 @@ from jsoncontract.model import ArgumentsForm, Dialect, Finding, ToolCall
 _MCP = Dialect.MCP
 #: How many unanswered requests per file are remembered for their responses.
 _REMEMBERED: Final = 4096
+#: JSON-RPC ids that can be matched (a float, object or array id is reported, never matched).
+_ID_TYPES: Final = (str, int)
 
 
 class McpState:
@@ -28,7 +29,7 @@ class McpState:
 
     def remember(self, request_id: Any, call: ToolCall) -> None:
         """Keep a request until its response arrives (bounded; the oldest is forgotten)."""
-        if request_id is None:
+        if type(request_id) not in _ID_TYPES:  # null, or an invalid id no response can match
             return
         self._calls[_key(request_id)] = call
         if len(self._calls) > _REMEMBERED:
@@ -36,7 +37,10 @@ class McpState:
 
     def answer(self, message: dict[str, Any]) -> None:
         """Attach a response (``result`` or ``error``) to the request it answers."""
-        call = self._calls.pop(_key(message.get("id")), None)
+        response_id = message.get("id")
+        if type(response_id) not in _ID_TYPES:
+            return
+        call = self._calls.pop(_key(response_id), None)
         if call is not None:
             call.response = message
 
@@ -45,8 +49,8 @@ def _key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[ToolCall]:
-    """One JSON-RPC message; yields a call for a ``tools/call`` request."""
+def message(node: dict[str, Any], ctx: DocContext, state: McpState, out: list[ToolCall]) -> None:
+    """One JSON-RPC message; a ``tools/call`` request adds a call to ``out``."""
     method = node.get("method")
     if method is None:
         if "result" in node or "error" in node:
@@ -96,7 +100,7 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[
             args=None,
             findings=findings,
         )
-        yield call
+        out.append(call)
         return
     name = text(params, "name")
     if not name:
@@ -129,4 +133,4 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState) -> Iterator[
             meta=meta,
         )
     state.remember(request_id, call)
-    yield call
+    out.append(call)

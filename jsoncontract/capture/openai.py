@@ -8,11 +8,10 @@ Responses API has ``function_call`` output items (``arguments`` also a string) a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _CHAT = Dialect.OPENAI_CHAT
@@ -45,21 +44,23 @@ def _arguments(
     return value, ArgumentsForm.VALUE, pointer + "/arguments"
 
 
-def chat_tool_call(node: Any, ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def chat_tool_call(node: Any, ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """One ``tool_calls[]`` entry: ``{id, type: "function", function: {name, arguments}}``."""
     findings: list[Finding] = []
     if not isinstance(node, dict):
         findings.append(envelope("envelope.malformed", "a tool call must be an object"))
-        yield make_call(
-            ctx,
-            _CHAT,
-            tool=None,
-            call_id=None,
-            arguments=None,
-            form=ArgumentsForm.MISSING,
-            node=pointer,
-            args=None,
-            findings=findings,
+        out.append(
+            make_call(
+                ctx,
+                _CHAT,
+                tool=None,
+                call_id=None,
+                arguments=None,
+                form=ArgumentsForm.MISSING,
+                node=pointer,
+                args=None,
+                findings=findings,
+            )
         )
         return
     function = node.get("function")
@@ -67,16 +68,18 @@ def chat_tool_call(node: Any, ctx: DocContext, pointer: str) -> Iterator[ToolCal
         if node.get("type") not in (None, "function"):
             return  # a custom or built-in tool call, not a function call
         findings.append(envelope("envelope.malformed", "the tool call has no function object"))
-        yield make_call(
-            ctx,
-            _CHAT,
-            tool=None,
-            call_id=node.get("id"),
-            arguments=None,
-            form=ArgumentsForm.MISSING,
-            node=pointer,
-            args=None,
-            findings=findings,
+        out.append(
+            make_call(
+                ctx,
+                _CHAT,
+                tool=None,
+                call_id=node.get("id"),
+                arguments=None,
+                form=ArgumentsForm.MISSING,
+                node=pointer,
+                args=None,
+                findings=findings,
+            )
         )
         return
     name = text(function, "name")
@@ -91,65 +94,73 @@ def chat_tool_call(node: Any, ctx: DocContext, pointer: str) -> Iterator[ToolCal
             )
         )
     arguments, form, args = _arguments(function, findings, pointer + "/function")
-    yield make_call(
-        ctx,
-        _CHAT,
-        tool=name,
-        call_id=node.get("id"),
-        arguments=arguments,
-        form=form,
-        node=pointer,
-        args=args,
-        findings=findings,
+    out.append(
+        make_call(
+            ctx,
+            _CHAT,
+            tool=name,
+            call_id=node.get("id"),
+            arguments=arguments,
+            form=form,
+            node=pointer,
+            args=args,
+            findings=findings,
+        )
     )
 
 
-def chat_message(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def chat_message(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
     """An assistant message: its ``tool_calls`` (or the legacy ``function_call``)."""
     calls = node.get("tool_calls")
     if isinstance(calls, list):
         for i, call in enumerate(calls):
-            yield from chat_tool_call(call, ctx, f"{pointer}/tool_calls/{i}")
+            chat_tool_call(call, ctx, f"{pointer}/tool_calls/{i}", out)
     elif calls is not None:
-        yield make_call(
-            ctx,
-            _CHAT,
-            tool=None,
-            call_id=None,
-            arguments=None,
-            form=ArgumentsForm.MISSING,
-            node=pointer,
-            args=None,
-            findings=[envelope("envelope.malformed", "tool_calls must be a list")],
+        out.append(
+            make_call(
+                ctx,
+                _CHAT,
+                tool=None,
+                call_id=None,
+                arguments=None,
+                form=ArgumentsForm.MISSING,
+                node=pointer,
+                args=None,
+                findings=[envelope("envelope.malformed", "tool_calls must be a list")],
+            )
         )
     legacy = node.get("function_call")
     if isinstance(legacy, dict):
         findings: list[Finding] = []
         arguments, form, args = _arguments(legacy, findings, f"{pointer}/function_call")
-        yield make_call(
-            ctx,
-            _CHAT,
-            tool=text(legacy, "name"),
-            call_id=None,
-            arguments=arguments,
-            form=form,
-            node=f"{pointer}/function_call",
-            args=args,
-            findings=findings,
+        out.append(
+            make_call(
+                ctx,
+                _CHAT,
+                tool=text(legacy, "name"),
+                call_id=None,
+                arguments=arguments,
+                form=form,
+                node=f"{pointer}/function_call",
+                args=args,
+                findings=findings,
+            )
         )
 
 
-def chat_response(node: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
+def chat_response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
     """A whole ``chat.completion``: every choice's message."""
     choices = node.get("choices")
     if not isinstance(choices, list):
         return
     for i, choice in enumerate(choices):
         if isinstance(choice, dict) and isinstance(choice.get("message"), dict):
-            yield from chat_message(choice["message"], ctx, f"/choices/{i}/message")
+            chat_message(choice["message"], ctx, f"/choices/{i}/message", out)
 
 
-def responses_item(node: dict[str, Any], ctx: DocContext, pointer: str) -> Iterator[ToolCall]:
+def responses_item(
+    node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]
+) -> None:
     """A Responses ``function_call`` output item."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -166,32 +177,35 @@ def responses_item(node: dict[str, Any], ctx: DocContext, pointer: str) -> Itera
         )
         call_id = node.get("id")
     arguments, form, args = _arguments(node, findings, pointer)
-    yield make_call(
-        ctx,
-        _RESPONSES,
-        tool=name,
-        call_id=call_id,
-        arguments=arguments,
-        form=form,
-        node=pointer,
-        args=args,
-        findings=findings,
+    out.append(
+        make_call(
+            ctx,
+            _RESPONSES,
+            tool=name,
+            call_id=call_id,
+            arguments=arguments,
+            form=form,
+            node=pointer,
+            args=args,
+            findings=findings,
+        )
     )
 
 
-def responses_response(node: dict[str, Any], ctx: DocContext, skip: set[Any]) -> Iterator[ToolCall]:
+def responses_response(
+    node: dict[str, Any], ctx: DocContext, stream: ResponsesStream, out: list[ToolCall]
+) -> None:
     """A whole Responses ``response``: its ``function_call`` output items.
 
-    Items whose id is in ``skip`` were already assembled from stream events.
+    Items the file's ``stream`` already assembled are skipped; items it left open (deltas
+    seen, no ``.done``) are closed with the final item, so no call is counted twice.
     """
     output = node.get("output")
     if not isinstance(output, list):
         return
     for i, item in enumerate(output):
         if isinstance(item, dict) and item.get("type") == "function_call":
-            if item.get("id") in skip:
-                continue
-            yield from responses_item(item, ctx, f"/output/{i}")
+            stream.close_item(item, ctx, f"/output/{i}", out)
 
 
 # -- streams -------------------------------------------------------------------------------
@@ -212,22 +226,26 @@ class ChatStream:
     def __init__(self) -> None:
         self._open: dict[tuple[Any, Any, Any], _Pending] = {}
 
-    def feed(self, chunk: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-        """Take one chunk; yield the calls its ``finish_reason`` completes."""
-        response = chunk.get("id")
-        for choice in chunk.get("choices") or ():
+    def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
+        response = key(chunk.get("id"))
+        choices = chunk.get("choices")
+        if type(choices) is not list:
+            return
+        for choice in choices:
             if not isinstance(choice, dict):
                 continue
-            number = choice.get("index", 0)
+            number = key(choice.get("index", 0))
             delta = choice.get("delta")
             if isinstance(delta, dict):
-                for fragment in delta.get("tool_calls") or ():
+                fragments = delta.get("tool_calls")
+                for fragment in fragments if type(fragments) is list else ():
                     if not isinstance(fragment, dict):
                         continue
-                    key = (response, number, fragment.get("index", 0))
-                    pending = self._open.get(key)
+                    where = (response, number, key(fragment.get("index", 0)))
+                    pending = self._open.get(where)
                     if pending is None:
-                        pending = self._open[key] = _Pending(ctx)
+                        pending = self._open[where] = _Pending(ctx)
                     if fragment.get("id"):
                         pending.call_id = fragment["id"]
                     function = fragment.get("function")
@@ -238,17 +256,17 @@ class ChatStream:
                         if isinstance(part, str):
                             pending.parts.append(part)
             if choice.get("finish_reason") is not None:
-                yield from self._close(lambda k, r=response, n=number: k[0] == r and k[1] == n)
+                self._close(lambda k, r=response, n=number: k[0] == r and k[1] == n, out)
 
-    def _close(self, which: Any) -> Iterator[ToolCall]:
-        for key in [k for k in self._open if which(k)]:
-            pending = self._open.pop(key)
-            yield _assembled(pending, _CHAT, complete=True)
+    def _close(self, which: Any, out: list[ToolCall]) -> None:
+        for done in [k for k in self._open if which(k)]:
+            pending = self._open.pop(done)
+            out.append(_assembled(pending, _CHAT, complete=True))
 
-    def flush(self) -> Iterator[ToolCall]:
+    def flush(self, out: list[ToolCall]) -> None:
         """Calls whose stream ended without a ``finish_reason`` (possibly cut off)."""
-        for key in list(self._open):
-            yield _assembled(self._open.pop(key), _CHAT, complete=False)
+        out.extend(_assembled(p, _CHAT, complete=False) for p in self._open.values())
+        self._open.clear()
 
 
 class ResponsesStream:
@@ -258,44 +276,61 @@ class ResponsesStream:
         self._open: dict[Any, _Pending] = {}
         self.emitted: set[Any] = set()
 
-    def feed(self, event: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-        """Take one event; yield the call a ``.done`` event completes."""
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """Take one event; add the call a ``.done`` event completes to ``out``."""
         kind = event.get("type")
         if kind in ("response.output_item.added", "response.output_item.done"):
             item = event.get("item")
             if not isinstance(item, dict) or item.get("type") != "function_call":
                 return
-            item_id = item.get("id")
             if kind == "response.output_item.added":
-                pending = self._open.setdefault(item_id, _Pending(ctx))
+                pending = self._open.setdefault(key(item.get("id")), _Pending(ctx))
                 pending.call_id = item.get("call_id")
                 pending.name = text(item, "name")
-            elif item_id not in self.emitted:
-                pending = self._open.pop(item_id) if item_id in self._open else _Pending(ctx)
-                pending.call_id = item.get("call_id", pending.call_id)
-                pending.name = text(item, "name") or pending.name
-                if isinstance(item.get("arguments"), str):
-                    pending.final = item["arguments"]
-                self.emitted.add(item_id)
-                yield _assembled(pending, _RESPONSES, complete=True)
+            else:
+                self.close_item(item, ctx.child("/item"), "", out)
         elif kind == "response.function_call_arguments.delta":
-            pending = self._open.setdefault(event.get("item_id"), _Pending(ctx))
+            pending = self._open.setdefault(key(event.get("item_id")), _Pending(ctx))
             if isinstance(event.get("delta"), str):
                 pending.parts.append(event["delta"])
         elif kind == "response.function_call_arguments.done":
-            item_id = event.get("item_id")
+            item_id = key(event.get("item_id"))
             pending = self._open.pop(item_id) if item_id in self._open else _Pending(ctx)
             pending.name = text(event, "name") or pending.name
             if isinstance(event.get("arguments"), str):
                 pending.final = event["arguments"]
             if item_id not in self.emitted:
                 self.emitted.add(item_id)
-                yield _assembled(pending, _RESPONSES, complete=True)
+                out.append(_assembled(pending, _RESPONSES, complete=True))
 
-    def flush(self) -> Iterator[ToolCall]:
+    def close_item(
+        self, item: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]
+    ) -> None:
+        """A final ``function_call`` item (``output_item.done``, or a completed response).
+
+        It closes the item the stream opened, checking the fragments against the final
+        arguments; an item never seen streaming is read as it is; one already produced is
+        skipped.
+        """
+        item_id = key(item.get("id"))
+        if item_id in self.emitted:
+            return
+        pending = self._open.pop(item_id, None)
+        if pending is None:
+            responses_item(item, ctx, pointer, out)
+        else:
+            pending.call_id = item.get("call_id", pending.call_id)
+            pending.name = text(item, "name") or pending.name
+            if isinstance(item.get("arguments"), str):
+                pending.final = item["arguments"]
+            out.append(_assembled(pending, _RESPONSES, complete=True))
+        if item_id is not None:
+            self.emitted.add(item_id)
+
+    def flush(self, out: list[ToolCall]) -> None:
         """Items whose stream ended before their ``.done`` event."""
-        for item_id in list(self._open):
-            yield _assembled(self._open.pop(item_id), _RESPONSES, complete=False)
+        out.extend(_assembled(p, _RESPONSES, complete=False) for p in self._open.values())
+        self._open.clear()
 
 
 def _assembled(pending: _Pending, dialect: Dialect, *, complete: bool) -> ToolCall:

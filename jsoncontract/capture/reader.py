@@ -11,22 +11,38 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
-from jsoncontract._files import STDIN, expand, iter_lines, read_bytes
-from jsoncontract._json import NotJSON, load
+from jsoncontract._files import (
+    MAX_DOCUMENT_BYTES,
+    expand,
+    is_stream,
+    iter_lines,
+    lines_of,
+    open_stream,
+    read_bytes,
+)
+from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
-from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.capture.base import (
+    DocContext,
+    envelope,
+    envelope_anomaly,
+    id_text,
+    problem_call,
+)
 from jsoncontract.errors import InputError
 from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+_BOM: Final = b"\xef\xbb\xbf"
 _HOPS: Final = {h.value: h for h in Hop}
 
 
@@ -41,10 +57,12 @@ class _FileState:
         self.anthropic = anthropic.AnthropicStream()
         self.mcp = mcp.McpState()
 
-    def flush(self) -> Iterator[ToolCall]:
-        yield from self.chat.flush()
-        yield from self.responses.flush()
-        yield from self.anthropic.flush()
+    def flush(self) -> list[ToolCall]:
+        out: list[ToolCall] = []
+        self.chat.flush(out)
+        self.responses.flush(out)
+        self.anthropic.flush(out)
+        return out
 
 
 class UnknownShape(Exception):
@@ -89,42 +107,58 @@ class CaptureReader:
         name = str(path)
         suffix = Path(name).suffix.lower()
         state = _FileState()
-        if name == STDIN:
-            yield from self._stdin(state)
+        if is_stream(name):
+            yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
-            yield from self._jsonl(
-                name, iter_lines(name, max_line_bytes=self.max_line_bytes), state
-            )
+            lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
+            yield from self._jsonl(name, lines, state)
         else:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
         yield from state.flush()
 
+    def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
+        """The calls in one already-parsed document (for embedding the reader elsewhere)."""
+        out: list[ToolCall] = []
+        state = _FileState()
+        self._dispatch(value, ctx, state, out)
+        out.extend(state.flush())
+        return out
+
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stdin(self, state: _FileState) -> Iterator[ToolCall]:
-        stream = sys.stdin.buffer
-        first = stream.readline(self.max_line_bytes + 1)
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+        """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
+        read whole otherwise."""
+        skipped = 0
+        first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
         while first and not first.strip():
+            skipped += 1
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
-            raise InputError("standard input is empty", file=STDIN)
-        single = _parses_alone(first)
-        if single and first.lstrip()[:1] in (b"{", b"["):
-            lines = _chain_lines(first, iter_lines(STDIN, max_line_bytes=self.max_line_bytes))
-            yield from self._jsonl(STDIN, lines, state)
+            raise InputError("the input is empty", file=name)
+        if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
+            rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
+            yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
             return
-        data = first + stream.read()
+        # the skipped blank lines are put back, so that line numbers stay right
+        data = b"\n" * skipped + first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
+        if stream is not sys.stdin.buffer:
+            stream.close()
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise InputError(
+                f"the input is over the {MAX_DOCUMENT_BYTES // 1_000_000} MB limit for one JSON "
+                "document; send JSON Lines (one event per line), which stream without a limit",
+                file=name,
+            )
         self.bytes_read += len(data)
-        yield from self._whole(STDIN, data, state, "")
+        yield from self._whole(name, data, state, Path(name).suffix.lower())
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
-        if (
-            suffix == ".sse"
-            or data.lstrip()[:5] in (b"data:", b"event", b": ok\n")
-            or (data.lstrip()[:6] == b"event:")
-        ):
+        data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
+        head = data.lstrip()[:6]
+        if suffix == ".sse" or head.startswith((b"data:", b"event:")):
             yield from self._sse(name, data, state)
             return
         try:
@@ -145,42 +179,40 @@ class CaptureReader:
 
         def line_of(pointer: str) -> int | None:
             nonlocal index
+            if not pointer:  # the whole document: where it starts, no index needed
+                return data.count(b"\n", 0, len(data) - len(data.lstrip())) + 1
             if index is None:
                 index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
             pos = index.position(pointer)
             return pos[0] if pos else None
 
         ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
-        count = 0
+        out: list[ToolCall] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
-                calls: Iterable[ToolCall] = downstream.har(
-                    value, ctx, lambda v, c: self._dispatch(v, c, state)
-                )
+                downstream.har(value, ctx, lambda v, c, o: self._dispatch(v, c, state, o), out)
             else:
-                calls = self._dispatch(value, ctx, state)
-            for call in calls:
-                count += 1
-                yield call
-            for call in state.flush():
-                count += 1
-                yield call
+                self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
             raise InputError(
                 f"not a capture in any known dialect ({exc}); for a bare request body use "
                 "--tool NAME (and --dialect downstream)",
                 file=name,
             ) from None
-        if count == 0:
-            yield problem_call(
-                ctx,
-                envelope(
-                    "envelope.no_tool_call",
-                    "the capture holds no tool call",
-                    "check that this is the response in which the model called a tool",
-                    severity=Severity.WARNING,
-                ),
+        out.extend(state.flush())
+        if not out:
+            out.append(
+                problem_call(
+                    ctx,
+                    envelope(
+                        "envelope.no_tool_call",
+                        "the capture holds no tool call",
+                        "check that this is the response in which the model called a tool",
+                        severity=Severity.WARNING,
+                    ),
+                )
             )
+        yield from out
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
         text = data.decode("utf-8", "surrogateescape")
@@ -193,71 +225,107 @@ class CaptureReader:
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
     ) -> Iterator[ToolCall]:
+        dispatch = self._dispatch
+        tool = self.tool
+        out: list[ToolCall] = []
         for number, line in lines:
             if line is None:
                 yield problem_call(
-                    DocContext(name, line=number),
+                    DocContext(name, line=number, tool=tool),
                     _parse_problem(
                         "too_large",
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event, or raise --max-line-bytes",
+                        "split the event into smaller lines",
                     ),
                 )
                 continue
             self.bytes_read += len(line)
-            if not line.strip():
-                continue
-            ctx = DocContext(name, line=number, tool=self.tool, top_level=False)
             try:
                 value, anomalies = load(line)
             except NotJSON as exc:
+                if not line.strip():
+                    continue
                 d = exc.diagnosis
+                if d.code != "too_deep":  # the line without its break (a newline is no fault)
+                    d = diagnose(line.rstrip(b"\r\n"))
                 yield problem_call(
-                    ctx,
+                    DocContext(name, line=number, tool=tool),
                     _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
                 )
                 continue
-            ctx.anomalies = anomalies
+            ctx = DocContext(name, number, None, anomalies, tool)
             try:
-                yield from self._dispatch(value, ctx, state)
+                dispatch(value, ctx, state, out)
             except UnknownShape as exc:
-                yield problem_call(
-                    ctx,
-                    envelope(
-                        "envelope.unknown_dialect",
-                        f"line {number} is JSON but no known capture dialect ({exc})",
-                        'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
-                    ),
+                out.append(
+                    problem_call(
+                        ctx,
+                        envelope(
+                            "envelope.unknown_dialect",
+                            f"line {number} is JSON but no known capture dialect ({exc})",
+                            'wrap bare bodies as {"hop": "downstream", "tool": ..., '
+                            '"payload": ...}',
+                        ),
+                    )
                 )
+            if len(out) == 1:
+                yield out.pop()
+            elif out:
+                yield from out
+                out.clear()
 
     # -- dialect detection ---------------------------------------------------------------
 
-    def _dispatch(self, value: Any, ctx: DocContext, state: _FileState) -> Iterator[ToolCall]:
-        if isinstance(value, list):
-            for i, item in enumerate(value):
-                yield from self._dispatch(item, ctx.child(f"/{i}"), state)
-            return
-        if not isinstance(value, dict):
+    def _dispatch(
+        self,
+        value: Any,
+        ctx: DocContext,
+        state: _FileState,
+        out: list[ToolCall],
+    ) -> None:
+        if type(value) is dict:
+            if "payload" in value:
+                hop = value.get("hop")
+                if (type(hop) is str and hop in _HOPS) or "dialect" in value:
+                    self._record(value, ctx, state, out)
+                    return
+            if self.dialect is not Dialect.DOWNSTREAM:
+                handler = self._handler(value, state)
+                if handler is not None:
+                    handler(value, ctx, out)
+                    return
             if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-                yield from downstream.body(value, ctx)
-                return
-            raise UnknownShape(f"a JSON {_kind(value)} holds no call")
-        if "payload" in value and (value.get("hop") in _HOPS or "dialect" in value):
-            yield from self._record(value, ctx, state)
-            return
-        handler = self._handler(value, state)
-        if handler is None:
-            if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-                yield from downstream.body(value, ctx)
+                downstream.body(value, ctx, out)
                 return
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
-        yield from handler(value, ctx)
+        if isinstance(value, list):
+            if self.dialect is Dialect.DOWNSTREAM:  # a body that is an array is one body
+                downstream.body(value, ctx, out)
+                return
+            # a list holds calls among other things (text parts, reasoning items, results):
+            # it is a capture when at least one of its items is
+            unknown: UnknownShape | None = None
+            known = not value
+            for i, item in enumerate(value):
+                try:
+                    self._dispatch(item, ctx.child(f"/{i}"), state, out)
+                    known = True
+                except UnknownShape as exc:
+                    unknown = exc
+            if unknown is not None and not known:
+                raise unknown
+            return
+        if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
+            downstream.body(value, ctx, out)
+            return
+        raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
-        self, record: dict[str, Any], ctx: DocContext, state: _FileState
-    ) -> Iterator[ToolCall]:
-        hop = _HOPS.get(record.get("hop"))  # type: ignore[arg-type]
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
+    ) -> None:
+        named = record.get("hop")
+        hop = _HOPS.get(named) if type(named) is str else None
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
@@ -265,28 +333,43 @@ class CaptureReader:
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
-            call_id=str(call_id) if call_id is not None else None,
+            call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
         )
         payload = record["payload"]
-        if hop is Hop.DOWNSTREAM:
-            yield from downstream.body(payload, child)
-            return
+        start = len(out)
         forced = record.get("dialect")
-        if isinstance(forced, str) and forced in Dialect.__members__.values():
+        if hop is Hop.DOWNSTREAM:
+            downstream.body(payload, child, out)
+        elif isinstance(forced, str) and forced in _DIALECTS:
             saved = self.dialect
-            self.dialect = Dialect(forced)
+            self.dialect = _DIALECTS[forced]
             try:
-                yield from self._dispatch(payload, child, state)
+                self._dispatch(payload, child, state, out)
             finally:
                 self.dialect = saved
-            return
-        yield from self._dispatch(payload, child, state)
+        else:
+            self._dispatch(payload, child, state, out)
+        if ctx.anomalies and len(out) > start:
+            _record_anomalies(ctx, out[start:])
 
-    def _handler(
-        self, value: dict[str, Any], state: _FileState
-    ) -> Callable[[dict[str, Any], DocContext], Iterator[ToolCall]] | None:
+    def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         forced = self.dialect
+        if forced is None:
+            # the common shapes first, by one distinctive member each
+            if "choices" in value:
+                kind = value.get("object")
+                if kind == "chat.completion.chunk" or (kind is None and _is_chunk(value)):
+                    return state.chat.feed
+                if isinstance(value["choices"], list):
+                    return openai.chat_response
+            if "jsonrpc" in value:
+                return lambda v, c, o: mcp.message(v, c, state.mcp, o)
+            kind = value.get("type")
+            if kind == "message" and isinstance(value.get("content"), list):
+                return anthropic.message
+            if "candidates" in value and isinstance(value["candidates"], list):
+                return gemini.response
         for dialect, match in _MATCHERS:
             if forced is not None and dialect is not forced:
                 continue
@@ -296,27 +379,42 @@ class CaptureReader:
         return None
 
 
-Handler = Callable[[dict[str, Any], DocContext], Iterator[ToolCall]]
+Handler = Callable[[dict[str, Any], DocContext, list[ToolCall]], None]
+_DIALECTS: Final = {d.value: d for d in Dialect}
 
 
 def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
     if "jsonrpc" in value or ("method" in value and "params" in value):
-        return lambda v, c: mcp.message(v, c, state.mcp)
+        return lambda v, c, o: mcp.message(v, c, state.mcp, o)
     return None
 
 
+def _is_chunk(value: dict[str, Any]) -> bool:
+    """A ``chat.completion.chunk`` (also when a log dropped ``object``: its choices have deltas)."""
+    kind: object = value.get("object")
+    if kind is not None:
+        return kind == "chat.completion.chunk"
+    choices = value.get("choices")
+    return (
+        isinstance(choices, list)
+        and bool(choices)
+        and isinstance(choices[0], dict)
+        and "delta" in choices[0]
+    )
+
+
 def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
-    kind = value.get("object")
-    if kind == "chat.completion.chunk":
+    if _is_chunk(value):
         return state.chat.feed
-    if kind == "chat.completion" or isinstance(value.get("choices"), list):
+    if value.get("object") == "chat.completion" or isinstance(value.get("choices"), list):
         return openai.chat_response
+    legacy = value.get("function_call")
     if "tool_calls" in value or (
-        isinstance(value.get("function_call"), dict) and "arguments" in value["function_call"]
+        isinstance(legacy, dict) and ("arguments" in legacy or value.get("role") == "assistant")
     ):
-        return lambda v, c: openai.chat_message(v, c, "")
+        return lambda v, c, o: openai.chat_message(v, c, "", o)
     if value.get("type") == "function" and isinstance(value.get("function"), dict):
-        return lambda v, c: openai.chat_tool_call(v, c, "")
+        return lambda v, c, o: openai.chat_tool_call(v, c, "", o)
     return None
 
 
@@ -326,26 +424,26 @@ def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None
         if kind in ("response.completed", "response.done", "response.incomplete"):
             inner = value.get("response")
             if isinstance(inner, dict):
-                return lambda v, c: openai.responses_response(
-                    inner, c.child("/response"), state.responses.emitted
+                return lambda v, c, o: openai.responses_response(
+                    inner, c.child("/response"), state.responses, o
                 )
             return _nothing
         return state.responses.feed
     if value.get("object") == "response" or (
         isinstance(value.get("output"), list) and "choices" not in value
     ):
-        return lambda v, c: openai.responses_response(v, c, state.responses.emitted)
+        return lambda v, c, o: openai.responses_response(v, c, state.responses, o)
     if kind == "function_call":
-        return lambda v, c: openai.responses_item(v, c, "")
+        return lambda v, c, o: openai.responses_item(v, c, "", o)
     return None
 
 
 def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None:
     kind = value.get("type")
-    if kind in anthropic.STREAM_EVENTS:
+    if type(kind) is str and kind in anthropic.STREAM_EVENTS:
         return state.anthropic.feed
     if kind in anthropic.TOOL_BLOCKS:
-        return lambda v, c: anthropic.tool_use(v, c, "")
+        return lambda v, c, o: anthropic.tool_use(v, c, "", o)
     if (kind == "message" or value.get("role") == "assistant") and isinstance(
         value.get("content"), list
     ):
@@ -358,17 +456,18 @@ def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
         return gemini.response
     if isinstance(value.get("parts"), list):
         return gemini.content
+    # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
     if isinstance(value.get("functionCall"), dict) or (
-        isinstance(value.get("function_call"), dict) and "args" in value["function_call"]
+        isinstance(value.get("function_call"), dict) and "arguments" not in value["function_call"]
     ):
-        return lambda v, c: gemini.part(v, c, "")
+        return lambda v, c, o: gemini.part(v, c, "", o)
     if isinstance(value.get("name"), str) and "args" in value:
-        return lambda v, c: gemini.function_call(v, c, "")
+        return lambda v, c, o: gemini.function_call(v, c, "", o)
     return None
 
 
-def _nothing(value: dict[str, Any], ctx: DocContext) -> Iterator[ToolCall]:
-    return iter(())
+def _nothing(value: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    return None
 
 
 _MATCHERS: Final = (
@@ -390,18 +489,6 @@ def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
     )
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return type(value).__name__
-
-
 def _parses_alone(line: bytes) -> bool:
     try:
         load(line)
@@ -415,9 +502,17 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return len(lines) >= 2 and _parses_alone(lines[0])
 
 
-def _chain_lines(
-    first: bytes, rest: Iterator[tuple[int, bytes | None]]
-) -> Iterator[tuple[int, bytes | None]]:
-    yield 1, first
-    for number, line in rest:
-        yield number + 1, line
+def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+    """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
+    ``hop``...) makes every call the record produced ambiguous."""
+    base = ctx.base
+    payload = base + "/payload"
+    own = [
+        a
+        for a in ctx.anomalies
+        if a.pointer.startswith(base + "/")
+        and a.pointer != payload
+        and not a.pointer.startswith(payload + "/")
+    ]
+    for call in calls:
+        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)

@@ -10,7 +10,7 @@ import typer
 from jsoncontract._version import __version__
 
 #: Command modules, in the order ``--help`` lists them. Each defines ``register(app)``.
-COMMAND_MODULES: Final = ("check", "lint", "rules", "pin")
+COMMAND_MODULES: Final = ("check", "diff", "lint", "rules", "pin")
 
 HELP = (
     "Test the JSON contracts between AI agents, the tools they call, and the systems behind "
@@ -33,7 +33,7 @@ def build() -> Any:
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
-        rich_markup_mode="markdown",
+        rich_markup_mode="rich",
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 

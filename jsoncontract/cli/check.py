@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -47,7 +48,17 @@ class DialectChoice(StrEnum):
 
 def register(app: typer.Typer) -> None:
     """Add the command to the root app."""
-    app.command("check", no_args_is_help=False)(check_cli)
+    app.command("check", help=HELP, short_help=HELP.split(".")[0] + ".")(check_cli)
+
+
+HELP = (
+    "Check captured tool calls against the tools' contracts.\n\n"
+    "Every call goes through four gates in order: envelope (a well-formed call of a known "
+    "tool), parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules "
+    "from --rules or the config, and idempotency keys across the whole run). "
+    "The first gate that fails names the failure.\n\n"
+    "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
+)
 
 
 # fmt: off
@@ -65,6 +76,12 @@ def check_cli(
     dialect: Annotated[DialectChoice | None, typer.Option(
         help="Read every capture as this dialect instead of detecting it.",
         show_default=False)] = None,
+    rules: Annotated[list[Path] | None, typer.Option(
+        "--rules", "-r", help="Business rules file (TOML; repeatable). Default: [business] "
+        "rules in the config.", show_default=False, dir_okay=False)] = None,
+    context: Annotated[str | None, typer.Option(
+        "--context", help="The context business rules read (caller, role, tenant, now): "
+        "a JSON object, or @FILE.", show_default=False)] = None,
     format: Annotated[CheckFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
     output: OutputOpt = None,
@@ -86,12 +103,10 @@ def check_cli(
     no_config: NoConfigOpt = False,
 ) -> int:
     # fmt: on
-    """Check captured tool calls against the tools' contracts.
-
-    Every call goes through four gates: envelope (a well-formed call of a known tool),
-    parse (JSON, and an object), schema (the tool's JSON Schema) and business rules.
-    """
+    """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
     from jsoncontract.api import iter_check
+    from jsoncontract.business import load_business
+    from jsoncontract.business.context import parse_context
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
@@ -121,20 +136,29 @@ def check_cli(
         quiet=quiet,
     )
     toolset = ToolSet.from_paths(tool_paths, tool_name=tool)
+    reveal = show_values or bool(section.get("show_values", False))
+    business = load_business(
+        rules, config=cfg, context=parse_context(context) if context is not None else None,
+        tools=toolset, show_values=reveal,
+    )
+    for warning in business.warnings:
+        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
     reader = CaptureReader(dialect=forced, tool=tool)
     summary = Summary()
     results = iter_check(
-        captures, tools=toolset, tool=tool, business=None,
-        show_values=show_values or bool(section.get("show_values", False)),
+        captures, tools=toolset, tool=tool, business=business, show_values=reveal,
         summary=summary, reader=reader,
     )
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)
-    with output_stream(output) as stream:
-        reporter = CHECK_REPORTERS[fmt](stream, options)
-        for result in results:
-            reporter.add(result)
-        reporter.close(summary)
+    try:
+        with output_stream(output) as stream:
+            reporter = CHECK_REPORTERS[fmt](stream, options)
+            for result in results:
+                reporter.add(result)
+            reporter.close(summary)
+    finally:
+        business.close()
     worst = summary.worst()
     return exit_code(worst.value if worst else None, threshold)
 

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._json import NotJSON, dumps, load
+from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
 
 #: How much of a repaired payload a hint shows.
@@ -109,7 +109,7 @@ def with_repair(hint: str, repaired: str | None) -> str:
     """A hint followed by a (compact, shortened) repaired form."""
     if repaired is None:
         return hint
-    with contextlib.suppress(orjson.JSONDecodeError):
+    with contextlib.suppress(orjson.JSONDecodeError, TypeError):
         repaired = dumps(orjson.loads(repaired)).decode()
     preview = repaired if len(repaired) <= REPAIR_PREVIEW else repaired[:REPAIR_PREVIEW] + "..."
     return f"{hint}; repaired, it would read: {preview}"
@@ -122,8 +122,7 @@ def _string_inside(text: str, *, double: bool, hop: Hop | None = None) -> Findin
     except NotJSON:
         inner = None
     if isinstance(inner, dict):
-        shown = dumps(inner).decode()
-        preview = shown if len(shown) <= REPAIR_PREVIEW else shown[:REPAIR_PREVIEW] + "..."
+        preview = short_repr(inner, REPAIR_PREVIEW + 3)
         if double:
             return finding(
                 "double_encoded",
@@ -143,20 +142,3 @@ def _string_inside(text: str, *, double: bool, hop: Hop | None = None) -> Findin
         "the arguments are a JSON string, but tool arguments are an object",
         "send an object keyed by parameter name",
     )
-
-
-def json_type(value: Any) -> str:
-    """The JSON type name of a Python value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"

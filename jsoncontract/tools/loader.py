@@ -10,7 +10,8 @@ Accepted shapes, detected from the document (or forced with ``dialect``):
 - any of these as a list, or under a ``tools`` member (a request body);
 - a bare JSON Schema, named with ``tool_name``.
 
-Provider built-in tools (web search, code execution...) have no schema and are skipped.
+Provider built-in tools (web search, code execution...) and OpenAI custom tools (free text
+in, no JSON) have no schema and are skipped.
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._json import json_type
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.model import Dialect, Source, ToolContract
 from jsoncontract.tools.openapi import openapi_to_json_schema
 
 TOOL_SUFFIXES: Final = (".json",)
-_EMPTY_PARAMETERS: Final = {"type": "object", "properties": {}, "additionalProperties": False}
 _SCHEMA_HINTS: Final = frozenset(
     {"$schema", "properties", "$defs", "definitions", "allOf", "anyOf", "oneOf", "$ref"}
+)
+_JSON_TYPES: Final = frozenset(
+    {"object", "array", "string", "number", "integer", "boolean", "null"}
 )
 #: ``type`` values of provider-hosted tools that take no client-side schema.
 _BUILTIN_TOOL_KEYS: Final = frozenset(
@@ -36,14 +40,20 @@ _BUILTIN_TOOL_KEYS: Final = frozenset(
         "googleSearch",
         "google_search",
         "googleSearchRetrieval",
+        "google_search_retrieval",
+        "enterpriseWebSearch",
+        "enterprise_web_search",
         "codeExecution",
         "code_execution",
         "urlContext",
         "url_context",
         "retrieval",
         "fileSearch",
+        "file_search",
         "googleMaps",
+        "google_maps",
         "computerUse",
+        "computer_use",
     }
 )
 
@@ -124,7 +134,7 @@ def _read(
         return
     if not isinstance(document, dict):
         raise _fail(
-            f"expected a tool list or object, found a JSON {type(document).__name__}",
+            f"expected a tool list or object, found a JSON {json_type(document)}",
             file,
             index,
             "",
@@ -183,7 +193,16 @@ def _looks_like_tool(node: dict[str, Any]) -> bool:
 
 
 def _looks_like_schema(node: dict[str, Any]) -> bool:
-    return bool(_SCHEMA_HINTS & node.keys()) or node.get("type") == "object"
+    kind = node.get("type")
+    return (
+        bool(_SCHEMA_HINTS & node.keys())
+        or (isinstance(kind, str) and kind in _JSON_TYPES)
+        or (
+            isinstance(kind, list)
+            and bool(kind)
+            and all(isinstance(k, str) and k in _JSON_TYPES for k in kind)
+        )
+    )
 
 
 def _entry(
@@ -191,7 +210,7 @@ def _entry(
 ) -> Iterator[ToolContract]:
     if not isinstance(entry, dict):
         raise _fail(
-            f"a tool definition must be an object, found a JSON {type(entry).__name__}",
+            f"a tool definition must be an object, found a JSON {json_type(entry)}",
             file,
             index,
             pointer,
@@ -230,6 +249,8 @@ def _entry(
         yield _function(entry, file, index, pointer, forced or Dialect.GEMINI)
     elif isinstance(kind, str) and kind not in ("function", "custom", "object"):
         return  # a provider-hosted tool (web_search, code_interpreter, mcp, computer use...)
+    elif kind == "custom":
+        return  # an OpenAI custom tool: free text (or a grammar) in, no JSON contract
     elif isinstance(entry.get("name"), str):
         raise _fail(
             f"tool {entry['name']!r} has no schema (expected parameters, input_schema or "
@@ -287,9 +308,10 @@ def _function(
         raise _fail("a function declaration must be an object", file, index, pointer)
     name = _name(node, file, index, pointer)
     output: dict[str, Any] | None = None
-    if "parametersJsonSchema" in node or "parameters_json_schema" in node:
-        key = "parametersJsonSchema" if "parametersJsonSchema" in node else "parameters_json_schema"
-        if "parameters" in node:
+    # null members count as absent: the Python SDK's model_dump() writes every field
+    key = "parametersJsonSchema" if "parametersJsonSchema" in node else "parameters_json_schema"
+    if node.get(key) is not None:
+        if node.get("parameters") is not None:
             raise _fail(
                 f"tool {name!r}: parameters and {key} are mutually exclusive",
                 file,
@@ -298,7 +320,7 @@ def _function(
             )
         schema = _schema(node[key], key, name, file, index, f"{pointer}/{key}")
     elif node.get("parameters") is None:
-        schema = dict(_EMPTY_PARAMETERS)
+        schema = {"type": "object", "properties": {}, "additionalProperties": False}
     elif dialect is Dialect.GEMINI:
         raw = _schema(node["parameters"], "parameters", name, file, index, f"{pointer}/parameters")
         schema = openapi_to_json_schema(raw)
@@ -307,8 +329,9 @@ def _function(
             node["parameters"], "parameters", name, file, index, f"{pointer}/parameters"
         )
     if dialect is Dialect.GEMINI:
-        if isinstance(node.get("responseJsonSchema"), dict):
-            output = node["responseJsonSchema"]
+        response_json = node.get("responseJsonSchema", node.get("response_json_schema"))
+        if isinstance(response_json, dict):
+            output = response_json
         elif isinstance(node.get("response"), dict):
             output = openapi_to_json_schema(node["response"])
     strict = node.get("strict")

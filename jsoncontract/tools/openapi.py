@@ -37,8 +37,8 @@ def openapi_to_json_schema(node: Any, _depth: int = 0) -> Any:
             out["anyOf"] = [openapi_to_json_schema(v, _depth + 1) for v in value]
         elif key == "defs" and isinstance(value, dict):
             out["$defs"] = {k: openapi_to_json_schema(v, _depth + 1) for k, v in value.items()}
-        elif key == "ref" and isinstance(value, str):
-            out["$ref"] = value
+        elif key == "ref" and isinstance(value, str):  # "#/defs/Pet" follows defs to $defs
+            out["$ref"] = "#/$defs/" + value[7:] if value.startswith("#/defs/") else value
         elif key == "example":
             out["examples"] = [value]
         elif key in _COUNT_KEYWORDS and isinstance(value, str) and value.isdigit():
@@ -49,6 +49,8 @@ def openapi_to_json_schema(node: Any, _depth: int = 0) -> Any:
         kind = out.get("type")
         if isinstance(kind, str):
             out["type"] = [kind, "null"]
+        elif kind is None and isinstance(out.get("anyOf"), list):
+            out["anyOf"] = [*out["anyOf"], {"type": "null"}]
         if isinstance(out.get("enum"), list) and None not in out["enum"]:
             out["enum"] = [*out["enum"], None]
     return out

@@ -5,10 +5,9 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
-
-import orjson
 
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.tools.loader import load_tool_files
@@ -20,20 +19,33 @@ if TYPE_CHECKING:
 _WORDS: Final = re.compile(r"[^a-z0-9]+")
 
 
-def _canonical(schema: object) -> bytes:
-    return orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
-
-
 def _folded(name: str) -> str:
     """A name with case and separators removed: ``searchInvoices`` ~ ``search_invoices``."""
     return _WORDS.sub("", name.lower())
+
+
+def _merged(known: ToolContract, other: ToolContract) -> ToolContract:
+    """The first definition, completed with what only a later copy says.
+
+    Dialects carry different parts of a tool: an MCP copy has annotations and an output
+    schema, an OpenAI copy has neither. The first definition stays the source of truth;
+    parts it lacks are taken from the copy that has them.
+    """
+    changes = {
+        name: getattr(other, name)
+        for name in ("description", "title", "output_schema", "annotations", "strict")
+        if getattr(known, name) is None and getattr(other, name) is not None
+    }
+    return replace(known, **changes) if changes else known
 
 
 class ToolSet:
     """Tool contracts by name; every input schema compiled when the set is built.
 
     A tool defined in several files (say, for two providers) is accepted when every copy
-    has the same input schema; otherwise the set refuses to guess which one is meant.
+    has the same input schema; otherwise the set refuses to guess which one is meant. The
+    copies are merged: parts only a later copy has (MCP annotations, an output schema) are
+    kept.
 
     Raises:
         ToolLoadError: a tool is defined twice with different input schemas.
@@ -47,13 +59,14 @@ class ToolSet:
         for tool in tools:
             known = self._tools.get(tool.name)
             if known is not None:
-                if _canonical(known.input_schema) != _canonical(tool.input_schema):
+                if known.input_schema != tool.input_schema:
                     raise ToolLoadError(
                         f"tool {tool.name!r} is defined again with a different input schema "
                         f"(first at {known.source}); load one definition per tool",
                         file=tool.source.file,
                         line=tool.source.line,
                     )
+                self._tools[tool.name] = _merged(known, tool)
                 continue
             self._tools[tool.name] = tool
             self._folded.setdefault(_folded(tool.name), tool.name)

@@ -1,0 +1,92 @@
+"""Business rules: the third gate, for what a schema cannot say.
+
+Declarative rules (CEL expressions, Kubernetes ``x-kubernetes-validations`` style) per tool,
+reference data (CSV, JSON, SQLite) exposed to them by name, a ``context`` (caller, role,
+tenant, now), Python functions for what CEL cannot express, and trace-level idempotency
+checks over every call of a run.
+
+    >>> from jsoncontract import check
+    >>> from jsoncontract.business import load_business
+    >>> gate = load_business(["fixtures/rules/shipping.toml"], context={"role": "support"})
+    >>> report = check(["fixtures/business"], tools=["fixtures/tools"], business=gate)
+
+See ``docs/business-rules.md`` for the rules format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jsoncontract.business.gate import BusinessRules
+from jsoncontract.business.idempotency import IdempotencySettings
+from jsoncontract.business.rules import RulesError, RuleSet, load_rules
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.tools.toolset import ToolSet
+
+__all__ = [
+    "BusinessRules",
+    "IdempotencySettings",
+    "RuleSet",
+    "RulesError",
+    "load_business",
+    "load_rules",
+]
+
+
+def load_business(
+    rules: Iterable[str | Path] | None = None,
+    *,
+    config: Config | None = None,
+    context: Mapping[str, Any] | None = None,
+    tools: ToolSet | None = None,
+    show_values: bool = False,
+) -> BusinessRules:
+    """Build the business gate from rules files, the config and a context.
+
+    Arguments:
+        rules: rules files; when ``None``, those named by ``[business] rules`` in the config.
+        config: the project configuration (its ``[business]`` section), if any.
+        context: the context given on the command line; it overrides the config's keys.
+        tools: the tool set, to warn about rules for tools it does not define.
+        show_values: quote sensitive-looking values in messages instead of hashing them.
+
+    Raises:
+        RulesError: a rules file, a rule, or reference data cannot be used.
+        ConfigError: the ``[business]`` config is inconsistent.
+    """
+    from jsoncontract.business.context import check_now, merge
+    from jsoncontract.errors import ConfigError, UsageError
+
+    section = config.section("business") if config is not None else {}
+    label = str(config.path) if config is not None and config.path is not None else "config"
+    if rules is None:
+        paths: list[Path | str] = list(config.paths(section.get("rules"))) if config else []
+    else:
+        paths = list(rules)
+    base_context = section.get("context") or {}
+    try:
+        check_now(base_context, f"{label} [business.context]")
+    except UsageError as exc:
+        raise ConfigError(exc.message) from None
+    ruleset = None
+    data = section.get("data") or {}
+    if paths or data:
+        ruleset = load_rules(
+            paths,
+            data=data,
+            data_base=config.root if config is not None else None,
+            data_label=f"{label} [business.data]",
+            tool_names=tools.names() if tools is not None else None,
+            python_timeout=float(section.get("python_timeout", 1.0)),
+        )
+    settings = IdempotencySettings.from_config(section.get("idempotency") or {})
+    return BusinessRules(
+        ruleset,
+        context=merge(base_context, context),
+        idempotency=settings,
+        show_values=show_values,
+    )

@@ -1,0 +1,247 @@
+"""Reference data for business rules: CSV and JSON files, and SQLite queries.
+
+Each dataset is loaded once, when the rules are loaded, and then only looked up. A dataset
+is either a **set** of values (``self.currency in data.currencies``) or a **table** of rows
+keyed by one column (``data.orders.get(self.order_id).status``). Both keep a hash index, so
+"does this order id exist" costs one dictionary lookup however large the set is.
+
+Specification (a table in the rules file or the config, paths relative to that file):
+
+=====================  ========================================================================
+``csv = "f.csv"``      header row required; ``key`` makes a table keyed by that column,
+                       ``column`` makes a set of that column's values (one-column files need
+                       neither). Cells are strings.
+``json = "f.json"``    an array of scalars (a set), an object (a table keyed by member name),
+                       or an array of objects with ``key`` (a table).
+``sqlite = "f.db"``    with ``query``: a read-only query; one column makes a set, more than one
+                       need ``key`` and make a table.
+``values = [...]``     the set written inline.
+=====================  ========================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from jsoncontract.errors import ConfigError
+
+#: Scalar JSON types a dataset may hold as keys or set members.
+_SCALARS: Final = (str, int, float)
+
+
+@dataclass(slots=True)
+class Dataset:
+    """One loaded dataset.
+
+    ``keys`` is the hash index (set members, or the key of every row); ``rows`` maps a key to
+    its row for tables and is ``None`` for sets. ``origin`` says where it came from, for
+    messages.
+    """
+
+    name: str
+    keys: frozenset[Any]
+    rows: dict[Any, dict[str, Any]] | None
+    origin: str
+    _value: Any = field(default=None, repr=False)
+
+    @property
+    def kind(self) -> str:
+        """``set`` or ``table``."""
+        return "set" if self.rows is None else "table"
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def has(self, key: Any) -> bool:
+        """Whether ``key`` is a member (a set) or the key of a row (a table)."""
+        if isinstance(key, bool):  # CEL never equates true with 1
+            return False
+        return key in self.keys
+
+    def get(self, key: Any) -> Any:
+        """The row keyed by ``key`` (tables), ``key`` itself (sets), or ``None``."""
+        if not self.has(key):
+            return None
+        return key if self.rows is None else self.rows[key]
+
+    def value(self) -> Any:
+        """The dataset as one JSON value: a sorted list (sets) or an object of rows (tables).
+
+        Built once and cached; an expression that uses ``data.NAME`` whole receives it.
+        """
+        if self._value is None:
+            if self.rows is None:
+                self._value = sorted(self.keys, key=lambda v: (type(v).__name__, v))
+            else:
+                self._value = dict(self.rows)
+        return self._value
+
+
+def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str) -> Dataset:
+    """Load one dataset from its specification.
+
+    Arguments:
+        name: the name expressions use (``data.<name>``).
+        spec: the table from the rules file or config (already checked by its schema).
+        base: the directory relative paths start from.
+        origin: where the specification is (``file:line``), for error messages.
+
+    Raises:
+        ConfigError: the file is missing or unreadable, or its content does not fit.
+    """
+    key = spec.get("key")
+    if "values" in spec:
+        return _from_values(name, spec["values"], origin=origin)
+    if "csv" in spec:
+        path = base / spec["csv"]
+        return _from_csv(name, path, key=key, column=spec.get("column"), origin=origin)
+    if "json" in spec:
+        path = base / spec["json"]
+        return _from_json(name, path, key=key, origin=origin)
+    if "sqlite" in spec:
+        path = base / spec["sqlite"]
+        return _from_sqlite(name, path, query=spec["query"], key=key, origin=origin)
+    raise ConfigError(f"dataset {name!r} names no source (csv, json, sqlite or values)")
+
+
+def _error(name: str, what: str, path: Path | None, origin: str) -> ConfigError:
+    del origin  # the caller places the error at the declaration
+    where = f": {path}" if path is not None else ""
+    return ConfigError(f"dataset {name!r}: {what}{where}")
+
+
+def _read_text(name: str, path: Path, origin: str) -> str:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise _error(name, "file not found", path, origin) from None
+    except OSError as exc:
+        raise _error(name, f"cannot read: {exc.strerror or exc}", path, origin) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _error(name, f"not UTF-8 text (byte {exc.start})", path, origin) from None
+
+
+def _from_values(name: str, values: Iterable[Any], *, origin: str) -> Dataset:
+    members = list(values)
+    return Dataset(name, frozenset(members), None, origin)
+
+
+def _from_csv(
+    name: str, path: Path, *, key: str | None, column: str | None, origin: str
+) -> Dataset:
+    text = _read_text(name, path, origin)
+    try:
+        reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+        header = reader.fieldnames
+        if not header:
+            raise _error(name, "the CSV file is empty (a header row is required)", path, origin)
+        wanted = key or column
+        if wanted is None and len(header) > 1:
+            raise _error(
+                name,
+                f"the CSV file has {len(header)} columns ({', '.join(header)}): say which "
+                "one with key = (rows keyed by it) or column = (a set of its values)",
+                path,
+                origin,
+            )
+        wanted = wanted or header[0]
+        if wanted not in header:
+            raise _error(name, f"no column {wanted!r} (columns: {', '.join(header)})", path, origin)
+        if key is None:
+            members = [row[wanted] for row in reader]
+            return Dataset(name, frozenset(members), None, f"{path}")
+        rows: dict[Any, dict[str, Any]] = {}
+        for row in reader:
+            if None in row:
+                raise _error(
+                    name, f"line {reader.line_num}: more cells than header columns", path, origin
+                )
+            rows.setdefault(row[key], dict(row))
+    except csv.Error as exc:
+        raise _error(name, f"not valid CSV: {exc}", path, origin) from None
+    return Dataset(name, frozenset(rows), rows, f"{path}")
+
+
+def _from_json(name: str, path: Path, *, key: str | None, origin: str) -> Dataset:
+    import orjson
+
+    text = _read_text(name, path, origin)
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise _error(name, f"not valid JSON: {exc}", path, origin) from None
+    if isinstance(value, dict):
+        if key is not None:
+            raise _error(
+                name, "key = applies to an array of objects; this file is an object", path, origin
+            )
+        rows = {k: v if isinstance(v, dict) else {"value": v} for k, v in value.items()}
+        return Dataset(name, frozenset(rows), rows, f"{path}")
+    if not isinstance(value, list):
+        raise _error(
+            name, "expected an array (a set or rows) or an object (rows by key)", path, origin
+        )
+    if key is None:
+        bad = next((v for v in value if not isinstance(v, _SCALARS) or isinstance(v, bool)), None)
+        if bad is not None or any(isinstance(v, bool) for v in value):
+            raise _error(
+                name,
+                "a set must hold strings or numbers; for an array of objects add key = "
+                "(the member that identifies a row)",
+                path,
+                origin,
+            )
+        return Dataset(name, frozenset(value), None, f"{path}")
+    table: dict[Any, dict[str, Any]] = {}
+    for index, row in enumerate(value):
+        if not isinstance(row, dict) or key not in row:
+            raise _error(name, f"item {index} is not an object with {key!r}", path, origin)
+        table.setdefault(row[key], row)
+    return Dataset(name, frozenset(table), table, f"{path}")
+
+
+def _from_sqlite(name: str, path: Path, *, query: str, key: str | None, origin: str) -> Dataset:
+    import sqlite3
+
+    if not path.is_file():
+        raise _error(name, "database file not found", path, origin)
+    try:
+        # read-only: a rules file must never change the database it reads
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _error(name, f"cannot open the database: {exc}", path, origin) from None
+    try:
+        cursor = connection.execute(query)
+        columns = [d[0] for d in cursor.description or ()]
+        if not columns:
+            raise _error(name, "the query returns no columns", path, origin)
+        if key is None:
+            if len(columns) > 1:
+                raise _error(
+                    name,
+                    f"the query returns {len(columns)} columns ({', '.join(columns)}): add "
+                    "key = (rows keyed by that column) or select one column (a set)",
+                    path,
+                    origin,
+                )
+            return Dataset(name, frozenset(r[0] for r in cursor), None, f"{path}")
+        if key not in columns:
+            raise _error(
+                name, f"the query has no column {key!r} ({', '.join(columns)})", path, origin
+            )
+        at = columns.index(key)
+        rows: dict[Any, dict[str, Any]] = {}
+        for record in cursor:
+            rows.setdefault(record[at], dict(zip(columns, record, strict=True)))
+        return Dataset(name, frozenset(rows), rows, f"{path}")
+    except sqlite3.Error as exc:
+        raise _error(name, f"query failed: {exc}", path, origin) from None
+    finally:
+        connection.close()

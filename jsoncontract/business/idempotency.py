@@ -1,0 +1,335 @@
+"""Trace-level idempotency checks over all calls of one run.
+
+A *write* tool's call should carry an idempotency key, so that a retry cannot write twice.
+Over a whole run (a JSONL trace, or several captures) this tracker reports:
+
+- ``business.idempotency.conflict`` (error): a key seen before with *different* arguments;
+  the server will either refuse the call or silently drop the change;
+- ``business.idempotency.missing_key`` (warning): a write call without a key, when the
+  tool's schema has a key field (a tool without any key field is reported once);
+- ``business.idempotency.double_write`` (warning): the same write, with the same arguments
+  and no key, seen again under another call id: a probable double write.
+
+Calls are compared within one hop: the model's call, the MCP request and the downstream
+body of one logical call are the same write seen three times, not three writes.
+
+Which tools write: MCP annotations first (``readOnlyHint``; ``destructiveHint`` or
+``idempotentHint`` only describe writes), then ``write_tools`` / ``read_tools`` in the
+config, then the tool's name (a verb such as create, update, delete, send, pay, transfer).
+A tool annotated ``idempotentHint: true`` is safe to repeat, so only conflicts are checked.
+
+Memory stays bounded by the number of distinct keys, not by the payloads: each entry is two
+integers (a 64-bit hash of hop, tool and key; the arguments' 64-bit hash packed with where
+they were first seen).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from jsoncontract.model import Finding, Severity, Stage, join_pointer
+
+if TYPE_CHECKING:
+    from jsoncontract.model import ToolCall, ToolContract
+
+#: Argument names that hold an idempotency key, in order of preference.
+DEFAULT_KEY_FIELDS: Final = (
+    "idempotency_key",
+    "idempotencyKey",
+    "idempotency-key",
+    "Idempotency-Key",
+    "request_id",
+    "requestId",
+    "client_request_id",
+    "clientRequestId",
+    "dedupe_key",
+    "dedup_key",
+)
+
+#: Verbs that make a tool name read as a write.
+# fmt: off
+WRITE_VERBS: Final = frozenset((
+    "create", "update", "delete", "remove", "send", "pay", "transfer", "post", "put", "patch",
+    "insert", "upsert", "set", "add", "write", "cancel", "refund", "charge", "book", "submit",
+    "place", "publish", "upload", "move", "rename", "archive", "approve", "reject", "assign",
+    "invite", "register", "schedule", "execute", "run", "trigger", "purchase", "order", "issue",
+    "grant", "revoke", "reset", "replace", "merge", "close", "open", "enable", "disable",
+))
+#: Verbs that make a tool name read as a read, when they come first.
+READ_VERBS: Final = frozenset((
+    "get", "list", "search", "find", "read", "fetch", "query", "describe", "lookup", "count",
+    "show", "view", "check", "validate", "preview", "estimate", "quote", "calculate",
+    "compute", "resolve", "browse", "download", "export",
+))
+# fmt: on
+
+_WORDS: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_LINE_BITS: Final = 40
+_FILE_BITS: Final = 24
+
+
+def name_writes(name: str) -> bool | None:
+    """The name heuristic: ``True`` (write), ``False`` (read) or ``None`` (no verb found)."""
+    words = [w.lower() for w in _WORDS.findall(name)]
+    if not words:
+        return None
+    if words[0] in READ_VERBS:
+        return False
+    if any(w in WRITE_VERBS for w in words):
+        return True
+    if any(w in READ_VERBS for w in words):
+        return False
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencySettings:
+    """How the trace-level checks behave. A severity of ``None`` turns that check off."""
+
+    enabled: bool = True
+    key_fields: tuple[str, ...] = DEFAULT_KEY_FIELDS
+    write_tools: frozenset[str] = frozenset()
+    read_tools: frozenset[str] = frozenset()
+    missing_key: Severity | None = Severity.WARNING
+    conflict: Severity | None = Severity.ERROR
+    double_write: Severity | None = Severity.WARNING
+
+    @classmethod
+    def from_config(cls, table: dict[str, Any]) -> IdempotencySettings:
+        """Settings from the ``[business.idempotency]`` config table."""
+
+        def severity(key: str, default: Severity | None) -> Severity | None:
+            value = table.get(key)
+            if value is None:
+                return default
+            return None if value == "off" else Severity(value)
+
+        return cls(
+            enabled=bool(table.get("enabled", True)),
+            key_fields=tuple(table.get("key_fields", DEFAULT_KEY_FIELDS)),
+            write_tools=frozenset(table.get("write_tools", ())),
+            read_tools=frozenset(table.get("read_tools", ())),
+            missing_key=severity("missing_key", Severity.WARNING),
+            conflict=severity("conflict", Severity.ERROR),
+            double_write=severity("double_write", Severity.WARNING),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WriteKind:
+    """How a tool was classified: whether it writes, whether repeats are harmless, why."""
+
+    writes: bool
+    idempotent: bool
+    because: str
+    key_field: str | None  # the key field its schema declares, if any
+
+
+@dataclass(slots=True)
+class IdempotencyTracker:
+    """Follows write calls across a run (stateful: one tracker per run)."""
+
+    settings: IdempotencySettings = field(default_factory=IdempotencySettings)
+    _kinds: dict[str, WriteKind] = field(default_factory=dict)
+    _keys: dict[int, int] = field(default_factory=dict)
+    _writes: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _files: list[str] = field(default_factory=list)
+    _file_ids: dict[str, int] = field(default_factory=dict)
+    _reported_keyless: set[str] = field(default_factory=set)
+
+    def classify(self, tool: ToolContract) -> WriteKind:
+        """Whether ``tool`` writes (cached per tool)."""
+        kind = self._kinds.get(tool.name)
+        if kind is None:
+            kind = self._kinds[tool.name] = self._classify(tool)
+        return kind
+
+    def _classify(self, tool: ToolContract) -> WriteKind:
+        settings = self.settings
+        notes = tool.annotations or {}
+        idempotent = notes.get("idempotentHint") is True
+        properties = tool.input_schema.get("properties")
+        declared = properties if isinstance(properties, dict) else {}
+        key_field = next((k for k in settings.key_fields if k in declared), None)
+        read_only = notes.get("readOnlyHint")
+        if read_only is True:
+            return WriteKind(False, idempotent, "MCP annotation readOnlyHint: true", key_field)
+        if read_only is False:
+            return WriteKind(True, idempotent, "MCP annotation readOnlyHint: false", key_field)
+        if "destructiveHint" in notes or "idempotentHint" in notes:
+            return WriteKind(True, idempotent, "MCP write annotations", key_field)
+        if tool.name in settings.write_tools:
+            return WriteKind(True, idempotent, "listed in write_tools", key_field)
+        if tool.name in settings.read_tools:
+            return WriteKind(False, idempotent, "listed in read_tools", key_field)
+        guess = name_writes(tool.name)
+        if guess:
+            return WriteKind(True, idempotent, "its name reads as a write", key_field)
+        return WriteKind(False, idempotent, "its name reads as a read", key_field)
+
+    @property
+    def size(self) -> int:
+        """Entries held in the index (keys plus key-less writes)."""
+        return len(self._keys) + len(self._writes)
+
+    def observe(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
+        """Record one schema-valid call and return what it reveals."""
+        if not self.settings.enabled or not isinstance(arguments, dict):
+            return []
+        kind = self.classify(tool)
+        if not kind.writes:
+            return []
+        key_field, key = self._key(arguments)
+        hop = call.hop.value if call.hop is not None else ""
+        digest = _digest(arguments)
+        if key is None:
+            return self._keyless(call, tool, kind, hop, digest)
+        if self.settings.conflict is None:
+            return []
+        slot = _hash64(f"{hop}\x00{tool.name}\x00{key}")
+        packed = self._keys.get(slot)
+        if packed is None:
+            self._keys[slot] = self._pack(digest, call)
+            return []
+        if packed >> (_LINE_BITS + _FILE_BITS) == digest:
+            return []  # a retry with the same key and the same arguments: what keys are for
+        where = self._unpack(packed)
+        return [
+            Finding(
+                code="business.idempotency.conflict",
+                severity=self.settings.conflict,
+                message=(
+                    f"idempotency key {_quote(key)} was first used at {where} with different "
+                    "arguments: the server will refuse this call or silently keep the first"
+                ),
+                path=join_pointer("", key_field),
+                stage=Stage.BUSINESS,
+                keyword="idempotency",
+                hint="use a new key for a different request; reuse a key only to retry the "
+                "identical request",
+            )
+        ]
+
+    def _keyless(
+        self, call: ToolCall, tool: ToolContract, kind: WriteKind, hop: str, digest: int
+    ) -> list[Finding]:
+        settings = self.settings
+        findings: list[Finding] = []
+        if kind.idempotent:
+            return findings
+        missing = settings.missing_key
+        if missing is not None:
+            if kind.key_field is not None:
+                findings.append(
+                    Finding(
+                        code="business.idempotency.missing_key",
+                        severity=missing,
+                        message=(
+                            f"write call without {kind.key_field!r} ({tool.name} writes: "
+                            f"{kind.because}); a retry of it may write twice"
+                        ),
+                        path="",
+                        stage=Stage.BUSINESS,
+                        keyword="idempotency",
+                        hint=f"send a unique {kind.key_field} with every write and reuse it "
+                        "only when retrying",
+                    )
+                )
+            elif tool.name not in self._reported_keyless:
+                self._reported_keyless.add(tool.name)
+                fields = ", ".join(settings.key_fields[:4])
+                findings.append(
+                    Finding(
+                        code="business.idempotency.missing_key",
+                        severity=missing,
+                        message=(
+                            f"{tool.name} writes ({kind.because}) but its schema has no "
+                            f"idempotency key field ({fields}...); retries cannot be told "
+                            "from new writes (reported once per tool)"
+                        ),
+                        path="",
+                        stage=Stage.BUSINESS,
+                        keyword="idempotency",
+                        hint="add a required idempotency_key to the tool's input schema, or "
+                        "list the tool under read_tools if it does not write",
+                    )
+                )
+        double = settings.double_write
+        if double is None:
+            return findings
+        slot = _hash64(f"{hop}\x00{tool.name}") ^ digest
+        call_tag = hash(call.call_id) if call.call_id is not None else 0
+        first = self._writes.get(slot)
+        if first is None:
+            self._writes[slot] = (self._pack(0, call), call_tag)
+            return findings
+        packed, first_tag = first
+        if call_tag and first_tag == call_tag:
+            return findings  # the same call captured twice, not a second write
+        findings.append(
+            Finding(
+                code="business.idempotency.double_write",
+                severity=double,
+                message=(
+                    f"the same {tool.name} write, with the same arguments and no idempotency "
+                    f"key, was already made at {self._unpack(packed)}: probable double write"
+                ),
+                path="",
+                stage=Stage.BUSINESS,
+                keyword="idempotency",
+                hint="give each write an idempotency key so that a retry is recognised",
+            )
+        )
+        return findings
+
+    def _key(self, arguments: dict[str, Any]) -> tuple[str, str | None]:
+        for name in self.settings.key_fields:
+            value = arguments.get(name)
+            if value is None or value == "" or isinstance(value, bool):
+                continue
+            if isinstance(value, str | int | float):
+                return name, str(value)
+        return "", None
+
+    def _pack(self, digest: int, call: ToolCall) -> int:
+        file = call.source.file
+        index = self._file_ids.get(file)
+        if index is None:
+            index = self._file_ids[file] = len(self._files)
+            self._files.append(file)
+        line = call.source.line or 0
+        return (
+            (digest << (_LINE_BITS + _FILE_BITS))
+            | ((index & ((1 << _FILE_BITS) - 1)) << _LINE_BITS)
+            | (line & ((1 << _LINE_BITS) - 1))
+        )
+
+    def _unpack(self, packed: int) -> str:
+        line = packed & ((1 << _LINE_BITS) - 1)
+        index = (packed >> _LINE_BITS) & ((1 << _FILE_BITS) - 1)
+        file = self._files[index] if index < len(self._files) else "?"
+        return f"{file}:{line}" if line else file
+
+
+def _hash64(text: str) -> int:
+    return int.from_bytes(
+        hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    )
+
+
+def _digest(arguments: Any) -> int:
+    """A 64-bit hash of the arguments, independent of member order."""
+    try:
+        data = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        data = repr(arguments).encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest())
+
+
+def _quote(key: str) -> str:
+    return orjson.dumps(key if len(key) <= 60 else key[:57] + "...").decode()

@@ -1,0 +1,457 @@
+"""Putting the hops of one call side by side: the orchestration behind ``jsoncontract diff``.
+
+:class:`Differ` takes a group of hops (from the correlator, or named on the command line),
+runs each hop's own gates, compares consecutive hops that could be compared, lets the
+mapping files explain what they declare, and returns a :class:`CallDiff`. The functions
+:func:`iter_diff` and :func:`diff` are the library entry points; they return data and never
+print.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from jsoncontract.capture.reader import CaptureReader
+from jsoncontract.diff.compare import ArrayRule, CompareOptions, Comparer, Entry
+from jsoncontract.diff.correlate import DEFAULT_FIELDS, DEFAULT_WINDOW, Correlator, Group, given
+from jsoncontract.diff.explain import explain, undeclared_moves
+from jsoncontract.diff.hops import evaluate, read_hop_files
+from jsoncontract.diff.mapping import MappingSet
+from jsoncontract.diff.model import (
+    ABSENT,
+    HOP_RANK,
+    CallDiff,
+    DiffCode,
+    Difference,
+    DiffReport,
+    DiffSummary,
+    HopView,
+    Row,
+)
+from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.diff.rows import build_rows, fill_unchanged, single_rows
+from jsoncontract.diff.values import redact_value, shown
+from jsoncontract.errors import UsageError
+from jsoncontract.model import Dialect, Finding, Severity, Stage
+from jsoncontract.pipeline.checker import locate
+
+if TYPE_CHECKING:
+    from jsoncontract.diff.downstream import DownstreamSchemas
+    from jsoncontract.tools.toolset import ToolSet
+
+_ROOT: Final = "/"
+
+
+@dataclass(frozen=True, slots=True)
+class DiffOptions:
+    """How calls are compared and shown.
+
+    Arguments:
+        tolerance: numbers closer than this are equal.
+        ignore: pointer patterns (``*`` one token, ``**`` any depth, a bare name anywhere)
+            whose differences are not reported.
+        arrays: ``(pattern, ArrayRule)`` pairs: how arrays at those paths compare.
+        show_values: quote sensitive-looking values instead of hashing them.
+        correlate: correlation field names looked for in MCP ``_meta`` and trace
+            record ``context``.
+        window: calls read before an unfinished group of hops is handed out.
+    """
+
+    tolerance: float = 0.0
+    ignore: tuple[str, ...] = ()
+    arrays: tuple[tuple[str, ArrayRule], ...] = ()
+    show_values: bool = False
+    correlate: tuple[str, ...] = DEFAULT_FIELDS
+    window: int = DEFAULT_WINDOW
+
+
+class Differ:
+    """Diffs groups of hops, with each hop checked against its own contract.
+
+    Arguments:
+        tools: tool contracts for the model and MCP hops (``None``: no schema check).
+        mappings: declared transforms between hops.
+        downstream: downstream contracts per tool.
+        options: see :class:`DiffOptions`.
+    """
+
+    def __init__(
+        self,
+        *,
+        tools: ToolSet | None = None,
+        mappings: MappingSet | None = None,
+        downstream: DownstreamSchemas | None = None,
+        options: DiffOptions | None = None,
+    ) -> None:
+        self.tools = tools
+        self.mappings = mappings or MappingSet()
+        self.downstream = downstream
+        self.options = options or DiffOptions()
+        self._base_ignore = PathSet(self.options.ignore)
+        self._base_arrays: PathRules[ArrayRule] = PathRules(self.options.arrays)
+        self._compare: dict[str | None, CompareOptions] = {}
+        self._comparers: dict[str | None, Comparer] = {}
+
+    def compare_options(self, tool: str | None) -> CompareOptions:
+        """The comparison options for a tool: its mapping rules, then the run's."""
+        found = self._compare.get(tool)
+        if found is None:
+            arrays, ignore = self.mappings.rules(tool)
+            found = self._compare[tool] = CompareOptions(
+                tolerance=self.options.tolerance,
+                ignore=ignore.merged(self._base_ignore),
+                arrays=arrays.merged(self._base_arrays),
+            )
+        return found
+
+    def run(self, groups: Iterable[Group]) -> Iterator[CallDiff]:
+        """Diff every group, streaming."""
+        for group in groups:
+            yield self.diff(group)
+
+    def diff(self, group: Group) -> CallDiff:
+        """Diff the hops of one call."""
+        members = group.ordered()
+        first = members[0].call
+        if first.hop is None:  # a line of the trace that holds no readable call
+            return CallDiff(
+                first.tool,
+                first.call_id,
+                [],
+                findings=locate(list(first.load_findings), first),
+                pairing=None,
+                show_values=self.options.show_values,
+            )
+        show_values = self.options.show_values
+        views: list[HopView] = []
+        findings: list[Finding] = []
+        for member in members:
+            view = evaluate(
+                member.call, tools=self.tools, downstream=self.downstream, show_values=show_values
+            )
+            view.matched_by = member.matched_by
+            view.match_key = member.key
+            views.append(view)
+            findings.extend(view.findings)
+        tool = group.tool
+        if len(views) == 1:
+            findings.append(_unpaired(views[0]))
+        else:
+            names = {v.call.tool for v in views}
+            if len(names) > 1:
+                findings.extend(_tool_mismatch(views))
+        call_id = None
+        for view in views:
+            if view.call.call_id:
+                call_id = view.call.call_id
+                break
+        comparer = self._comparers.get(tool)
+        if comparer is None:
+            comparer = self._comparers[tool] = Comparer(self.compare_options(tool))
+        differences: list[Difference] = []
+        pairs = _consecutive(views)
+        for ia, ib in pairs:
+            entries, found = self._entries(views[ia], views[ib], tool, comparer, count=True)
+            if found:
+                findings.extend(locate(found, views[ib].call))
+            differences.extend(
+                self._difference(entry, views[ia], views[ib], tool)
+                for entry in entries
+                if entry.code is not None
+            )
+        result = CallDiff(
+            tool,
+            call_id,
+            views,
+            differences,
+            findings,
+            pairing=group.pairing(),
+            show_values=show_values,
+            pairs=pairs,
+        )
+        result._rows = lambda changed_only: self._rows(views, tool, changed_only)
+        return result
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _entries(
+        self, va: HopView, vb: HopView, tool: str | None, comparer: Comparer, *, count: bool
+    ) -> tuple[list[Entry], list[Finding]]:
+        entries = comparer.compare(va.value, vb.value)
+        found: list[Finding] = []
+        if self.mappings:
+            transforms = self.mappings.transforms(tool, va.hop, vb.hop)
+            if transforms:
+                outcome = explain(
+                    entries,
+                    va.value,
+                    vb.value,
+                    transforms,
+                    comparer,
+                    a_hop=va.hop,
+                    b_hop=vb.hop,
+                    used=self.mappings.used if count else None,
+                )
+                entries = outcome.entries
+                found = outcome.findings
+        if any(e.code is DiffCode.DROPPED for e in entries):
+            undeclared_moves(entries, va.value, vb.value)
+        return entries, found
+
+    def _difference(self, entry: Entry, va: HopView, vb: HopView, tool: str | None) -> Difference:
+        assert entry.code is not None
+        before, after = entry.a, entry.b
+        if not self.options.show_values:
+            before = redact_value(before, entry.a_path)
+            after = redact_value(after, entry.b_path)
+        difference = Difference(
+            code=entry.code,
+            from_hop=va.hop,
+            to_hop=vb.hop,
+            from_path=entry.a_path,
+            to_path=entry.b_path,
+            before=before,
+            after=after,
+            expected=entry.expected,
+            rule=entry.rule,
+            detail=entry.detail,
+            tool=tool,
+            call_id=vb.call.call_id or va.call.call_id,
+            source=vb.call.source,
+        )
+        difference.message = describe(difference)
+        return difference
+
+    def _rows(self, views: list[HopView], tool: str | None, changed_only: bool) -> list[Row]:
+        show_values = self.options.show_values
+        comparer = Comparer(self.compare_options(tool), align=not changed_only)
+        consecutive = _consecutive(views)
+        if not consecutive:
+            for index, view in enumerate(views):
+                if view.available:
+                    entries = comparer.compare(view.value, view.value)
+                    return single_rows(view, entries, index, len(views), show_values=show_values)
+            return []
+        pairs = []
+        for ia, ib in consecutive:
+            entries, _ = self._entries(views[ia], views[ib], tool, comparer, count=False)
+            pairs.append(
+                (
+                    ia,
+                    ib,
+                    [
+                        (e, self._difference(e, views[ia], views[ib], tool) if e.code else None)
+                        for e in entries
+                    ],
+                )
+            )
+        rows = build_rows(views, pairs, show_values=show_values)
+        fill_unchanged(rows, views)
+        return rows
+
+
+def _consecutive(views: Sequence[HopView]) -> list[tuple[int, int]]:
+    """Index pairs of consecutive hops that can be compared (unparsable ones skipped)."""
+    usable = [i for i, v in enumerate(views) if v.value is not ABSENT]
+    return list(itertools.pairwise(usable))
+
+
+def _tool_mismatch(views: Sequence[HopView]) -> list[Finding]:
+    out: list[Finding] = []
+    first = next((v for v in views if v.call.tool), None)
+    if first is None:
+        return out
+    for view in views:
+        name = view.call.tool
+        if name and name != first.call.tool:
+            out.append(
+                locate(
+                    [
+                        Finding(
+                            code="diff.tool_mismatch",
+                            severity=Severity.ERROR,
+                            message=f"the {view.hop.value} hop calls {name!r} but the "
+                            f"{first.hop.value} hop called {first.call.tool!r}",
+                            stage=Stage.ENVELOPE,
+                            hint="the adapter renamed the tool on the way, or these hops are "
+                            "not the same call (check the pairing)",
+                        )
+                    ],
+                    view.call,
+                )[0]
+            )
+    return out
+
+
+def _unpaired(view: HopView) -> Finding:
+    return locate(
+        [
+            Finding(
+                code="diff.unpaired",
+                severity=Severity.WARNING,
+                message=f"only the {view.hop.value} hop of this call was found: no other hop "
+                "shares its id or follows it with the same tool",
+                hint="capture the other hops, or carry the model's call id in MCP "
+                "params._meta / the trace record's context (see --correlate)",
+            )
+        ],
+        view.call,
+    )[0]
+
+
+def _at(path: str | None) -> str:
+    return path or _ROOT
+
+
+def describe(d: Difference) -> str:
+    """The one-line message of a difference."""
+    a, b = d.from_hop.value, d.to_hop.value
+    before = shown(d.before, 50) if d.before is not ABSENT else ""
+    after = shown(d.after, 50) if d.after is not ABSENT else ""
+    code = d.code
+    if code is DiffCode.DROPPED:
+        text = f"{_at(d.from_path)} is in {a} ({before}) but not in {b}"
+    elif code is DiffCode.ADDED:
+        text = f"{_at(d.to_path)} is in {b} ({after}) but not in {a}"
+    elif code is DiffCode.RENAMED:
+        text = f"{_at(d.from_path)} in {a} is {_at(d.to_path)} in {b}"
+    elif code is DiffCode.MOVED:
+        text = f"{_at(d.from_path)} in {a} moved to {_at(d.to_path)} in {b}"
+    elif code is DiffCode.COERCED:
+        text = f"{_at(d.from_path)}: {before} in {a} is {after} in {b} (same value, another type)"
+    elif code is DiffCode.RE_ENCODED:
+        if isinstance(d.after, str):
+            kind = "object" if isinstance(d.before, dict) else "array"
+            text = f"{_at(d.from_path)}: the {kind} in {a} arrived in {b} as a string of JSON text"
+        else:
+            kind = "object" if isinstance(d.after, dict) else "array"
+            text = f"{_at(d.from_path)}: the string of JSON text in {a} arrived in {b} as an {kind}"
+        if d.expected and d.detail:
+            text += f" [{d.detail}]"
+        return text
+    elif code is DiffCode.REORDERED:
+        text = f"{_at(d.from_path)}: the array's items are in another order in {b} than in {a}"
+    else:
+        text = f"{_at(d.from_path)}: {before} in {a} is {after} in {b}"
+    if d.detail:
+        text += f" [{d.detail}]"
+    return text
+
+
+# -- the library entry points --------------------------------------------------------------
+
+
+def iter_diff(
+    hop_files: Sequence[str | Path] = (),
+    *,
+    trace: str | Path | None = None,
+    call_id: str | None = None,
+    tools: ToolSet | None = None,
+    mappings: MappingSet | None = None,
+    downstream: DownstreamSchemas | None = None,
+    options: DiffOptions | None = None,
+    tool: str | None = None,
+    dialect: Dialect | str | None = None,
+    summary: DiffSummary | None = None,
+) -> Iterator[CallDiff]:
+    """Diff the hops named as files, or every call of a trace, one :class:`CallDiff` each.
+
+    Arguments:
+        hop_files: two or three captures of one call (model, MCP frame, downstream body,
+            in any order and any dialect; a ``.har`` may hold several hops).
+        trace: a JSONL trace whose calls are correlated across hops instead.
+        call_id: diff only the call with this id (at any hop).
+        tools: tool contracts, to check the model and MCP hops.
+        mappings: declared transforms between hops.
+        downstream: the downstream contracts.
+        options: see :class:`DiffOptions`.
+        tool: the tool of bare downstream bodies.
+        dialect: read every capture as this dialect.
+        summary: updated as calls are diffed (and with run-level findings at the end).
+
+    Raises:
+        UsageError: neither or both of ``hop_files`` and ``trace``; ``call_id`` not found.
+        InputError: a hop file is unreadable, not JSON, or in no known dialect.
+    """
+    options = options or DiffOptions()
+    mappings = mappings or MappingSet()
+    forced = Dialect(dialect) if dialect else None
+    if bool(hop_files) == (trace is not None):
+        raise UsageError("give two or three hop files, or --trace FILE.jsonl (not both)")
+    differ = Differ(tools=tools, mappings=mappings, downstream=downstream, options=options)
+    correlator = Correlator(options.correlate, window=options.window)
+    groups: Iterable[Group]
+    reader: CaptureReader | None = None
+    if trace is not None:
+        reader = CaptureReader(tool=tool, dialect=forced)
+        groups = correlator.run(reader.read_file(trace))
+    else:
+        calls = read_hop_files(hop_files, tool=tool, dialect=forced)
+        hops = [c.hop for c in calls]
+        if len(set(hops)) == len(hops):
+            groups = [given(calls)]
+        else:
+            calls.sort(key=lambda c: HOP_RANK[c.hop] if c.hop is not None else 9)
+            groups = correlator.run(calls)
+    if summary is not None:
+        for warning in mappings.warnings:
+            summary.note(warning)
+    seen_ids: list[str] = []
+    matched = False
+    diffed = 0
+    for group in groups:
+        if call_id is not None:
+            ids = {m.call.call_id for m in group.members} | group.strong | group.weak
+            if call_id not in ids:
+                if len(seen_ids) < 8:
+                    seen_ids.extend(sorted(i for i in ids if i and i not in seen_ids))
+                continue
+            matched = True
+        result = differ.diff(group)
+        diffed += len(result.hops) > 1
+        if summary is not None:
+            summary.add(result)
+        yield result
+    if call_id is not None and not matched:
+        known = ", ".join(seen_ids[:8]) or "none"
+        raise UsageError(f"no call has the id {call_id!r} (ids seen: {known})")
+    if summary is not None:
+        summary.files = reader.files if reader is not None else len(hop_files)
+        if diffed and mappings:
+            for warning in mappings.unused():
+                summary.note(warning)
+
+
+def diff(
+    hop_files: Sequence[str | Path] = (),
+    *,
+    trace: str | Path | None = None,
+    call_id: str | None = None,
+    tools: ToolSet | None = None,
+    mappings: MappingSet | None = None,
+    downstream: DownstreamSchemas | None = None,
+    options: DiffOptions | None = None,
+    tool: str | None = None,
+    dialect: Dialect | str | None = None,
+) -> DiffReport:
+    """Diff and return the whole report (see :func:`iter_diff`)."""
+    summary = DiffSummary()
+    results = list(
+        iter_diff(
+            hop_files,
+            trace=trace,
+            call_id=call_id,
+            tools=tools,
+            mappings=mappings,
+            downstream=downstream,
+            options=options,
+            tool=tool,
+            dialect=dialect,
+            summary=summary,
+        )
+    )
+    return DiffReport(summary, results)

@@ -1,0 +1,288 @@
+"""Compiled schemas: messages a person can act on, hints, relevance, and what is refused."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from jsoncontract.errors import SchemaLoadError
+from jsoncontract.validation import CompiledSchema, Violation
+
+SHIPMENT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "order_id": {"type": "string", "pattern": "^ORD-[0-9]{6}$"},
+        "priority": {"type": "string", "enum": ["standard", "expedited", "overnight"]},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "start": {"type": "string", "format": "date"},
+        "key": {"type": "string", "minLength": 8, "maxLength": 10},
+        "tags": {"type": "array", "maxItems": 2, "uniqueItems": True},
+        "flag": {"type": "boolean"},
+        "api_key": {"type": "string", "pattern": "^sk-"},
+        "price": {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0},
+        "kind": {"const": "shipment"},
+        "address": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "country": {"type": "string"}},
+            "required": ["city"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["order_id", "priority"],
+    "additionalProperties": False,
+}
+
+
+def violations(instance: Any, schema: dict[str, Any] = SHIPMENT, **kw: Any) -> list[Violation]:
+    return CompiledSchema(schema).violations(instance, **kw)
+
+
+def one(instance: Any, schema: dict[str, Any] = SHIPMENT) -> Violation:
+    found = violations(instance, schema)
+    assert len(found) == 1, found
+    return found[0]
+
+
+BASE = {"order_id": "ORD-123456", "priority": "standard"}
+
+
+@pytest.mark.parametrize(
+    ("change", "keyword", "path", "message", "hint"),
+    [
+        (
+            {"priority": "urgent"},
+            "enum",
+            "/priority",
+            '"urgent" is not one of "standard", "expedited", "overnight"',
+            "use one of",
+        ),
+        (
+            {"priority": "expidited"},
+            "enum",
+            "/priority",
+            "is not one of",
+            "did you mean 'expedited'?",
+        ),
+        (
+            {"priority": "STANDARD"},
+            "enum",
+            "/priority",
+            "is not one of",
+            "did you mean 'standard'?",
+        ),
+        (
+            {"limit": "50"},
+            "type",
+            "/limit",
+            'expected integer, got string "50"',
+            "send 50 as a JSON number",
+        ),
+        ({"flag": "true"}, "type", "/flag", "expected boolean", "send true as a JSON boolean"),
+        (
+            {"address": '{"city": "x"}'},
+            "type",
+            "/address",
+            "expected object",
+            "JSON encoded as a string",
+        ),
+        ({"flag": None}, "type", "/flag", "got null", "leave the member out"),
+        ({"limit": 500}, "maximum", "/limit", "500 is greater than the maximum 100", None),
+        ({"limit": 0}, "minimum", "/limit", "0 is less than the minimum 1", None),
+        (
+            {"start": "2024-13-45"},
+            "format",
+            "/start",
+            '"2024-13-45" is not a valid date',
+            "YYYY-MM-DD",
+        ),
+        ({"order_id": "12345"}, "pattern", "/order_id", "does not match the pattern", "ECMA"),
+        (
+            {"key": "abc"},
+            "minLength",
+            "/key",
+            "shorter than allowed (3 characters; at least 8)",
+            None,
+        ),
+        ({"key": "abcdefghijkl"}, "maxLength", "/key", "longer than allowed", None),
+        ({"tags": [1, 2, 3]}, "maxItems", "/tags", "has 3 items; at most 2 allowed", None),
+        ({"tags": [1, 1]}, "uniqueItems", "/tags", "not unique", None),
+        ({"price": 0.071}, "multipleOf", "/price", "is not a multiple of 0.01", None),
+        (
+            {"price": 0},
+            "exclusiveMinimum",
+            "/price",
+            "not greater than the exclusive minimum",
+            None,
+        ),
+        ({"kind": "parcel"}, "const", "/kind", 'must be exactly "shipment"', None),
+        (
+            {"address": {"city": "x", "zip": "1"}},
+            "additionalProperties",
+            "/address/zip",
+            "property 'zip' is not allowed here",
+            "the schema allows only: city, country",
+        ),
+        (
+            {"adress": {}},
+            "additionalProperties",
+            "/adress",
+            "not allowed",
+            "did you mean 'address'?",
+        ),
+    ],
+)
+def test_each_keyword_explains_itself(
+    change: dict[str, Any], keyword: str, path: str, message: str, hint: str | None
+) -> None:
+    v = one({**BASE, **change})
+    assert (v.keyword, v.path) == (keyword, path)
+    assert message in v.message
+    if hint is None:
+        assert v.hint is None
+    else:
+        assert v.hint is not None and hint in v.hint
+    assert v.schema_path.startswith("#/")
+
+
+def test_required_points_at_the_missing_member() -> None:
+    v = one({"order_id": "ORD-123456"})
+    assert (v.keyword, v.path, v.schema_path) == ("required", "/priority", "#/required")
+    assert v.message == "required property 'priority' is missing"
+
+
+def test_nested_errors_sort_shallow_and_specific_first() -> None:
+    found = violations({"priority": "x", "address": {"country": 1}})
+    assert [(v.keyword, v.path) for v in found] == [
+        ("required", "/order_id"),
+        ("enum", "/priority"),
+        ("required", "/address/city"),
+        ("type", "/address/country"),
+    ]
+
+
+def test_every_unexpected_property_is_its_own_violation() -> None:
+    found = violations({**BASE, "a": 1, "b": 2})
+    assert sorted(v.path for v in found) == ["/a", "/b"]
+
+
+def test_sensitive_values_are_hashed_unless_asked() -> None:
+    hidden = one({**BASE, "api_key": "pk-live-123"})
+    assert "pk-live-123" not in hidden.message
+    assert "<redacted sha256:" in hidden.message
+    shown = CompiledSchema(SHIPMENT).violations(
+        {**BASE, "api_key": "pk-live-123"}, show_values=True
+    )[0]
+    assert "pk-live-123" in shown.message
+
+
+def test_any_of_names_the_alternatives_and_the_closest_failure() -> None:
+    schema = {"anyOf": [{"type": "string"}, {"type": "integer", "minimum": 10}]}
+    v = one(5, schema)
+    assert v.keyword == "anyOf"
+    assert "string, integer" in v.message
+    assert v.hint is not None and "closest alternative" in v.hint
+
+
+def test_one_of_matching_twice() -> None:
+    v = one(5, {"oneOf": [{"type": "integer"}, {"minimum": 0}]})
+    assert v.keyword == "oneOf" and "more than one" in v.message
+
+
+def test_false_schema() -> None:
+    v = one({"x": 1}, {"properties": {"x": False}})
+    assert (v.keyword, v.path) == ("false", "/x")
+
+
+def test_pattern_is_ecma_262_so_digits_are_ascii() -> None:
+    schema = {"type": "string", "pattern": "^\\d+$"}
+    assert CompiledSchema(schema).is_valid("123")
+    assert not CompiledSchema(schema).is_valid("١٢٣")  # Arabic-Indic digits
+
+
+def test_multiple_of_is_exact_on_decimals() -> None:
+    assert CompiledSchema({"multipleOf": 0.01}).is_valid(0.07)
+
+
+def test_catastrophic_pattern_does_not_hang() -> None:
+    compiled = CompiledSchema({"type": "string", "pattern": "^(a+)+$"})
+    start = time.perf_counter()
+    compiled.violations("a" * 5000 + "!")
+    assert time.perf_counter() - start < 2
+
+
+def test_formats_are_asserted() -> None:
+    compiled = CompiledSchema({"type": "string", "format": "email"})
+    assert not compiled.is_valid("not-an-email")
+    assert CompiledSchema({"format": "uuid"}).violations("nope")[0].keyword == "format"
+
+
+def test_declared_draft_is_used() -> None:
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "string"}],
+        "additionalItems": False,
+    }
+    compiled = CompiledSchema(draft7)
+    assert compiled.is_valid(["a"])
+    assert not compiled.is_valid(["a", 1])
+
+
+def test_draft_3_falls_back_to_python_jsonschema() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-03/schema#",
+        "properties": {"a": {"type": "string", "required": True}},
+    }
+    compiled = CompiledSchema(schema)
+    assert compiled.is_valid({"a": "x"})
+    found = compiled.violations({})
+    assert [v.keyword for v in found] == ["required"]
+
+
+def test_local_refs_resolve() -> None:
+    schema = {
+        "$defs": {"n": {"type": "integer", "minimum": 0}},
+        "properties": {"a": {"$ref": "#/$defs/n"}},
+    }
+    v = one({"a": -1}, schema)
+    assert (v.keyword, v.path, v.schema_path) == ("minimum", "/a", "#/$defs/n/minimum")
+
+
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"$schema": "https://example.com/mine", "type": "object"}, "unknown $schema"),
+        (
+            {"properties": {"a": {"$ref": "https://example.com/a.json"}}},
+            "never fetches remote or file references",
+        ),
+        ({"properties": {"a": {"$ref": "other.json#/x"}}}, "does not resolve inside the schema"),
+        ({"properties": {"a": {"$ref": "#/$defs/missing"}}}, "unresolvable $ref"),
+        ({"properties": {"a": {"type": "strng"}}}, "not a valid JSON Schema at /properties/a/type"),
+        ({"properties": {"a": {"pattern": "(unclosed"}}}, "keyword 'pattern'"),
+        ({"$schema": "http://json-schema.org/draft-03/schema#", "type": 5}, "Draft 3"),
+    ],
+)
+def test_bad_schemas_are_refused_at_load(schema: dict[str, Any], message: str) -> None:
+    with pytest.raises(SchemaLoadError) as caught:
+        CompiledSchema(schema, label="tool 'x' input schema")
+    assert message in str(caught.value)
+    assert "tool 'x' input schema" in str(caught.value)
+
+
+def test_remote_ref_is_never_fetched() -> None:
+    start = time.perf_counter()
+    with pytest.raises(SchemaLoadError):
+        CompiledSchema({"$ref": "http://10.255.255.1/schema.json"})
+    assert time.perf_counter() - start < 1  # no connection attempt to an unroutable host
+
+
+def test_deeply_nested_schema_is_refused_cleanly() -> None:
+    schema: dict[str, Any] = {}
+    node = schema
+    for _ in range(2000):
+        node["items"] = {}
+        node = node["items"]
+    with pytest.raises(SchemaLoadError, match="nested too deeply"):
+        CompiledSchema(schema)
