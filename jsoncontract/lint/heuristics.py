@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._json import json_type as _json_type
+
 if TYPE_CHECKING:
     from jsoncontract.lint.context import ToolCtx
 
@@ -98,20 +100,12 @@ def writes(tool: ToolCtx) -> tuple[bool | None, str]:
 
 
 def json_type(value: Any) -> str:
-    """The JSON Schema type name of a value (``integer`` for whole numbers)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
+    """The JSON Schema type name of a value: as :func:`jsoncontract._json.json_type`, except
+    that a float without a fractional part is an ``integer`` (as JSON Schema counts it)."""
+    kind = _json_type(value)
+    if kind == "number" and float(value).is_integer():
         return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return kind
 
 
 def matches_type(value: Any, types: frozenset[str]) -> bool:
