@@ -43,7 +43,7 @@ def rules_cli(
     import orjson
 
     from jsoncontract.errors import UsageError
-    from jsoncontract.lint.codes import REDIRECTS, all_rules, lookup
+    from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules, lookup
     from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION
     from jsoncontract.lint.settings import parse_profiles
 
@@ -78,6 +78,7 @@ def rules_cli(
                 "summary": {"rules": len(rules), "by_family": families},
                 "rules": [_entry(r) for r in rules],
                 "redirects": REDIRECTS,
+                "not_lint_rules": NOT_LINT_RULES,
             }
             stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
         else:

@@ -34,6 +34,7 @@ def test_list_json(run_cli: Run) -> None:
     jc050 = next(r for r in report["rules"] if r["code"] == "JC050")
     assert jc050["mcp_versions"] == ["2025-06-18", "2025-11-25"]
     assert report["redirects"]["JC013"] == "JC010"
+    assert "check" in report["not_lint_rules"]["JC060"]
 
 
 def test_list_for_a_profile(run_cli: Run) -> None:
