@@ -12,6 +12,7 @@ from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
     from jsoncontract.api import check, iter_check
+    from jsoncontract.business import load_business
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.errors import JsoncontractError
     from jsoncontract.model import (
@@ -44,11 +45,13 @@ __all__ = [
     "__version__",
     "check",
     "iter_check",
+    "load_business",
 ]
 
 _LAZY = {
     "check": "jsoncontract.api",
     "iter_check": "jsoncontract.api",
+    "load_business": "jsoncontract.business",
     "CaptureReader": "jsoncontract.capture.reader",
     "JsoncontractError": "jsoncontract.errors",
     "CallResult": "jsoncontract.model",

@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from typing import Final
+from typing import Any, Final
 
 from jsoncontract.model import escape_pointer_token
 
+#: One match per value, key or closing bracket: the comma before it and the colon after a
+#: key are consumed with it, so the loop runs once per node rather than once per token.
 _TOKEN: Final = re.compile(
-    r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+))', re.DOTALL
+    r'[\s,]*(?:("[^"\\]*(?:\\.[^"\\]*)*")(\s*:)?|([{\[])|([}\]])|([^\s{}\[\],:"]+))'
 )
 
 
@@ -27,18 +29,26 @@ class PositionIndex:
     index simply knows fewer pointers.
     """
 
-    __slots__ = ("_line_starts", "_offsets", "_text")
+    __slots__ = ("_line_starts", "_offsets", "_repeated", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._offsets: dict[str, int] | None = None
+        self._repeated = 0
         self._line_starts: list[int] | None = None
 
     def offset(self, pointer: str) -> int | None:
         """0-based character offset of the node at ``pointer``, or ``None``."""
         if self._offsets is None:
-            self._offsets = _scan(self._text)
+            self._offsets, self._repeated = _scan(self._text)
         return self._offsets.get(pointer)
+
+    @property
+    def repeated_keys(self) -> int:
+        """How many object members repeat a key of their object (0 for most texts)."""
+        if self._offsets is None:
+            self._offsets, self._repeated = _scan(self._text)
+        return self._repeated
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """(line, column) of the node at ``pointer``; the closest known ancestor otherwise."""
@@ -65,55 +75,45 @@ class PositionIndex:
         return line, offset - self._line_starts[line - 1] + 1
 
 
-def _scan(text: str) -> dict[str, int]:
+def _scan(text: str) -> tuple[dict[str, int], int]:
+    """Offsets of every node, and how many object members repeat an earlier key."""
     offsets: dict[str, int] = {}
-    # Each frame: [pointer, is_object, next_index_or_pending_key_pointer]
-    stack: list[list[object]] = []
-    pos = 0
-    size = len(text)
-    expecting_key = False
-    match = _TOKEN.match
-    while pos < size:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        pos = m.end()
-        string, punct, _literal = m.group(1), m.group(2), m.group(3)
-        start = m.start(1) if string is not None else m.start(2) if punct else m.start(3)
-        if punct in ("}", "]"):
+    repeated = 0
+    # Each frame: [pointer, is_object, next_index_or_current_member_pointer]
+    stack: list[list[Any]] = []
+    frame: list[Any] | None = None
+    for m in _TOKEN.finditer(text):
+        string, key_colon, opener, closer, _literal = m.groups()
+        if closer is not None:
             if stack:
                 stack.pop()
-            expecting_key = False
+            frame = stack[-1] if stack else None
             continue
-        if punct == ":":
-            continue
-        if punct == ",":
-            expecting_key = bool(stack) and stack[-1][1] is True
-            continue
-        if expecting_key and string is not None:
+        if key_colon is not None:
+            if frame is None:
+                continue
             key = json.loads(string) if "\\" in string else string[1:-1]
-            frame = stack[-1]
             member = f"{frame[0]}/{escape_pointer_token(key)}"
             frame[2] = member
-            offsets.setdefault(member, start)
-            expecting_key = False
+            if member not in offsets:
+                offsets[member] = m.start(1)
+            else:
+                repeated += 1
             continue
         # a value: string, literal, or an opening bracket
-        if not stack:
+        if frame is None:
             here = ""
+        elif frame[1]:
+            here = frame[2]
         else:
-            frame = stack[-1]
-            if frame[1]:
-                here = str(frame[2])
-            else:
-                index = frame[2]
-                assert isinstance(index, int)
-                here = f"{frame[0]}/{index}"
-                frame[2] = index + 1
-        offsets.setdefault(here, start)
-        if punct == "{":
-            stack.append([here, True, ""])
-            expecting_key = True
-        elif punct == "[":
-            stack.append([here, False, 0])
-    return offsets
+            index = frame[2]
+            here = f"{frame[0]}/{index}"
+            frame[2] = index + 1
+        if here not in offsets:
+            offsets[here] = (
+                m.start(1) if string is not None else m.start(3 if opener is not None else 5)
+            )
+        if opener is not None:
+            frame = [here, opener == "{", "" if opener == "{" else 0]
+            stack.append(frame)
+    return offsets, repeated

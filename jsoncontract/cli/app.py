@@ -10,7 +10,7 @@ import typer
 from jsoncontract._version import __version__
 
 #: Command modules, in the order ``--help`` lists them. Each defines ``register(app)``.
-COMMAND_MODULES: Final = ("check", "diff", "fixtures", "test")
+COMMAND_MODULES: Final = ("check", "diff", "lint", "rules", "fixtures", "test", "pin")
 
 HELP = (
     "Test the JSON contracts between AI agents, the tools they call, and the systems behind "

@@ -64,8 +64,12 @@ def load_tool_file(
     tool_name: str | None = None,
     dialect: Dialect | None = None,
     data: bytes | None = None,
+    positions: PositionIndex | None = None,
 ) -> list[ToolContract]:
     """Every tool defined in one file.
+
+    ``positions`` may pass in the :class:`PositionIndex` of ``data``'s text, so a caller that
+    needs positions too (``lint``) scans the file once.
 
     Raises:
         InputError: the file cannot be read or is not JSON.
@@ -75,7 +79,7 @@ def load_tool_file(
     if data is None:
         data = read_bytes(path)
     document, _ = load_document(path, data)
-    index = _LazyIndex(data)
+    index = _LazyIndex(data, positions)
     tools = list(_read(document, name, index, tool_name=tool_name, forced=dialect))
     if not tools:
         raise ToolLoadError("no tool definitions found (an empty tool list)", file=name, line=1)
@@ -97,9 +101,9 @@ class _LazyIndex:
 
     __slots__ = ("_data", "_index")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, index: PositionIndex | None = None) -> None:
         self._data = data
-        self._index: PositionIndex | None = None
+        self._index = index
 
     def line(self, pointer: str) -> int | None:
         if self._index is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -23,11 +24,28 @@ def _folded(name: str) -> str:
     return _WORDS.sub("", name.lower())
 
 
+def _merged(known: ToolContract, other: ToolContract) -> ToolContract:
+    """The first definition, completed with what only a later copy says.
+
+    Dialects carry different parts of a tool: an MCP copy has annotations and an output
+    schema, an OpenAI copy has neither. The first definition stays the source of truth;
+    parts it lacks are taken from the copy that has them.
+    """
+    changes = {
+        name: getattr(other, name)
+        for name in ("description", "title", "output_schema", "annotations", "strict")
+        if getattr(known, name) is None and getattr(other, name) is not None
+    }
+    return replace(known, **changes) if changes else known
+
+
 class ToolSet:
     """Tool contracts by name; every input schema compiled when the set is built.
 
     A tool defined in several files (say, for two providers) is accepted when every copy
-    has the same input schema; otherwise the set refuses to guess which one is meant.
+    has the same input schema; otherwise the set refuses to guess which one is meant. The
+    copies are merged: parts only a later copy has (MCP annotations, an output schema) are
+    kept.
 
     Raises:
         ToolLoadError: a tool is defined twice with different input schemas.
@@ -48,6 +66,7 @@ class ToolSet:
                         file=tool.source.file,
                         line=tool.source.line,
                     )
+                self._tools[tool.name] = _merged(known, tool)
                 continue
             self._tools[tool.name] = tool
             self._folded.setdefault(_folded(tool.name), tool.name)

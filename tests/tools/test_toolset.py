@@ -385,3 +385,35 @@ def test_suggest_prefers_the_first_of_two_folded_twins() -> None:
 
 def test_suggest_on_an_empty_set() -> None:
     assert ToolSet([]).suggest("anything") is None
+
+
+def test_copies_in_other_dialects_complete_the_first() -> None:
+    from jsoncontract.model import Dialect, Source, ToolContract
+    from jsoncontract.tools import ToolSet
+
+    schema = {"type": "object"}
+    openai = ToolContract(
+        name="t",
+        input_schema=schema,
+        dialect=Dialect.OPENAI_CHAT,
+        source=Source("a.json", 1),
+        description="first",
+    )
+    mcp = ToolContract(
+        name="t",
+        input_schema=dict(schema),
+        dialect=Dialect.MCP,
+        source=Source("b.json", 9),
+        description="second",
+        annotations={"readOnlyHint": True},
+        output_schema={"type": "object"},
+    )
+    merged = ToolSet([openai, mcp]).get("t")
+    assert merged is not None
+    assert (merged.description, merged.source.file, merged.dialect) == (
+        "first",
+        "a.json",
+        Dialect.OPENAI_CHAT,
+    )
+    assert merged.annotations == {"readOnlyHint": True}
+    assert merged.output_schema == {"type": "object"}

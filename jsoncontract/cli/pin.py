@@ -1,0 +1,132 @@
+"""``jsoncontract pin``: lock tool definitions, and check them against the lock."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from jsoncontract.cli.options import ColorOpt, ConfigOpt, NoConfigOpt, OutputOpt, output_stream
+
+
+class PinFormat(StrEnum):
+    """Formats of ``pin --check``."""
+
+    text = "text"
+    json = "json"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("pin", no_args_is_help=False)(pin_cli)
+
+
+# fmt: off
+def pin_cli(
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Tool definition files or directories (default: tools from the config).",
+        show_default=False)] = None,
+    *,
+    lock: Annotated[Path | None, typer.Option(
+        help="The lock file (default: jsoncontract.lock next to the config, or here).",
+        dir_okay=False, show_default=False)] = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
+    ] = False,
+    tool: Annotated[str | None, typer.Option(
+        help="Name of the tool when a file is a bare JSON Schema.", show_default=False)] = None,
+    format: Annotated[PinFormat, typer.Option(
+        "--format", "-f", help="Report format.")] = PinFormat.text,
+    output: OutputOpt = None,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Pin each tool's canonical definition (name, description, input and output schema,
+    annotations) in a lock file; with --check, report what changed since."""
+    import gc
+
+    gc.disable()  # short-lived, allocation-heavy, no cycles worth collecting
+    import orjson
+
+    from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
+    from jsoncontract.pin import DEFAULT_LOCK, drift, pin, read_lock, write_lock
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.check_text import LineWriter
+
+    cfg = load_config(config, discover=not no_config)
+    targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
+    if not targets:
+        raise UsageError(
+            "no tool definitions: name files or directories, or list them under tools = [...] "
+            "in jsoncontract.toml"
+        )
+    configured = cfg.section("pin").get("lock")
+    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
+    base = lock_path.parent
+    current = pin(targets, base=base, tool_name=tool)
+    if not check:
+        changed = _describe_update(lock_path, current, base)
+        write_lock(current, lock_path)
+        files = len(current.files)
+        sys.stderr.write(
+            f"jsoncontract: pinned {current.count()} tool{'' if current.count() == 1 else 's'} "
+            f"from {files} "
+            f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
+        )
+        return 0
+    findings = drift(read_lock(lock_path), current, base=base)
+    summary = {
+        "tools": current.count(),
+        "files": len(current.files),
+        "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
+        "added": sum(1 for f in findings if f.code == "pin.tool_added"),
+        "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
+        "lock": str(lock_path),
+    }
+    with output_stream(output) as stream:
+        if format is PinFormat.json:
+            body = {"version": 1, "summary": summary, "findings": [f.to_dict() for f in findings]}
+            stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
+        else:
+            out = LineWriter(stream, ReportOptions(color=color))
+            for finding in findings:
+                where = str(finding.source) if finding.source else "?"
+                lines: list[list[tuple[str, str]]] = [
+                    [(where, "bold"), (": ", ""), ("error", "bold red"), (" ", ""),
+                     (finding.code, "bold"), (" ", ""), (finding.message, "")]
+                ]  # fmt: skip
+                if finding.hint:
+                    lines.append([("    hint: ", "dim"), (finding.hint, "dim")])
+                out.write(lines)
+            if findings:
+                out.write([[]])
+            verdict = (
+                f"{summary['changed']} changed, {summary['added']} added, "
+                f"{summary['removed']} removed since {lock_path}"
+                if findings
+                else f"{summary['tools']} tools match {lock_path}"
+            )
+            out.write([[(verdict, "bold red" if findings else "bold green")]])
+            out.close()
+    return 1 if findings else 0
+
+
+def _describe_update(lock_path: Path, current: Any, base: Path) -> str:
+    """``; 2 tools changed`` when an existing lock is being replaced."""
+    from jsoncontract.errors import InputError
+    from jsoncontract.pin import drift, read_lock
+
+    if not lock_path.is_file():
+        return ""
+    try:
+        findings = drift(read_lock(lock_path), current, base=base)
+    except InputError:
+        return " (the old lock was unreadable and is replaced)"
+    tools = {f.tool for f in findings}
+    return f"; {len(tools)} tools changed since the last pin" if tools else "; nothing changed"

@@ -1,0 +1,367 @@
+"""What rules look at: the run, its files, their tools, each tool's schemas and their nodes.
+
+Everything here is built once per file and shared by every rule. Positions (line and
+column) are only computed for nodes that get a finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract._locate import PositionIndex
+from jsoncontract.model import Dialect, escape_pointer_token
+
+if TYPE_CHECKING:
+    from jsoncontract.lint.settings import LintSettings
+    from jsoncontract.model import ToolContract
+
+#: ``$schema`` URIs (without a trailing ``#``) and the dialect names used in messages.
+DIALECTS: Final = {
+    "https://json-schema.org/draft/2020-12/schema": "2020-12",
+    "https://json-schema.org/draft/2019-09/schema": "2019-09",
+    "http://json-schema.org/draft-07/schema": "draft-07",
+    "http://json-schema.org/draft-06/schema": "draft-06",
+    "http://json-schema.org/draft-04/schema": "draft-04",
+    "http://json-schema.org/draft-03/schema": "draft-03",
+}
+DEFAULT_DIALECT: Final = "2020-12"
+#: Dialects in which keywords next to ``$ref`` are ignored.
+REF_OVERRIDES_SIBLINGS: Final = frozenset({"draft-07", "draft-06", "draft-04", "draft-03"})
+
+
+def dialect_of(schema: Any) -> str | None:
+    """The dialect a schema declares: a name from :data:`DIALECTS`, ``None`` when it
+    declares none, or ``"unknown"`` for anything else."""
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return None
+    declared = schema["$schema"]
+    if not isinstance(declared, str):
+        return "unknown"
+    key = declared.rstrip("#")
+    known = DIALECTS.get(key)
+    if known is None and key.startswith("https://"):
+        known = DIALECTS.get("http://" + key.removeprefix("https://"))
+    elif known is None and key.startswith("http://"):
+        known = DIALECTS.get("https://" + key.removeprefix("http://"))
+    return known or "unknown"
+
+
+class RunCtx:
+    """Every file of one lint run."""
+
+    __slots__ = ("files", "settings")
+
+    def __init__(self, settings: LintSettings) -> None:
+        self.settings = settings
+        self.files: list[FileCtx] = []
+
+    def tools(self) -> Iterator[ToolCtx]:
+        """Every tool, in file order."""
+        for file in self.files:
+            yield from file.tools
+
+
+class FileCtx:
+    """One tool file: its bytes, its tools, and (lazily) positions of its nodes."""
+
+    __slots__ = ("_index", "_text", "data", "path", "tools")
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = path
+        self.data = data
+        self.tools: list[ToolCtx] = []
+        self._text: str | None = None
+        self._index: PositionIndex | None = None
+
+    @property
+    def text(self) -> str:
+        """The file as text (a leading BOM removed)."""
+        if self._text is None:
+            self._text = self.data.decode("utf-8", "replace").removeprefix("\ufeff")
+        return self._text
+
+    @property
+    def index(self) -> PositionIndex:
+        """The position index of the text (built lazily, shared with the loader)."""
+        if self._index is None:
+            self._index = PositionIndex(self.text)
+        return self._index
+
+    def position(self, pointer: str) -> tuple[int, int] | None:
+        """1-based (line, column) of the node at ``pointer`` (or its closest ancestor)."""
+        return self.index.position(pointer)
+
+
+@dataclass(slots=True)
+class ToolCtx:
+    """One tool: its contract, where it sits in its file, and the profiles that apply."""
+
+    contract: ToolContract
+    file: FileCtx
+    pointer: str
+    profiles: frozenset[str]
+    settings: LintSettings
+    sites: list[Site] = field(default_factory=list)
+    _texts: list[Text] | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return self.contract.name
+
+    @property
+    def definition(self) -> dict[str, Any]:
+        """The object holding name and description (``function`` for OpenAI Chat)."""
+        whole = self.contract.definition
+        inner = whole.get("function")
+        if self.contract.dialect is Dialect.OPENAI_CHAT and isinstance(inner, dict):
+            return inner
+        return whole
+
+    def member(self, *tokens: str) -> str:
+        """File pointer of a member of :attr:`definition` (``member("description")``)."""
+        base = self.pointer
+        if self.contract.dialect is Dialect.OPENAI_CHAT and isinstance(
+            self.contract.definition.get("function"), dict
+        ):
+            base += "/function"
+        return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+    def texts(self) -> list[Text]:
+        """Every description and title the model reads, the tool's own first, then each
+        schema's, in document order (computed once, after the schemas were walked)."""
+        if self._texts is None:
+            self._texts = list(self._iter_texts())
+        return self._texts
+
+    def _iter_texts(self) -> Iterator[Text]:
+        definition = self.definition
+        for key in ("description", "title"):
+            text = definition.get(key)
+            if isinstance(text, str):
+                yield Text(text, self, None, (key,))
+        annotations = self.contract.annotations
+        if annotations and isinstance(annotations.get("title"), str):
+            yield Text(annotations["title"], self, None, ("annotations", "title"))
+        for site in self.sites:
+            for node in site.texts:
+                value = node.value
+                for key in ("description", "title"):
+                    text = value.get(key)
+                    if isinstance(text, str):
+                        yield Text(text, self, node, (key,))
+
+    def site(self, kind: str) -> Site | None:
+        """The ``input`` or ``output`` schema site."""
+        for site in self.sites:
+            if site.kind == kind:
+                return site
+        return None
+
+
+class Text:
+    """A description or title and where it sits (computed only when a rule reports it)."""
+
+    __slots__ = ("node", "text", "tokens", "tool")
+
+    def __init__(
+        self, text: str, tool: ToolCtx, node: Node | None, tokens: tuple[str, ...]
+    ) -> None:
+        self.text = text
+        self.tool = tool
+        self.node = node
+        self.tokens = tokens
+
+    @property
+    def pointer(self) -> str:
+        """File pointer of the text."""
+        if self.node is None:
+            return self.tool.member(*self.tokens)
+        return self.node.pointer(*self.tokens)
+
+    @property
+    def schema_path(self) -> str | None:
+        """``#``-pointer inside the schema (``None`` for the tool's own texts)."""
+        return None if self.node is None else self.node.schema_path(*self.tokens)
+
+    @property
+    def what(self) -> str:
+        """How messages name it: ``the tool description``, ``the description of property 'q'``."""
+        key = self.tokens[-1]
+        if self.node is None:
+            return f"the tool {key}"
+        return f"the {key} of {self.node.label()}"
+
+
+class Site:
+    """One schema of a tool (its input or output schema) and where it lives in the file.
+
+    ``openapi`` is true for Gemini ``parameters``/``response``, written in the OpenAPI 3.0
+    subset: rules see their JSON Schema translation, ``raw`` keeps the original.
+    """
+
+    __slots__ = (
+        "anchors",
+        "base",
+        "cache",
+        "dialect",
+        "kind",
+        "openapi",
+        "raw",
+        "refs",
+        "schema",
+        "texts",
+        "too_deep",
+        "tool",
+        "truncated",
+    )
+
+    def __init__(
+        self,
+        tool: ToolCtx,
+        kind: str,
+        schema: Any,
+        base: str | None,
+        *,
+        openapi: bool = False,
+        raw: Any = None,
+    ) -> None:
+        self.tool = tool
+        self.kind = kind
+        self.schema = schema
+        #: File pointer of the schema root; ``None`` when the loader made the schema up
+        #: (a function without ``parameters``).
+        self.base = base
+        self.openapi = openapi
+        self.raw = raw if raw is not None else schema
+        self.dialect = dialect_of(schema)
+        self.cache: dict[str, Any] = {}
+        self.too_deep: str | None = None
+        self.truncated: str | None = None
+        #: Nodes holding a ``$ref``, and ``$anchor``/``$id`` values -> node path, filled by
+        #: the engine's walk.
+        self.refs: list[Node] = []
+        self.anchors: dict[str, str] = {}
+        #: Nodes holding a ``description`` or ``title``, filled by the engine's walk.
+        self.texts: list[Node] = []
+
+    @property
+    def effective_dialect(self) -> str:
+        """The dialect rules assume: the declared one, or 2020-12."""
+        dialect = self.dialect
+        return dialect if dialect not in (None, "unknown") else DEFAULT_DIALECT
+
+    def pointer(self, path: str) -> str:
+        """File pointer of a schema-relative pointer."""
+        base = self.base if self.base is not None else self.tool.pointer
+        if self.openapi and path:
+            path = _openapi_path(path)
+        return base + path
+
+
+def _openapi_path(path: str) -> str:
+    """Map a pointer into the translated schema back to the OpenAPI original."""
+    if "$defs" in path or "$ref" in path or "examples" in path:
+        tokens = path.split("/")
+        mapped = [
+            "defs"
+            if t == "$defs"
+            else "ref"
+            if t == "$ref"
+            else "example"
+            if t == "examples"
+            else t
+            for t in tokens
+        ]
+        return "/".join(mapped)
+    return path
+
+
+class Node:
+    """One schema node: a subschema object (or boolean) at a path inside a site.
+
+    ``key`` is the keyword the node sits under (``properties``, ``items``, ``anyOf``...),
+    ``prop`` the property name when ``key`` is ``properties``; ``depth`` counts subschema
+    steps from the root, ``in_union`` tells whether an ``anyOf``/``oneOf``/``allOf``/``not``/
+    ``if``/``then``/``else`` step lies on the way.
+    """
+
+    __slots__ = ("_types", "depth", "in_union", "key", "parent", "path", "prop", "site", "value")
+
+    def __init__(
+        self,
+        value: Any,
+        path: str,
+        depth: int,
+        parent: Node | None,
+        key: str | None,
+        prop: str | None,
+        site: Site,
+        in_union: bool,
+    ) -> None:
+        self.value = value
+        self.path = path
+        self.depth = depth
+        self.parent = parent
+        self.key = key
+        self.prop = prop
+        self.site = site
+        self.in_union = in_union
+        self._types: frozenset[str] | None = None
+
+    @property
+    def tool(self) -> ToolCtx:
+        """The tool the node belongs to."""
+        return self.site.tool
+
+    @property
+    def types(self) -> frozenset[str]:
+        """The names in the node's ``type`` keyword (empty when there is none)."""
+        if self._types is None:
+            value = self.value.get("type") if isinstance(self.value, dict) else None
+            if isinstance(value, str):
+                self._types = frozenset((value,))
+            elif isinstance(value, list):
+                self._types = frozenset(t for t in value if isinstance(t, str))
+            else:
+                self._types = frozenset()
+        return self._types
+
+    @property
+    def is_object(self) -> bool:
+        """A schema for objects: ``type`` object, or object keywords without a ``type``."""
+        value = self.value
+        if not isinstance(value, dict):
+            return False
+        types = self.types
+        if types:
+            return "object" in types
+        return "properties" in value or "additionalProperties" in value
+
+    @property
+    def required(self) -> bool:
+        """For a property schema: whether the parent object lists it in ``required``."""
+        parent = self.parent
+        if self.prop is None or parent is None or not isinstance(parent.value, dict):
+            return False
+        names = parent.value.get("required")
+        return isinstance(names, list) and self.prop in names
+
+    def pointer(self, *tokens: str | int) -> str:
+        """File pointer of this node, or of a member below it."""
+        path = self.path + "".join("/" + escape_pointer_token(t) for t in tokens)
+        return self.site.pointer(path)
+
+    def schema_path(self, *tokens: str | int) -> str:
+        """``#``-pointer of this node (or a member) inside its schema."""
+        return "#" + self.path + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+    def label(self) -> str:
+        """How messages name the node: ``property 'status'``, ``items of 'tags'``, ``the root``."""
+        if self.prop is not None:
+            return f"property {self.prop!r}"
+        if not self.path:
+            return "the input schema" if self.site.kind == "input" else "the output schema"
+        return f"the schema at {self.path}"

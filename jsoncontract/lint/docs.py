@@ -1,0 +1,190 @@
+"""Rule documentation: Markdown pages generated from the rules' docstrings.
+
+``docs/rules/<CODE>.md`` and ``docs/rules/README.md`` are generated, never edited: a test
+fails when they drift from the code. Regenerate them with::
+
+    python -m jsoncontract.lint.docs docs/rules
+
+``jsoncontract rules CODE`` prints the same page in the terminal, and SARIF reports carry it
+as each rule's help.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Final
+
+from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules
+from jsoncontract.lint.profiles import MCP_VERSIONS, PROFILE_HELP, PROFILES
+from jsoncontract.lint.rule import ALL, Rule
+from jsoncontract.reporters.findings import PROJECT_URL, RuleMeta
+
+DOCS_URL: Final = PROJECT_URL + "/blob/main/docs/rules/{code}.md"
+
+
+def severities(rule: Rule) -> str:
+    """``warning; error in openai-strict, anthropic-strict`` (the rule's severity table)."""
+    table = rule.profiles
+    default = table.get(ALL)
+    if default is None:
+        parts: dict[str, list[str]] = {}
+        for profile in PROFILES:
+            level = table.get(profile)
+            if level is not None:
+                parts.setdefault(level.value, []).append(profile)
+        return "; ".join(f"{level} in {', '.join(ps)}" for level, ps in parts.items())
+    overrides: dict[str, list[str]] = {}
+    for profile in PROFILES:
+        if profile in table and table[profile] != default:
+            override = table[profile]
+            overrides.setdefault(override.value if override else "off", []).append(profile)
+    text = default.value
+    for name, ps in overrides.items():
+        text += f"; {name} in {', '.join(ps)}"
+    return text
+
+
+def profiles_of(rule: Rule) -> list[str]:
+    """The profiles that run the rule."""
+    table = rule.profiles
+    default = table.get(ALL)
+    return [p for p in PROFILES if (table.get(p, default)) is not None]
+
+
+def rule_meta(rule: Rule) -> RuleMeta:
+    """The rule as reports describe it."""
+    tags = [rule.family.value, *profiles_of(rule)]
+    if rule.security_severity is not None:
+        tags.insert(0, "security")
+    return RuleMeta(
+        code=rule.code,
+        name=rule.name,
+        summary=rule.summary,
+        severity=rule.default_severity,
+        help_markdown=rule_markdown(rule),
+        help_uri=DOCS_URL.format(code=rule.code),
+        tags=tuple(dict.fromkeys(tags)),
+        security_severity=rule.security_severity,
+    )
+
+
+def rule_markdown(rule: Rule) -> str:
+    """The documentation page of one rule."""
+    runs_in = profiles_of(rule)
+    rows = [
+        ("Code", f"`{rule.code}`"),
+        ("Name", f"`{rule.name}`"),
+        ("Family", rule.family.value),
+        ("Severity", severities(rule)),
+        ("Profiles", "every profile" if len(runs_in) == len(PROFILES) else ", ".join(runs_in)),
+    ]
+    if rule.mcp_versions is not None:
+        versions = [v for v in MCP_VERSIONS if v in rule.mcp_versions]
+        rows.append(("MCP versions", ", ".join(versions)))
+    rows.append(("Fix", "available with `--fix` (where it keeps the meaning)"
+                 if rule.fixable else "none"))  # fmt: skip
+    rows.append(("Added", f"{rule.added} ({rule.status})"))
+    table = "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows)
+    return f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\n{table}\n{rule.doc()}\n"
+
+
+def index_markdown() -> str:
+    """``docs/rules/README.md``: every rule, the profiles, and retired codes."""
+    lines = [
+        "# Lint rules",
+        "",
+        "Generated from the rule docstrings by `python -m jsoncontract.lint.docs docs/rules`;"
+        " do not edit.",
+        "`jsoncontract rules` lists the same catalog, `jsoncontract rules CODE` prints a page.",
+        "",
+        "## Profiles",
+        "",
+        "| profile | target |",
+        "|---|---|",
+    ]
+    lines.extend(f"| `{p}` | {PROFILE_HELP[p]} |" for p in PROFILES)
+    lines += [
+        "",
+        "Every profile runs the `generic` rules and adds its own. `--mcp-version` "
+        f"({', '.join(MCP_VERSIONS)}) selects the MCP rules of that protocol version.",
+        "",
+        "## Rules",
+        "",
+        "| code | name | family | severity | fix | summary |",
+        "|---|---|---|---|---|---|",
+    ]
+    for code, rule in all_rules().items():
+        fix = "yes" if rule.fixable else ""
+        lines.append(
+            f"| [{code}]({code}.md) | `{rule.name}` | {rule.family.value} | "
+            f"{severities(rule)} | {fix} | {rule.summary} |"
+        )
+    lines += ["", "## Redirected codes", "", "| code | now |", "|---|---|"]
+    lines.extend(f"| {old} | [{new}]({new}.md) |" for old, new in REDIRECTS.items())
+    lines += [
+        "",
+        "## Codes that are not lint rules",
+        "",
+        "Some checks of the first proposal need traffic, not definitions: `jsoncontract check`",
+        "runs them on captured calls. Others moved to their own command.",
+        "",
+        "| code | where it went |",
+        "|---|---|",
+    ]
+    lines.extend(f"| {code} | {why} |" for code, why in NOT_LINT_RULES.items())
+    return "\n".join(lines) + "\n"
+
+
+def expected_pages() -> dict[str, str]:
+    """File name -> content of every generated page."""
+    pages = {f"{code}.md": rule_markdown(rule) for code, rule in all_rules().items()}
+    pages["README.md"] = index_markdown()
+    return pages
+
+
+def drift(directory: Path) -> list[str]:
+    """Pages that are missing, stale, or left over in ``directory``."""
+    expected = expected_pages()
+    out = []
+    for name, content in expected.items():
+        path = directory / name
+        if not path.is_file() or path.read_text(encoding="utf-8") != content:
+            out.append(name)
+    if directory.is_dir():
+        out.extend(p.name for p in sorted(directory.glob("*.md")) if p.name not in expected)
+    return out
+
+
+def write_docs(directory: Path) -> list[str]:
+    """Regenerate every page in ``directory``; returns the names written or removed."""
+    directory.mkdir(parents=True, exist_ok=True)
+    changed = drift(directory)
+    expected = expected_pages()
+    for name in changed:
+        path = directory / name
+        if name in expected:
+            path.write_text(expected[name], encoding="utf-8")
+        else:
+            path.unlink()
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m jsoncontract.lint.docs [DIR] [--check]``."""
+    args = sys.argv[1:] if argv is None else argv
+    check = "--check" in args
+    rest = [a for a in args if a != "--check"]
+    directory = Path(rest[0] if rest else "docs/rules")
+    if check:
+        stale = drift(directory)
+        for name in stale:
+            sys.stdout.write(f"stale: {directory / name}\n")
+        return 1 if stale else 0
+    for name in write_docs(directory):
+        sys.stdout.write(f"wrote {directory / name}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

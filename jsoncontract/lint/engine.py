@@ -1,0 +1,405 @@
+"""The lint engine: load each file, walk each schema once, dispatch nodes to rules.
+
+A rule runs once per node whatever the number of selected profiles; the profiles only decide
+whether it runs and how severe its findings are. Node rules are dispatched by keyword and
+node kind (``pattern`` rules see only nodes with a ``pattern``), which keeps a 50-rule
+catalog near the cost of one walk.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jsoncontract._files import expand, read_bytes
+from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx
+from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
+from jsoncontract.lint.report import LintFinding, LintReport
+from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
+from jsoncontract.lint.walk import walk
+from jsoncontract.model import Dialect, Severity
+from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
+
+if TYPE_CHECKING:
+    from jsoncontract.lint.settings import LintSettings
+
+_NUMBERS = frozenset({"number", "integer"})
+_KINDS = ("@object", "@string", "@number", "@array", "@property")
+#: Node shapes remembered per route before the cache starts over.
+_ROUTE_CACHE = 20_000
+
+
+@dataclass(slots=True)
+class _Entry:
+    rule: Rule
+    severity: Severity
+    active: frozenset[str]
+    #: ``active`` in the order of the selected profiles (what findings list)
+    profiles: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Plan:
+    """The enabled rules for one set of profiles, ready for dispatch."""
+
+    entries: dict[str, _Entry] = field(default_factory=dict)
+    #: (site kind, openapi) -> trigger -> entries
+    dispatch: dict[tuple[str, bool], dict[str, list[_Entry]]] = field(default_factory=dict)
+    tool: list[_Entry] = field(default_factory=list)
+    file: list[_Entry] = field(default_factory=list)
+    run: list[_Entry] = field(default_factory=list)
+    routes: dict[tuple[str, bool], _Route] = field(default_factory=dict)
+
+    def route(self, kind: str, openapi: bool) -> _Route:
+        """The dispatcher of one kind of site."""
+        route = self.routes.get((kind, openapi))
+        if route is None:
+            route = self.routes[(kind, openapi)] = _Route(self.dispatch.get((kind, openapi), {}))
+        return route
+
+
+class Linter:
+    """Lints tool files against the enabled rules.
+
+    Arguments:
+        settings: profiles, selection, severities, limits and suppressions.
+        rules: the catalog to draw from (default: every registered rule).
+    """
+
+    def __init__(self, settings: LintSettings, rules: Sequence[Rule] | None = None) -> None:
+        from jsoncontract.lint.codes import all_rules
+
+        self.settings = settings
+        catalog = list(rules) if rules is not None else list(all_rules().values())
+        selected = settings.select
+        self.rules = [
+            r
+            for r in catalog
+            if (selected is None or r.code in selected) and r.code not in settings.ignore
+        ]
+        self._plans: dict[frozenset[str], _Plan] = {}
+
+    # -- plans -------------------------------------------------------------------------
+
+    def _plan(self, profiles: frozenset[str]) -> _Plan:
+        plan = self._plans.get(profiles)
+        if plan is not None:
+            return plan
+        plan = _Plan()
+        ordered = [p for p in self.settings.profiles if p in profiles]
+        for rule in self.rules:
+            severity, active = rule.severity_for(ordered, self.settings.mcp_version)
+            if severity is None:
+                continue
+            entry = _Entry(rule, severity, frozenset(active), tuple(active))
+            plan.entries[rule.code] = entry
+            if isinstance(rule, NodeRule):
+                for kind in ("input", "output"):
+                    if kind not in rule.sites:
+                        continue
+                    for openapi in (False, True):
+                        if rule.openapi is not None and rule.openapi is not openapi:
+                            continue
+                        table = plan.dispatch.setdefault((kind, openapi), {})
+                        for trigger in rule.triggers:
+                            table.setdefault(trigger, []).append(entry)
+            elif isinstance(rule, ToolRule):
+                plan.tool.append(entry)
+            elif isinstance(rule, FileRule):
+                plan.file.append(entry)
+            elif isinstance(rule, RunRule):
+                plan.run.append(entry)
+        self._plans[profiles] = plan
+        return plan
+
+    # -- running -----------------------------------------------------------------------
+
+    def lint_paths(self, paths: Iterable[str | Path]) -> LintReport:
+        """Lint every tool file named (directories: every ``*.json`` below them).
+
+        Raises:
+            InputError: a file cannot be read or is not JSON.
+            ToolLoadError: a file is in no known dialect, or a definition is broken.
+        """
+        files = expand(paths, TOOL_SUFFIXES, what="tool definition")
+        return self.lint_sources((str(p), read_bytes(p)) for p in files)
+
+    def lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
+        """Lint ``(file name, content)`` pairs; the library entry point for in-memory files.
+
+        The cyclic garbage collector is paused while it runs (and restored after): a large
+        catalog allocates millions of short-lived nodes that hold no cycles worth finding.
+        """
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._lint_sources(sources)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
+        settings = self.settings
+        report = LintReport(
+            settings.profiles, settings.mcp_version if MCP in settings.profiles else None
+        )
+        run = RunCtx(settings)
+        out = _Collector(settings, report)
+        run_plan = self._plan(frozenset(settings.profiles))
+        for name, data in sources:
+            file = self._load(name, data)
+            run.files.append(file)
+            report.files.append(name)
+            report.tools += len(file.tools)
+            report.tools_by_file[name] = [tool.name for tool in file.tools]
+            for tool in file.tools:
+                self._lint_tool(tool, out)
+            for entry in run_plan.file:
+                rule = entry.rule
+                assert isinstance(rule, FileRule)
+                for issue in rule.check(file, entry.active):
+                    out.add(entry, issue, file, issue.tool)
+        for entry in run_plan.run:
+            rule = entry.rule
+            assert isinstance(rule, RunRule)
+            for issue in rule.check(run, entry.active):
+                owner = issue.tool
+                out.add(entry, issue, owner.file if owner else run.files[0], owner)
+        out.finish()
+        return report
+
+    def _load(self, name: str, data: bytes) -> FileCtx:
+        file = FileCtx(name, data)
+        settings = self.settings
+        requested = frozenset(settings.profiles)
+        contracts = load_tool_file(
+            name, data=data, tool_name=settings.tool_name, positions=file.index
+        )
+        for contract in contracts:
+            profiles = requested
+            for profile, dialects in STRICT_PROFILES.items():
+                if (
+                    profile in profiles
+                    and contract.dialect.value in dialects
+                    and contract.strict is False
+                ):
+                    profiles = profiles - {profile}
+            pointer = contract.source.pointer or ""
+            tool = ToolCtx(contract, file, pointer, profiles, settings)
+            tool.sites = _sites(tool)
+            file.tools.append(tool)
+        return file
+
+    def _lint_tool(self, tool: ToolCtx, out: _Collector) -> None:
+        plan = self._plan(tool.profiles)
+        limits = self.settings.limits.schema
+        for site in tool.sites:
+            route = plan.route(site.kind, site.openapi)
+            bool_rules = route.table.get("@bool")
+            for node in walk(site, max_depth=limits.max_depth, max_nodes=limits.max_nodes):
+                value = node.value
+                if isinstance(value, dict):
+                    if "$ref" in value:
+                        site.refs.append(node)
+                    if "$anchor" in value or "$id" in value:
+                        _anchor(site, node)
+                    if "description" in value or "title" in value:
+                        site.texts.append(node)
+                    found = route.entries(node, value)
+                elif bool_rules:
+                    found = bool_rules
+                else:
+                    continue
+                for entry in found:
+                    rule = entry.rule
+                    assert isinstance(rule, NodeRule)
+                    for issue in rule.check(node, entry.active):
+                        out.add(entry, issue, tool.file, tool)
+        for entry in plan.tool:
+            rule = entry.rule
+            assert isinstance(rule, ToolRule)
+            for issue in rule.check(tool, entry.active):
+                out.add(entry, issue, tool.file, tool)
+
+
+class _Route:
+    """Which node rules see which node: by its keywords and kinds, cached per shape.
+
+    Many nodes of a catalog share a shape (the same keywords, the same kind), so the rules
+    for a shape are worked out once and reused.
+    """
+
+    __slots__ = ("_cache", "table")
+
+    def __init__(self, table: dict[str, list[_Entry]]) -> None:
+        self.table = table
+        self._cache: dict[tuple[Any, ...], list[_Entry]] = {}
+
+    def entries(self, node: Node, value: dict[str, Any]) -> list[_Entry]:
+        types = node.types
+        named = node.prop is not None
+        shape = (
+            *value,
+            node.is_object,
+            named and "string" in types,
+            named and not types.isdisjoint(_NUMBERS),
+            "array" in types or "items" in value,
+            named,
+        )
+        found = self._cache.get(shape)
+        if found is None:
+            if len(self._cache) > _ROUTE_CACHE:
+                self._cache.clear()
+            found = self._cache[shape] = self._compute(shape, len(value))
+        return found
+
+    def _compute(self, shape: tuple[Any, ...], keys: int) -> list[_Entry]:
+        table = self.table
+        found: list[_Entry] = list(table.get("@any", ()))
+        for key in shape[:keys]:
+            found.extend(table.get(key, ()))
+        for flag, kind in zip(shape[keys:], _KINDS, strict=True):
+            if flag:
+                found.extend(table.get(kind, ()))
+        return list({id(e): e for e in found}.values())
+
+
+def _anchor(site: Site, node: Node) -> None:
+    value = node.value
+    for key in ("$anchor", "$id"):
+        name = value.get(key)
+        if isinstance(name, str) and name:
+            site.anchors.setdefault(name.lstrip("#") if key == "$anchor" else name, node.path)
+
+
+def _sites(tool: ToolCtx) -> list[Site]:
+    """Where the tool's input and output schemas sit in its file."""
+    contract = tool.contract
+    dialect = contract.dialect
+    whole = contract.definition
+    pointer = tool.pointer
+    sites: list[Site] = []
+    if dialect is Dialect.MCP:
+        sites.append(Site(tool, "input", contract.input_schema, pointer + "/inputSchema"))
+        if contract.output_schema is not None:
+            sites.append(Site(tool, "output", contract.output_schema, pointer + "/outputSchema"))
+    elif dialect is Dialect.ANTHROPIC:
+        sites.append(Site(tool, "input", contract.input_schema, pointer + "/input_schema"))
+    elif dialect is Dialect.JSON_SCHEMA:
+        sites.append(Site(tool, "input", contract.input_schema, pointer))
+    elif dialect is Dialect.GEMINI:
+        key = next(
+            (k for k in ("parametersJsonSchema", "parameters_json_schema") if k in whole), None
+        )
+        if key is not None:
+            sites.append(Site(tool, "input", contract.input_schema, f"{pointer}/{key}"))
+        elif isinstance(whole.get("parameters"), dict):
+            sites.append(
+                Site(
+                    tool,
+                    "input",
+                    contract.input_schema,
+                    pointer + "/parameters",
+                    openapi=True,
+                    raw=whole["parameters"],
+                )
+            )
+        else:
+            sites.append(Site(tool, "input", contract.input_schema, None))
+        if isinstance(whole.get("responseJsonSchema"), dict):
+            sites.append(
+                Site(tool, "output", whole["responseJsonSchema"], pointer + "/responseJsonSchema")
+            )
+        elif isinstance(whole.get("response"), dict) and contract.output_schema is not None:
+            sites.append(
+                Site(
+                    tool,
+                    "output",
+                    contract.output_schema,
+                    pointer + "/response",
+                    openapi=True,
+                    raw=whole["response"],
+                )
+            )
+    else:  # OpenAI Chat and Responses
+        inner = tool.definition
+        base = tool.member()
+        if isinstance(inner.get("parameters"), dict):
+            sites.append(Site(tool, "input", contract.input_schema, base + "/parameters"))
+        else:
+            sites.append(Site(tool, "input", contract.input_schema, None))
+        if isinstance(whole.get("output_schema"), dict):
+            sites.append(Site(tool, "output", whole["output_schema"], pointer + "/output_schema"))
+    return sites
+
+
+class _Collector:
+    """Turns issues into located findings, applying overrides and suppressions."""
+
+    __slots__ = ("_used", "report", "settings")
+
+    def __init__(self, settings: LintSettings, report: LintReport) -> None:
+        self.settings = settings
+        self.report = report
+        self._used: set[int] = set()
+
+    def add(self, entry: _Entry, issue: Issue, file: FileCtx, tool: ToolCtx | None) -> None:
+        rule = entry.rule
+        settings = self.settings
+        if issue.profiles is not None:
+            narrowed = tuple(p for p in entry.profiles if p in issue.profiles)
+            severity, profiles = rule.severity_for(narrowed, settings.mcp_version)
+            if severity is None:
+                return
+        else:
+            severity = entry.severity
+            profiles = entry.profiles
+        if issue.severity is not None and issue.severity.rank < severity.rank:
+            severity = issue.severity
+        override = settings.severities.get(rule.code)
+        if override is not None:
+            severity = override
+        position = file.position(issue.pointer)
+        line, column = position if position is not None else (None, None)
+        item = LintFinding(
+            rule.code,
+            severity,
+            issue.message,
+            issue.pointer,
+            rule=rule.name,
+            profiles=profiles,
+            file=file.path,
+            line=line,
+            column=column,
+            tool=tool.name if tool is not None else None,
+            keyword=issue.keyword,
+            schema_path=issue.schema_path,
+            hint=issue.hint,
+            fix=issue.fix,
+            refused=issue.refused,
+        )
+        if settings.suppressions:
+            finding = item.finding
+            for index, suppression in enumerate(settings.suppressions):
+                if suppression.matches(finding):
+                    self._used.add(index)
+                    self.report.suppressed.append((item, suppression))
+                    return
+        self.report.findings.append(item)
+
+    def finish(self) -> None:
+        report = self.report
+        report.unused_suppressions = [
+            s for i, s in enumerate(self.settings.suppressions) if i not in self._used
+        ]
+        report.findings.sort(key=_order)
+
+
+def _order(item: LintFinding) -> tuple[Any, ...]:
+    return (item.file, item.line or 0, item.column or 0, item.code)
+
+
+__all__ = ["Linter", "Node"]

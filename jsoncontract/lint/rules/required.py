@@ -1,0 +1,275 @@
+"""Required completeness: what a call must send, and what strict providers insist on."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from jsoncontract.lint.profiles import OPENAI_STRICT
+from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
+from jsoncontract.model import Severity
+
+if TYPE_CHECKING:
+    from jsoncontract.lint.context import Node
+
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+
+def _not_nullable(node: Node) -> str | None:
+    """Why letting this property schema accept null is not mechanical, or ``None``."""
+    value = node.value
+    if not isinstance(value, dict):
+        return "a boolean subschema cannot be made nullable"
+    if "const" in value:
+        return "it has a const; allowing null too needs anyOf, written by hand"
+    if (
+        "type" not in value
+        and "$ref" not in value
+        and not isinstance(value.get("anyOf") or value.get("oneOf"), list)
+        and ("allOf" in value or "not" in value)
+    ):
+        return "null would have to pass every allOf branch (or the not); write it by hand"
+    return None
+
+
+def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
+    """Edits that let a property schema accept null, or why that is not mechanical."""
+    value = node.value
+    refused = _not_nullable(node)
+    if refused is not None:
+        return [], refused
+    edits: list[Edit] = []
+    kind = value.get("type")
+    if isinstance(kind, str):
+        if kind != "null":
+            edits.append(Edit("set", node.pointer("type"), [kind, "null"]))
+    elif isinstance(kind, list):
+        if "null" not in kind:
+            edits.append(Edit("append", node.pointer("type"), "null"))
+    elif "$ref" in value:
+        inner = {k: v for k, v in value.items() if k not in ("description", "title")}
+        outer = {k: v for k, v in value.items() if k in ("description", "title")}
+        outer["anyOf"] = [inner, {"type": "null"}]
+        return [Edit("set", node.pointer(), outer)], None
+    elif isinstance(value.get("anyOf") or value.get("oneOf"), list):
+        key = "anyOf" if isinstance(value.get("anyOf"), list) else "oneOf"
+        branches = value[key]
+        if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+            edits.append(Edit("append", node.pointer(key), {"type": "null"}))
+    elif "allOf" in value or "not" in value:
+        return [], "null would have to pass every allOf branch (or the not); write it by hand"
+    enum = value.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        edits.append(Edit("append", node.pointer("enum"), None))
+    return edits, None
+
+
+class PropertyNotRequired(NodeRule):
+    """## What it does
+    Under `openai-strict`, checks that every property of every object is listed in its
+    object's `required`.
+
+    ## Why is this bad?
+    OpenAI Structured Outputs requires all fields to be required (`'required' is required to
+    be supplied and to be an array including every key in properties`); an optional field
+    is written as a required one that accepts `null`. When `strict` is omitted on the
+    Responses API, OpenAI normalises the schema itself, making optional parameters
+    required without telling you.
+
+    ## Example
+    ```json
+    {"type": "object", "additionalProperties": false,
+     "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
+     "required": ["city"]}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "additionalProperties": false,
+     "properties": {"city": {"type": "string"}, "unit": {"type": ["string", "null"]}},
+     "required": ["city", "unit"]}
+    ```
+
+    ## Fix
+    Adds the property to `required` and lets it accept `null` (a `null` type, a `null`
+    enum member, or an `anyOf` branch). This is the one fix that changes which payloads
+    validate: it is the form OpenAI documents for optional fields, and strict mode always
+    sends the field. A property with `const` is not fixed.
+
+    ## References
+    - OpenAI Structured Outputs, "Supported schemas" ("All fields must be required";
+      optional fields as a union with null)
+    - OpenAI function calling guide (Responses API normalisation of non-strict schemas)
+    """
+
+    code = "JC021"
+    name = "property-not-required"
+    family = Family.REQUIRED
+    summary = "openai-strict: a property is not listed in required"
+    profiles = by_profile({OPENAI_STRICT: E})
+    fixable = True
+    triggers = frozenset({"@property"})
+    sites = frozenset({"input"})
+    openapi = False
+
+    def check(self, node: Node, active: frozenset[str]) -> Iterator[Issue]:
+        parent = node.parent
+        if parent is None or node.required:
+            return
+        name = node.prop
+        assert name is not None
+        refused = _not_nullable(node)
+        fix = None
+        if refused is None:
+
+            def build(
+                node: Node = node, parent: Node = parent, name: str = name
+            ) -> tuple[Edit, ...]:
+                edits, _ = nullable_edits(node)
+                required = parent.value.get("required")
+                if isinstance(required, list):
+                    edits.append(Edit("append", parent.pointer("required"), name))
+                else:
+                    edits.append(Edit("set", parent.pointer("required"), [name]))
+                return tuple(edits)
+
+            fix = Fix(f"require {name!r} and let it be null", build=build)
+        yield Issue(
+            f"property {name!r} is not in required; OpenAI strict mode requires every property",
+            node.pointer(),
+            keyword="required",
+            hint=f"add {name!r} to required and allow null in its type to keep it optional",
+            fix=fix,
+            refused=refused,
+            schema_path=node.schema_path(),
+        )
+
+
+class RequiredPropertyUndefined(NodeRule):
+    """## What it does
+    Checks that every name in `required` is declared under `properties` (or could come from
+    `patternProperties`, `additionalProperties` or a composed subschema).
+
+    ## Why is this bad?
+    Usually a typo or a renamed property. The schema then demands a member the model has
+    never been told about; if the object is also closed, no payload can ever be valid, and
+    every call to the tool fails validation.
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"}},
+     "required": ["orderId"], "additionalProperties": false}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"}},
+     "required": ["order_id"], "additionalProperties": false}
+    ```
+
+    ## References
+    - JSON Schema 2020-12 validation, section 6.5.3 (`required`)
+    - sourcemeta jsonschema lint rule `required_properties_in_properties`
+    """
+
+    code = "JC130"
+    name = "required-property-undefined"
+    family = Family.REQUIRED
+    summary = "required names a property that is not declared"
+    profiles = by_profile({ALL: E})
+    triggers = frozenset({"required"})
+
+    def check(self, node: Node, active: frozenset[str]) -> Iterator[Issue]:
+        value = node.value
+        required = value.get("required")
+        if not isinstance(required, list):
+            return
+        if any(
+            k in value
+            for k in (
+                "patternProperties",
+                "allOf",
+                "anyOf",
+                "oneOf",
+                "$ref",
+                "if",
+                "then",
+                "else",
+                "dependentSchemas",
+            )
+        ):
+            return
+        extra = value.get("additionalProperties")
+        closed = extra is False or value.get("unevaluatedProperties") is False
+        if isinstance(extra, dict) and extra:
+            return
+        props = value.get("properties")
+        declared: dict[str, Any] = props if isinstance(props, dict) else {}
+        for index, name in enumerate(required):
+            if not isinstance(name, str) or name in declared:
+                continue
+            guess = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.6)
+            if not guess:
+                folded = {k.replace("_", "").lower(): k for k in declared}
+                found = folded.get(name.replace("_", "").lower())
+                guess = [found] if found else []
+            hint = f"did you mean {guess[0]!r}?" if guess else "declare it under properties"
+            yield Issue(
+                f"required lists {name!r}, which is not a declared property"
+                + ("; the object is closed, so no payload can be valid" if closed else ""),
+                node.pointer("required", index),
+                keyword="required",
+                hint=hint,
+                severity=None if closed else W,
+                schema_path=node.schema_path("required", index),
+            )
+
+
+class RequiredMissing(NodeRule):
+    """## What it does
+    Reports an input schema that declares parameters but requires none of them.
+
+    ## Why is this bad?
+    Then `{}` is a valid call. Models do call tools with empty arguments when the context
+    is thin, and the tool runs with nothing to go on (a search of everything, an update of
+    nothing). It is often deliberate (all-optional filters): this is information, not a
+    fault.
+
+    ## Example
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"type": "object", "properties": {"order_id": {"type": "string"}},
+     "required": ["order_id"]}
+    ```
+
+    ## References
+    - JSON Schema 2020-12 validation, section 6.5.3 (`required`; absent means none)
+    """
+
+    code = "JC131"
+    name = "required-missing"
+    family = Family.REQUIRED
+    summary = "The input schema has parameters but requires none"
+    profiles = by_profile({ALL: INFO, OPENAI_STRICT: None})
+    triggers = frozenset({"@object"})
+    sites = frozenset({"input"})
+
+    def check(self, node: Node, active: frozenset[str]) -> Iterator[Issue]:
+        if node.path:
+            return
+        value = node.value
+        props = value.get("properties")
+        if not isinstance(props, dict) or not props or value.get("required"):
+            return
+        yield Issue(
+            f"none of the {len(props)} parameters is required, so {{}} is a valid call",
+            node.pointer(),
+            keyword="required",
+            hint="list the parameters the tool cannot work without under required",
+            schema_path=node.schema_path(),
+        )

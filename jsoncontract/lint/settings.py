@@ -1,0 +1,239 @@
+"""Lint settings: profiles, rule selection, severities, limits and suppressions.
+
+:func:`build_settings` merges the ``[lint]`` config section with command-line values (the
+command line wins) and resolves every rule selector, so a misspelt code fails before any
+file is read, naming the closest code.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract.errors import ConfigError, UsageError
+from jsoncontract.lint.limits import Limits, parse_limit_option
+from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
+from jsoncontract.model import Severity
+
+if TYPE_CHECKING:
+    from jsoncontract.model import Finding
+
+#: Argument names that make a retried write detectable (compared without case and separators).
+DEFAULT_KEY_NAMES: Final = (
+    "idempotency_key",
+    "idempotence_key",
+    "request_id",
+    "client_request_id",
+    "client_token",
+    "dedupe_key",
+    "deduplication_id",
+    "dedup_id",
+    "operation_id",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """Silences some rules for some tools, for a stated reason.
+
+    ``tools`` are names or shell patterns (``legacy_*``); ``path`` limits it to findings at
+    or below a pointer inside the tool's schema (``/properties/filters``).
+    """
+
+    rules: tuple[str, ...]
+    tools: tuple[str, ...]
+    reason: str
+    path: str | None = None
+
+    def matches(self, finding: Finding) -> bool:
+        """Whether this suppression covers ``finding``."""
+        if finding.code not in self.rules:
+            return False
+        tool = finding.tool
+        if tool is None or not any(fnmatch.fnmatchcase(tool, p) for p in self.tools):
+            return False
+        if self.path is None:
+            return True
+        where = (finding.schema_path or "#").removeprefix("#")
+        return where == self.path or where.startswith(self.path.rstrip("/") + "/")
+
+    def to_dict(self) -> dict[str, Any]:
+        """As written in reports."""
+        out: dict[str, Any] = {"rules": list(self.rules), "tools": list(self.tools)}
+        if self.path is not None:
+            out["path"] = self.path
+        out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencySettings:
+    """How write tools and their idempotency keys are recognised."""
+
+    key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
+    write_tools: tuple[str, ...] = ()
+    read_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LintSettings:
+    """Everything a lint run needs besides the files.
+
+    ``select`` is the set of codes allowed to run (``None``: every rule of the profiles);
+    ``ignore`` removes codes; ``severities`` overrides a code's severity.
+    """
+
+    profiles: tuple[str, ...] = (GENERIC,)
+    mcp_version: str = DEFAULT_MCP_VERSION
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] = frozenset()
+    severities: Mapping[str, Severity] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    suppressions: tuple[Suppression, ...] = ()
+    idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
+    tool_name: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
+    """Profile names from ``--profile a,b`` or the config (``all`` means every profile).
+
+    Raises:
+        UsageError: an unknown profile (with the closest name).
+    """
+    import difflib
+
+    out: list[str] = []
+    for value in values:
+        for name in (p.strip() for p in value.split(",")):
+            if not name:
+                continue
+            if name == "all":
+                out.extend(PROFILES)
+                continue
+            if name not in PROFILES:
+                guess = difflib.get_close_matches(name, PROFILES, n=1)
+                tip = f"; did you mean {guess[0]!r}?" if guess else ""
+                known = ", ".join(PROFILES)
+                raise UsageError(
+                    f"{origin}: unknown profile {name!r}{tip} (profiles: {known}, all)"
+                )
+            out.append(name)
+    return tuple(dict.fromkeys(out)) or (GENERIC,)
+
+
+def build_settings(
+    section: Mapping[str, Any] | None = None,
+    *,
+    config_file: str = "config",
+    profiles: Sequence[str] | None = None,
+    mcp_version: str | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    extend_ignore: Sequence[str] = (),
+    limits: Sequence[str] = (),
+    tool_name: str | None = None,
+) -> LintSettings:
+    """Settings from the ``[lint]`` config section overridden by command-line values.
+
+    Raises:
+        UsageError: a bad command-line value (unknown code, profile or limit).
+        ConfigError: a bad config value (unknown code, suppression without a reason...).
+    """
+    from jsoncontract.lint.codes import resolve_selectors
+
+    section = section or {}
+    warnings: list[str] = []
+    origin = f"{config_file} [lint]"
+
+    if profiles:
+        chosen = parse_profiles(profiles, origin="--profile")
+    else:
+        raw = section.get("profile", GENERIC)
+        chosen = parse_profiles([raw] if isinstance(raw, str) else raw, origin=origin)
+    version = mcp_version or section.get("mcp_version") or DEFAULT_MCP_VERSION
+    if version not in MCP_VERSIONS:
+        raise UsageError(f"unknown MCP version {version!r}; known: {', '.join(MCP_VERSIONS)}")
+
+    def resolve(values: Iterable[str], where: str, *, cli: bool) -> frozenset[str]:
+        try:
+            codes, notes = resolve_selectors(values)
+        except LookupError as exc:
+            error = UsageError if cli else ConfigError
+            raise error(f"{where}: {exc.args[0]}") from None
+        warnings.extend(f"{where}: {n}" for n in notes)
+        return frozenset(codes)
+
+    chosen_select: frozenset[str] | None = None
+    if select:
+        chosen_select = resolve(select, "--select", cli=True)
+    elif section.get("select"):
+        chosen_select = resolve(section["select"], f"{origin} select", cli=False)
+    if ignore is not None:
+        chosen_ignore = resolve(ignore, "--ignore", cli=True)
+    else:
+        chosen_ignore = resolve(section.get("ignore", ()), f"{origin} ignore", cli=False)
+    chosen_ignore |= resolve(extend_ignore, "--extend-ignore", cli=True)
+
+    severities: dict[str, Severity] = {}
+    for selector, level in (section.get("severity") or {}).items():
+        codes = resolve([selector], f"{origin} severity", cli=False)
+        for code in codes:
+            if level == "off":
+                chosen_ignore |= {code}
+            else:
+                severities[code] = Severity(level)
+
+    values: dict[str, dict[str, Any]] = {
+        group: dict(table) for group, table in (section.get("limits") or {}).items()
+    }
+    result_limits = Limits().with_values(values, origin=f"{origin} limits")
+    cli_values: dict[str, dict[str, Any]] = {}
+    for text in limits:
+        group, name, value = parse_limit_option(text)
+        cli_values.setdefault(group, {})[name] = value
+    try:
+        result_limits = result_limits.with_values(cli_values, origin="--limit")
+    except ConfigError as exc:
+        raise UsageError(exc.message) from None
+
+    suppressions: list[Suppression] = []
+    for index, entry in enumerate(section.get("suppress") or ()):
+        where = f"{origin} suppress[{index}]"
+        reason = str(entry.get("reason", "")).strip()
+        if not reason:
+            raise ConfigError(f'{where}: a suppression needs a reason (reason = "...")')
+        rules = entry.get("rules")
+        tools = entry.get("tools", entry.get("tool"))
+        if isinstance(tools, str):
+            tools = [tools]
+        if not tools:
+            raise ConfigError(f'{where}: name the tool(s) it applies to (tool = "name")')
+        codes = resolve([rules] if isinstance(rules, str) else rules or (), where, cli=False)
+        if not codes:
+            raise ConfigError(f'{where}: name the rule(s) it silences (rules = ["JC020"])')
+        path = entry.get("path")
+        suppressions.append(
+            Suppression(tuple(sorted(codes)), tuple(tools), reason, path if path else None)
+        )
+
+    idem = section.get("idempotency") or {}
+    idempotency = IdempotencySettings(
+        key_names=tuple(idem.get("key_names", DEFAULT_KEY_NAMES)),
+        write_tools=tuple(idem.get("write_tools", ())),
+        read_tools=tuple(idem.get("read_tools", ())),
+    )
+    return LintSettings(
+        profiles=chosen,
+        mcp_version=version,
+        select=chosen_select,
+        ignore=chosen_ignore,
+        severities=severities,
+        limits=result_limits,
+        suppressions=tuple(suppressions),
+        idempotency=idempotency,
+        tool_name=tool_name,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,434 @@
+"""Tool pinning: a lock of every tool's canonical definition, and drift against it.
+
+``jsoncontract pin`` writes, per tool file and tool, the SHA-256 of the canonical JSON
+(sorted keys, no insignificant whitespace) of the five parts a model and a host rely on:
+name, description, input schema, output schema and annotations, together with the parts
+themselves, so the lock reads as a reviewed snapshot in a pull request. ``pin --check``
+recomputes the hashes and, for every tool that changed, says which part and, inside a
+schema, which JSON Pointer: a description edited after review, an enum value added, an
+annotation flipped. It catches the "list changed, host cached the old schema" failure that
+description-only pinning (mcp-scan hashes the description) misses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from jsoncontract._files import expand, read_bytes
+from jsoncontract._locate import PositionIndex
+from jsoncontract.errors import InputError
+from jsoncontract.model import Finding, Severity, Source, ToolContract, escape_pointer_token
+from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
+
+LOCK_VERSION: Final = 1
+DEFAULT_LOCK: Final = "jsoncontract.lock"
+PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
+#: Differences listed per changed part before the rest are counted.
+MAX_SHOWN: Final = 10
+#: Where each part lives in a tool definition, per dialect (for locating a change).
+_INPUT_KEYS: Final = ("inputSchema", "input_schema", "parametersJsonSchema", "parameters")
+_OUTPUT_KEYS: Final = ("outputSchema", "output_schema", "responseJsonSchema", "response")
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical JSON: sorted keys, no whitespace, UTF-8 (deep values via the stdlib).
+
+    Raises:
+        InputError: the value is nested too deeply to serialise.
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes
+        pass
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except RecursionError:
+        raise InputError("a tool definition is nested too deeply to pin") from None
+    return text.encode()
+
+
+def parts_of(tool: ToolContract) -> dict[str, Any]:
+    """The pinned parts of a tool."""
+    return {
+        "name": tool.name,
+        "description": tool.description,
+        "input_schema": tool.input_schema,
+        "output_schema": tool.output_schema,
+        "annotations": tool.annotations,
+    }
+
+
+def digest(parts: dict[str, Any]) -> str:
+    """SHA-256 (hex) of the canonical JSON of the parts."""
+    return hashlib.sha256(canonical({k: parts[k] for k in PARTS})).hexdigest()
+
+
+@dataclass(slots=True)
+class PinnedTool:
+    """One tool as pinned: its parts and their hash."""
+
+    parts: dict[str, Any]
+    sha256: str
+    source: Source | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As written in the lock file."""
+        return {"sha256": self.sha256, **self.parts}
+
+
+@dataclass(slots=True)
+class Lock:
+    """Pinned tools by file (relative to the lock's directory) and by name."""
+
+    files: dict[str, dict[str, PinnedTool]] = field(default_factory=dict)
+    texts: dict[str, PositionIndex] = field(default_factory=dict, repr=False)
+    #: lock key -> the path as the caller named it (for messages and positions)
+    shown: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The lock file's content."""
+        everything = {
+            f: {name: tool.sha256 for name, tool in sorted(tools.items())}
+            for f, tools in sorted(self.files.items())
+        }
+        return {
+            "version": LOCK_VERSION,
+            "sha256": hashlib.sha256(canonical(everything)).hexdigest(),
+            "files": {
+                f: {name: tool.to_dict() for name, tool in sorted(tools.items())}
+                for f, tools in sorted(self.files.items())
+            },
+        }
+
+    def count(self) -> int:
+        """How many tools are pinned."""
+        return sum(len(tools) for tools in self.files.values())
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None) -> Lock:
+    """Pin every tool of the named files and directories; paths are kept relative to
+    ``base`` (the lock file's directory).
+
+    Raises:
+        InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect.
+    """
+    lock = Lock()
+    for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
+        data = read_bytes(path)
+        index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        key = _relative(path, base)
+        tools = lock.files.setdefault(key, {})
+        lock.texts[key] = index
+        lock.shown[key] = str(path)
+        for tool in load_tool_file(path, data=data, tool_name=tool_name, positions=index):
+            parts = parts_of(tool)
+            tools[tool.name] = PinnedTool(parts, digest(parts), tool.source)
+    return lock
+
+
+def write_lock(lock: Lock, path: Path) -> None:
+    """Write the lock file (sorted, indented: reviewable in a diff).
+
+    Raises:
+        InputError: the file cannot be written.
+    """
+    text = json.dumps(lock.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write the lock: {exc.strerror or exc}", file=str(path)) from None
+
+
+def read_lock(path: Path) -> Lock:
+    """Read a lock file.
+
+    Raises:
+        InputError: missing, unreadable, not JSON, or not a jsoncontract lock.
+    """
+    if not path.is_file():
+        raise InputError("no lock file; run jsoncontract pin TOOLS... to create it", file=str(path))
+    from jsoncontract._files import load_document
+
+    document, _ = load_document(path)
+    if (
+        not isinstance(document, dict)
+        or document.get("version") != LOCK_VERSION
+        or not isinstance(document.get("files"), dict)
+    ):
+        raise InputError(
+            f"not a jsoncontract lock (version {LOCK_VERSION}); re-create it with jsoncontract pin",
+            file=str(path),
+        )
+    lock = Lock()
+    for name, tools in document["files"].items():
+        if not isinstance(tools, dict):
+            raise InputError(f"lock entry {name!r} is not an object", file=str(path))
+        entry = lock.files.setdefault(name, {})
+        for tool_name, pinned in tools.items():
+            if not isinstance(pinned, dict) or not isinstance(pinned.get("sha256"), str):
+                raise InputError(f"lock entry {name}#{tool_name} has no sha256", file=str(path))
+            parts = {k: pinned.get(k) for k in PARTS}
+            entry[tool_name] = PinnedTool(parts, pinned["sha256"])
+    return lock
+
+
+# -- drift -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One difference between two JSON values: where, what kind, before and after."""
+
+    pointer: str
+    kind: str  # added | removed | changed | items (a list of scalars changed)
+    before: Any = None
+    after: Any = None
+
+
+def differences(before: Any, after: Any) -> Iterator[Change]:
+    """Every difference between two JSON values, shallowest first (no recursion)."""
+    stack: list[tuple[str, Any, Any]] = [("", before, after)]
+    while stack:
+        pointer, old, new = stack.pop(0)
+        if isinstance(old, dict) and isinstance(new, dict):
+            for key in old:
+                child = f"{pointer}/{escape_pointer_token(key)}"
+                if key not in new:
+                    yield Change(child, "removed", old[key], None)
+                elif old[key] != new[key] or type(old[key]) is not type(new[key]):
+                    stack.append((child, old[key], new[key]))
+            for key in new:
+                if key not in old:
+                    yield Change(f"{pointer}/{escape_pointer_token(key)}", "added", None, new[key])
+        elif isinstance(old, list) and isinstance(new, list):
+            if _scalars(old) and _scalars(new):
+                yield Change(pointer, "items", old, new)
+                continue
+            for index in range(max(len(old), len(new))):
+                child = f"{pointer}/{index}"
+                if index >= len(new):
+                    yield Change(child, "removed", old[index], None)
+                elif index >= len(old):
+                    yield Change(child, "added", None, new[index])
+                elif old[index] != new[index] or type(old[index]) is not type(new[index]):
+                    stack.append((child, old[index], new[index]))
+        else:
+            yield Change(pointer, "changed", old, new)
+
+
+def _scalars(values: list[Any]) -> bool:
+    return all(not isinstance(v, dict | list) for v in values)
+
+
+def _order(change: Change) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, int(t)) if t.isdigit() else (1, t) for t in change.pointer.split("/")[1:])
+
+
+def _items(before: list[Any], after: list[Any]) -> str:
+    """``added "x"; removed "y"`` (or ``reordered``) between two lists of scalars."""
+    added = [v for v in after if v not in before]
+    removed = [v for v in before if v not in after]
+    parts = []
+    if added:
+        parts.append("added " + ", ".join(_short(v, 40) for v in added[:5]))
+    if removed:
+        parts.append("removed " + ", ".join(_short(v, 40) for v in removed[:5]))
+    return "; ".join(parts) or "reordered (or repeated values changed)"
+
+
+def text_change(before: str | None, after: str | None, context: int = 24) -> str:
+    """The changed middle of two texts, wdiff style: ``...ctx[-old-]{+new+}ctx...``."""
+    if before is None or after is None:
+        return f"{_short(before)} -> {_short(after)}"
+    start = 0
+    while start < min(len(before), len(after)) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while (
+        end < min(len(before), len(after)) - start
+        and before[len(before) - 1 - end] == after[len(after) - 1 - end]
+    ):
+        end += 1
+    head = before[max(0, start - context) : start]
+    tail = before[len(before) - end : len(before) - end + context]
+    old = before[start : len(before) - end]
+    new = after[start : len(after) - end]
+    out = ("..." if start > context else "") + head
+    if old:
+        out += f"[-{_cut(old)}-]"
+    if new:
+        out += f"{{+{_cut(new)}+}}"
+    out += tail + ("..." if end > context else "")
+    return out
+
+
+def _cut(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    from jsoncontract._json import short_repr
+
+    return short_repr(value, limit)
+
+
+_PART_LABEL: Final = {
+    "description": "description",
+    "input_schema": "input schema",
+    "output_schema": "output schema",
+    "annotations": "annotations",
+}
+
+
+def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
+    """Findings for every tool added, removed or changed since the lock was written.
+
+    Files of the lock that were not linted now count only when they no longer exist
+    (a check of some files does not report the others as removed).
+    """
+    findings: list[Finding] = []
+    for file in sorted(set(locked.files) | set(current.files)):
+        now = current.files.get(file)
+        then = locked.files.get(file)
+        if now is None:
+            assert then is not None
+            if (base / file).exists():
+                continue
+            findings.extend(
+                Finding(
+                    "pin.tool_removed",
+                    Severity.ERROR,
+                    f"tool {name!r} was removed (its file {file} is gone)",
+                    tool=name,
+                    source=Source(file),
+                    hint="run jsoncontract pin after reviewing the removal",
+                )
+                for name in sorted(then)
+            )
+            continue
+        then = then or {}
+        index = current.texts.get(file)
+        shown = current.shown.get(file, file)
+        for name, tool in now.items():
+            old = then.get(name)
+            if old is None:
+                findings.append(
+                    Finding(
+                        "pin.tool_added",
+                        Severity.ERROR,
+                        f"tool {name!r} is not in the lock (new, or renamed)",
+                        tool=name,
+                        source=tool.source,
+                        hint="review it, then run jsoncontract pin",
+                    )
+                )
+            elif old.sha256 != tool.sha256:
+                findings.extend(_changed(shown, name, old, tool, index))
+        findings.extend(
+            Finding(
+                "pin.tool_removed",
+                Severity.ERROR,
+                f"tool {name!r} was removed from {shown}",
+                tool=name,
+                source=Source(shown),
+                hint="run jsoncontract pin after reviewing the removal",
+            )
+            for name in sorted(set(then) - set(now))
+        )
+    return findings
+
+
+def _changed(
+    file: str, name: str, old: PinnedTool, new: PinnedTool, index: PositionIndex | None
+) -> Iterator[Finding]:
+    base = new.source.pointer if new.source and new.source.pointer is not None else None
+    for part in PARTS[1:]:
+        before, after = old.parts.get(part), new.parts.get(part)
+        if canonical(before) == canonical(after):
+            continue
+        label = _PART_LABEL[part]
+        code = f"pin.{part}_changed"
+        if part == "description":
+            yield Finding(
+                code,
+                Severity.ERROR,
+                f"tool {name!r}: the description changed: {text_change(before, after)}",
+                tool=name,
+                keyword="description",
+                source=_locate(file, index, base, part, "", new.source),
+                hint="review the new text (descriptions steer the model), then run "
+                "jsoncontract pin",
+            )
+            continue
+        changes = sorted(differences(before, after), key=_order)
+        for change in changes[:MAX_SHOWN]:
+            where = change.pointer or "/"
+            if change.kind == "items":
+                what = f"{where}: {_items(change.before, change.after)}"
+            elif change.kind == "added":
+                what = f"{where} was added: {_short(change.after)}"
+            elif change.kind == "removed":
+                what = f"{where} was removed (was {_short(change.before)})"
+            else:
+                what = f"{where} changed from {_short(change.before)} to {_short(change.after)}"
+            yield Finding(
+                code,
+                Severity.ERROR,
+                f"tool {name!r}: {label} {what}",
+                path=change.pointer,
+                tool=name,
+                keyword=part,
+                schema_path="#" + change.pointer if part != "annotations" else None,
+                source=_locate(file, index, base, part, change.pointer, new.source),
+                hint="review the change, then run jsoncontract pin",
+            )
+        if len(changes) > MAX_SHOWN:
+            yield Finding(
+                code,
+                Severity.ERROR,
+                f"tool {name!r}: {len(changes) - MAX_SHOWN} more changes in the {label}",
+                tool=name,
+                keyword=part,
+                source=new.source,
+            )
+
+
+def _locate(
+    file: str,
+    index: PositionIndex | None,
+    base: str | None,
+    part: str,
+    pointer: str,
+    fallback: Source | None,
+) -> Source | None:
+    """The position of a changed node in the current file, as close as it can be found."""
+    if index is None or base is None:
+        return fallback
+    keys = {
+        "description": ("description", "function/description"),
+        "annotations": ("annotations",),
+        "input_schema": (*_INPUT_KEYS, "function/parameters"),
+        "output_schema": _OUTPUT_KEYS,
+    }[part]
+    for key in keys:
+        root = f"{base}/{key}"
+        if index.offset(root) is None:
+            continue
+        position = index.position(root + pointer)
+        if position is not None:
+            return Source(file, position[0], position[1], root + pointer)
+    return fallback

@@ -1,0 +1,179 @@
+"""``lint --fix`` and ``--diff``: mechanical fixes, layout kept, meaning-changing fixes
+refused with a reason."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+Run = Callable[..., Any]
+
+
+def _copy(repo: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "weak-tools.json"
+    shutil.copy(repo / "fixtures" / "lint" / "weak-tools.json", target)
+    return target
+
+
+def test_diff_shows_without_writing(
+    run_cli: Run, repo: Path, tmp_path: Path, golden: Callable[[str, str], None]
+) -> None:
+    path = _copy(repo, tmp_path)
+    before = path.read_bytes()
+    result = run_cli("lint", str(path), "--diff")
+    assert result.code == 1
+    assert path.read_bytes() == before
+    golden("lint/weak-tools.diff", result.stdout.replace(str(tmp_path), "TMP"))
+    assert "3 fixes would be applied" in result.stderr
+
+
+def test_fix_writes_and_keeps_the_layout(run_cli: Run, repo: Path, tmp_path: Path) -> None:
+    path = _copy(repo, tmp_path)
+    before = path.read_text().splitlines()
+    result = run_cli("lint", str(path), "--fix", "-f", "json")
+    after = path.read_text().splitlines()
+    new = [line for line in after if line.strip() == '"additionalProperties": false']
+    old = [line for line in before if '"additionalProperties": false' in line]
+    assert len(new) == 4 and len(old) == 1 and len(after) == len(before) + 3
+    rest = [line for line in after if line.strip() != '"additionalProperties": false']
+    assert [line.rstrip(",") for line in rest] == [
+        line.rstrip(",") for line in before if line.strip() != '"additionalProperties": false'
+    ]
+    report = json.loads(result.stdout)
+    assert report["summary"]["fixed"] == 3
+    assert not any(f["code"] == "JC020" for f in report["findings"])
+    assert "fixed 3 in" in result.stderr
+    # a second run has nothing left to fix
+    assert run_cli("lint", str(path), "--diff").code == 0
+
+
+def test_strict_fixes(run_cli: Run, write: Callable[..., Path]) -> None:
+    path = write(
+        "tools.json",
+        {
+            "type": "function",
+            "name": "search",
+            "description": "Search the catalog by words.",
+            "strict": True,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Words."},
+                    "page_size": {"type": "integer", "minimum": 1, "maximum": 50, "default": 20},
+                    "sort": {"enum": ["new", "old"], "description": "Order."},
+                    "filters": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "description": "Nothing yet.",
+                    },
+                    "kind": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                },
+                "required": ["query"],
+            },
+        },
+    )
+    result = run_cli("lint", str(path), "-p", "openai-strict", "--fix", "-f", "json")
+    schema = json.loads(path.read_text())["parameters"]
+    assert schema["additionalProperties"] is False
+    assert schema["required"] == ["query", "page_size", "sort", "filters", "kind"]
+    assert schema["properties"]["page_size"]["type"] == ["integer", "null"]
+    assert "default" not in schema["properties"]["page_size"]
+    assert schema["properties"]["sort"]["enum"] == ["new", "old", None]
+    assert schema["properties"]["filters"]["properties"] == {}
+    assert schema["properties"]["kind"]["anyOf"][-1] == {"type": "null"}
+    assert "oneOf" not in schema["properties"]["kind"]
+    left = {f["code"] for f in json.loads(result.stdout)["findings"]}
+    assert not left & {"JC020", "JC021", "JC023", "JC025", "JC029"}
+
+
+def test_fix_that_would_change_meaning_is_refused(run_cli: Run, write: Callable[..., Path]) -> None:
+    document = {
+        "name": "probe",
+        "description": "Probe tool for the tests.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "meta": {"type": "object", "additionalProperties": True},
+                "blob": {"type": "object"},
+                "v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+            },
+            "additionalProperties": False,
+        },
+    }
+    path = write("tools.json", document)
+    before = path.read_text()
+    result = run_cli("lint", str(path), "-p", "openai-strict", "--select", "JC020,JC023", "--fix")
+    assert path.read_text() == before
+    assert result.code == 1
+    out = result.stdout
+    assert "not fixed: the object was opened on purpose" in out
+    assert "not fixed: it declares no properties, so closing it would only accept {}" in out
+    assert "not fixed: its branches may overlap" in out
+
+
+def test_boolean_property_schema_fix(run_cli: Run, write: Callable[..., Path]) -> None:
+    path = write(
+        "tools.json",
+        '{"tools": [{"name": "probe", "description": "Probe tool.",\n'
+        ' "inputSchema": {"type": "object", "properties": {"x": true, "y": false},\n'
+        ' "additionalProperties": false}}]}\n',
+    )
+    run_cli("lint", str(path), "-p", "mcp", "--select", "JC050", "--fix")
+    assert '"properties": {"x": {}, "y": {"not": {}}}' in path.read_text()
+
+
+def test_gemini_annotation_and_const_fixes(run_cli: Run, write: Callable[..., Path]) -> None:
+    path = write(
+        "tools.json",
+        {
+            "functionDeclarations": [
+                {
+                    "name": "probe",
+                    "description": "Probe tool for the tests.",
+                    "parametersJsonSchema": {
+                        "$schema": "https://json-schema.org/draft/2020-12/schema",
+                        "type": "object",
+                        "properties": {"mode": {"const": "fast", "examples": ["fast"]}},
+                    },
+                }
+            ]
+        },
+    )
+    run_cli("lint", str(path), "-p", "gemini", "--select", "JC042", "--fix")
+    schema = json.loads(path.read_text())["functionDeclarations"][0]["parametersJsonSchema"]
+    assert "$schema" not in schema
+    assert schema["properties"]["mode"] == {"enum": ["fast"]}
+
+
+def test_duplicate_enum_fix(run_cli: Run, write: Callable[..., Path]) -> None:
+    path = write(
+        "tools.json",
+        {
+            "name": "probe",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "s": {"type": "string", "enum": ["a", "b", "a"], "description": "Letter."}
+                },
+            },
+        },
+    )
+    run_cli("lint", str(path), "--select", "JC103", "--fix")
+    assert json.loads(path.read_text())["inputSchema"]["properties"]["s"]["enum"] == ["a", "b"]
+
+
+def test_fix_and_diff_together_is_a_usage_error(run_cli: Run, write: Callable[..., Path]) -> None:
+    path = write(
+        "tools.json",
+        {
+            "name": "p",
+            "description": "Probe tool for the tests.",
+            "inputSchema": {"type": "object"},
+        },
+    )
+    assert run_cli("lint", str(path), "--fix", "--diff").code == 2
