@@ -38,6 +38,7 @@ class TestFormat(StrEnum):
     json = "json"
     junit = "junit"
     github = "github"
+    sarif = "sarif"
 
 
 def register(app: typer.Typer) -> None:

@@ -7,14 +7,35 @@ case of its own); a test runner can build them from its own results.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
 
 from jsoncontract.model import Finding, Severity
 from jsoncontract.reporters.findings import portable_path
 
 _RANK = {"error": 2, "warning": 1, "info": 0}
+#: Characters XML 1.0 cannot carry at all (control characters, lone surrogates).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """``text`` with the characters XML cannot carry written as ``\\xNN``."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def quoteattr(text: str) -> str:
+    """An XML attribute value, quoted and escaped."""
+    return _quoteattr(_xml_text(text))
+
+
+def escape(text: str) -> str:
+    """XML character data, escaped."""
+    return _escape(_xml_text(text))
+
+
 _NOWHERE = "(no file)"
 
 

@@ -361,3 +361,25 @@ def test_business_rules_contribute_generated_cases(
     assert "business:order-still-open" not in names
     result = run_cli("test", *args, "-k", "business", str(out))
     assert result.code == 0, result.stdout
+
+
+def test_sarif_report(
+    run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
+) -> None:
+    import jsonschema
+
+    result = run_cli("test", "--no-config", "--format", "sarif", *WEAK)
+    assert result.code == 1
+    log = json.loads(result.stdout)
+    schema = json.loads((Path("tests") / "reporters" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validators.validator_for(schema)(schema).validate(log)
+    results = log["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["suite.accepted"] * 3
+    location = results[0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "fixtures/suites/weak/create_ticket.suite.json"
+    assert location["region"]["startLine"] == 152
+    rules = {r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+    assert {"suite.accepted", "suite.wrong_reason", "suite.tool_missing"} <= rules
+    log["runs"][0]["tool"]["driver"]["version"] = "X"
+    log["runs"][0]["tool"]["driver"]["semanticVersion"] = "X"
+    golden("suites-test-weak.sarif.json", json.dumps(log, indent=2) + "\n")
