@@ -32,6 +32,9 @@ class CheckFormat(StrEnum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
+    github = "github"
+    sarif = "sarif"
+    junit = "junit"
 
 
 class DialectChoice(StrEnum):
