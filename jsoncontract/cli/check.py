@@ -34,6 +34,9 @@ class CheckFormat(StrEnum):
     text = "text"
     json = "json"
     jsonl = "jsonl"
+    github = "github"
+    sarif = "sarif"
+    junit = "junit"
 
 
 class DialectChoice(StrEnum):

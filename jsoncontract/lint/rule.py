@@ -151,7 +151,7 @@ class Rule:
     #: 0-10 for rules that find security problems (shown to code-scanning dashboards).
     security_severity: ClassVar[float | None] = None
     #: Release that added the rule; ``status`` is ``stable`` or ``preview``.
-    added: ClassVar[str] = "0.2.0"
+    added: ClassVar[str] = "0.1.0"
     status: ClassVar[str] = "stable"
 
     def severity_for(

@@ -24,6 +24,9 @@ _TABLES: Final = {
         "text": "check_text:TextCheckReporter",
         "json": "check_json:JsonCheckReporter",
         "jsonl": "check_json:JsonlCheckReporter",
+        "github": "check_ci:GithubCheckReporter",
+        "sarif": "check_ci:SarifCheckReporter",
+        "junit": "check_ci:JUnitCheckReporter",
     },
     "DIFF_REPORTERS": {
         "text": "diff_text:TextDiffReporter",

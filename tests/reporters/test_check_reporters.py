@@ -38,7 +38,10 @@ def render(report: CheckReport, fmt: str, **options: object) -> str:
 
 
 def test_every_format_is_registered() -> None:
-    assert set(CHECK_REPORTERS) == {"text", "json", "jsonl"}
+    from jsoncontract.cli.check import CheckFormat
+
+    assert set(CHECK_REPORTERS) == {f.value for f in CheckFormat}
+    assert set(CHECK_REPORTERS) == {"text", "json", "jsonl", "github", "sarif", "junit"}
 
 
 def test_text(report: CheckReport, golden: Callable[[str, str], None]) -> None:
@@ -91,3 +94,76 @@ def test_no_color_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     assert wants_color(Tty(), None) is False
     assert wants_color(Tty(), True) is True
+
+
+def test_github(report: CheckReport, golden: Callable[[str, str], None]) -> None:
+    text = render(report, "github")
+    lines = text.splitlines()
+    assert lines[0].startswith(
+        "::error file=fixtures/captures/faults/schema-enum.json,line=13,title=schema.enum::"
+    )
+    assert all("\n" not in line for line in lines)
+    assert lines[-1] == "jsoncontract check: 22 calls in 5 files, 13 ok, 9 failed"
+    golden("check/report.github.txt", text)
+
+
+def test_sarif_is_valid_sarif_2_1_0(
+    report: CheckReport, golden: Callable[[str, str], None]
+) -> None:
+    import jsonschema  # the official schema has a pattern ECMA-262 engines reject
+
+    text = render(report, "sarif")
+    log = json.loads(text)
+    schema = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    assert [e.message for e in validator.iter_errors(log)] == []
+    run = log["runs"][0]
+    assert len(run["results"]) == report.summary.by_severity["error"]
+    codes = {rule["id"] for rule in run["tool"]["driver"]["rules"]}
+    assert codes == set(report.summary.by_code)
+    enum_rule = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "schema.enum")
+    assert "JSON Schema" in enum_rule["shortDescription"]["text"]
+    golden("check/report.sarif.json", text)
+
+
+def test_junit_has_a_case_per_call(report: CheckReport, golden: Callable[[str, str], None]) -> None:
+    from xml.etree import ElementTree
+
+    text = render(report, "junit")
+    root = ElementTree.fromstring(text)
+    assert root.get("tests") == str(report.summary.calls)
+    assert root.get("failures") == str(report.summary.failed)
+    assert {s.get("name") for s in root} == {Path(p).as_posix() for p in CAPTURES}
+    golden("check/report.junit.xml", text)
+
+
+def test_every_code_check_can_emit_is_described() -> None:
+    """The catalog covers every envelope and parse code in the package's source."""
+    import re
+
+    from jsoncontract.pipeline import codes
+
+    package = Path(__file__).resolve().parents[2] / "jsoncontract"
+    source = "\n".join(p.read_text() for p in package.rglob("*.py"))
+    literal = set(re.findall(r'"((?:envelope|parse)\.[a-z_]+)"', source))
+    diagnosed = {"parse." + c for c in re.findall(r'(?:found|Diagnosis)\(\s*"([a-z_]+)"', source)}
+    parse_calls = {"parse." + c for c in re.findall(r'finding\(\s*"([a-z_]+)"', source)}
+    anomalies = set(re.findall(r'Anomaly\(\s*"([a-z_]+)"', source))
+    known = set(codes.ENVELOPE_CODES) | set(codes.PARSE_CODES)
+    expected = (
+        literal
+        | diagnosed
+        | parse_calls
+        | {f"{g}.{a}" for g in ("parse", "envelope") for a in anomalies}
+    )
+    expected.discard("parse.x")
+    assert expected - known == set()
+
+
+def test_readme_lists_every_code() -> None:
+    from jsoncontract.pipeline import codes
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### Finding codes") :]
+    for code in [*codes.ENVELOPE_CODES, *codes.PARSE_CODES]:
+        assert f"`{code}`" in section, code
