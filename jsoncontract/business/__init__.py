@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from jsoncontract.business.gate import BusinessRules
 from jsoncontract.business.idempotency import IdempotencySettings
-from jsoncontract.business.rules import RulesError, RuleSet, load_rules
 
 if TYPE_CHECKING:
+    from jsoncontract.business.rules import RulesError, RuleSet, load_rules
     from jsoncontract.config import Config
     from jsoncontract.tools.toolset import ToolSet
 
@@ -35,6 +35,15 @@ __all__ = [
     "load_business",
     "load_rules",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # the rules loader (TOML, CEL, reference data) is only imported when rules are used
+    if name in ("RulesError", "RuleSet", "load_rules"):
+        from jsoncontract.business import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_business(
@@ -75,6 +84,8 @@ def load_business(
     ruleset = None
     data = section.get("data") or {}
     if paths or data:
+        from jsoncontract.business.rules import load_rules
+
         ruleset = load_rules(
             paths,
             data=data,

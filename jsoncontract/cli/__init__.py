@@ -32,7 +32,7 @@ def run(args: list[str]) -> int:
     from jsoncontract.cli.app import build
     from jsoncontract.errors import JsoncontractError
 
-    command = build()
+    command = build(args)
     try:
         code = command.main(args, prog_name="jsoncontract", standalone_mode=False)
     except JsoncontractError as exc:

@@ -25,8 +25,13 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-def build() -> Any:
-    """The click command behind the typer app, with every command registered."""
+def build(args: list[str] | None = None) -> Any:
+    """The click command behind the typer app.
+
+    When ``args`` start with a command name, only that command is registered: typer reads
+    each command's signature when it builds the app, and a run needs just one. The full
+    list is built for ``--help`` and anything else.
+    """
     app = typer.Typer(
         name="jsoncontract",
         help=HELP,
@@ -52,6 +57,7 @@ def build() -> Any:
     ) -> None:
         """Test the JSON contracts between AI agents, their tools and the systems behind them."""
 
-    for name in COMMAND_MODULES:
+    wanted = [args[0]] if args and args[0] in COMMAND_MODULES else COMMAND_MODULES
+    for name in wanted:
         import_module(f"jsoncontract.cli.{name}").register(app)
     return typer.main.get_command(app)

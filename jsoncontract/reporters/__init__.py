@@ -7,6 +7,7 @@ the diff table's imports, and ``--help`` for none).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
@@ -15,8 +16,8 @@ from jsoncontract.reporters.interface import CheckReporter, ReportOptions
 if TYPE_CHECKING:
     from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
 
-    CHECK_REPORTERS: dict[str, type[CheckReporter]]
-    DIFF_REPORTERS: dict[str, type[DiffReporter]]
+    CHECK_REPORTERS: Mapping[str, type[CheckReporter]]
+    DIFF_REPORTERS: Mapping[str, type[DiffReporter]]
 
 #: table name -> {format: "module:class"}
 _TABLES: Final = {
@@ -37,15 +38,32 @@ _TABLES: Final = {
 _LAZY: Final = {"DiffReporter": "diff_interface", "DiffReportOptions": "diff_interface"}
 
 
+class _Table(Mapping[str, Any]):
+    """A format table whose reporter classes are imported when first looked up."""
+
+    def __init__(self, targets: dict[str, str]) -> None:
+        self._targets = targets
+        self._loaded: dict[str, Any] = {}
+
+    def __getitem__(self, fmt: str) -> Any:
+        if fmt not in self._loaded:
+            module, _, cls = self._targets[fmt].partition(":")
+            self._loaded[fmt] = getattr(import_module(f"{__name__}.{module}"), cls)
+        return self._loaded[fmt]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._targets)
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
 def __getattr__(name: str) -> Any:
-    table = _TABLES.get(name)
-    if table is not None:
-        built = {}
-        for fmt, target in table.items():
-            module, _, cls = target.partition(":")
-            built[fmt] = getattr(import_module(f"{__name__}.{module}"), cls)
-        globals()[name] = built
-        return built
+    targets = _TABLES.get(name)
+    if targets is not None:
+        table = _Table(targets)
+        globals()[name] = table
+        return table
     if name in _LAZY:
         return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
