@@ -219,11 +219,17 @@ def write_tools(path: Path, catalog: Sequence[dict[str, Any]]) -> Path:
     return path
 
 
+#: Commands run as an installed program runs: Python may cache bytecode (an environment
+#: that forbids it recompiles every module on every start, which is not what users see).
+COMMAND_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_command(args: Sequence[str], *, stdin: bytes | None = None) -> tuple[float, int, int]:
     """Run a command; return (seconds, exit code, peak RSS in MB of that child)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         args,
+        env=COMMAND_ENV,
         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
