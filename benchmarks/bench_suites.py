@@ -92,7 +92,7 @@ def bench(count: int, repeat: int) -> dict[str, float]:
     competing for the machine)."""
     from jsoncontract.business import load_business
     from jsoncontract.suites import generate_suites, load_suites
-    from jsoncontract.suites.runner import SuiteRunner, per_case_gates
+    from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.tools import ToolSet
 
     work = Path(tempfile.mkdtemp(prefix="bench-suites-"))
@@ -115,7 +115,7 @@ def bench(count: int, repeat: int) -> dict[str, float]:
             tools = timed("load_tools", lambda: ToolSet.from_paths([tools_file]))
             report = timed("generate", lambda: generate_suites(tools, out))  # noqa: B023
             suites = timed("read_suites", lambda: load_suites([out]))  # noqa: B023
-            gate = per_case_gates(load_business(tools=tools))  # as `jsoncontract test` runs
+            gate = load_business(tools=tools).fresh  # as `jsoncontract test` runs
             runner = SuiteRunner(tools, business=gate)
             test = timed("run", lambda: runner.run(suites))  # noqa: B023
         written = sum(t.cases for t in report.tools)

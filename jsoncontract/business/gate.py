@@ -12,6 +12,7 @@ value, nothing to check".
 
 from __future__ import annotations
 
+import copy
 import datetime
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
@@ -65,6 +66,15 @@ class BusinessRules:
         self.now = base_now or now or datetime.datetime.now(datetime.UTC)
         self._environment = rules.environment if rules is not None else None
         self._data = rules.environment.dataset_values() if rules is not None else {}
+
+    def fresh(self) -> BusinessRules:
+        """A gate with the same rules, reference data, context and ``now``, and empty trace
+        state: for checking calls that must not count against this gate's (one fixture
+        case, one capture file)."""
+        gate = copy.copy(self)
+        if self.tracker is not None:
+            gate.tracker = IdempotencyTracker(self.tracker.settings)
+        return gate
 
     @property
     def warnings(self) -> list[str]:

@@ -77,9 +77,8 @@ def violation_sources(gate: BusinessRules, tools: ToolSet) -> Sequence[Violation
     if gate.rules is None:
         return ()
     from jsoncontract.suites.rule_cases import RuleViolations
-    from jsoncontract.suites.runner import per_case_gates
 
-    return (RuleViolations(gate, per_case_gates(gate), tools),)
+    return (RuleViolations(gate, tools),)
 
 
 # fmt: off
@@ -139,7 +138,6 @@ def fixtures_cli(
     from jsoncontract.suites.generate import generate_suites
     from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
     from jsoncontract.suites.model import DERIVED_KINDS, CaseKind
-    from jsoncontract.suites.runner import per_case_gates
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -163,7 +161,7 @@ def fixtures_cli(
             captures=list(capture or ()),
             max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
             progress=tick,
-            business=per_case_gates(gate),
+            business=gate.fresh,
         )
     gate.close()
     fmt = format.value if format else "text"

@@ -116,7 +116,7 @@ def test_cli(
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
-    from jsoncontract.suites.runner import SuiteRunner, per_case_gates
+    from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
     from jsoncontract.suites.update import accept_outcomes
     from jsoncontract.tools.toolset import ToolSet
@@ -129,7 +129,7 @@ def test_cli(
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     gate = load_gate(cfg, rules, context, toolset, show_values)
-    runner = SuiteRunner(toolset, business=per_case_gates(gate), show_values=show_values)
+    runner = SuiteRunner(toolset, business=gate.fresh, show_values=show_values)
     try:
         with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
             report = runner.run_files(files, select=select, progress=tick)

@@ -462,7 +462,7 @@ def generate_suites(
         sources: business-rule writers (see :mod:`jsoncontract.suites.hooks`).
         captures: capture files whose calls become regression cases in their tool's suite.
         business: makes the business gate the regression cases' outcomes are recorded
-            with (one per capture file; see :func:`.runner.per_case_gates`).
+            with, one per capture file (``BusinessRules.fresh`` of a loaded gate).
         progress: called with ``(tools done, tools)`` after each tool.
 
     Raises:

@@ -18,7 +18,7 @@ order id that exists in the reference data with another status): write those by 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import ArgumentsForm, Hop, Severity, Source, ToolCall
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.rules import Rule
     from jsoncontract.model import ToolContract
-    from jsoncontract.pipeline.checker import BusinessGate
     from jsoncontract.tools.toolset import ToolSet
 
 _SOURCE: Final = Source("<generated>")
@@ -46,17 +45,14 @@ class RuleViolations:
     """Writes one violating case per business rule (see the module docstring).
 
     Arguments:
-        template: the loaded business gate (its rules and context).
-        make_gate: a fresh gate per attempt (:func:`.runner.per_case_gates`), so attempts
+        template: the loaded business gate (its rules and context); each attempt runs on
+            a :meth:`~jsoncontract.business.BusinessRules.fresh` copy of it, so attempts
             never see each other's calls.
         tools: the tool set, to keep only changes the schema accepts.
     """
 
-    def __init__(
-        self, template: BusinessRules, make_gate: Callable[[], BusinessGate], tools: ToolSet
-    ) -> None:
+    def __init__(self, template: BusinessRules, tools: ToolSet) -> None:
         self.template = template
-        self.make_gate = make_gate
         self.tools = tools
 
     def violations(self, tool: ToolContract, valid: Any) -> Iterator[RuleViolation]:
@@ -92,12 +88,12 @@ class RuleViolations:
                     break
 
     def _codes(self, tool: ToolContract, arguments: Any) -> set[str]:
-        gate = self.make_gate()
+        gate = self.template.fresh()
         return {f.code for f in gate.check(_call(tool, arguments), arguments, tool)}
 
     def _finding(self, tool: ToolContract, arguments: Any, rule: Rule) -> str | None:
         """The path of the rule's finding on ``arguments``, or ``None`` when it passes."""
-        gate = self.make_gate()
+        gate = self.template.fresh()
         for finding in gate.check(_call(tool, arguments), arguments, tool):
             if finding.code == rule.code and finding.severity is Severity.ERROR:
                 return finding.path

@@ -44,12 +44,12 @@ from jsoncontract.suites.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.business.gate import BusinessRules
     from jsoncontract.model import CallResult, Finding
     from jsoncontract.suites.select import Selector
     from jsoncontract.tools.toolset import ToolSet
 
-#: A fresh business gate per case, so trace-level rules (idempotency) see one case only.
+#: A fresh business gate per case, so trace-level rules (idempotency) see one case only
+#: (:meth:`BusinessRules.fresh <jsoncontract.business.BusinessRules.fresh>` of a loaded gate).
 BusinessFactory = Callable[[], BusinessGate]
 
 _ERROR: Final = Severity.ERROR
@@ -275,28 +275,6 @@ class _FreshGate:
         if self._gate is None:
             self._gate = self._make()
         return self._gate.check(call, arguments, tool)
-
-
-def per_case_gates(template: BusinessRules) -> BusinessFactory:
-    """A factory of business gates for :class:`SuiteRunner`, one per case.
-
-    Each gate shares ``template``'s compiled rules, reference data and context, and starts
-    with fresh trace state (its own idempotency tracker), so that one case's calls never
-    count against another's.
-    """
-    import copy
-
-    from jsoncontract.business.idempotency import IdempotencyTracker
-
-    tracker = template.tracker
-
-    def fresh() -> BusinessGate:
-        gate = copy.copy(template)
-        if tracker is not None:
-            gate.tracker = IdempotencyTracker(tracker.settings)
-        return gate
-
-    return fresh
 
 
 def _report(groups: Iterable[list[CaseOutcome]]) -> TestReport:

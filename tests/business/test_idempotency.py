@@ -156,3 +156,23 @@ def test_the_index_holds_keys_not_payloads(bz: Any) -> None:
     tracemalloc.stop()
     assert g.tracker is not None and g.tracker.size == 2_000
     assert grown / 2_000 < 400  # bytes per key, with 10 kB payloads
+
+
+def test_a_fresh_gate_shares_the_rules_and_context_but_not_the_trace(
+    gate_from: Any, bz: Any
+) -> None:
+    g = gate_from(
+        '[[tools.update_shipment]]\nid = "role"\nrule = "context.role == \'ops\'"\n',
+        context={"role": "ops", "now": "2025-01-01T00:00:00Z"},
+        idempotency=IdempotencySettings(),
+    )
+    tool = bz.contract("update_shipment", KEYED)
+    assert bz.run(g, tool, {"order_id": "A", "idempotency_key": "k1"}) == []
+    changed = {"order_id": "B", "idempotency_key": "k1"}
+    assert bz.codes(bz.run(g, tool, changed, call_id="c2")) == ["business.idempotency.conflict"]
+    fresh = g.fresh()
+    assert fresh.rules is g.rules and fresh.context == g.context and fresh.now == g.now
+    assert bz.run(fresh, tool, changed, call_id="c3") == []  # the key is new to this gate
+    assert bz.codes(bz.run(g, tool, changed, call_id="c4")) == ["business.idempotency.conflict"]
+    off = BusinessRules(None, idempotency=None)
+    assert off.fresh().tracker is None
