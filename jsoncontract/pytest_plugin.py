@@ -12,6 +12,10 @@ Where the tool definitions come from, first found wins:
 - ``tools`` in the project's ``jsoncontract.toml`` / ``[tool.jsoncontract]``, found from
   the rootdir.
 
+The business gate is the one ``jsoncontract test`` builds without ``--rules``: the
+project config's ``[business]`` section (rules, reference data, context), idempotency
+checks included, fresh for each case.
+
 ``jsoncontract_suites = false`` in the pytest configuration (or ``-p no:jsoncontract``)
 turns collection off.
 """
@@ -25,11 +29,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from jsoncontract.business import BusinessRules
     from jsoncontract.suites.model import Case, CaseOutcome, Suite
     from jsoncontract.suites.runner import SuiteRunner
 
 _SUFFIX = ".suite.json"
 _RUNNER_KEY: pytest.StashKey[SuiteRunner | str] = pytest.StashKey()
+_GATE_KEY: pytest.StashKey[BusinessRules] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,10 +70,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 
 def _runner(config: pytest.Config) -> SuiteRunner | str:
-    """The session's runner (tools loaded once), or why there is none."""
+    """The session's runner (tools and business rules loaded once), or why there is none."""
     found = config.stash.get(_RUNNER_KEY, None)
     if found is not None:
         return found
+    from jsoncontract.business import load_business
     from jsoncontract.config import find_config, load_config
     from jsoncontract.errors import JsoncontractError
     from jsoncontract.suites.runner import SuiteRunner
@@ -75,25 +82,38 @@ def _runner(config: pytest.Config) -> SuiteRunner | str:
 
     result: SuiteRunner | str
     try:
+        found_config = find_config(config.rootpath)
+        project = load_config(found_config) if found_config is not None else None
         paths: list[Any] = [Path(p) for p in config.getoption("jsoncontract_tools") or ()]
         if not paths:
             paths = list(config.getini("jsoncontract_tools") or ())
-        if not paths:
-            found_config = find_config(config.rootpath)
-            if found_config is not None:
-                project = load_config(found_config)
-                paths = project.paths(project.get("tools"))
+        if not paths and project is not None:
+            paths = project.paths(project.get("tools"))
         if not paths:
             result = (
                 "no tool definitions for the suites: pass --jsoncontract-tools PATH, set "
                 "jsoncontract_tools in the pytest configuration, or tools in jsoncontract.toml"
             )
         else:
-            result = SuiteRunner(ToolSet.from_paths(paths))
+            tools = ToolSet.from_paths(paths)
+            try:
+                gate = load_business(config=project, tools=tools)
+            except JsoncontractError as exc:
+                result = f"cannot load the business rules: {exc}"
+            else:
+                config.stash[_GATE_KEY] = gate
+                result = SuiteRunner(tools, business=gate.fresh)
     except JsoncontractError as exc:
         result = f"cannot load the tools: {exc}"
     config.stash[_RUNNER_KEY] = result
     return result
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the worker threads of Python business rules."""
+    gate = config.stash.get(_GATE_KEY, None)
+    if gate is not None:
+        gate.close()
 
 
 class SuiteFile(pytest.File):

@@ -101,3 +101,52 @@ def test_other_files_are_left_alone(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_plain="def test_one():\n    assert True\n")
     result = pytester.runpytest()
     result.assert_outcomes(passed=1)
+
+
+@pytest.fixture
+def cel_loaded() -> None:
+    """The CEL engine imported by this process first: an in-process pytester run restores
+    ``sys.modules`` afterwards, and the engine's native module cannot be loaded twice."""
+    from jsoncontract.business._cel import CelEnvironment
+
+    CelEnvironment({})
+
+
+@pytest.mark.usefixtures("cel_loaded")
+def test_business_rules_come_from_the_project_config(pytester: pytest.Pytester) -> None:
+    shutil.copy(WEAK / "tools.json", pytester.path / "tools.json")
+    pytester.makefile(
+        ".toml",
+        jsoncontract='tools = ["tools.json"]\n\n[business]\nrules = ["rules.toml"]\n',
+        rules=(
+            "[[tools.create_ticket]]\n"
+            'id = "known-priority"\n'
+            "rule = \"self.priority in ['low', 'normal', 'high']\"\n"
+            'fieldPath = "/priority"\n'
+        ),
+    )
+    cases = [
+        {"name": "ok", "expect": "ok", "arguments": {"title": "t", "priority": "low"}},
+        {
+            "name": "urgent",
+            "expect": {"stage": "business", "code": "business.known-priority", "path": "/priority"},
+            "arguments": {"title": "t", "priority": "urgent"},
+        },
+    ]
+    (pytester.path / "tickets.suite.json").write_text(
+        json.dumps({"version": 1, "tool": "create_ticket", "cases": cases})
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2)
+
+
+@pytest.mark.usefixtures("cel_loaded")
+def test_a_broken_rules_file_is_a_collection_error(pytester: pytest.Pytester, weak: Path) -> None:
+    pytester.makefile(
+        ".toml",
+        jsoncontract='tools = ["weak/tools.json"]\n\n[business]\nrules = ["rules.toml"]\n',
+        rules='[[tools.create_ticket]]\nid = "x"\nrule = "self.priority <"\n',
+    )
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*cannot load the business rules: *rules.toml:3:*CEL syntax*"])
