@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -89,59 +89,77 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
         name: the name expressions use (``data.<name>``).
         spec: the table from the rules file or config (already checked by its schema).
         base: the directory relative paths start from.
-        origin: where the specification is (``file:line``), for error messages.
+        origin: where the specification is (``file:line``): the origin of an inline set (a
+            dataset read from a file has the file's path). Errors carry no place: the
+            caller puts them at the declaration.
 
     Raises:
         ConfigError: the file is missing or unreadable, or its content does not fit.
     """
+    source = next((s for s in _OPTIONS if s in spec), None)
+    if source is None:
+        raise ConfigError(f"dataset {name!r} names no source (csv, json, sqlite or values)")
+    unused = [k for k in spec if k not in _OPTIONS[source] and k not in (source, "description")]
+    if unused:
+        raise ConfigError(
+            f"dataset {name!r}: {unused[0]} = does not apply to a {source} dataset "
+            "(csv takes key or column, json takes key, sqlite takes query and key)"
+        )
+    if "key" in spec and "column" in spec:
+        raise ConfigError(
+            f"dataset {name!r}: give key = (rows keyed by that column) or column = (a set "
+            "of its values), not both"
+        )
     key = spec.get("key")
-    if "values" in spec:
-        return _from_values(name, spec["values"], origin=origin)
-    if "csv" in spec:
-        path = base / spec["csv"]
-        return _from_csv(name, path, key=key, column=spec.get("column"), origin=origin)
-    if "json" in spec:
-        path = base / spec["json"]
-        return _from_json(name, path, key=key, origin=origin)
-    if "sqlite" in spec:
-        path = base / spec["sqlite"]
-        return _from_sqlite(name, path, query=spec["query"], key=key, origin=origin)
-    raise ConfigError(f"dataset {name!r} names no source (csv, json, sqlite or values)")
+    if source == "values":
+        return Dataset(name, frozenset(spec["values"]), None, origin)
+    path = base / spec[source]
+    if source == "csv":
+        return _from_csv(name, path, key=key, column=spec.get("column"))
+    if source == "json":
+        return _from_json(name, path, key=key)
+    return _from_sqlite(name, path, query=spec["query"], key=key)
 
 
-def _error(name: str, what: str, path: Path | None, origin: str) -> ConfigError:
-    del origin  # the caller places the error at the declaration
+#: The options each source takes (besides ``description``).
+_OPTIONS: Final = {
+    "values": (),
+    "csv": ("key", "column"),
+    "json": ("key",),
+    "sqlite": ("query", "key"),
+}
+
+
+def _error(name: str, what: str, path: Path | None) -> ConfigError:
     where = f": {path}" if path is not None else ""
     return ConfigError(f"dataset {name!r}: {what}{where}")
 
 
-def _read_text(name: str, path: Path, origin: str) -> str:
+def _read_text(name: str, path: Path) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise _error(name, "file not found", path, origin) from None
+        raise _error(name, "file not found", path) from None
     except OSError as exc:
-        raise _error(name, f"cannot read: {exc.strerror or exc}", path, origin) from None
+        raise _error(name, f"cannot read: {exc.strerror or exc}", path) from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise _error(name, f"not UTF-8 text (byte {exc.start})", path, origin) from None
+        raise _error(name, f"not UTF-8 text (byte {exc.start})", path) from None
 
 
-def _from_values(name: str, values: Iterable[Any], *, origin: str) -> Dataset:
-    members = list(values)
-    return Dataset(name, frozenset(members), None, origin)
+def _scalar(value: Any) -> bool:
+    """A value a dataset may hold as a set member or a row key: a string or a number."""
+    return isinstance(value, _SCALARS) and not isinstance(value, bool)
 
 
-def _from_csv(
-    name: str, path: Path, *, key: str | None, column: str | None, origin: str
-) -> Dataset:
-    text = _read_text(name, path, origin)
+def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> Dataset:
+    text = _read_text(name, path)
     try:
         reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
         header = reader.fieldnames
         if not header:
-            raise _error(name, "the CSV file is empty (a header row is required)", path, origin)
+            raise _error(name, "the CSV file is empty (a header row is required)", path)
         wanted = key or column
         if wanted is None and len(header) > 1:
             raise _error(
@@ -149,79 +167,74 @@ def _from_csv(
                 f"the CSV file has {len(header)} columns ({', '.join(header)}): say which "
                 "one with key = (rows keyed by it) or column = (a set of its values)",
                 path,
-                origin,
             )
         wanted = wanted or header[0]
         if wanted not in header:
-            raise _error(name, f"no column {wanted!r} (columns: {', '.join(header)})", path, origin)
+            raise _error(name, f"no column {wanted!r} (columns: {', '.join(header)})", path)
         if key is None:
             members = [row[wanted] for row in reader]
             return Dataset(name, frozenset(members), None, f"{path}")
         rows: dict[Any, dict[str, Any]] = {}
         for row in reader:
             if None in row:
-                raise _error(
-                    name, f"line {reader.line_num}: more cells than header columns", path, origin
-                )
+                raise _error(name, f"line {reader.line_num}: more cells than header columns", path)
             rows.setdefault(row[key], dict(row))
     except csv.Error as exc:
-        raise _error(name, f"not valid CSV: {exc}", path, origin) from None
+        raise _error(name, f"not valid CSV: {exc}", path) from None
     return Dataset(name, frozenset(rows), rows, f"{path}")
 
 
-def _from_json(name: str, path: Path, *, key: str | None, origin: str) -> Dataset:
+def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
     import orjson
 
-    text = _read_text(name, path, origin)
+    text = _read_text(name, path)
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise _error(name, f"not valid JSON: {exc}", path, origin) from None
+        raise _error(name, f"not valid JSON: {exc}", path) from None
     if isinstance(value, dict):
         if key is not None:
-            raise _error(
-                name, "key = applies to an array of objects; this file is an object", path, origin
-            )
+            raise _error(name, "key = applies to an array of objects; this file is an object", path)
         rows = {k: v if isinstance(v, dict) else {"value": v} for k, v in value.items()}
         return Dataset(name, frozenset(rows), rows, f"{path}")
     if not isinstance(value, list):
-        raise _error(
-            name, "expected an array (a set or rows) or an object (rows by key)", path, origin
-        )
+        raise _error(name, "expected an array (a set or rows) or an object (rows by key)", path)
     if key is None:
-        bad = next((v for v in value if not isinstance(v, _SCALARS) or isinstance(v, bool)), None)
-        if bad is not None or any(isinstance(v, bool) for v in value):
+        if not all(_scalar(v) for v in value):
             raise _error(
                 name,
                 "a set must hold strings or numbers; for an array of objects add key = "
                 "(the member that identifies a row)",
                 path,
-                origin,
             )
         return Dataset(name, frozenset(value), None, f"{path}")
     table: dict[Any, dict[str, Any]] = {}
     for index, row in enumerate(value):
         if not isinstance(row, dict) or key not in row:
-            raise _error(name, f"item {index} is not an object with {key!r}", path, origin)
+            raise _error(name, f"item {index} is not an object with {key!r}", path)
+        if not _scalar(row[key]):
+            raise _error(
+                name, f"item {index}: its {key!r} must be a string or a number (a row key)", path
+            )
         table.setdefault(row[key], row)
     return Dataset(name, frozenset(table), table, f"{path}")
 
 
-def _from_sqlite(name: str, path: Path, *, query: str, key: str | None, origin: str) -> Dataset:
+def _from_sqlite(name: str, path: Path, *, query: str, key: str | None) -> Dataset:
     import sqlite3
 
     if not path.is_file():
-        raise _error(name, "database file not found", path, origin)
+        raise _error(name, "database file not found", path)
     try:
         # read-only: a rules file must never change the database it reads
         connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
-        raise _error(name, f"cannot open the database: {exc}", path, origin) from None
+        raise _error(name, f"cannot open the database: {exc}", path) from None
     try:
         cursor = connection.execute(query)
         columns = [d[0] for d in cursor.description or ()]
         if not columns:
-            raise _error(name, "the query returns no columns", path, origin)
+            raise _error(name, "the query returns no columns", path)
         if key is None:
             if len(columns) > 1:
                 raise _error(
@@ -229,19 +242,16 @@ def _from_sqlite(name: str, path: Path, *, query: str, key: str | None, origin: 
                     f"the query returns {len(columns)} columns ({', '.join(columns)}): add "
                     "key = (rows keyed by that column) or select one column (a set)",
                     path,
-                    origin,
                 )
             return Dataset(name, frozenset(r[0] for r in cursor), None, f"{path}")
         if key not in columns:
-            raise _error(
-                name, f"the query has no column {key!r} ({', '.join(columns)})", path, origin
-            )
+            raise _error(name, f"the query has no column {key!r} ({', '.join(columns)})", path)
         at = columns.index(key)
         rows: dict[Any, dict[str, Any]] = {}
         for record in cursor:
             rows.setdefault(record[at], dict(zip(columns, record, strict=True)))
         return Dataset(name, frozenset(rows), rows, f"{path}")
     except sqlite3.Error as exc:
-        raise _error(name, f"query failed: {exc}", path, origin) from None
+        raise _error(name, f"query failed: {exc}", path) from None
     finally:
         connection.close()

@@ -71,11 +71,30 @@ def test_json_shapes(tmp_path: Path) -> None:
         ("[true]", {}, "a set must hold strings or numbers"),
         ('[{"a": 1}]', {"key": "code"}, "item 0 is not an object with 'code'"),
         ('{"a": 1}', {"key": "code"}, "key = applies to an array of objects"),
+        ('[{"code": [1]}]', {"key": "code"}, "item 0: its 'code' must be a string or a number"),
+        ('[{"code": {}}]', {"key": "code"}, "item 0: its 'code' must be a string or a number"),
+        ('[{"code": true}]', {"key": "code"}, "item 0: its 'code' must be a string or a number"),
+        ('[{"code": null}]', {"key": "code"}, "item 0: its 'code' must be a string or a number"),
     ],
 )
 def test_json_errors(tmp_path: Path, content: str, spec: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load(tmp_path, "bad.json", content, **spec)
+    assert message in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"values": ["a"], "key": "id"}, "key = does not apply to a values dataset"),
+        ({"json": "x.json", "column": "c"}, "column = does not apply to a json dataset"),
+        ({"csv": "x.csv", "query": "select 1"}, "query = does not apply to a csv dataset"),
+        ({"csv": "x.csv", "key": "a", "column": "b"}, "give key = (rows keyed"),
+    ],
+)
+def test_options_that_do_not_apply(tmp_path: Path, spec: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_dataset("d", spec, base=tmp_path, origin="x")
     assert message in caught.value.message
 
 
