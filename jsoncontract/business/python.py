@@ -10,13 +10,15 @@ context)`` for every call of its tool. It answers with:
   required; ``path`` is a JSON Pointer into the arguments), or a list of them (and strings).
 
 Anything else is "junk" and becomes a finding naming the rule, as does an exception raised
-inside the function. Each call runs on a worker thread with a time limit (``timeout``,
+inside the function. The function gets copies of the arguments and the context: what it
+changes there stays there. Each call runs on a worker thread with a time limit (``timeout``,
 1 s by default); a function that overruns is reported and not called again in that run, so
 one hung rule cannot stall a CI job.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib
 import queue
 import sys
@@ -108,7 +110,9 @@ class PythonRunner:
                 target=self._work, name=f"jsoncontract rule {self.label}", daemon=True
             )
             self._thread.start()
-        self._jobs.put((arguments, dict(context)))
+        # copies: the function may change what it gets, but not what later rules, the
+        # idempotency checks and the report see (nor, if it overruns, the next calls)
+        self._jobs.put((copy.deepcopy(arguments), copy.deepcopy(dict(context))))
         try:
             ok, value = self._results.get(timeout=self.timeout)
         except queue.Empty:

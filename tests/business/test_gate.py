@@ -214,6 +214,12 @@ def bad_path(arguments, context):
 def hangs(arguments, context):
     release.wait(5)
 
+def mutates(arguments, context):
+    arguments.pop("y")
+    arguments["nested"]["a"] = 2
+    context["role"] = "intern"
+    context["tenant"]["id"] = "other"
+
 def sees_context(arguments, context):
     return None if context.get("role") == "ops" else "role " + str(context.get("role"))
 """
@@ -290,3 +296,29 @@ def test_python_rule_gets_the_context(python_gate: Callable[..., BusinessRules],
     assert bz.run(gate, "t", {}) == []
     (finding,) = bz.run(gate, "t", {}, context={"role": "intern"})
     assert finding.message == "role intern"
+
+
+def test_python_rule_cannot_change_what_later_rules_and_the_report_see(
+    gate_from: Build, bz: Any
+) -> None:
+    gate = gate_from(
+        """
+        [[tools.t]]
+        id = "py"
+        python = "hooks:mutates"
+
+        [[tools.t]]
+        id = "arguments-after"
+        rule = "self.y == 1 && self.nested.a == 1"
+
+        [[tools.t]]
+        id = "context-after"
+        rule = "context.role == 'ops' && context.tenant.id == 'acme'"
+        """,
+        files={"hooks.py": HOOKS},
+        context={"role": "ops", "tenant": {"id": "acme"}},
+    )
+    arguments = {"y": 1, "nested": {"a": 1}}
+    assert bz.run(gate, "t", arguments) == []
+    assert arguments == {"y": 1, "nested": {"a": 1}}
+    assert gate.context == {"role": "ops", "tenant": {"id": "acme"}}
