@@ -31,7 +31,6 @@ from jsoncontract.suites.format import SuiteError, read_suite, write_suite
 from jsoncontract.suites.instance import (
     DEFAULT_MAX_DEPTH,
     BuildOptions,
-    CannotGenerate,
     InstanceBuilder,
     Skip,
     annotate,
@@ -46,7 +45,7 @@ from jsoncontract.suites.model import (
     Suite,
     case_digest,
 )
-from jsoncontract.suites.walk import Resolver, Unsatisfiable
+from jsoncontract.suites.walk import CannotGenerate, Resolver, Unsatisfiable
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolCall, ToolContract
@@ -264,6 +263,8 @@ def generate_cases(
         nodes = annotate(resolver, base, max_depth=max_depth)
     except Unsatisfiable as exc:  # pragma: no cover - a valid base always annotates
         return [], [], f"no valid instance: {exc.reason}"
+    except CannotGenerate as exc:  # a hand-edited base under a schema the walk gives up on
+        return [], [], f"cannot derive cases: {exc.reason} (at {exc.schema_path})"
     wanted = list(kinds)
     drafts, derived_skips = derive(base, nodes, wanted)
     skips.extend(derived_skips)

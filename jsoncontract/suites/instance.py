@@ -27,6 +27,7 @@ from jsoncontract.model import join_pointer
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import (
     TYPE_ORDER,
+    CannotGenerate,
     Effective,
     Resolver,
     Union,
@@ -41,15 +42,14 @@ from jsoncontract.suites.walk import (
 DEFAULT_MAX_DEPTH: Final = 16
 #: Items put in an array beyond ``minItems`` (one, so that its item schema is exercised).
 _EXTRA_ITEMS: Final = 1
-
-
-class CannotGenerate(Exception):
-    """The schema may have instances, but the generator cannot build one here."""
-
-    def __init__(self, reason: str, schema_path: str) -> None:
-        super().__init__(f"{reason} (at {schema_path})")
-        self.reason = reason
-        self.schema_path = schema_path
+#: Values in one valid instance, and characters in one of its strings, at most: a suite
+#: file is for review, and a schema that asks for more (a huge ``minItems``,
+#: ``minProperties`` or ``minLength``, or nested arrays multiplying them) is not built.
+MAX_VALUES: Final = 5_000
+MAX_STRING: Final = 10_000
+#: Integers a JSON parser keeps exactly (64 bits, signed or not).
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**64 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,7 @@ class InstanceBuilder:
         self.skips: list[Skip] = []
         #: One shift for every format sample of the instance, so dates stay in order.
         self.offset = rng.randint(0, 365) if rng is not None else 0
+        self._values = 0
 
     def build(self) -> Any:
         """The instance.
@@ -172,6 +173,13 @@ class InstanceBuilder:
         variant: int,
         name: str | None,
     ) -> Any:
+        self._values += 1
+        if self._values > MAX_VALUES:
+            raise CannotGenerate(
+                f"a valid instance would hold more than {MAX_VALUES:,} values (minItems, "
+                "minProperties or nesting): too large for a suite file",
+                path,
+            )
         if depth > self.options.max_depth:
             raise Unsatisfiable(
                 f"no instance within {self.options.max_depth} levels of nesting (a schema "
@@ -338,6 +346,12 @@ class InstanceBuilder:
         assert isinstance(least, int)
         if most is not None and least > most:
             raise Unsatisfiable(f"minLength {least} is above maxLength {most}", path)
+        if least > MAX_STRING:
+            raise CannotGenerate(
+                f"minLength is {least}: a valid string would be too large for a suite file "
+                f"(the generator writes at most {MAX_STRING:,} characters)",
+                path,
+            )
         if eff.patterns:
             try:
                 text = sample(
@@ -408,6 +422,12 @@ class InstanceBuilder:
                     raise Unsatisfiable(
                         f"no multiple of {step} lies between {low} and {high}", path
                     )
+            if not _INT_MIN <= value <= _INT_MAX:
+                raise CannotGenerate(
+                    f"the integer chosen between {low} and {high} does not fit in 64 bits, "
+                    "which JSON parsers keep exactly",
+                    path,
+                )
             return value
         if (
             low is not None
@@ -417,7 +437,12 @@ class InstanceBuilder:
             raise Unsatisfiable(f"no number lies between {low} and {high}", path)
         if step is not None:
             start = low if low is not None else min(high, step) if high is not None else step
-            candidate = math.ceil(start / step) * step
+            try:
+                candidate = math.ceil(start / step) * step
+            except OverflowError:
+                raise CannotGenerate(
+                    f"no multiple of {step} near {start} can be written as a number", path
+                ) from None
             if low_open and low is not None and candidate <= low:
                 candidate += step
             if high is not None and (candidate > high or (high_open and candidate >= high)):

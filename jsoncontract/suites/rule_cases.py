@@ -159,16 +159,19 @@ def _values_for(current: Any, schema: dict[str, Any]) -> Iterator[Any]:
 
 
 def _shifted_dates(text: str) -> Iterator[str]:
-    """``text`` moved by a day and by a year each way, when it is an RFC 3339 date or time."""
+    """``text`` moved by a day and by a year each way, when it is an RFC 3339 date or time
+    (shifts past year 1 or 9999 are left out)."""
     try:
-        if len(text) == 10:
-            day = datetime.date.fromisoformat(text)
-            for days in _DAYS:
-                yield (day + datetime.timedelta(days=days)).isoformat()
-            return
-        moment = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        moment: datetime.date = (
+            datetime.date.fromisoformat(text)
+            if len(text) == 10
+            else datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        )
     except ValueError:
         return
     for days in _DAYS:
-        shifted = (moment + datetime.timedelta(days=days)).isoformat()
+        try:
+            shifted = (moment + datetime.timedelta(days=days)).isoformat()
+        except OverflowError:
+            continue
         yield shifted.replace("+00:00", "Z") if text.endswith("Z") else shifted

@@ -30,6 +30,18 @@ _ANNOTATIONS: Final = frozenset(
      "$vocabulary", "contentMediaType", "contentEncoding"}
 )  # fmt: skip
 _MAX_REF_HOPS: Final = 64
+#: Subschemas folded into one effective schema, at most: ``allOf`` members that each
+#: reference the same definitions twice double at every level, and would never finish.
+MAX_FOLDS: Final = 10_000
+
+
+class CannotGenerate(Exception):
+    """The schema may have instances, but the generator cannot build one here."""
+
+    def __init__(self, reason: str, schema_path: str) -> None:
+        super().__init__(f"{reason} (at {schema_path})")
+        self.reason = reason
+        self.schema_path = schema_path
 
 
 class Unsatisfiable(Exception):
@@ -113,6 +125,7 @@ class Resolver:
     def __init__(self, root: Any) -> None:
         self.root = root
         self._anchors: dict[str, str] | None = None
+        self._folds = 0
 
     def target(self, ref: str, schema_path: str) -> tuple[Any, str]:
         """The subschema a ``$ref`` points at, and its path.
@@ -161,8 +174,10 @@ class Resolver:
 
         Raises:
             Unsatisfiable: the subschema admits no instance.
+            CannotGenerate: it folds more than :data:`MAX_FOLDS` subschemas together.
         """
         out = Effective({}, schema_path, refs=refs)
+        self._folds = 0
         self._fold(schema, schema_path, out, 0)
         if out.types is not None and not out.types:
             raise Unsatisfiable("the types required by allOf have nothing in common", schema_path)
@@ -177,6 +192,11 @@ class Resolver:
             return
         if hops > _MAX_REF_HOPS:
             raise Unsatisfiable("$ref chain too long (a reference loops onto itself)", path)
+        self._folds += 1
+        if self._folds > MAX_FOLDS:
+            raise CannotGenerate(
+                f"allOf and $ref here combine more than {MAX_FOLDS:,} subschemas", path
+            )
         negated = schema.get("not")
         if negated is True or negated == {}:
             raise Unsatisfiable("`not: {}` forbids every value", path)

@@ -245,6 +245,37 @@ def test_refs_unions_and_recursion(toolset: Callable[..., ToolSet]) -> None:
              "required": ["code"]},
             "cannot build a valid instance: the pattern uses lookaround",
         ),
+        (
+            {"type": "object", "properties": {"a": {"type": "string", "minLength": 3_000_000_000}},
+             "required": ["a"]},
+            "minLength is 3000000000: a valid string would be too large for a suite file",
+        ),
+        (
+            {"type": "object", "properties": {"a": {"type": "array", "minItems": 300_000_000}},
+             "required": ["a"]},
+            "a valid instance would hold more than 5,000 values",
+        ),
+        (
+            {"type": "object", "properties": {"a": {"type": "object", "minProperties": 10**8}},
+             "required": ["a"]},
+            "a valid instance would hold more than 5,000 values",
+        ),
+        (
+            {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1e300}},
+             "required": ["n"]},
+            "does not fit in 64 bits",
+        ),
+        (
+            {"type": "object", "required": ["n"],
+             "properties": {"n": {"type": "number", "minimum": 1e300, "multipleOf": 1e-300}}},
+            "no multiple of 1e-300 near 1e+300 can be written as a number",
+        ),
+        (
+            {"type": "object", "properties": {"x": {"$ref": "#/$defs/a0"}}, "required": ["x"],
+             "$defs": {f"a{i}": {"allOf": [{"$ref": f"#/$defs/a{i + 1}"}] * 2} for i in range(30)}
+             | {"a30": {"type": "string"}}},
+            "allOf and $ref here combine more than 10,000 subschemas",
+        ),
     ],
 )  # fmt: skip
 def test_schemas_without_a_valid_instance_are_named_fast(
@@ -257,6 +288,20 @@ def test_schemas_without_a_valid_instance_are_named_fast(
     built = build_valid(tool, tools.schema("ship"))
     assert time.perf_counter() - start < 1.0
     assert built.error is not None and reason in built.error
+
+
+def test_a_hand_edited_base_under_a_schema_the_walk_gives_up_on(
+    toolset: Callable[..., ToolSet],
+) -> None:
+    defs = {f"a{i}": {"allOf": [{"$ref": f"#/$defs/a{i + 1}"}] * 2} for i in range(30)}
+    defs["a30"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/a0"}}, "$defs": defs}
+    tools = toolset(schema)
+    tool = tools.get("ship")
+    assert tool is not None
+    drafts, _, error = generate_cases(tool, tools.schema("ship"), base={"x": "a"})
+    assert drafts == []
+    assert error is not None and error.startswith("cannot derive cases: allOf and $ref")
 
 
 def test_an_unsatisfiable_schema_gets_no_suite(
@@ -356,6 +401,34 @@ def test_business_rules_contribute_cases(toolset: Callable[..., ToolSet]) -> Non
     assert case.to_data()["description"] == "Overnight shipping is closed."
     assert "business:breaks_schema" not in cases
     assert cases["_skips"]["business:breaks_schema"].startswith("the arguments written to break")
+
+
+def test_rule_cases_near_the_last_representable_date(
+    toolset: Callable[..., ToolSet], tmp_path: Path
+) -> None:
+    from jsoncontract.business import BusinessRules, load_rules
+    from jsoncontract.suites.rule_cases import RuleViolations
+
+    day = {"type": "string", "format": "date"}
+    schema = {
+        "type": "object",
+        "properties": {
+            "start": day | {"default": "9999-12-30"},
+            "end": day | {"default": "9999-12-31"},
+        },
+        "required": ["start", "end"],
+    }
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        '[[tools.ship]]\nid = "order"\nrule = "date(self.start) <= date(self.end)"\n'
+        'fieldPath = "/end"\n'
+    )
+    tools = toolset(schema)
+    tool = tools.get("ship")
+    assert tool is not None
+    source = RuleViolations(BusinessRules(load_rules([rules])), tools)
+    (violation,) = source.violations(tool, {"start": "9999-12-30", "end": "9999-12-31"})
+    assert violation.arguments["end"] == "9998-12-30"  # a day later does not exist
 
 
 def test_regenerating_keeps_edits_adds_and_reports_stale(
