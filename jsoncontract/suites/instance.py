@@ -329,12 +329,14 @@ class InstanceBuilder:
                 value = self._value(
                     sub, sub_path, f"{pointer}/{i}", depth + 1, eff.refs, minimal, i + attempt, None
                 )
+                if not unique:
+                    break
                 key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
                 if key not in seen:
+                    seen.add(key)
                     break
             else:
                 raise CannotGenerate("could not build distinct items for uniqueItems", path)
-            seen.add(key)
             out.append(value)
         return out
 

@@ -261,6 +261,12 @@ def test_refs_unions_and_recursion(toolset: Callable[..., ToolSet]) -> None:
             "a valid instance would hold more than 5,000 values",
         ),
         (
+            {"type": "object", "required": ["a"], "properties": {"a": {
+                "type": "array", "minItems": 200,
+                "items": {"type": "array", "minItems": 200, "items": {"type": "integer"}}}}},
+            "a valid instance would hold more than 5,000 values",
+        ),
+        (
             {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1e300}},
              "required": ["n"]},
             "does not fit in 64 bits",
@@ -302,6 +308,25 @@ def test_a_hand_edited_base_under_a_schema_the_walk_gives_up_on(
     drafts, _, error = generate_cases(tool, tools.schema("ship"), base={"x": "a"})
     assert drafts == []
     assert error is not None and error.startswith("cannot derive cases: allOf and $ref")
+
+
+@pytest.mark.parametrize(
+    "items", [{"const": "a"}, {"type": "boolean"}, {"type": "array", "items": {"type": "integer"}}]
+)
+def test_repeated_items_are_fine_without_unique_items(
+    toolset: Callable[..., ToolSet], items: dict[str, Any]
+) -> None:
+    def build(unique: bool) -> Any:
+        array = {"type": "array", "minItems": 3, "items": items, "uniqueItems": unique}
+        tools = toolset({"type": "object", "properties": {"a": array}, "required": ["a"]})
+        tool = tools.get("ship")
+        assert tool is not None
+        return build_valid(tool, tools.schema("ship"))
+
+    built = build(False)
+    assert built.error is None and len(built.value["a"]) == 3
+    if "const" in items:
+        assert "could not build distinct items for uniqueItems" in str(build(True).error)
 
 
 def test_an_unsatisfiable_schema_gets_no_suite(
