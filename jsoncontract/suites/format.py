@@ -23,7 +23,7 @@ import orjson
 from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
-from jsoncontract.model import escape_pointer_token
+from jsoncontract.model import Anomaly, escape_pointer_token
 from jsoncontract.suites.model import CASE_KEYS, SUITE_SUFFIX, Case, InputKind, Suite
 from jsoncontract.validation import pointer_get
 
@@ -92,6 +92,7 @@ def parse_suite(data: bytes | str, *, path: Path | None = None) -> Suite:
     index = PositionIndex(text)
     # a lone surrogate is exact in a Python string and written back escaped: it may stand
     # (a case can test one); anything a parser would resolve differently may not
+    surrogates = [a for a in anomalies if a.kind == "lone_surrogate"]
     anomalies = tuple(a for a in anomalies if a.kind != "lone_surrogate")
     if anomalies:
         first = anomalies[0]
@@ -124,6 +125,8 @@ def parse_suite(data: bytes | str, *, path: Path | None = None) -> Suite:
         if case.expect.code is not None or case.input_kind is InputKind.CAPTURE_FILE:
             _check_case(case, index, name, base)
         cases.append(case)
+    for anomaly in surrogates:
+        _attach(cases, anomaly)
     return Suite(
         tool=value["tool"],
         cases=cases,
@@ -132,6 +135,16 @@ def parse_suite(data: bytes | str, *, path: Path | None = None) -> Suite:
         description=value.get("description"),
         text=text,
     )
+
+
+def _attach(cases: list[Case], anomaly: Anomaly) -> None:
+    """Give a case the lone surrogate in its ``arguments`` value, as a capture holding that
+    value would give its call (the parse gate reports it)."""
+    tokens = anomaly.pointer.split("/", 4)  # "", "cases", index, member, rest
+    if len(tokens) >= 4 and tokens[1] == "cases" and tokens[3] == "arguments":
+        case = cases[int(tokens[2])]
+        inner = "/" + tokens[4] if len(tokens) == 5 else ""
+        case.anomalies = (*case.anomalies, Anomaly(anomaly.kind, inner, anomaly.detail))
 
 
 def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None:

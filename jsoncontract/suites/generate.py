@@ -25,6 +25,8 @@ from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
+
 from jsoncontract.model import Hop, Stage
 from jsoncontract.suites.derive import Draft, derive
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
@@ -294,7 +296,9 @@ def generate_cases(
 
 
 def _existing_base(suite: Suite | None, compiled: CompiledSchema) -> Any:
-    """The arguments of a hand-edited ``valid`` case, when they still pass the schema."""
+    """The arguments of a hand-edited ``valid`` case, when they still pass the schema and
+    can be written as plain JSON text (not with a lone surrogate: the malformed cases are
+    that text, cut and wrapped)."""
     if suite is None:
         return None
     for case in suite.cases:
@@ -303,10 +307,19 @@ def _existing_base(suite: Suite | None, compiled: CompiledSchema) -> Any:
             and case.input_kind is InputKind.ARGUMENTS
             and (case.generated is None or case.edited)
             and isinstance(case.input, dict)
+            and _plain_json(case.input)
             and compiled.is_valid(case.input)
         ):
             return case.input
     return None
+
+
+def _plain_json(value: Any) -> bool:
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        return False
+    return True
 
 
 def merge(

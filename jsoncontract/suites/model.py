@@ -11,6 +11,7 @@ skipped.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract._locate import PositionIndex
-    from jsoncontract.model import CallResult, Finding
+    from jsoncontract.model import Anomaly, CallResult, Finding
 
 #: The suite format version this release reads and writes.
 SUITE_VERSION: Final = 1
@@ -140,6 +141,15 @@ class Expectation:
 _PASS: Final = Expectation()
 
 
+def json_bytes(value: Any, *, sort_keys: bool = False) -> bytes:
+    """Compact JSON of a value read from a suite file, which may hold lone surrogates (a
+    case can test one): orjson refuses those, the standard library writes them escaped."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else None)
+    except TypeError:
+        return json.dumps(value, sort_keys=sort_keys, separators=(",", ":")).encode()
+
+
 def case_digest(data: dict[str, Any]) -> str:
     """A short fingerprint of a case as written, without its ``generated`` member.
 
@@ -147,7 +157,7 @@ def case_digest(data: dict[str, Any]) -> str:
     edited by hand, and regenerating leaves it alone.
     """
     body = {k: v for k, v in data.items() if k != "generated"}
-    return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()[:12]
+    return hashlib.sha256(json_bytes(body, sort_keys=True)).hexdigest()[:12]
 
 
 _STAGES: Final = {s.value: s for s in Stage}
@@ -177,7 +187,9 @@ class Case:
     """One case of a suite.
 
     ``data`` is the case object as written in the file (members in :data:`CASE_KEYS`
-    order); the other attributes are read from it.
+    order); the other attributes are read from it. ``anomalies`` are the lone surrogates
+    of an ``arguments`` value (pointers relative to it), which its call carries as a
+    capture's would.
     """
 
     name: str
@@ -192,6 +204,7 @@ class Case:
     generated: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     index: int = 0
+    anomalies: tuple[Anomaly, ...] = ()
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:
@@ -229,7 +242,9 @@ class Case:
         """A copy expecting ``expect`` instead (its fingerprint left as it was)."""
         data = dict(self.data)
         data["expect"] = expect.to_json()
-        return Case.from_json(data, self.index)
+        case = Case.from_json(data, self.index)
+        case.anomalies = self.anomalies
+        return case
 
 
 def ordered_case(data: dict[str, Any]) -> dict[str, Any]:

@@ -16,8 +16,6 @@ from pathlib import Path
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
-
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import (
     ArgumentsForm,
@@ -41,6 +39,7 @@ from jsoncontract.suites.model import (
     TestReport,
     TestSummary,
     actual_of,
+    json_bytes,
 )
 
 if TYPE_CHECKING:
@@ -184,6 +183,7 @@ class SuiteRunner:
                 arguments=case.input,
                 form=ArgumentsForm.VALUE if kind is InputKind.ARGUMENTS else ArgumentsForm.TEXT,
                 source=self._source(suite),
+                anomalies=case.anomalies,
             )
             outcome = judge(suite, case, checker.check(call))
         else:
@@ -204,7 +204,7 @@ class SuiteRunner:
         try:
             if case.input_kind is InputKind.CAPTURE:
                 name = f"{suite.file}#/cases/{case.index}/capture"
-                calls = list(reader.read_document(orjson.dumps(case.input), name=name))
+                calls = list(reader.read_document(json_bytes(case.input), name=name))
             else:
                 base = suite.path.parent if suite.path is not None else Path()
                 calls = list(reader.read_file(base / str(case.input)))

@@ -520,6 +520,24 @@ def test_a_hand_edited_valid_case_is_the_base(
     assert missing.input == {"order_id": "ORD-424242"}
 
 
+def test_an_edited_case_with_a_lone_surrogate_is_kept(
+    toolset: Callable[..., ToolSet], tmp_path: Path
+) -> None:
+    tools = toolset()
+    generate_suites(tools, tmp_path)
+    path = tmp_path / "ship.suite.json"
+    suite = read_suite(path)
+    for case in suite.cases:
+        if case.name in ("valid", "wrong-enum:/priority"):
+            case.data["arguments"] = {**case.data["arguments"], "order_id": "ORD-000001\ud800"}
+    write_suite(suite, path)
+    report = generate_suites(tools, tmp_path)
+    assert report.tools[0].kept == ["valid", "wrong-enum:/priority"]
+    again = {c.name: c for c in read_suite(path).cases}
+    assert again["valid"].input["order_id"] == "ORD-000001\ud800"
+    assert again["missing-field:/priority"].input["order_id"] == "ORD-123456"  # built, not edited
+
+
 def test_check_writes_nothing(toolset: Callable[..., ToolSet], tmp_path: Path) -> None:
     report = generate_suites(toolset(), tmp_path, check=True)
     assert report.changed == 1 and not any(tmp_path.iterdir())

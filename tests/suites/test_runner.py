@@ -218,6 +218,36 @@ def test_capture_without_the_call(
     assert message in outcome.message
 
 
+def test_an_inline_capture_may_hold_a_lone_surrogate(
+    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite]
+) -> None:
+    capture = {
+        "type": "tool_use",
+        "id": "t1",
+        "name": "ship",
+        "input": {"order_id": "ORD-000001\ud800", "priority": "standard"},
+    }
+    expect = {"stage": "parse", "code": "parse.lone_surrogate", "path": "/order_id"}
+    outcome = run_one(toolset(), make_suite({"name": "c", "expect": expect, "capture": capture}))
+    assert outcome.status is Status.PASSED, outcome.message
+
+
+def test_lone_surrogates_in_arguments_fail_at_parse_as_in_a_capture(
+    toolset: Callable[..., ToolSet], tmp_path: Path
+) -> None:
+    expect = {"stage": "parse", "code": "parse.lone_surrogate", "path": "/order_id"}
+    path = tmp_path / "s.suite.json"
+    path.write_text(
+        '{"version": 1, "tool": "ship", "cases": [{"name": "c", "expect": '
+        + orjson.dumps(expect).decode()
+        + ', "arguments": {"order_id": "ORD-000001\\ud800", "priority": "standard"}}]}'
+    )
+    suite = read_suite(path)
+    assert suite.cases[0].input["order_id"] == "ORD-000001\ud800"
+    outcome = run_one(toolset(), suite)
+    assert outcome.status is Status.PASSED, outcome.message
+
+
 def test_capture_file_that_is_not_a_capture_fails_its_case(
     toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
 ) -> None:
