@@ -373,15 +373,18 @@ def judge(suite: Suite, case: Case, result: CallResult) -> CaseOutcome:
 
 def _fields(suite: Suite, case: Case, expect: Expectation, result: CallResult) -> CaseOutcome:
     arguments = result.arguments
-    if expect.fields is not None and isinstance(arguments, dict):
-        got = set(arguments)
+    if expect.fields is not None:
+        got = set(arguments) if isinstance(arguments, dict) else None
         wanted = set(expect.fields)
         if got != wanted:
             parts = []
-            if wanted - got:
-                parts.append(f"missing {', '.join(sorted(wanted - got))}")
-            if got - wanted:
-                parts.append(f"unexpected {', '.join(sorted(got - wanted))}")
+            if got is None:
+                parts.append("the call has no arguments object (its arguments could not be read)")
+            else:
+                if wanted - got:
+                    parts.append(f"missing {', '.join(sorted(wanted - got))}")
+                if got - wanted:
+                    parts.append(f"unexpected {', '.join(sorted(got - wanted))}")
             return CaseOutcome(
                 suite,
                 case,

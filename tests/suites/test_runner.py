@@ -169,6 +169,21 @@ def test_regression_fields_and_tool(
     assert outcome.message == "expected a call to 'ship'; the capture calls 'other'"
 
 
+def test_expected_fields_need_an_arguments_object(
+    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite]
+) -> None:
+    expect = {"stage": "parse", "code": "parse.truncated", "fields": ["order_id", "priority"]}
+    suite = make_suite({"name": "cut", "expect": expect, "text": '{"order_id": "ORD-0'})
+    outcome = run_one(toolset(), suite)
+    assert outcome.mismatch is Mismatch.WRONG_FIELDS
+    assert outcome.message == (
+        "the call's argument fields differ from the recorded ones: the call has no arguments "
+        "object (its arguments could not be read)"
+    )
+    (update,) = accept_outcomes([outcome], write=False)
+    assert update.after.to_json() == {"stage": "parse", "code": "parse.truncated", "path": ""}
+
+
 def test_capture_hop_must_match(
     toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite]
 ) -> None:
