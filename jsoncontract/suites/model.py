@@ -24,7 +24,6 @@ import orjson
 from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
-    from jsoncontract._locate import PositionIndex
     from jsoncontract.model import Anomaly, CallResult, Finding
 
 #: The suite format version this release reads and writes.
@@ -270,7 +269,7 @@ class Suite:
     seed: int | None = None
     description: str | None = None
     text: str | None = field(default=None, repr=False)
-    _index: PositionIndex | None = field(default=None, repr=False)
+    _lines: list[int] | None = field(default=None, repr=False)
 
     @property
     def file(self) -> str:
@@ -281,12 +280,10 @@ class Suite:
         """The 1-based line where a case starts in the file, when known."""
         if self.text is None:
             return None
-        if self._index is None:
-            from jsoncontract._locate import PositionIndex
-
-            self._index = PositionIndex(self.text)
-        found = self._index.position(f"/cases/{case.index}")
-        return found[0] if found else None
+        if self._lines is None:
+            self._lines = case_lines(self.text)
+        lines = self._lines
+        return lines[case.index] if case.index < len(lines) else None
 
     def to_json(self) -> dict[str, Any]:
         """The suite file's object."""
@@ -297,6 +294,60 @@ class Suite:
             out["seed"] = self.seed
         out["cases"] = [ordered_case(c.data) for c in self.cases]
         return out
+
+
+def case_lines(text: str) -> list[int]:
+    """The 1-based line where each case of a suite text starts.
+
+    Reports ask for the line of every case. The top-level members are stepped over, and the
+    cases read one by one, with the standard library's C scanner, counting newlines in
+    between: no position is kept for anything inside a case. A text this cannot read (not
+    a suite document) falls back to the full :class:`~jsoncontract._locate.PositionIndex`.
+    """
+    decode = _DECODER.raw_decode
+    try:
+        at = _skip(text, 0)
+        if text[at] != "{":
+            raise ValueError("not an object")
+        at = _skip(text, at + 1)
+        while text[at] == '"':
+            key, at = decode(text, at)
+            at = _skip(text, _skip(text, at) + 1)  # past the colon
+            if key == "cases" and text[at] == "[":
+                lines: list[int] = []
+                line, counted = 1, 0
+                at = _skip(text, at + 1)
+                while text[at] != "]":
+                    line += text.count("\n", counted, at)
+                    counted = at
+                    lines.append(line)
+                    at = _skip(text, decode(text, at)[1])
+                    if text[at] == ",":
+                        at = _skip(text, at + 1)
+                return lines
+            at = _skip(text, decode(text, at)[1])
+            if text[at] == ",":
+                at = _skip(text, at + 1)
+    except (ValueError, IndexError):
+        pass
+    from jsoncontract._locate import PositionIndex
+
+    index = PositionIndex(text)
+    found: list[int] = []
+    while (offset := index.offset(f"/cases/{len(found)}")) is not None:
+        found.append(index.line_col(offset)[0])
+    return found
+
+
+def _skip(text: str, at: int) -> int:
+    """The first position from ``at`` that is not JSON whitespace (``IndexError`` past the
+    end)."""
+    while text[at] in " \t\n\r":
+        at += 1
+    return at
+
+
+_DECODER: Final = json.JSONDecoder()
 
 
 class Status(StrEnum):

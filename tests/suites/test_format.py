@@ -22,6 +22,7 @@ from jsoncontract.suites import (
     read_suite,
     suite_schema,
 )
+from jsoncontract.suites.model import case_lines
 
 CASE = {"name": "valid", "expect": "ok", "arguments": {"a": 1}}
 
@@ -160,3 +161,36 @@ def test_lone_surrogates_are_escaped(make_suite: Callable[..., Suite]) -> None:
     text = dump_suite(suite)
     assert b"\\ud800" in text
     assert parse_suite(text).cases[0].input == '{"a": "\ud800"}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"version": 1, "tool": "t", "cases": [{"name": "a", "expect": "ok", "arguments": {}}]}',
+        # members around the cases, CRLF line ends, brackets and quotes inside strings, a
+        # nested "cases" member, a case spread over lines and two on one line
+        '{\r\n  "description": "cases: [\\"x\\", {\\"y\\": 1}]\\n",\r\n  "version": 1,\r\n'
+        '  "tool": "t",\r\n  "cases": [\r\n    {"name": "a", "expect": "ok",\r\n'
+        '     "arguments": {"cases": [1, {"]": "["}], "s": "\\\\\\""}},\r\n'
+        '    {"name": "b", "expect": "ok", "text": "{"},  {"name": "c", "expect": "ok",'
+        ' "arguments": 1}\r\n  ],\r\n  "seed": 3\r\n}\r\n',
+        '\n\n{"cases"\n:\n[\n\n{"name": "a", "expect": "ok", "arguments": {}}\n,\n'
+        '{"name": "b", "expect": "ok", "arguments": {"k": "\\ud800"}}],'
+        ' "tool": "t", "version": 1}',
+        '{"version": 1, "tool": "t", "cases": []}',
+    ],
+)
+def test_case_lines_agree_with_the_position_index(text: str) -> None:
+    from jsoncontract._locate import PositionIndex
+
+    suite = parse_suite(text)
+    index = PositionIndex(text)
+    expected = [index.position(f"/cases/{c.index}") for c in suite.cases]
+    assert [suite.line_of(c) for c in suite.cases] == [p[0] if p else None for p in expected]
+    assert case_lines(text) == [p[0] for p in expected if p]
+
+
+def test_case_lines_of_text_that_is_not_a_suite_document() -> None:
+    assert case_lines('{"version": 1, "cases": {"a": 1}}') == []
+    assert case_lines("[1, 2]") == []
+    assert case_lines('{"cases": [1,\n 2') == [1, 2]  # the position index reads what it can
