@@ -1,13 +1,18 @@
-"""A transient progress bar on stderr for long ``fixtures`` and ``test`` runs."""
+"""Long ``fixtures`` and ``test`` runs: a transient progress bar on stderr, and fewer
+passes of the garbage collector over what a test run keeps."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 #: Fewer items than this finish before a bar helps.
 MIN_ITEMS = 200
+#: Allocations between two young-generation passes of the garbage collector in a long run
+#: (the default is 700).
+GC_THRESHOLD = 10_000
 
 Progress = Callable[[int, int], None]
 
@@ -49,3 +54,20 @@ def item_progress(label: str, *, enabled: bool) -> Iterator[Progress | None]:
     finally:
         if "bar" in state:
             state["bar"].stop()
+
+
+@contextmanager
+def fewer_gc_passes() -> Iterator[None]:
+    """Raise the garbage collector's first threshold for the length of a run.
+
+    A test run keeps every suite it reads (the report points into them), and the
+    collector, triggered every 700 allocations, walks that growing heap again and again:
+    about a fifth of the CPU time of ``jsoncontract test`` on 2,000 suites. Reference
+    counting still frees what each case leaves behind at once; only cycles wait longer.
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], GC_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)

@@ -112,10 +112,11 @@ def test_cli(
     a case fails, shows a weakness, or a suite's tool no longer exists.
     """
     from jsoncontract.cli.fixtures import suite_dir
-    from jsoncontract.cli.progress import item_progress
+    from jsoncontract.cli.progress import fewer_gc_passes, item_progress
     from jsoncontract.config import load_config
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
+    from jsoncontract.suites.format import find_suite_files
     from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
     from jsoncontract.suites.update import accept_outcomes
@@ -124,23 +125,22 @@ def test_cli(
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("fixtures")
     select = Selector(keyword) if keyword is not None else None
-    from jsoncontract.suites.format import find_suite_files
-
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     gate = load_gate(cfg, rules, context, toolset, show_values)
     runner = SuiteRunner(toolset, business=gate.fresh, show_values=show_values)
-    try:
-        with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
-            report = runner.run_files(files, select=select, progress=tick)
-    finally:
-        gate.close()
-    if update:
-        report.updates = accept_outcomes(report.outcomes)
     fmt = (format.value if format else None) or section.get("test_format", "text")
     options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
-    with output_stream(output) as stream:
-        TEST_REPORTERS[fmt](report, stream, options)
+    with fewer_gc_passes():
+        try:
+            with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
+                report = runner.run_files(files, select=select, progress=tick)
+        finally:
+            gate.close()
+        if update:
+            report.updates = accept_outcomes(report.outcomes)
+        with output_stream(output) as stream:
+            TEST_REPORTERS[fmt](report, stream, options)
     updated = {(u.file, u.case) for u in report.updates}
     remaining = [
         o

@@ -35,6 +35,27 @@ def test_the_bundled_example_passes(run_cli: Callable[..., Any], in_repo: Path) 
     assert result.stdout.endswith("84 cases in 4 suites: 84 passed\n")
 
 
+def test_a_run_makes_fewer_garbage_collector_passes(
+    run_cli: Callable[..., Any], in_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from jsoncontract.suites.runner import SuiteRunner
+
+    seen: list[tuple[int, ...]] = []
+    run_files = SuiteRunner.run_files
+
+    def spy(self: SuiteRunner, *args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold())
+        return run_files(self, *args, **kwargs)
+
+    monkeypatch.setattr(SuiteRunner, "run_files", spy)
+    before = gc.get_threshold()
+    assert run_cli("test", "--no-config", *EXAMPLE).code == 0
+    assert seen[0][0] >= 10_000 and seen[0][1:] == before[1:]
+    assert gc.get_threshold() == before
+
+
 def test_junit_report(
     run_cli: Callable[..., Any], in_repo: Path, golden: Callable[[str, str], None]
 ) -> None:
