@@ -119,10 +119,18 @@ def rules_schema() -> dict[str, Any]:
     return schema
 
 
+@cache
+def _validator() -> Any:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(rules_schema())
+
+
 @dataclass(slots=True)
 class _Parsed:
     path: Path
     label: str
+    text: str
     document: dict[str, Any]
     index: TomlIndex
 
@@ -208,7 +216,7 @@ def _parse(path: Path) -> _Parsed:
         ) from None
     index = TomlIndex(text)
     _validate(document, label, index)
-    return _Parsed(path, label, document, index)
+    return _Parsed(path, label, text, document, index)
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, str]:
@@ -226,11 +234,7 @@ def _toml_error(exc: tomllib.TOMLDecodeError) -> tuple[int | None, int | None, s
 
 
 def _validate(document: dict[str, Any], label: str, index: TomlIndex) -> None:
-    import jsonschema_rs
-
-    schema = rules_schema()
-    validator = jsonschema_rs.validator_for(schema)
-    errors = list(validator.iter_errors(document))
+    errors = list(_validator().iter_errors(document))
     if not errors:
         return
     error = max(errors, key=lambda e: len(list(e.instance_path)))
@@ -239,7 +243,7 @@ def _validate(document: dict[str, Any], label: str, index: TomlIndex) -> None:
     if error.kind.name == "additionalProperties":
         unexpected = error.kind.as_dict().get("unexpected") or [None]
         line = index.line((*path, unexpected[0])) or line
-    raise RulesError(_explain(error, document, path, schema), file=label, line=line)
+    raise RulesError(_explain(error, document, path, rules_schema()), file=label, line=line)
 
 
 def _where(path: tuple[Any, ...]) -> str:
@@ -348,14 +352,10 @@ def _load_datasets(
 
 def _check_config_data(data: Mapping[str, Any], label: str) -> None:
     """Config datasets have the same shape as a rules file's ``[data]``."""
-    import jsonschema_rs
-
-    schema = rules_schema()
     wrapper = {"data": dict(data)}
-    validator = jsonschema_rs.validator_for(schema)
-    for error in validator.iter_errors(wrapper):
+    for error in _validator().iter_errors(wrapper):
         path = tuple(error.instance_path)
-        message = _explain(error, wrapper, path, schema)
+        message = _explain(error, wrapper, path, rules_schema())
         raise RulesError(f"[business.data] {message}", file=label)
 
 
@@ -450,7 +450,7 @@ def _cel_error(
     own line, and the column inside the file when the expression sits on one line."""
     at = item.index.position((*base, key))
     line, column = at if at is not None else (item.index.line(base), None)
-    text = item.path.read_text(encoding="utf-8").splitlines() if at is not None else []
+    text = item.text.splitlines()
     if at is not None and line is not None and column is not None:
         opening = text[line - 1][column - 1 : column + 2] if line - 1 < len(text) else ""
         if opening in ("'''", '"""'):
