@@ -148,22 +148,24 @@ def fixtures_cli(
     # business rules contribute cases, and regression cases record their outcome through
     # the same gates `test` will use
     gate = load_gate(cfg, rules, context, toolset, False)
-    with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
-        report = generate_suites(
-            toolset,
-            suite_dir(cfg, suite_dir_arg),
-            seed=seed,
-            default_seed=int(section.get("seed", 0)),
-            kinds=kinds,
-            prune=prune,
-            check=check,
-            sources=violation_sources(gate, toolset),
-            captures=list(capture or ()),
-            max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
-            progress=tick,
-            business=gate.fresh,
-        )
-    gate.close()
+    try:
+        with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
+            report = generate_suites(
+                toolset,
+                suite_dir(cfg, suite_dir_arg),
+                seed=seed,
+                default_seed=int(section.get("seed", 0)),
+                kinds=kinds,
+                prune=prune,
+                check=check,
+                sources=violation_sources(gate, toolset),
+                captures=list(capture or ()),
+                max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
+                progress=tick,
+                business=gate.fresh,
+            )
+    finally:
+        gate.close()
     fmt = format.value if format else "text"
     with output_stream(output) as stream:
         FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))

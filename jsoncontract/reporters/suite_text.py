@@ -48,9 +48,12 @@ def _counts(counts: Mapping[str, int]) -> list[Segment]:
             continue
         if parts:
             parts.append((", ", ""))
-        text = _plural(value, word, "weaknesses") if key == "weakness" else f"{value} {word}"
-        if key == "errors":
-            text = _plural(value, "suite error")
+        if key == "weakness":
+            text = _plural(value, word, "weaknesses")
+        elif key == "errors":
+            text = _plural(value, word)
+        else:
+            text = f"{value} {word}"
         parts.append((text, style if value else ""))
     return parts
 

@@ -156,9 +156,9 @@ def suite_file_names(names: Iterable[str]) -> dict[str, str]:
         stem = _UNSAFE.sub("_", name)
         if stem.startswith(".") or not stem:
             stem = "_" + stem
-        if stem.casefold() in taken or stem != name:
+        if stem.casefold() in taken:
             digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-            stem = f"{stem}-{digest}" if stem.casefold() in taken else stem
+            stem = f"{stem}-{digest}"
         taken.add(stem.casefold())
         out[name] = stem + SUITE_SUFFIX
     return out
