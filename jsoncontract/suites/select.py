@@ -35,7 +35,10 @@ class Selector:
         self._pos = 0
         if not self._tokens:
             raise UsageError("-k: the expression is empty")
-        self._match = self._or()
+        try:
+            self._match = self._or()
+        except RecursionError:
+            raise UsageError("-k: the expression nests too deeply") from None
         if self._pos != len(self._tokens):
             raise UsageError(
                 f"-k: unexpected {self._tokens[self._pos]!r} in {expression!r}; combine words "
@@ -57,20 +60,22 @@ class Selector:
         return token
 
     def _or(self) -> Matcher:
-        left = self._and()
+        either = [self._and()]
         while self._peek() == "or":
             self._take()
-            right = self._and()
-            left = _either(left, right)
-        return left
+            either.append(self._and())
+        if len(either) == 1:
+            return either[0]
+        return lambda words: any(match(words) for match in either)
 
     def _and(self) -> Matcher:
-        left = self._not()
+        both = [self._not()]
         while self._peek() == "and":
             self._take()
-            right = self._not()
-            left = _both(left, right)
-        return left
+            both.append(self._not())
+        if len(both) == 1:
+            return both[0]
+        return lambda words: all(match(words) for match in both)
 
     def _not(self) -> Matcher:
         token = self._take()
@@ -86,11 +91,3 @@ class Selector:
             raise UsageError(f"-k: unexpected {token!r} in {self.expression!r}")
         needle = token.lower()
         return lambda words: any(needle in w for w in words)
-
-
-def _either(a: Matcher, b: Matcher) -> Matcher:
-    return lambda words: a(words) or b(words)
-
-
-def _both(a: Matcher, b: Matcher) -> Matcher:
-    return lambda words: a(words) and b(words)

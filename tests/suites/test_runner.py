@@ -401,10 +401,18 @@ def test_select_by_name_tool_and_tag(
     assert [o.name for o in report.outcomes] == selected
 
 
-@pytest.mark.parametrize("expression", ["", "a and", "(a", "a)", "and b", "not"])
+@pytest.mark.parametrize(
+    "expression", ["", "a and", "(a", "a)", "and b", "not", "(" * 5000 + "a" + ")" * 5000]
+)
 def test_select_rejects_bad_expressions(expression: str) -> None:
     with pytest.raises(UsageError):
         Selector(expression)
+
+
+def test_long_selections_do_not_nest() -> None:
+    words = " or ".join(f"w{i}" for i in range(5000))
+    assert Selector(words).matches(["w4999"]) and not Selector(words).matches(["x"])
+    assert Selector(words.replace(" or ", " and ")).matches([f"w{i}" for i in range(5000)])
 
 
 def test_update_accepts_current_outcomes(
