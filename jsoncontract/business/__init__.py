@@ -1,4 +1,4 @@
-"""Business rules: the third gate, for what a schema cannot say.
+"""Business rules: the last gate of ``check``, for what a schema cannot say.
 
 Declarative rules (CEL expressions, Kubernetes ``x-kubernetes-validations`` style) per tool,
 reference data (CSV, JSON, SQLite) exposed to them by name, a ``context`` (caller, role,
