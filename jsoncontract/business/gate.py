@@ -289,15 +289,19 @@ def scoped(value: Any, tokens: tuple[str, ...], prefix: str = "") -> Iterator[tu
             yield from scoped(value[index], rest, f"{prefix}/{index}")
 
 
-def _sensitive_values(value: Any, name: str | None = None) -> Iterator[str]:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _sensitive_values(item, key)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _sensitive_values(item, name)
-    elif isinstance(value, str) and len(value) >= 4 and is_sensitive(name):
-        yield value
+def _sensitive_values(value: Any) -> Iterator[str]:
+    """Strings (4 characters or more) under sensitive-looking member names, at any depth
+    in document order (walked without recursion: arguments may nest as deep as a parser
+    allows)."""
+    stack: list[tuple[Any, str | None]] = [(value, None)]
+    while stack:
+        item, name = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((member, key) for key, member in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend((member, name) for member in reversed(item))
+        elif isinstance(item, str) and len(item) >= 4 and is_sensitive(name):
+            yield item
 
 
 def _default_message(rule: Rule) -> str:

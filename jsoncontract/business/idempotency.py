@@ -26,6 +26,7 @@ they were first seen).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -326,10 +327,38 @@ def _digest(arguments: Any) -> int:
     """A 64-bit hash of the arguments, independent of member order."""
     try:
         data = orjson.dumps(arguments, option=orjson.OPT_SORT_KEYS)
-    except (TypeError, orjson.JSONEncodeError):
-        data = repr(arguments).encode("utf-8", "surrogatepass")
+    except TypeError:  # nesting deeper than orjson writes, a lone surrogate, a huge integer
+        return _digest_walked(arguments)
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest())
 
 
+def _digest_walked(arguments: Any) -> int:
+    """:func:`_digest` for what orjson will not write, walked without recursion (the
+    same arguments always take the same path, so their hashes still agree)."""
+    digest = hashlib.blake2b(digest_size=8)
+    stack: list[Any] = [arguments]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bytes):  # a key or a closing bracket pushed below
+            digest.update(item)
+        elif isinstance(item, dict):
+            digest.update(b"{")
+            stack.append(b"}")
+            for key in sorted(item, reverse=True):
+                stack.append(item[key])
+                stack.append(repr(key).encode("utf-8", "surrogatepass") + b":")
+        elif isinstance(item, list):
+            digest.update(b"[")
+            stack.append(b"]")
+            stack.extend(reversed(item))
+        else:
+            digest.update(repr(item).encode("utf-8", "surrogatepass") + b",")
+    return int.from_bytes(digest.digest())
+
+
 def _quote(key: str) -> str:
-    return orjson.dumps(key if len(key) <= 60 else key[:57] + "...").decode()
+    shown = key if len(key) <= 60 else key[:57] + "..."
+    try:
+        return orjson.dumps(shown).decode()
+    except TypeError:  # a lone surrogate: escaped
+        return json.dumps(shown)

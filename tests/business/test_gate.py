@@ -322,3 +322,12 @@ def test_python_rule_cannot_change_what_later_rules_and_the_report_see(
     assert bz.run(gate, "t", arguments) == []
     assert arguments == {"y": 1, "nested": {"a": 1}}
     assert gate.context == {"role": "ops", "tenant": {"id": "acme"}}
+
+
+def test_findings_on_deeply_nested_arguments(gate_from: Build, bz: Any) -> None:
+    gate = gate_from('[[tools.t]]\nid = "owner"\nrule = "self.owner != \'\'"\n')
+    deep: Any = "secret-value"
+    for _ in range(1000):
+        deep = [deep]
+    (finding,) = bz.run(gate, "t", {"token": deep})
+    assert finding.message == 'rule could not be evaluated: no such key: "owner"'

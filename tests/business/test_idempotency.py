@@ -176,3 +176,28 @@ def test_a_fresh_gate_shares_the_rules_and_context_but_not_the_trace(
     assert bz.codes(bz.run(g, tool, changed, call_id="c4")) == ["business.idempotency.conflict"]
     off = BusinessRules(None, idempotency=None)
     assert off.fresh().tracker is None
+
+
+def _nested(depth: int, leaf: Any) -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_arguments_nested_deeper_than_the_serializer_goes(bz: Any) -> None:
+    g = gate()
+    tool = bz.contract("update_shipment", KEYED)
+    deep = {"idempotency_key": "k1", "x": _nested(1000, 1)}
+    assert bz.run(g, tool, deep) == []
+    assert bz.run(g, tool, {"idempotency_key": "k1", "x": _nested(1000, 1)}, call_id="c2") == []
+    changed = {"idempotency_key": "k1", "x": _nested(1000, 2)}
+    assert bz.codes(bz.run(g, tool, changed, call_id="c3")) == ["business.idempotency.conflict"]
+
+
+def test_a_key_with_a_lone_surrogate_is_quoted_escaped(bz: Any) -> None:
+    g = gate()
+    tool = bz.contract("update_shipment", KEYED)
+    assert bz.run(g, tool, {"order_id": "A", "idempotency_key": "k\ud800"}) == []
+    (conflict,) = bz.run(g, tool, {"order_id": "B", "idempotency_key": "k\ud800"}, call_id="c2")
+    assert 'idempotency key "k\\ud800" was first used' in conflict.message
