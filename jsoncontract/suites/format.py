@@ -29,6 +29,9 @@ from jsoncontract.validation import pointer_get
 
 #: Lines a writer tries not to exceed by keeping short values on one line.
 LINE_WIDTH: Final = 100
+#: Levels the slow layout (values orjson does not write) breaks into lines; deeper, the
+#: rest stays on one line.
+_LAYOUT_DEPTH: Final = 64
 _WEAK: Final = frozenset({"anyOf", "oneOf", "allOf", "not", "if", "then", "else"})
 _INPUTS: Final = tuple(k.value for k in InputKind)
 
@@ -298,35 +301,48 @@ def _scalar(value: Any) -> str:
         return json.dumps(value)
 
 
+class _Text(str):
+    """Literal JSON text queued by :func:`_flat` (brackets, separators, keys)."""
+
+    __slots__ = ()
+
+
+def _flat(value: Any) -> str:
+    """``value`` on one line, with a space after each ``,`` and ``:``; written without
+    recursion, so any depth a parser accepts can be written back."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Text:
+            parts.append(item)
+        elif isinstance(item, dict):
+            parts.append("{")
+            stack.append(_Text("}"))
+            members = list(item.items())
+            for at in range(len(members) - 1, -1, -1):
+                key, member = members[at]
+                stack.append(member)
+                stack.append(_Text((", " if at else "") + _scalar(key) + ": "))
+        elif isinstance(item, list):
+            parts.append("[")
+            stack.append(_Text("]"))
+            for at in range(len(item) - 1, -1, -1):
+                stack.append(item[at])
+                if at:
+                    stack.append(_Text(", "))
+        else:
+            parts.append(_scalar(item))
+    return "".join(parts)
+
+
 class _Layout:
-    """Writes JSON with the first levels broken into lines and short values kept flat.
+    """Writes JSON with the first levels broken into lines and short values kept flat."""
 
-    The one-line form of each container is computed once (bottom up, remembered by
-    identity while one document is written), so the layout costs one pass.
-    """
-
-    __slots__ = ("_flat", "_seen")
+    __slots__ = ("_seen",)
 
     def __init__(self) -> None:
-        self._flat: dict[int, str] = {}
         self._seen: dict[bytes, str] = {}  # short values met before (tags, expectations)
-
-    def flat(self, value: Any) -> str:
-        """``value`` on one line, with a space after each ``,`` and ``:``."""
-        if isinstance(value, dict):
-            key = id(value)
-            found = self._flat.get(key)
-            if found is None:
-                inner = ", ".join(f"{_scalar(k)}: {self.flat(v)}" for k, v in value.items())
-                found = self._flat[key] = "{" + inner + "}"
-            return found
-        if isinstance(value, list):
-            key = id(value)
-            found = self._flat.get(key)
-            if found is None:
-                found = self._flat[key] = "[" + ", ".join(self.flat(v) for v in value) + "]"
-            return found
-        return _scalar(value)
 
     def format(self, value: Any, indent: int, used: int, expand_levels: int) -> str:
         """``value`` at ``indent``, ``used`` columns already taken on its first line.
@@ -336,20 +352,20 @@ class _Layout:
         :data:`LINE_WIDTH`, and is written as indented JSON, one member per line, when not.
         """
         if not isinstance(value, dict | list) or not value:
-            return self.flat(value)
+            return _flat(value)
         if expand_levels <= 0:
             room = LINE_WIDTH - indent - used
             try:
                 raw = orjson.dumps(value)
-            except TypeError:  # a lone surrogate somewhere: lay it out the slow way
+            except TypeError:  # a lone surrogate, or deeper than orjson writes: the slow way
                 raw = None
             if raw is None or len(raw) <= room:  # the spaced form is a little longer
                 flat = self._seen.get(raw) if raw is not None else None
                 if flat is None:
-                    flat = self.flat(value)
+                    flat = _flat(value)
                     if raw is not None:
                         self._seen[raw] = flat
-                if len(flat) <= room:
+                if len(flat) <= room or expand_levels <= -_LAYOUT_DEPTH:
                     return flat
             if raw is not None:
                 indented = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()

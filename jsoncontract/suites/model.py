@@ -328,7 +328,7 @@ def case_lines(text: str) -> list[int]:
             at = _skip(text, decode(text, at)[1])
             if text[at] == ",":
                 at = _skip(text, at + 1)
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, RecursionError):  # RecursionError: a case nested ~1,000 deep
         pass
     from jsoncontract._locate import PositionIndex
 

@@ -194,3 +194,24 @@ def test_case_lines_of_text_that_is_not_a_suite_document() -> None:
     assert case_lines('{"version": 1, "cases": {"a": 1}}') == []
     assert case_lines("[1, 2]") == []
     assert case_lines('{"cases": [1,\n 2') == [1, 2]  # the position index reads what it can
+
+
+def test_values_nested_as_deep_as_a_parser_allows(make_suite: Callable[..., Suite]) -> None:
+    from jsoncontract._locate import PositionIndex
+
+    deep: Any = {"end": "\ud800"}
+    for _ in range(1000):
+        deep = [deep]
+    suite = make_suite(
+        {"name": "deep", "expect": "ok", "arguments": {"x": deep}},
+        {"name": "next", "expect": "ok", "arguments": {}},
+    )
+    text = dump_suite(suite)
+    again = parse_suite(text)
+    value = again.cases[0].input["x"]
+    for _ in range(1000):
+        (value,) = value
+    assert value == {"end": "\ud800"}
+    index = PositionIndex(text.decode())
+    lines = [again.line_of(c) for c in again.cases]
+    assert lines == [index.position(f"/cases/{i}")[0] for i in range(2)]  # type: ignore[index]
