@@ -9,7 +9,6 @@ order, and any value that fits on one line kept on one line.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Iterable
@@ -24,7 +23,15 @@ from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
 from jsoncontract.model import Anomaly, escape_pointer_token
-from jsoncontract.suites.model import CASE_KEYS, SUITE_SUFFIX, Case, InputKind, Suite
+from jsoncontract.suites.model import (
+    CASE_KEYS,
+    SUITE_SUFFIX,
+    Case,
+    InputKind,
+    Suite,
+    json_line,
+    json_scalar,
+)
 from jsoncontract.validation import pointer_get
 
 #: Lines a writer tries not to exceed by keeping short values on one line.
@@ -294,48 +301,6 @@ def write_suite(suite: Suite, path: str | Path) -> None:
         raise
 
 
-def _scalar(value: Any) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:  # a string holding a lone surrogate: escape it
-        return json.dumps(value)
-
-
-class _Text(str):
-    """Literal JSON text queued by :func:`_flat` (brackets, separators, keys)."""
-
-    __slots__ = ()
-
-
-def _flat(value: Any) -> str:
-    """``value`` on one line, with a space after each ``,`` and ``:``; written without
-    recursion, so any depth a parser accepts can be written back."""
-    parts: list[str] = []
-    stack: list[Any] = [value]
-    while stack:
-        item = stack.pop()
-        if type(item) is _Text:
-            parts.append(item)
-        elif isinstance(item, dict):
-            parts.append("{")
-            stack.append(_Text("}"))
-            members = list(item.items())
-            for at in range(len(members) - 1, -1, -1):
-                key, member = members[at]
-                stack.append(member)
-                stack.append(_Text((", " if at else "") + _scalar(key) + ": "))
-        elif isinstance(item, list):
-            parts.append("[")
-            stack.append(_Text("]"))
-            for at in range(len(item) - 1, -1, -1):
-                stack.append(item[at])
-                if at:
-                    stack.append(_Text(", "))
-        else:
-            parts.append(_scalar(item))
-    return "".join(parts)
-
-
 class _Layout:
     """Writes JSON with the first levels broken into lines and short values kept flat."""
 
@@ -352,7 +317,7 @@ class _Layout:
         :data:`LINE_WIDTH`, and is written as indented JSON, one member per line, when not.
         """
         if not isinstance(value, dict | list) or not value:
-            return _flat(value)
+            return json_line(value)
         if expand_levels <= 0:
             room = LINE_WIDTH - indent - used
             try:
@@ -362,7 +327,7 @@ class _Layout:
             if raw is None or len(raw) <= room:  # the spaced form is a little longer
                 flat = self._seen.get(raw) if raw is not None else None
                 if flat is None:
-                    flat = _flat(value)
+                    flat = json_line(value)
                     if raw is not None:
                         self._seen[raw] = flat
                 if len(flat) <= room or expand_levels <= -_LAYOUT_DEPTH:
@@ -375,11 +340,11 @@ class _Layout:
         if isinstance(value, dict):
             lines = []
             for key, member in value.items():
-                head = _scalar(key) + ": "
+                head = json_scalar(key) + ": "
                 if isinstance(member, dict | list):
                     lines.append(pad + head + self.format(member, indent + 2, len(head), below))
                 else:
-                    lines.append(pad + head + _scalar(member))
+                    lines.append(pad + head + json_scalar(member))
             return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
         lines = [pad + self.format(item, indent + 2, 0, below) for item in value]
         return "[\n" + ",\n".join(lines) + "\n" + " " * indent + "]"

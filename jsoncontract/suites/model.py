@@ -141,12 +141,55 @@ _PASS: Final = Expectation()
 
 
 def json_bytes(value: Any, *, sort_keys: bool = False) -> bytes:
-    """Compact JSON of a value read from a suite file, which may hold lone surrogates (a
-    case can test one): orjson refuses those, the standard library writes them escaped."""
+    """JSON of a value read from a suite file, which may hold what orjson will not write:
+    a lone surrogate (a case can test one) or nesting deeper than 255 levels."""
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else None)
     except TypeError:
-        return json.dumps(value, sort_keys=sort_keys, separators=(",", ":")).encode()
+        return json_line(value, sort_keys=sort_keys).encode()
+
+
+def json_scalar(value: Any) -> str:
+    """A string, number, boolean or null as JSON (a lone surrogate escaped)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+class _Text(str):
+    """Literal JSON text queued by :func:`json_line` (brackets, separators, keys)."""
+
+    __slots__ = ()
+
+
+def json_line(value: Any, *, sort_keys: bool = False) -> str:
+    """``value`` on one line, with a space after each ``,`` and ``:``; written without
+    recursion, so any depth a parser accepts can be written back."""
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is _Text:
+            parts.append(item)
+        elif isinstance(item, dict):
+            parts.append("{")
+            stack.append(_Text("}"))
+            members = sorted(item.items()) if sort_keys else list(item.items())
+            for at in range(len(members) - 1, -1, -1):
+                key, member = members[at]
+                stack.append(member)
+                stack.append(_Text((", " if at else "") + json_scalar(key) + ": "))
+        elif isinstance(item, list):
+            parts.append("[")
+            stack.append(_Text("]"))
+            for at in range(len(item) - 1, -1, -1):
+                stack.append(item[at])
+                if at:
+                    stack.append(_Text(", "))
+        else:
+            parts.append(json_scalar(item))
+    return "".join(parts)
 
 
 def case_digest(data: dict[str, Any]) -> str:

@@ -215,3 +215,13 @@ def test_values_nested_as_deep_as_a_parser_allows(make_suite: Callable[..., Suit
     index = PositionIndex(text.decode())
     lines = [again.line_of(c) for c in again.cases]
     assert lines == [index.position(f"/cases/{i}")[0] for i in range(2)]  # type: ignore[index]
+
+
+def test_the_fingerprint_of_a_case_nested_past_what_orjson_writes() -> None:
+    from jsoncontract.suites.model import case_digest
+
+    deep: Any = 1
+    for _ in range(1000):
+        deep = [deep]
+    digest = case_digest({"name": "d", "arguments": {"x": deep}})
+    assert len(digest) == 12 and digest == case_digest({"arguments": {"x": deep}, "name": "d"})

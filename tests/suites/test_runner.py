@@ -247,6 +247,18 @@ def test_an_inline_capture_may_hold_a_lone_surrogate(
     assert outcome.status is Status.PASSED, outcome.message
 
 
+def test_an_inline_capture_nested_past_what_orjson_writes(
+    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite]
+) -> None:
+    deep: Any = 1
+    for _ in range(1010):
+        deep = [deep]
+    capture = {"type": "tool_use", "id": "t1", "name": "open", "input": {"deep": deep}}
+    suite = make_suite({"name": "c", "expect": "ok", "capture": capture}, tool="open")
+    outcome = run_one(toolset(open={"type": "object"}), suite)
+    assert outcome.status is Status.PASSED, outcome.message
+
+
 def test_lone_surrogates_in_arguments_fail_at_parse_as_in_a_capture(
     toolset: Callable[..., ToolSet], tmp_path: Path
 ) -> None:
