@@ -359,7 +359,7 @@ class InstanceBuilder:
                 text = sample(
                     eff.patterns[0],
                     min_length=least,
-                    max_length=most,
+                    max_length=MAX_STRING if most is None else min(most, MAX_STRING),
                     rng=self.rng,
                     variant=variant,
                 )

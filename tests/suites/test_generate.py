@@ -267,6 +267,12 @@ def test_refs_unions_and_recursion(toolset: Callable[..., ToolSet]) -> None:
             "a valid instance would hold more than 5,000 values",
         ),
         (
+            {"type": "object", "required": ["a"],
+             "properties": {"a": {"type": "string", "pattern": "^(a{300}){300}$"}}},
+            "could not build a string matching the pattern '^(a{300}){300}$' with a length in "
+            "0..10000",
+        ),
+        (
             {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1e300}},
              "required": ["n"]},
             "does not fit in 64 bits",
