@@ -114,6 +114,7 @@ def test_cli(
     from jsoncontract.cli.fixtures import suite_dir
     from jsoncontract.cli.progress import fewer_gc_passes, item_progress
     from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
     from jsoncontract.reporters import ReportOptions
     from jsoncontract.reporters.suite_formats import TEST_REPORTERS
     from jsoncontract.suites.format import find_suite_files
@@ -137,6 +138,8 @@ def test_cli(
                 report = runner.run_files(files, select=select, progress=tick)
         finally:
             gate.close()
+        if not report.outcomes:
+            raise UsageError(_nothing_selected(keyword, len(files)))
         if update:
             report.updates = accept_outcomes(report.outcomes)
         with output_stream(output) as stream:
@@ -149,3 +152,12 @@ def test_cli(
     ]
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code("error" if remaining else None, threshold)
+
+
+def _nothing_selected(keyword: str | None, files: int) -> str:
+    """Why a run that tested nothing could not do its job (pytest exits 5 for it)."""
+    where = "1 suite file" if files == 1 else f"{files} suite files"
+    if keyword is not None:
+        return f"-k {keyword!r} selects no case in {where}; nothing was tested"
+    held = "the suite file holds" if files == 1 else f"the {files} suite files hold"
+    return f"{held} no case; nothing was tested"

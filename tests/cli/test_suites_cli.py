@@ -158,6 +158,22 @@ def test_select_and_fail_on(run_cli: Callable[..., Any], in_repo: Path) -> None:
     assert bad.stderr == "jsoncontract: error: -k: 'a and' ends too early\n"
 
 
+def test_a_run_that_tests_nothing_is_exit_2(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    result = run_cli("test", "--no-config", "-k", "nomatch", *EXAMPLE)
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr == (
+        "jsoncontract: error: -k 'nomatch' selects no case in 4 suite files; nothing was tested\n"
+    )
+    (tmp_path / "t.suite.json").write_text('{"version": 1, "tool": "get_weather", "cases": []}')
+    empty = run_cli("test", "--no-config", "--tools", "fixtures/tools", str(tmp_path))
+    assert empty.code == 2
+    assert empty.stderr == (
+        "jsoncontract: error: the suite file holds no case; nothing was tested\n"
+    )
+
+
 def test_update_rewrites_and_shows_what_changed(
     run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
 ) -> None:
