@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from jsoncontract.suites.hooks import ViolationSource
     from jsoncontract.tools.toolset import ToolSet
 
-#: Where suites go when neither the command line nor the config says.
+#: Where ``test`` looks for suites when neither the command line nor the config says.
 DEFAULT_SUITE_DIR = "fixtures"
 
 
@@ -61,14 +61,26 @@ def register(app: typer.Typer) -> None:
     app.command("fixtures", no_args_is_help=False)(fixtures_cli)
 
 
-def suite_dir(cfg: Config, given: Path | None) -> Path:
-    """The suite directory: the argument, the config's ``[fixtures] suite_dir``, or
-    ``fixtures``."""
+def suite_dir(cfg: Config, given: Path | None, *, required: bool = False) -> Path:
+    """The suite directory: the argument, the config's ``[fixtures] suite_dir``, or (unless
+    ``required``) ``fixtures``.
+
+    Raises:
+        UsageError: ``required`` and neither the argument nor the config names one.
+    """
     if given is not None:
         return given
     configured = cfg.section("fixtures").get("suite_dir")
     if isinstance(configured, str) and configured:
         return cfg.root / configured
+    if required:
+        from jsoncontract.errors import UsageError
+
+        where = cfg.path if cfg.path is not None else "jsoncontract.toml"
+        raise UsageError(
+            "no suite directory given: name it (jsoncontract fixtures --tools PATH SUITE_DIR), "
+            f"or set suite_dir under [fixtures] in {where}"
+        )
     return Path(DEFAULT_SUITE_DIR)
 
 
@@ -84,8 +96,8 @@ def violation_sources(gate: BusinessRules, tools: ToolSet) -> Sequence[Violation
 # fmt: off
 def fixtures_cli(
     suite_dir_arg: Annotated[Path | None, typer.Argument(
-        metavar="SUITE_DIR", help="Where to write the suites (default: the config's "
-        "fixtures.suite_dir, or fixtures).", show_default=False)] = None,
+        metavar="SUITE_DIR", help="The directory to write the suites to (required unless "
+        "the config sets fixtures.suite_dir).", show_default=False)] = None,
     *,
     tools: Annotated[list[Path] | None, typer.Option(
         "--tools", "-t", help="Tool definition file or directory (repeatable).",
@@ -144,6 +156,7 @@ def fixtures_cli(
     section = cfg.section("fixtures")
     chosen = [k.value for k in kind] if kind else section.get("kinds")
     kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
+    directory = suite_dir(cfg, suite_dir_arg, required=True)
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     # business rules contribute cases, and regression cases record their outcome through
     # the same gates `test` will use
@@ -152,7 +165,7 @@ def fixtures_cli(
         with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
             report = generate_suites(
                 toolset,
-                suite_dir(cfg, suite_dir_arg),
+                directory,
                 seed=seed,
                 default_seed=int(section.get("seed", 0)),
                 kinds=kinds,

@@ -482,8 +482,10 @@ def generate_suites(
     Raises:
         SuiteError: an existing suite file is not a valid suite, or holds another tool.
         InputError: a capture cannot be read.
+        UsageError: ``directory`` (or a parent of it) is not a directory.
     """
     root = Path(directory)
+    _check_directory(root)
     names = suite_file_names(tools.names())
     regressions, notes = (
         _regressions(tools, captures, root, names, business) if captures else ({}, [])
@@ -508,6 +510,22 @@ def generate_suites(
         if progress is not None:
             progress(done, len(names_in_order))
     return GenerationReport(root, records, seed if seed is not None else default_seed, check, notes)
+
+
+def _check_directory(root: Path) -> None:
+    """Refuse a suite directory that is a file (or lies under one) before anything runs."""
+    from jsoncontract.errors import UsageError
+
+    for place in (root, *root.parents):
+        if place.is_dir():
+            return
+        if place.exists() or place.is_symlink():
+            if place != root:
+                raise UsageError(f"cannot create {root}: {place} is not a directory")
+            raise UsageError(
+                f"{root} is not a directory: the suites are written into one, a "
+                "<tool>.suite.json file per tool"
+            )
 
 
 def _regressions(

@@ -219,6 +219,31 @@ def test_bad_usage_is_exit_2(
     assert message in result.stderr and result.stderr.count("\n") == 1
 
 
+def test_fixtures_needs_a_suite_directory(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = str(in_repo / "fixtures" / "tools")
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("fixtures", "--no-config", "--tools", tools)
+    assert result.code == 2 and list(tmp_path.iterdir()) == []
+    assert result.stderr == (
+        "jsoncontract: error: no suite directory given: name it (jsoncontract fixtures --tools "
+        "PATH SUITE_DIR), or set suite_dir under [fixtures] in jsoncontract.toml\n"
+    )
+    (tmp_path / "taken").write_text("data\n")
+    file = run_cli("fixtures", "--no-config", "--tools", tools, "taken")
+    assert file.code == 2 and (tmp_path / "taken").read_text() == "data\n"
+    assert file.stderr == (
+        "jsoncontract: error: taken is not a directory: the suites are written into one, a "
+        "<tool>.suite.json file per tool\n"
+    )
+    under = run_cli("fixtures", "--no-config", "--tools", tools, "taken/suites")
+    assert under.code == 2
+    assert under.stderr == (
+        "jsoncontract: error: cannot create taken/suites: taken is not a directory\n"
+    )
+
+
 def test_an_invalid_suite_file_is_exit_2_with_its_location(
     run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
 ) -> None:
