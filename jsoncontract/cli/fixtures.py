@@ -183,14 +183,12 @@ def fixtures_cli(
     with output_stream(output) as stream:
         FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    return exit_code(_worst(report, check), threshold)
+    return exit_code(_worst(report), threshold)
 
 
-def _worst(report: GenerationReport, check: bool) -> str | None:
-    """The most severe thing the run found: tools without a suite (or, with ``--check``,
-    suites out of date) are errors; stale and skipped cases are warnings."""
-    if report.errors or (check and report.changed):
-        return "error"
-    if any(t.skipped or len(t.stale) > len(t.removed) for t in report.tools):
-        return "warning"
-    return None
+def _worst(report: GenerationReport) -> str | None:
+    """The most severe of the run's findings: tools without cases, capture calls left
+    unrecorded (and, with ``--check``, suites out of date) are errors; stale and skipped
+    cases are warnings."""
+    severities = {f.severity.value for f in report.findings()}
+    return next((s for s in ("error", "warning", "info") if s in severities), None)

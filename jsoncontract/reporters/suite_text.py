@@ -165,17 +165,7 @@ def _tool_line(record: ToolGeneration, width: int) -> list[Segment]:
     if record.error is not None and not record.cases:
         return [*head, ("no suite: ", "bold red"), (record.error, "")]
     head.append((f"{record.path}  ", "dim"))
-    parts = []
-    if record.added:
-        parts.append(f"{len(record.added)} added")
-    if record.updated:
-        parts.append(f"{len(record.updated)} updated")
-    if record.kept:
-        parts.append(f"{len(record.kept)} kept as edited")
-    if record.removed:
-        parts.append(f"{len(record.removed)} removed")
-    detail = ", ".join(parts) if parts else "unchanged"
-    head.append((f"{_plural(record.cases, 'case')} ({detail})", ""))
+    head.append((f"{_plural(record.cases, 'case')} ({record.describe_change()})", ""))
     return head
 
 
@@ -205,8 +195,18 @@ def write_fixtures_text(
             for skip in record.skipped
         )
         out.write(lines)
-    for note in report.notes:
-        out.write([[("error: ", "bold red"), (note, "")]])
+    for finding in report.unrecorded:
+        lines = [
+            [
+                ("error: ", "bold red"),
+                (f"{finding.source}: " if finding.source is not None else "", ""),
+                (finding.message, ""),
+                ("; no regression case was written", "dim"),
+            ]
+        ]
+        if finding.hint:
+            lines.append([("  hint: ", "dim"), (finding.hint, "dim")])
+        out.write(lines)
     done = "would change" if report.check else "written"
     total = sum(t.cases for t in report.tools)
     suites = sum(1 for t in report.tools if t.error is None or t.cases)

@@ -20,14 +20,14 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.model import Hop, Stage
+from jsoncontract.model import Finding, Hop, Severity, Source, Stage
 from jsoncontract.suites.derive import Draft, derive
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
 from jsoncontract.suites.instance import (
@@ -50,7 +50,7 @@ from jsoncontract.suites.model import (
 from jsoncontract.suites.walk import CannotGenerate, Resolver, Unsatisfiable
 
 if TYPE_CHECKING:
-    from jsoncontract.model import ToolCall, ToolContract
+    from jsoncontract.model import CallResult, ToolCall, ToolContract
     from jsoncontract.suites.hooks import ViolationSource
     from jsoncontract.tools.toolset import ToolSet
     from jsoncontract.validation import CompiledSchema
@@ -83,6 +83,77 @@ class ToolGeneration:
     cases: int = 0
     changed: bool = False
     created: bool = False
+    source: Source | None = None  # where the tool is defined
+
+    def findings(self, check: bool = False) -> list[Finding]:
+        """What went wrong for this tool, as findings: no cases derived (error), with
+        ``check`` a suite out of date (error), stale cases kept and skipped cases (warnings).
+        """
+        out: list[Finding] = []
+        suite = Source(str(self.path))
+        if self.error is not None:
+            out.append(
+                Finding(
+                    "fixtures.cannot_generate",
+                    Severity.ERROR,
+                    self.error,
+                    tool=self.tool,
+                    source=self.source,
+                    hint="no call can pass this schema: fix the contract"
+                    if self.error.startswith("no valid instance")
+                    else 'write a case named "valid" by hand: the other cases are derived '
+                    "from its arguments",
+                )
+            )
+        if check and self.changed:
+            out.append(
+                Finding(
+                    "fixtures.out_of_date",
+                    Severity.ERROR,
+                    f"the suite file does not exist yet ({self.cases} cases to write)"
+                    if self.created
+                    else f"the suite would change: {self.describe_change()}",
+                    tool=self.tool,
+                    source=suite,
+                    hint="run jsoncontract fixtures without --check, and commit the suite",
+                )
+            )
+        out.extend(
+            Finding(
+                "fixtures.stale",
+                Severity.WARNING,
+                f"case {name!r} is no longer generated from the schema",
+                tool=self.tool,
+                source=suite,
+                hint="--prune removes it when it was never edited; otherwise delete or keep it",
+            )
+            for name in self.stale
+            if name not in self.removed
+        )
+        out.extend(
+            Finding(
+                "fixtures.skipped",
+                Severity.WARNING,
+                f"{skip.what}: {skip.reason}",
+                tool=self.tool,
+                source=suite,
+            )
+            for skip in self.skipped
+        )
+        return out
+
+    def describe_change(self) -> str:
+        """What regenerating changes: ``3 added, 1 updated``, or ``unchanged``."""
+        parts = []
+        if self.added:
+            parts.append(f"{len(self.added)} added")
+        if self.updated:
+            parts.append(f"{len(self.updated)} updated")
+        if self.kept:
+            parts.append(f"{len(self.kept)} kept as edited")
+        if self.removed:
+            parts.append(f"{len(self.removed)} removed")
+        return ", ".join(parts) if parts else "unchanged"
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``tools`` in the ``fixtures`` JSON report."""
@@ -111,12 +182,21 @@ class GenerationReport:
     tools: list[ToolGeneration]
     seed: int
     check: bool = False
-    notes: list[str] = field(default_factory=list)
+    unrecorded: list[Finding] = field(default_factory=list)
+    """Calls of the ``captures`` that got no regression case, each with the finding
+    ``check`` reports for it (no tool, or a tool not in the tool list)."""
 
     @property
     def errors(self) -> int:
-        """Tools that got no suite (no valid instance), plus capture problems."""
-        return sum(1 for t in self.tools if t.error is not None) + len(self.notes)
+        """Tools no cases could be derived for, plus capture calls left unrecorded."""
+        return sum(1 for t in self.tools if t.error is not None) + len(self.unrecorded)
+
+    def findings(self) -> list[Finding]:
+        """Every problem of the run, per tool (see :meth:`ToolGeneration.findings`), then
+        the unrecorded capture calls."""
+        out = [f for t in self.tools for f in t.findings(self.check)]
+        out.extend(self.unrecorded)
+        return out
 
     @property
     def changed(self) -> int:
@@ -144,7 +224,7 @@ class GenerationReport:
             "seed": self.seed,
             "check": self.check,
             "tools": [t.to_dict() for t in self.tools],
-            "notes": self.notes,
+            "findings": [f.to_dict() for f in self.findings()],
         }
 
 
@@ -399,7 +479,7 @@ class _Plan:
         tool = self.tools.get(name)
         assert tool is not None
         path = self.root / self.names[name]
-        record = ToolGeneration(name, path)
+        record = ToolGeneration(name, path, source=tool.source)
         existing = read_suite(path) if path.is_file() else None
         if existing is not None and existing.tool != name:
             raise SuiteError(
@@ -487,7 +567,7 @@ def generate_suites(
     root = Path(directory)
     _check_directory(root)
     names = suite_file_names(tools.names())
-    regressions, notes = (
+    regressions, unrecorded = (
         _regressions(tools, captures, root, names, business) if captures else ({}, [])
     )
     plan = _Plan(
@@ -509,7 +589,9 @@ def generate_suites(
         records.append(plan.run(name))
         if progress is not None:
             progress(done, len(names_in_order))
-    return GenerationReport(root, records, seed if seed is not None else default_seed, check, notes)
+    return GenerationReport(
+        root, records, seed if seed is not None else default_seed, check, unrecorded
+    )
 
 
 def _check_directory(root: Path) -> None:
@@ -534,7 +616,7 @@ def _regressions(
     root: Path,
     names: dict[str, str],
     business: Callable[[], Any] | None,
-) -> tuple[dict[str, list[Draft]], list[str]]:
+) -> tuple[dict[str, list[Draft]], list[Finding]]:
     """Regression drafts per tool from the calls in ``captures``, and problems found.
 
     Each capture file goes through a fresh business gate, as its cases will in ``test``.
@@ -544,20 +626,16 @@ def _regressions(
     from jsoncontract.pipeline.checker import Checker
 
     out: dict[str, list[Draft]] = {}
-    notes: list[str] = []
+    problems: list[Finding] = []
     for path in expand(captures, CAPTURE_SUFFIXES, what="capture"):
         checker = Checker(tools, business=business() if business is not None else None)
         calls: list[ToolCall] = list(CaptureReader().read_file(path))
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
         for index, call in enumerate(calls):
-            label = f"{path}" + (f" (call {index})" if len(calls) > 1 else "")
-            if call.tool is None or call.tool not in tools:
-                notes.append(
-                    f"{label}: the call is to {call.tool!r}, which is not in the tool list; "
-                    "no regression case was written"
-                )
-                continue
             result = checker.check(call)
+            if call.tool is None or call.tool not in tools:
+                problems.append(_unrecorded(result))
+                continue
             outcome = _outcome_expectation(result)
             label_path = relative
             while label_path.startswith("../"):
@@ -573,7 +651,17 @@ def _regressions(
                 call=index if len(calls) > 1 else None,
             )
             out.setdefault(call.tool, []).append(draft)
-    return out, notes
+    return out, problems
+
+
+def _unrecorded(result: CallResult) -> Finding:
+    """Why a call of a capture got no regression case (it names no tool, or one not in the
+    tool list), as the finding ``check`` reports for it."""
+    call = result.call
+    first = next((f for f in result.findings if f.severity is Severity.ERROR), None)
+    if first is None:  # pragma: no cover - the envelope gate always names the reason
+        first = Finding("envelope.unknown_tool", Severity.ERROR, f"tool {call.tool!r} is unknown")
+    return replace(first, source=call.source, tool=call.tool, hop=call.hop, call_id=call.call_id)
 
 
 def _outcome_expectation(result: Any) -> Expectation:

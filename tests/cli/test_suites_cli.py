@@ -300,6 +300,81 @@ def test_fixtures_for_a_schema_without_instances(
     )
 
 
+def test_fixtures_names_capture_calls_it_cannot_record_by_line(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    args = ["--tools", "fixtures/tools", "--kind", "valid", str(tmp_path / "s")]
+    capture = ["--capture", "fixtures/captures/trace.jsonl"]
+    result = run_cli("fixtures", "--no-config", *args, *capture)
+    assert result.code == 1
+    errors = [line for line in result.stdout.splitlines() if line.startswith(("error", "  hint"))]
+    assert errors == [
+        "error: fixtures/captures/trace.jsonl:6: line 6 is not JSON: the text is not JSON at all "
+        "(it starts with '2025-10-31T10:21:07.512Z WARN  gateway.p'); no regression case was "
+        "written",
+        "  hint: this is not a payload; check what was captured here",
+        "error: fixtures/captures/trace.jsonl:13: tool 'update_shipmnt' is not in the tool list; "
+        "no regression case was written",
+        "  hint: did you mean 'update_shipment'?",
+    ]
+    assert "None" not in result.stdout
+    report = json.loads(run_cli("fixtures", "--no-config", "-f", "json", *args, *capture).stdout)
+    assert [(f["code"], f["severity"], f["source"]) for f in report["findings"]] == [
+        ("parse.invalid_json", "error", {"file": "fixtures/captures/trace.jsonl", "line": 6}),
+        ("envelope.unknown_tool", "error", {"file": "fixtures/captures/trace.jsonl", "line": 13}),
+    ]
+    assert report["findings"][1]["tool"] == "update_shipmnt"
+    assert report["summary"]["errors"] == 2 and "notes" not in report
+
+
+def test_fixtures_json_problems_are_findings(
+    run_cli: Callable[..., Any], write: Callable[..., Path], tmp_path: Path
+) -> None:
+    tools = write(
+        "tools.json",
+        [
+            {"name": "never", "input_schema": {"type": "object", "not": {}}},
+            {
+                "name": "fine",
+                "input_schema": {"type": "object", "properties": {"a": {"enum": [1]}}},
+            },
+        ],
+    )
+    out = str(tmp_path / "s")
+    check = run_cli("fixtures", "--no-config", "--check", "-f", "json", "-t", str(tools), out)
+    assert check.code == 1
+    findings = json.loads(check.stdout)["findings"]
+    assert findings == [
+        {
+            "code": "fixtures.cannot_generate",
+            "severity": "error",
+            "message": "no valid instance: `not: {}` forbids every value (at #)",
+            "path": "",
+            "tool": "never",
+            "source": {"file": str(tools), "line": 2},
+            "hint": "no call can pass this schema: fix the contract",
+        },
+        {
+            "code": "fixtures.out_of_date",
+            "severity": "error",
+            "message": "the suite file does not exist yet (8 cases to write)",
+            "path": "",
+            "tool": "fine",
+            "source": {"file": str(tmp_path / "s" / "fine.suite.json")},
+            "hint": "run jsoncontract fixtures without --check, and commit the suite",
+        },
+    ]
+    assert run_cli("fixtures", "--no-config", "-q", "-t", str(tools), out).code == 1
+    (tmp_path / "s" / "fine.suite.json").write_text(
+        '{"version": 1, "tool": "fine", "cases": [{"name": "valid", "expect": "ok", '
+        '"arguments": {}, "generated": "000000000000"}]}'
+    )
+    again = run_cli("fixtures", "--no-config", "--check", "-f", "json", "-t", str(tools), out)
+    assert json.loads(again.stdout)["findings"][1]["message"] == (
+        "the suite would change: 5 added, 1 kept as edited"
+    )
+
+
 def test_config_section(
     run_cli: Callable[..., Any],
     write: Callable[..., Path],

@@ -571,10 +571,20 @@ def test_regression_cases_from_captures(toolset: Callable[..., ToolSet], tmp_pat
     capture.write_text(json.dumps(message))
     suites = tmp_path / "suites"
     report = generate_suites(toolset(), suites, captures=[capture], kinds=[CaseKind.VALID])
-    assert report.notes == [
-        f"{capture} (call 1): the call is to 'nowhere', which is not in the tool list; no "
-        "regression case was written"
-    ]
+    [unrecorded] = report.unrecorded
+    assert unrecorded.to_dict() == {
+        "code": "envelope.unknown_tool",
+        "severity": "error",
+        "message": "tool 'nowhere' is not in the tool list",
+        "path": "",
+        "stage": "envelope",
+        "hop": "model",
+        "tool": "nowhere",
+        "call_id": "b",
+        "source": {"file": str(capture), "line": 1},
+        "hint": "known tools: ship",
+    }
+    assert report.errors == 1 and report.findings() == [unrecorded]
     case = next(c for c in read_suite(suites / "ship.suite.json").cases if "regression" in c.tags)
     assert case.name == "regression:captures/call.json#0"
     assert case.data["capture_file"] == "../captures/call.json" and case.call == 0
