@@ -120,7 +120,7 @@ def test_cli(
     from jsoncontract.suites.format import find_suite_files
     from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
-    from jsoncontract.suites.update import accept_outcomes
+    from jsoncontract.suites.update import apply_updates
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -141,17 +141,11 @@ def test_cli(
         if not report.outcomes:
             raise UsageError(_nothing_selected(keyword, len(files)))
         if update:
-            report.updates = accept_outcomes(report.outcomes)
+            report = apply_updates(report)
         with output_stream(output) as stream:
             TEST_REPORTERS[fmt](report, stream, options)
-    updated = {(u.file, u.case) for u in report.updates}
-    remaining = [
-        o
-        for o in report.outcomes
-        if not o.ok and (o.case is None or (o.suite.file, o.case.name) not in updated)
-    ]
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    return exit_code("error" if remaining else None, threshold)
+    return exit_code(None if report.ok else "error", threshold)
 
 
 def _nothing_selected(keyword: str | None, files: int) -> str:

@@ -7,7 +7,8 @@ Library entry points (they return data and never print or exit):
 - :func:`load_suites` / :func:`read_suite` read suite files, checked against the shipped
   schema;
 - :func:`run_suites` runs them through the ``check`` pipeline (``jsoncontract test``);
-- :func:`accept_outcomes` rewrites expectations to current outcomes (``test --update``).
+- :func:`accept_outcomes` rewrites expectations to current outcomes, and
+  :func:`apply_updates` returns the report as it stands after (``test --update``).
 
     >>> from jsoncontract.suites import run_suites
     >>> from jsoncontract.tools import ToolSet
@@ -54,7 +55,7 @@ from jsoncontract.suites.model import (
 )
 from jsoncontract.suites.runner import SuiteRunner, load_suites, run_suites
 from jsoncontract.suites.select import Selector
-from jsoncontract.suites.update import accept_outcomes
+from jsoncontract.suites.update import accept_outcomes, apply_updates
 
 __all__ = [
     "SUITE_SUFFIX",
@@ -79,6 +80,7 @@ __all__ = [
     "Update",
     "ViolationSource",
     "accept_outcomes",
+    "apply_updates",
     "build_valid",
     "dump_suite",
     "find_suite_files",

@@ -3,6 +3,7 @@
 Each failed case (and each weakness) gets the expectation its current outcome meets, and
 its suite file is rewritten. What cannot be expressed as an expectation is left failing:
 a call to another tool, a capture without the call, a suite whose tool is gone.
+:func:`apply_updates` then gives the report as it stands after the rewrite.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from jsoncontract.suites.model import (
     Mismatch,
     Status,
     Suite,
+    TestReport,
+    TestSummary,
     Update,
 )
 
@@ -60,3 +63,31 @@ def accept_outcomes(outcomes: Iterable[CaseOutcome], *, write: bool = True) -> l
         if write and suite.path is not None:
             write_suite(suite, suite.path)
     return updates
+
+
+def apply_updates(report: TestReport, *, write: bool = True) -> TestReport:
+    """``--update``: accept the current outcomes (:func:`accept_outcomes`), and return the
+    report as it stands afterwards.
+
+    Each rewritten case is judged again, on the call it already ran, against its new
+    expectation; the other outcomes are kept. The new report lists the rewrites in
+    ``updates``; what was left failing still fails in it.
+
+    Arguments:
+        write: write the changed suite files (``False`` only computes the new report).
+    """
+    from jsoncontract.suites.runner import judge
+
+    updates = accept_outcomes(report.outcomes, write=write)
+    rewritten = {(u.file, u.case) for u in updates}
+    summary = TestSummary(suites=report.summary.suites)
+    outcomes: list[CaseOutcome] = []
+    for outcome in report.outcomes:
+        suite, case = outcome.suite, outcome.case
+        if case is not None and outcome.result is not None and (suite.file, case.name) in rewritten:
+            seconds = outcome.seconds
+            outcome = judge(suite, suite.cases[case.index], outcome.result)
+            outcome.seconds = seconds
+        summary.add(outcome)
+        outcomes.append(outcome)
+    return TestReport(summary, outcomes, [*report.updates, *updates])

@@ -186,6 +186,11 @@ def test_update_rewrites_and_shows_what_changed(
         "at /priority) -> pass"
     ) in result.stdout
     assert "3 expectations rewritten in 1 suite file" in result.stdout
+    # the report shows the state after the rewrite, not the weaknesses it started from
+    assert "WEAK" not in result.stdout
+    assert result.stdout.startswith(f"create_ticket  {tmp_path / 'weak'}/create_ticket.suite.json")
+    assert result.stdout.splitlines()[0].endswith("  19 passed")
+    assert result.stdout.endswith("19 cases in 1 suite: 19 passed\n")
     again = run_cli("test", "--no-config", "-q", *args)
     assert again.code == 0 and again.stdout.endswith("19 cases in 1 suite: 19 passed\n")
 

@@ -18,6 +18,7 @@ from jsoncontract.suites import (
     Suite,
     SuiteRunner,
     accept_outcomes,
+    apply_updates,
     read_suite,
     run_suites,
     write_suite,
@@ -451,6 +452,24 @@ def test_update_accepts_current_outcomes(
         "keyword": "enum",
         "path": "/priority",
     }
+
+
+def test_apply_updates_reports_the_state_after_the_rewrite(
+    toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite]
+) -> None:
+    suite = make_suite(
+        {"name": "weak", "expect": MISSING_ORDER, "arguments": VALID},
+        {"name": "fails", "expect": "ok", "arguments": {**VALID, "priority": "x"}},
+        capture_case("rerouted", "other", VALID, expect="ok"),
+    )
+    report = SuiteRunner(toolset(other={"type": "object"})).run([suite])
+    assert [o.status.value for o in report.outcomes] == ["weakness", "failed", "failed"]
+    after = apply_updates(report, write=False)
+    assert [u.case for u in after.updates] == ["weak", "fails"]
+    assert [o.status.value for o in after.outcomes] == ["passed", "passed", "failed"]
+    assert after.outcomes[2] is report.outcomes[2]  # left failing: another tool
+    assert (after.summary.passed, after.summary.failed, after.summary.weaknesses) == (2, 1, 0)
+    assert after.summary.suites == 1 and not after.ok
 
 
 def test_update_leaves_what_an_expectation_cannot_say(
