@@ -52,10 +52,9 @@ def rule_metadata() -> dict[str, RuleMeta]:
 def as_finding(outcome: CaseOutcome) -> Finding:
     """A case that did not pass, as a finding on its line of the suite file."""
     suite, case = outcome.suite, outcome.case
-    kind = outcome.mismatch.value if outcome.mismatch is not None else outcome.status.value
     expect = case.expect if case is not None else None
     return Finding(
-        code=f"suite.{kind}",
+        code=outcome.code or "suite.passed",
         severity=Severity.ERROR,
         message=f"{suite.tool} › {outcome.name}: {outcome.message}",
         path=(expect.path or "") if expect is not None else "",

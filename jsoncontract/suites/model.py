@@ -492,6 +492,14 @@ class CaseOutcome:
         """The case name (``(suite)`` for a suite-level outcome)."""
         return self.case.name if self.case is not None else "(suite)"
 
+    @property
+    def code(self) -> str | None:
+        """``suite.<mismatch>`` for a case that did not pass (``suite.accepted`` for a
+        contract weakness), ``None`` for one that passed or was skipped."""
+        if self.ok:
+            return None
+        return f"suite.{self.mismatch.value if self.mismatch is not None else self.status.value}"
+
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``test`` JSON report."""
         suite, case = self.suite, self.case
@@ -500,11 +508,15 @@ class CaseOutcome:
             line = suite.line_of(case)
             if line is not None:
                 source["line"] = line
+        code = self.code
         out: dict[str, Any] = {
+            "ok": code is None,
             "tool": suite.tool,
             "case": case.name if case is not None else None,
             "status": self.status.value,
             "mismatch": self.mismatch.value if self.mismatch is not None else None,
+            "code": code,
+            "severity": Severity.ERROR.value if code is not None else None,
             "message": self.message,
             "source": source,
         }
@@ -604,8 +616,12 @@ class TestSummary:
             "errors": self.errors,
             "by_tool": {
                 name: {
-                    key: counts.get(key, 0)
-                    for key in ("cases", "passed", "failed", "weakness", "skipped", "errors")
+                    "cases": counts.get("cases", 0),
+                    "passed": counts.get("passed", 0),
+                    "failed": counts.get("failed", 0),
+                    "weaknesses": counts.get(Status.WEAKNESS.value, 0),
+                    "skipped": counts.get("skipped", 0),
+                    "errors": counts.get("errors", 0),
                 }
                 for name, counts in sorted(self.by_tool.items())
             },

@@ -127,12 +127,21 @@ def test_json_report(run_cli: Callable[..., Any], in_repo: Path) -> None:
     assert report["version"] == 1
     assert report["summary"]["cases"] == 19 and report["summary"]["weaknesses"] == 3
     assert report["summary"]["by_mismatch"] == {"accepted": 3}
+    assert report["summary"]["by_tool"] == {
+        "create_ticket": {"cases": 19, "passed": 16, "failed": 0, "weaknesses": 3, "skipped": 0,
+                          "errors": 0},
+    }  # fmt: skip
+    passed = report["results"][0]
+    assert (passed["ok"], passed["code"], passed["severity"]) == (True, None, None)
     weak = [r for r in report["results"] if r["status"] == "weakness"]
     assert weak[0] == {
+        "ok": False,
         "tool": "create_ticket",
         "case": "extra-field",
         "status": "weakness",
         "mismatch": "accepted",
+        "code": "suite.accepted",
+        "severity": "error",
         "message": "should fail at schema (schema.additionalProperties at /unexpected_field), "
         "but the contract accepts it",
         "source": {"file": "fixtures/suites/weak/create_ticket.suite.json",
