@@ -129,7 +129,12 @@ def test_cli(
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
     gate = load_gate(cfg, rules, context, toolset, show_values)
-    runner = SuiteRunner(toolset, business=gate.fresh, show_values=show_values)
+    runner = SuiteRunner(
+        toolset,
+        business=gate.fresh,
+        show_values=show_values,
+        max_depth=section.get("max_depth"),
+    )
     fmt = (format.value if format else None) or section.get("test_format", "text")
     options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with fewer_gc_passes():

@@ -416,11 +416,7 @@ def merge(
 
     ``record`` is filled in with what changed.
     """
-    produced: dict[str, dict[str, Any]] = {}
-    for draft in drafts:
-        data = draft.to_data()
-        data["generated"] = case_digest(data)
-        produced[draft.name] = data
+    produced = _as_written(drafts)
     cases: list[dict[str, Any]] = []
     seen: set[str] = set()
     for case in existing.cases if existing is not None else ():
@@ -456,6 +452,40 @@ def merge(
     )
     record.cases = len(cases)
     return suite
+
+
+def _as_written(drafts: Iterable[Draft]) -> dict[str, dict[str, Any]]:
+    """Each draft's case object as the generator writes it (fingerprint included), by name."""
+    produced: dict[str, dict[str, Any]] = {}
+    for draft in drafts:
+        data = draft.to_data()
+        data["generated"] = case_digest(data)
+        produced[draft.name] = data
+    return produced
+
+
+def regenerated(
+    suite: Suite,
+    tool: ToolContract,
+    compiled: CompiledSchema,
+    *,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> dict[str, dict[str, Any]] | None:
+    """The cases regenerating ``suite`` would write now, derived from the tool's current
+    schema (from the suite's seed and its hand-edited ``valid`` case, as
+    :func:`generate_suites` does), by name; business-rule and regression cases are left
+    out (they come from rules and captures). ``None`` when nothing can be derived.
+    """
+    kinds = [k for k in DERIVED_KINDS if k is not CaseKind.BUSINESS]
+    drafts, _, error = generate_cases(
+        tool,
+        compiled,
+        seed=suite.seed or 0,
+        kinds=kinds,
+        base=_existing_base(suite, compiled),
+        max_depth=max_depth,
+    )
+    return None if error is not None else _as_written(drafts)
 
 
 @dataclass(frozen=True, slots=True)

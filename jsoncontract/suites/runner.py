@@ -29,7 +29,9 @@ from jsoncontract.model import (
 )
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.suites.model import (
+    DERIVED_KINDS,
     Case,
+    CaseKind,
     CaseOutcome,
     Expectation,
     InputKind,
@@ -52,6 +54,11 @@ if TYPE_CHECKING:
 BusinessFactory = Callable[[], BusinessGate]
 
 _ERROR: Final = Severity.ERROR
+#: The tags of the generated cases derived from the schema alone (business-rule cases come
+#: from the rules, regression cases from captures).
+_DERIVED_TAGS: Final = frozenset(
+    k.value for k in DERIVED_KINDS if k not in (CaseKind.BUSINESS, CaseKind.REGRESSION)
+)
 _DIALECT_OF_HOP: Final = {Hop.MODEL: None, Hop.MCP: Dialect.MCP, Hop.DOWNSTREAM: Dialect.DOWNSTREAM}
 _WEAKNESS_HINTS: Final = {
     "additionalProperties": 'close {object} with "additionalProperties": false',
@@ -76,11 +83,17 @@ _WEAKNESS_HINTS: Final = {
 class SuiteRunner:
     """Runs suites against one tool set.
 
+    A generated case that fails while never edited is compared with what regenerating
+    its suite would write: when the two differ, the case is out of date with the schema,
+    and its hint says to regenerate rather than to change the input.
+
     Arguments:
         tools: the tool contracts.
         business: makes the business gate, fresh for each case; ``None`` stops after the
             schema gate (as ``check`` does without business rules).
         show_values: quote sensitive-looking values in messages instead of hashing them.
+        max_depth: the generator's ``max_depth`` the suites were written with (to tell
+            whether a generated case is out of date).
     """
 
     def __init__(
@@ -89,13 +102,16 @@ class SuiteRunner:
         *,
         business: BusinessFactory | None = None,
         show_values: bool = False,
+        max_depth: int | None = None,
     ) -> None:
         self.tools = tools
         self.business = business
         self.show_values = show_values
+        self.max_depth = max_depth
         self._checker = Checker(tools, show_values=show_values)
         self._last_suite: Suite | None = None
         self._last_source = Source("<memory>")
+        self._regenerated: tuple[Suite, dict[str, dict[str, Any]] | None] | None = None
 
     def run(self, suites: Iterable[Suite], *, select: Selector | None = None) -> TestReport:
         """Every selected case of every suite, in order, with the totals."""
@@ -186,10 +202,49 @@ class SuiteRunner:
                 anomalies=case.anomalies,
             )
             outcome = judge(suite, case, checker.check(call))
+            if outcome.status is Status.FAILED and case.generated is not None:
+                stale = self._out_of_date(suite, case)
+                if stale is not None:
+                    outcome.hint = stale
         else:
             outcome = self._capture_case(suite, case, checker)
         outcome.seconds = perf_counter() - start
         return outcome
+
+    def _out_of_date(self, suite: Suite, case: Case) -> str | None:
+        """The hint for a generated, never edited case that regenerating would change or
+        drop (``None`` when it is what the generator still writes, or was edited)."""
+        if not _DERIVED_TAGS.intersection(case.tags) or case.edited:
+            return None
+        if self._regenerated is None or self._regenerated[0] is not suite:
+            from jsoncontract.suites.generate import regenerated
+            from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
+
+            tool = self.tools.get(suite.tool)
+            assert tool is not None  # the suite ran: its tool is known
+            now = regenerated(
+                suite,
+                tool,
+                self.tools.schema(suite.tool),
+                max_depth=self.max_depth or DEFAULT_MAX_DEPTH,
+            )
+            self._regenerated = (suite, now)
+        produced = self._regenerated[1]
+        if produced is None:
+            return None
+        fresh = produced.get(case.name)
+        if fresh is None:
+            return (
+                "the generator no longer writes this case for the tool's schema (it changed "
+                "since): jsoncontract fixtures --prune removes it"
+            )
+        if fresh != case.data:
+            return (
+                "the case was generated from an earlier version of the tool's schema: "
+                "regenerate the suite with jsoncontract fixtures (it refreshes generated "
+                "cases never edited)"
+            )
+        return None
 
     def _source(self, suite: Suite) -> Source:
         if self._last_suite is not suite:

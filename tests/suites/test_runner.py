@@ -12,6 +12,7 @@ import pytest
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Finding, Severity, Stage, ToolCall, ToolContract
 from jsoncontract.suites import (
+    Case,
     Mismatch,
     Selector,
     Status,
@@ -19,6 +20,7 @@ from jsoncontract.suites import (
     SuiteRunner,
     accept_outcomes,
     apply_updates,
+    generate_suites,
     read_suite,
     run_suites,
     write_suite,
@@ -470,6 +472,37 @@ def test_apply_updates_reports_the_state_after_the_rewrite(
     assert after.outcomes[2] is report.outcomes[2]  # left failing: another tool
     assert (after.summary.passed, after.summary.failed, after.summary.weaknesses) == (2, 1, 0)
     assert after.summary.suites == 1 and not after.ok
+
+
+def test_a_generated_case_out_of_date_with_the_schema_says_regenerate(
+    toolset: Callable[..., ToolSet], shipment: dict[str, Any], tmp_path: Path
+) -> None:
+    generate_suites(toolset(shipment), tmp_path)
+    path = tmp_path / "ship.suite.json"
+    shipment["properties"]["currency"] = {"enum": ["EUR", "USD"]}
+    shipment["required"].append("currency")
+    shipment["properties"].pop("count")
+    report = run_suites([path], tools=toolset(shipment))
+    failed = {o.name: o for o in report.outcomes if not o.ok}
+    regenerate = (
+        "the case was generated from an earlier version of the tool's schema: regenerate the "
+        "suite with jsoncontract fixtures (it refreshes generated cases never edited)"
+    )
+    assert failed["valid"].hint == regenerate  # not "add 'currency'"
+    assert failed["valid.mcp"].hint == regenerate
+    assert failed["wrong-type:/count"].hint == (
+        "the generator no longer writes this case for the tool's schema (it changed since): "
+        "jsoncontract fixtures --prune removes it"
+    )
+    # a case edited by hand is the user's: its failure keeps the pipeline's hint
+    suite = read_suite(path)
+    valid = next(c for c in suite.cases if c.name == "valid")
+    valid.data["description"] = "edited"
+    outcome = SuiteRunner(toolset(shipment)).run_case(suite, Case.from_json(valid.data))
+    assert outcome.hint is not None and outcome.hint.startswith("add 'currency'")
+    # regenerated, the suite passes again
+    generate_suites(toolset(shipment), tmp_path, prune=True)
+    assert run_suites([path], tools=toolset(shipment)).ok
 
 
 def test_update_leaves_what_an_expectation_cannot_say(
