@@ -243,11 +243,29 @@ def _explain(
             f'{what}: expect must be "ok" or an object with stage, code or keyword, path '
             "and/or fields"
         )
+    elif kind in ("type", "minLength") and pointer.startswith("/cases/") and pointer.endswith(
+        "/skip"
+    ):
+        message = (
+            f"{what}: skip takes the reason the case does not run, as a string "
+            f'("skip": "waiting for the v2 schema"), not {_given(node)}'
+        )
+        if node is False:
+            message += "; to run the case, leave skip out"
     elif kind == "enum" and pointer.endswith("/hop"):
         message = f"{what}: hop must be model, mcp or downstream (text is for model or downstream)"
     else:
         message = f"{what}: {error.message}"
     return _at(index, pointer, name, message)
+
+
+def _given(value: Any) -> str:
+    """A value as the user wrote it, for a message: ``true``, ``""``, ``an object``."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return "an empty string" if value == "" else json_scalar(value)
 
 
 def _did_you_mean(word: str, pointer: str) -> str:

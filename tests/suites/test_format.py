@@ -64,6 +64,19 @@ def test_bundled_suites_validate_against_the_schema(repo: Path) -> None:
         (document(CASE, CASE), 13, "case name 'valid' is used twice (first by case 1)"),
         (document(version=2), 2, "suite member /version"),
         (document({**CASE, "capture_file": "x.json"}), 5, "(it has: arguments, capture_file)"),
+        (
+            document({**CASE, "skip": True}),
+            11,
+            'case 1 (skip): skip takes the reason the case does not run, as a string ("skip": '
+            '"waiting for the v2 schema"), not true',
+        ),
+        (document({**CASE, "skip": False}), 11, "not false; to run the case, leave skip out"),
+        (
+            document({**CASE, "skip": ""}),
+            11,
+            'as a string ("skip": "waiting for the v2 schema"), not an empty string',
+        ),
+        (document({**CASE, "skip": ["flaky"]}), 11, "not an array"),
     ],
 )
 def test_invalid_suites_say_where(tmp_path: Path, text: str, line: int, message: str) -> None:
