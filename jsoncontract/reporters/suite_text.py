@@ -102,20 +102,28 @@ def summary_lines(summary: TestSummary) -> list[list[Segment]]:
                     (f"  {c.get('skipped', 0):>7}", ""),
                 ]
             )
-    total: list[Segment] = [
-        (f"{_plural(summary.cases, 'case')} in {_plural(summary.suites, 'suite')}: ", "bold")
-    ]
-    total += _counts(
-        {
-            "passed": summary.passed,
-            "failed": summary.failed,
-            "weakness": summary.weaknesses,
-            "skipped": summary.skipped,
-            "errors": summary.errors,
-        }
-    )
-    lines.append(total)
+    lines.append([(f"{totals_head(summary)}: ", "bold"), *_counts(_totals(summary))])
     return lines
+
+
+def _totals(summary: TestSummary) -> dict[str, int]:
+    return {
+        "passed": summary.passed,
+        "failed": summary.failed,
+        "weakness": summary.weaknesses,
+        "skipped": summary.skipped,
+        "errors": summary.errors,
+    }
+
+
+def totals_head(summary: TestSummary) -> str:
+    """``19 cases in 1 suite``."""
+    return f"{_plural(summary.cases, 'case')} in {_plural(summary.suites, 'suite')}"
+
+
+def totals_counts(summary: TestSummary) -> str:
+    """``16 passed, 3 weaknesses``: passed always, the other counts when not zero."""
+    return "".join(text for text, _ in _counts(_totals(summary)))
 
 
 def write_test_text(report: TestReport, stream: IO[bytes], options: ReportOptions) -> None:

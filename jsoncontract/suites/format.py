@@ -243,8 +243,10 @@ def _explain(
             f'{what}: expect must be "ok" or an object with stage, code or keyword, path '
             "and/or fields"
         )
-    elif kind in ("type", "minLength") and pointer.startswith("/cases/") and pointer.endswith(
-        "/skip"
+    elif (
+        kind in ("type", "minLength")
+        and pointer.startswith("/cases/")
+        and pointer.endswith("/skip")
     ):
         message = (
             f"{what}: skip takes the reason the case does not run, as a string "

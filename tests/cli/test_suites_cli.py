@@ -114,9 +114,13 @@ def test_github_annotations(
 ) -> None:
     result = run_cli("test", "--no-config", "--format", "github", *WEAK)
     assert result.code == 1
-    lines = result.stdout.splitlines()
-    assert all(line.startswith(("::error file=", "::notice ")) for line in lines)
-    assert "%0Ahint: " in lines[0]
+    *annotations, totals = result.stdout.splitlines()
+    assert len(annotations) == 3 and all(a.startswith("::error file=") for a in annotations)
+    assert "%0Ahint: " in annotations[0]
+    # the totals as check writes them: a plain line, plurals right
+    assert totals == "jsoncontract test: 19 cases in 1 suite, 16 passed, 3 weaknesses"
+    one = run_cli("test", "--no-config", "-f", "github", "-k", "valid.mcp", *WEAK)
+    assert one.code == 0 and one.stdout == "jsoncontract test: 1 case in 1 suite, 1 passed\n"
     golden("suites-test-weak.github.txt", result.stdout)
 
 
