@@ -94,10 +94,22 @@ def load_business(
             tool_names=tools.names() if tools is not None else None,
             python_timeout=float(section.get("python_timeout", 1.0)),
         )
-    settings = IdempotencySettings.from_config(section.get("idempotency") or {})
+    idempotency = section.get("idempotency") or {}
+    try:
+        settings = IdempotencySettings.from_config(idempotency)
+    except ConfigError as exc:
+        where = str(config.path) if config is not None and config.path is not None else None
+        raise ConfigError(exc.message, file=where) from None
+    warnings = []
+    if "key_fields" in idempotency:
+        warnings.append(
+            f"{label}: [business.idempotency] key_fields is the old name of key_names (as "
+            "in [lint.idempotency]); it still works, but rename it"
+        )
     return BusinessRules(
         ruleset,
         context=merge(base_context, context),
         idempotency=settings,
         show_values=show_values,
+        warnings=warnings,
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.context import merge, parse_now
@@ -43,6 +43,7 @@ class BusinessRules:
         idempotency: trace-level settings (``None`` turns the checks off).
         show_values: quote sensitive-looking values in messages instead of hashing them.
         now: the run's ``now`` when the context gives none (default: the current time).
+        warnings: load-time warnings of the configuration (a deprecated key...).
     """
 
     def __init__(
@@ -53,8 +54,10 @@ class BusinessRules:
         idempotency: IdempotencySettings | None = None,
         show_values: bool = False,
         now: datetime.datetime | None = None,
+        warnings: Iterable[str] = (),
     ) -> None:
         self.rules = rules
+        self._warnings = list(warnings)
         self.context = dict(context or {})
         self.show_values = show_values
         self.tracker = (
@@ -78,8 +81,9 @@ class BusinessRules:
 
     @property
     def warnings(self) -> list[str]:
-        """Load-time warnings of the rules (rules for unknown tools...)."""
-        return list(self.rules.warnings) if self.rules is not None else []
+        """Load-time warnings of the configuration and the rules (rules for unknown
+        tools...)."""
+        return [*self._warnings, *(self.rules.warnings if self.rules is not None else ())]
 
     def close(self) -> None:
         """Release the Python rules' worker threads."""

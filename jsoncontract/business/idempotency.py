@@ -102,7 +102,19 @@ class IdempotencySettings:
 
     @classmethod
     def from_config(cls, table: dict[str, Any]) -> IdempotencySettings:
-        """Settings from the ``[business.idempotency]`` config table."""
+        """Settings from the ``[business.idempotency]`` config table (``key_names``, or
+        its deprecated old name ``key_fields``).
+
+        Raises:
+            ConfigError: both ``key_names`` and ``key_fields`` are given.
+        """
+        if "key_names" in table and "key_fields" in table:
+            from jsoncontract.errors import ConfigError
+
+            raise ConfigError(
+                "[business.idempotency] sets both key_names and key_fields (its old name): "
+                "keep key_names only"
+            )
 
         def severity(key: str, default: Severity | None) -> Severity | None:
             value = table.get(key)
@@ -112,7 +124,7 @@ class IdempotencySettings:
 
         return cls(
             enabled=bool(table.get("enabled", True)),
-            key_fields=tuple(table.get("key_fields", DEFAULT_KEY_FIELDS)),
+            key_fields=tuple(table.get("key_names", table.get("key_fields", DEFAULT_KEY_FIELDS))),
             write_tools=frozenset(table.get("write_tools", ())),
             read_tools=frozenset(table.get("read_tools", ())),
             missing_key=severity("missing_key", Severity.WARNING),

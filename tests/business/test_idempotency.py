@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jsoncontract.business import BusinessRules
+from jsoncontract.business import BusinessRules, load_business
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker, name_writes
+from jsoncontract.config import load_config
+from jsoncontract.errors import ConfigError
 from jsoncontract.model import Hop, Severity
 
 KEYED = {"order_id": {"type": "string"}, "idempotency_key": {"type": "string"}}
@@ -132,12 +135,34 @@ def test_key_field_names_are_configurable(bz: Any) -> None:
 
 def test_settings_from_config() -> None:
     settings = IdempotencySettings.from_config(
-        {"key_fields": ["rid"], "missing_key": "off", "double_write": "error", "write_tools": ["x"]}
+        {"key_names": ["rid"], "missing_key": "off", "double_write": "error", "write_tools": ["x"]}
     )
     assert settings.key_fields == ("rid",)
     assert settings.missing_key is None
     assert settings.double_write is Severity.ERROR
     assert settings.write_tools == frozenset({"x"})
+
+
+def test_key_names_is_the_config_key_and_key_fields_its_old_name(tmp_path: Path) -> None:
+    config = tmp_path / "jsoncontract.toml"
+    config.write_text('[business.idempotency]\nkey_names = ["rid"]\n')
+    gate = load_business(config=load_config(config))
+    assert gate.tracker is not None and gate.tracker.settings.key_fields == ("rid",)
+    assert gate.warnings == []
+    config.write_text('[business.idempotency]\nkey_fields = ["rid"]\n')
+    old = load_business(config=load_config(config))
+    assert old.tracker is not None and old.tracker.settings.key_fields == ("rid",)
+    assert old.warnings == [
+        f"{config}: [business.idempotency] key_fields is the old name of key_names (as in "
+        "[lint.idempotency]); it still works, but rename it"
+    ]
+    config.write_text('[business.idempotency]\nkey_names = ["rid"]\nkey_fields = ["x"]\n')
+    with pytest.raises(ConfigError) as caught:
+        load_business(config=load_config(config))
+    assert str(caught.value) == (
+        f"{config}: [business.idempotency] sets both key_names and key_fields (its old name): "
+        "keep key_names only"
+    )
 
 
 def test_the_index_holds_keys_not_payloads(bz: Any) -> None:
