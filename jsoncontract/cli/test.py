@@ -125,6 +125,7 @@ def test_cli(
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("fixtures")
+    fmt = format.value if format else _configured_format(cfg)
     select = Selector(keyword) if keyword is not None else None
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
@@ -135,7 +136,6 @@ def test_cli(
         show_values=show_values,
         max_depth=section.get("max_depth"),
     )
-    fmt = (format.value if format else None) or section.get("test_format", "text")
     options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with fewer_gc_passes():
         try:
@@ -160,3 +160,29 @@ def _nothing_selected(keyword: str | None, files: int) -> str:
         return f"-k {keyword!r} selects no case in {where}; nothing was tested"
     held = "the suite file holds" if files == 1 else f"the {files} suite files hold"
     return f"{held} no case; nothing was tested"
+
+
+def _configured_format(cfg: Config) -> str:
+    """``[test] format``, or its deprecated old name ``[fixtures] test_format``, or text.
+
+    Raises:
+        ConfigError: both are set.
+    """
+    from jsoncontract.errors import ConfigError
+
+    new = cfg.section("test").get("format")
+    old = cfg.section("fixtures").get("test_format")
+    where = str(cfg.path) if cfg.path is not None else "config"
+    if old is None:
+        return str(new or "text")
+    if new is not None:
+        raise ConfigError(
+            "sets both [test] format and [fixtures] test_format (its old name): keep "
+            "[test] format only",
+            file=where,
+        )
+    sys.stderr.write(
+        f"jsoncontract: warning: {where}: [fixtures] test_format is the old name of [test] "
+        "format; it still works, but move it\n"
+    )
+    return str(old)

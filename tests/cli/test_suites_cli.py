@@ -405,7 +405,7 @@ def test_config_section(
     write(
         "jsoncontract.toml",
         'tools = ["anthropic.json"]\n[fixtures]\nsuite_dir = "suites"\nseed = 3\n'
-        'kinds = ["valid", "missing-field"]\ntest_format = "json"\n',
+        'kinds = ["valid", "missing-field"]\n[test]\nformat = "json"\n',
     )
     monkeypatch.chdir(tmp_path)
     assert run_cli("fixtures").code == 0
@@ -414,6 +414,19 @@ def test_config_section(
     assert {c["tags"][1] for c in suite["cases"]} == {"valid", "missing-field"}
     result = run_cli("test")
     assert result.code == 0 and json.loads(result.stdout)["summary"]["failed"] == 0
+    assert result.stderr == ""
+    # the old name of [test] format still works, with a warning; both at once is an error
+    write("jsoncontract.toml", 'tools = ["anthropic.json"]\n[fixtures]\nsuite_dir = "suites"\n'
+          'test_format = "json"\n')  # fmt: skip
+    old = run_cli("test")
+    assert old.code == 0 and json.loads(old.stdout)["summary"]["failed"] == 0
+    assert old.stderr == (
+        f"jsoncontract: warning: {tmp_path / 'jsoncontract.toml'}: [fixtures] test_format is "
+        "the old name of [test] format; it still works, but move it\n"
+    )
+    write("jsoncontract.toml", '[fixtures]\ntest_format = "json"\n[test]\nformat = "text"\n')
+    both = run_cli("test")
+    assert both.code == 2 and "sets both [test] format and [fixtures] test_format" in both.stderr
     write("jsoncontract.toml", '[fixtures]\nsuit_dir = "x"\n')
     bad = run_cli("test")
     assert bad.code == 2 and "did you mean 'suite_dir'?" in bad.stderr
