@@ -132,12 +132,13 @@ def write_test_text(report: TestReport, stream: IO[bytes], options: ReportOption
     if not options.quiet:
         groups = group_by_suite(report.outcomes)
         width = max([4, *(len(suite.tool) for suite, _ in groups)])
+        files = max([0, *(len(suite.file) for suite, _ in groups)])
         for suite, outcomes in groups:
             counts = Counter(o.status.value for o in outcomes)
             counts["errors"] = counts.pop(Status.ERROR.value, 0)
             head: list[Segment] = [
                 (f"{suite.tool:<{width}}", "bold magenta"),
-                (f"  {suite.file}  ", "dim"),
+                (f"  {suite.file:<{files}}  ", "dim"),
                 *_counts(counts),
             ]
             lines = [head]
@@ -168,11 +169,11 @@ def write_test_text(report: TestReport, stream: IO[bytes], options: ReportOption
 # -- fixtures -------------------------------------------------------------------------------
 
 
-def _tool_line(record: ToolGeneration, width: int) -> list[Segment]:
+def _tool_line(record: ToolGeneration, width: int, files: int) -> list[Segment]:
     head: list[Segment] = [(f"{record.tool:<{width}}  ", "bold magenta")]
     if record.error is not None and not record.cases:
         return [*head, ("no suite: ", "bold red"), (record.error, "")]
-    head.append((f"{record.path}  ", "dim"))
+    head.append((f"{record.path!s:<{files}}  ", "dim"))
     head.append((f"{_plural(record.cases, 'case')} ({record.describe_change()})", ""))
     return head
 
@@ -183,10 +184,11 @@ def write_fixtures_text(
     """Write the ``fixtures`` report for people."""
     out = LineWriter(stream, options)
     width = max([4, *(len(t.tool) for t in report.tools)])
+    files = max([0, *(len(str(t.path)) for t in report.tools)])
     for record in report.tools:
         if options.quiet:
             break
-        lines = [_tool_line(record, width)]
+        lines = [_tool_line(record, width, files)]
         if record.error is not None and record.cases:
             lines.append([("  error: ", "bold red"), (record.error, "")])
         stale_kept = [n for n in record.stale if n not in record.removed]

@@ -33,6 +33,10 @@ def test_the_bundled_example_passes(run_cli: Callable[..., Any], in_repo: Path) 
     result = run_cli("test", "--no-config", *EXAMPLE)
     assert result.code == 0, result.stdout
     assert result.stdout.endswith("84 cases in 4 suites: 84 passed\n")
+    # one line per suite, in columns: tool, file, counts
+    heads = result.stdout.splitlines()[:4]
+    assert len({head.index(" passed") - len(head.split()[2]) for head in heads}) == 1
+    assert len({head.index("fixtures/") for head in heads}) == 1
 
 
 def test_a_run_makes_fewer_garbage_collector_passes(
