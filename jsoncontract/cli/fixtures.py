@@ -139,8 +139,8 @@ def fixtures_cli(
     wrong-type, extra-field, out-of-range, malformed-JSON and string-arguments cases.
 
     One `<tool>.suite.json` per tool. Regenerating keeps hand-edited cases, adds new ones
-    and reports stale ones. Exit 1 when a tool admits no valid instance (or, with --check,
-    when a suite would change).
+    and reports stale ones. Exit 1 when a tool admits no valid instance, when a --capture
+    call names no known tool, or (with --check) when a suite would change.
     """
     from jsoncontract.cli.progress import item_progress
     from jsoncontract.cli.test import load_gate
