@@ -226,9 +226,13 @@ def _quick(schema: dict[str, Any], default: Any, types: frozenset[str]) -> str |
 def _full(schema: dict[str, Any], default: Any) -> str | None:
     import jsonschema_rs
 
+    from jsoncontract.lint.meta import refuse_retrieval
+
     probe = {k: v for k, v in schema.items() if k not in ("default", "examples", "$schema")}
     try:
-        validator = jsonschema_rs.validator_for(probe, validate_formats=True)
+        validator = jsonschema_rs.validator_for(
+            probe, validate_formats=True, retriever=refuse_retrieval
+        )
     except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError):
         return None  # the schema itself is broken: schema-invalid reports it
     for error in validator.iter_errors(default):
