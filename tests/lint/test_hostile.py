@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -72,3 +73,53 @@ def test_no_rule_fetches_a_network_ref(tmp_path: Path, http_server: tuple[str, l
     report = lint_document(mcp_tool(schema), tmp_path, profiles=("all",))
     assert requests == []
     assert "JC003" in {item.code for item in report.findings}
+
+
+def _timed_lint(document: Any, tmp_path: Path, **options: Any) -> tuple[LintReport, float]:
+    started = time.perf_counter()
+    report = lint_document(document, tmp_path, **options)
+    return report, time.perf_counter() - started
+
+
+def test_a_long_chain_of_references_is_linear(tmp_path: Path) -> None:
+    # 2,000 definitions each referring to the next: the recursion search used to try every
+    # reference as a start and rescan every reference at each step (hours at this size)
+    count = 2000
+    defs: dict[str, Any] = {
+        f"d{i}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/d{i + 1}"}}}
+        for i in range(count)
+    }
+    defs[f"d{count}"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    report, seconds = _timed_lint(
+        mcp_tool(schema), tmp_path, profiles=("anthropic-strict", "gemini"), select=["JC033"]
+    )
+    assert report.findings == []
+    assert seconds < 10
+
+
+def test_a_reference_loop_at_the_end_of_a_long_chain_is_found(tmp_path: Path) -> None:
+    count = 500
+    defs: dict[str, Any] = {
+        f"d{i}": {"type": "object", "properties": {"next": {"$ref": f"#/$defs/d{i + 1}"}}}
+        for i in range(count)
+    }
+    defs[f"d{count}"] = {"type": "array", "items": {"$ref": f"#/$defs/d{count - 1}"}}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    report = lint_document(mcp_tool(schema), tmp_path, profiles=("anthropic-strict",))
+    found = [item for item in report.findings if item.code == "JC033"]
+    assert [item.path for item in found] == [
+        f"/inputSchema/$defs/d{count - 1}/properties/next/$ref"
+    ]
+
+
+def test_unused_definitions_of_a_wide_schema_are_found_in_linear_time(tmp_path: Path) -> None:
+    # 20,000 definitions, every one but the last referenced: the check compared every
+    # definition with every reference (40 s at this size)
+    count = 20_000
+    defs = {f"d{i}": {"type": "string", "description": "A definition."} for i in range(count)}
+    props = {f"p{i}": {"$ref": f"#/$defs/d{i}"} for i in range(count - 1)}
+    schema = {"type": "object", "properties": props, "$defs": defs}
+    report, seconds = _timed_lint(mcp_tool(schema), tmp_path, select=["JC154"])
+    assert [item.path for item in report.findings] == [f"/inputSchema/$defs/d{count - 1}"]
+    assert seconds < 10
