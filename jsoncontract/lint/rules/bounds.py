@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 from jsoncontract.lint.heuristics import last_word, words
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
+from jsoncontract.lint.rules.support import article
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ class StringFormatMissing(NodeRule):
         if fmt == "uri" and OPENAI_STRICT in active:
             hint += " (OpenAI strict mode lacks uri: use a pattern such as ^https://)"
         yield Issue(
-            f"property {name!r} holds {_article(fmt)} {fmt} but has no format or pattern: any "
+            f"property {name!r} holds {article(fmt)} {fmt} but has no format or pattern: any "
             "string passes",
             node.pointer(),
             keyword="format",
@@ -399,10 +400,6 @@ class BoundsUnsatisfiable(NodeRule):
                     hint="swap or correct the bounds",
                     schema_path=node.schema_path(low_key),
                 )
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _number(value: object) -> bool:

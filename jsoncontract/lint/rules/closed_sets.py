@@ -6,10 +6,9 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
-
 from jsoncontract.lint.heuristics import json_type, last_word, matches_type
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
+from jsoncontract.lint.rules.support import article, json_text
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -102,7 +101,7 @@ class FreeStringForClosedSet(NodeRule):
             return
         values = _candidates(text)
         hint = (
-            f'list the values: "enum": {orjson.dumps(values).decode()}'
+            f'list the values: "enum": {json_text(values)}'
             if values
             else "list the allowed values with enum (or const for a single one)"
         )
@@ -158,10 +157,10 @@ class EnumEmpty(NodeRule):
             )
 
 
-def _key(value: Any) -> bytes:
+def _key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS) + json_type(value).encode()
+    return json_text(value, sort_keys=True) + json_type(value)
 
 
 class EnumDuplicateValue(NodeRule):
@@ -204,7 +203,7 @@ class EnumDuplicateValue(NodeRule):
         values = node.value.get("enum")
         if not isinstance(values, list) or len(values) < 2:
             return
-        seen: set[bytes] = set()
+        seen: set[str] = set()
         kept: list[Any] = []
         repeated: list[int] = []
         for index, item in enumerate(values):
@@ -216,7 +215,7 @@ class EnumDuplicateValue(NodeRule):
                 kept.append(item)
         if not repeated:
             return
-        shown = ", ".join(orjson.dumps(values[i]).decode() for i in repeated[:5])
+        shown = ", ".join(json_text(values[i]) for i in repeated[:5])
         yield Issue(
             f"enum lists {shown} more than once",
             node.pointer("enum", repeated[0]),
@@ -268,8 +267,9 @@ class EnumValueTypeMismatch(NodeRule):
         if isinstance(values, list):
             for index, item in enumerate(values):
                 if not matches_type(item, types):
+                    kind = json_type(item)
                     yield Issue(
-                        f"enum value {orjson.dumps(item).decode()} is a {json_type(item)}, but "
+                        f"enum value {json_text(item)} is {article(kind)} {kind}, but "
                         f"the type is {' or '.join(sorted(types))}: it can never be valid",
                         node.pointer("enum", index),
                         keyword="enum",
@@ -278,7 +278,7 @@ class EnumValueTypeMismatch(NodeRule):
                     )
         if "const" in value and not matches_type(value["const"], types):
             yield Issue(
-                f"const {orjson.dumps(value['const']).decode()} does not match the type "
+                f"const {json_text(value['const'])} does not match the type "
                 f"{' or '.join(sorted(types))}: nothing can be valid",
                 node.pointer("const"),
                 keyword="const",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 from jsoncontract.lint.rule import Edit, Fix
 
@@ -31,6 +34,24 @@ ANNOTATIONS: Final = frozenset(
     {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
      "writeOnly", "contentEncoding", "contentMediaType", "contentSchema"}
 )  # fmt: skip
+
+
+def json_text(value: Any, *, sort_keys: bool = False) -> str:
+    """Compact JSON text of a value from a tool file, whatever it holds: integers beyond 64
+    bits (which orjson refuses) and nesting too deep to write become a readable stand-in."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else 0).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
+    except (RecursionError, ValueError):
+        return f"<a {type(value).__name__} nested too deep to show #{id(value)}>"
+
+
+def article(word: str) -> str:
+    """``a`` or ``an``, for the word that follows (``an integer``, ``a string``)."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def drop_fix(node: Node, keyword: str) -> Fix:
@@ -78,9 +99,7 @@ def _disjoint(branches: list[Any]) -> bool:
             return False
         kind = branch.get("type")
         if "const" in branch:
-            import orjson
-
-            consts.append(orjson.dumps(branch["const"], option=orjson.OPT_SORT_KEYS).decode())
+            consts.append(json_text(branch["const"], sort_keys=True))
         elif isinstance(kind, str):
             kinds.append(kind)
         else:
