@@ -24,6 +24,7 @@ import orjson
 from jsoncontract._files import expand, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
+from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract, escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
@@ -134,7 +135,9 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
         tools = lock.files.setdefault(key, {})
         lock.texts[key] = index
         lock.shown[key] = str(path)
-        for tool in load_tool_file(path, data=data, tool_name=tool_name, positions=index):
+        contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
+        require_writable(str(path), data, index)
+        for tool in contracts:
             parts = parts_of(tool)
             tools[tool.name] = PinnedTool(parts, digest(parts), tool.source)
     return lock

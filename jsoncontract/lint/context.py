@@ -6,11 +6,13 @@ column) are only computed for nodes that get a finding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._locate import PositionIndex
+from jsoncontract.errors import InputError
 from jsoncontract.model import Dialect, escape_pointer_token
 
 if TYPE_CHECKING:
@@ -46,6 +48,49 @@ def dialect_of(schema: Any) -> str | None:
     elif known is None and key.startswith("http://"):
         known = DIALECTS.get("https://" + key.removeprefix("http://"))
     return known or "unknown"
+
+
+#: What the core loader keeps from a tool file although no JSON writer can write it back,
+#: nor a validator read it: invalid UTF-8, lone surrogates, NaN and Infinity.
+UNWRITABLE: Final = frozenset({"invalid_utf8", "lone_surrogate", "nan_infinity"})
+#: Text that may hide one of them: a surrogate escape, a NaN or Infinity literal, or an
+#: exponent large enough to overflow a double.
+_SUSPECT: Final = re.compile(rb"\\u[dD][89a-fA-F]|NaN|Infinity|[0-9.][eE][+]?[0-9]{3}")
+
+
+def require_writable(name: str, data: bytes, index: PositionIndex) -> None:
+    """Refuse a tool file whose JSON no writer or validator can take as it is.
+
+    Only a file that may hold such a value (not UTF-8, or holding a surrogate escape, a
+    ``NaN``/``Infinity`` or a huge exponent) is parsed again to find it.
+
+    Raises:
+        InputError: the file holds one, located, with what it is.
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        if _SUSPECT.search(data) is None:
+            return
+    from jsoncontract._json import NotJSON, load
+
+    try:
+        _, anomalies = load(data)
+    except NotJSON:  # pragma: no cover - the tool loader read it already
+        return
+    for anomaly in anomalies:
+        if anomaly.kind in UNWRITABLE:
+            position = index.position(anomaly.pointer)
+            line, column = position if position is not None else (None, None)
+            raise InputError(
+                f"{anomaly.detail} (at {anomaly.pointer or '/'}); tool definitions must be "
+                "JSON that every parser reads the same",
+                file=name,
+                line=line,
+                column=column,
+            )
 
 
 class RunCtx:

@@ -57,9 +57,14 @@ class FileFix:
 def fix_source(linter: Linter, path: str, data: bytes) -> FileFix:
     """Apply every available fix to one file's content (nothing is written).
 
+    Each pass lints the text once: the lint that proves a pass left a loadable file gives
+    the findings of the next pass.
+
     Raises:
+        InputError, ToolLoadError: the file cannot be linted as it is.
         JsoncontractError: a fix produced a text that no longer loads (an internal error).
     """
+    report = linter.lint_sources([(path, data)])  # a file lint refuses is refused here
     text = data.decode("utf-8")
     bom = text.startswith(_BOM)
     if bom:
@@ -67,7 +72,6 @@ def fix_source(linter: Linter, path: str, data: bytes) -> FileFix:
     original = text
     applied_total = 0
     for _ in range(MAX_PASSES):
-        report = linter.lint_sources([(path, text.encode("utf-8"))])
         fixes = [item.fix.edits for item in report.findings if item.fix is not None]
         if not fixes:
             break
@@ -75,7 +79,7 @@ def fix_source(linter: Linter, path: str, data: bytes) -> FileFix:
         if applied == 0 or new_text == text:
             break
         try:
-            linter.lint_sources([(path, new_text.encode("utf-8"))])
+            report = linter.lint_sources([(path, new_text.encode("utf-8"))])
         except JsoncontractError as exc:
             raise JsoncontractError(
                 f"internal error: fixing {path} produced a file that does not load ({exc}); "
