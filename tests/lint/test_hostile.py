@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import pytest
 
 from jsoncontract.lint.engine import Linter
+from jsoncontract.lint.regex import analyse
 from jsoncontract.lint.report import LintReport
 from jsoncontract.lint.settings import build_settings
 
@@ -123,3 +124,16 @@ def test_unused_definitions_of_a_wide_schema_are_found_in_linear_time(tmp_path: 
     report, seconds = _timed_lint(mcp_tool(schema), tmp_path, select=["JC154"])
     assert [item.path for item in report.findings] == [f"/inputSchema/$defs/d{count - 1}"]
     assert seconds < 10
+
+
+def test_long_patterns_are_analysed_in_linear_time() -> None:
+    # a repetition holding 1,600 quantified items: every inner repetition looked at every
+    # other item around it (a second per pattern; a file can hold thousands of them)
+    patterns = [f"^({'a*b' * 1600}{suffix})*$" for suffix in "cdefghijklmnopqrstuv"]
+    started = time.perf_counter()
+    for pattern in patterns:
+        facts = analyse(pattern)
+        assert facts is not None and facts.catastrophic is None
+    assert time.perf_counter() - started < 3
+    facts = analyse("^(" + "a*b" * 1600 + "b*)*$")
+    assert facts is not None and facts.catastrophic is not None
