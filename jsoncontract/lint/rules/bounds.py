@@ -76,8 +76,6 @@ def _expected_format(name: str, description: str) -> str | None:
     found = FORMAT_WORDS.get(last_word(name))
     if found is not None:
         return found
-    if last_word(name) == "time" and len(words(name)) == 1:
-        return "date-time or time"
     for pattern, fmt in _DESCRIBED:
         if pattern.search(description):
             return fmt

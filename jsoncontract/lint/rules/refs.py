@@ -10,7 +10,7 @@ from urllib.parse import unquote
 from jsoncontract.lint.context import REF_OVERRIDES_SIBLINGS, Node, Site, ToolCtx
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, ToolRule, by_profile
-from jsoncontract.model import Severity, pointer_tokens
+from jsoncontract.model import Severity, escape_pointer_token, pointer_tokens
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 _MISSING: Final[object] = object()
@@ -581,7 +581,7 @@ class DefinitionUnused(ToolRule):
                 if not isinstance(defs, dict):
                     continue
                 for name in defs:
-                    path = f"/{key}/{_escape(name)}"
+                    path = f"/{key}/{escape_pointer_token(name)}"
                     if path in reached:
                         continue
                     yield Issue(
@@ -590,7 +590,3 @@ class DefinitionUnused(ToolRule):
                         hint="remove it, or reference it where it was meant to be used",
                         schema_path="#" + path,
                     )
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
