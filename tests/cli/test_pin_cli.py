@@ -176,3 +176,18 @@ def test_differences_and_canonical_form() -> None:
         node = node["x"]
     assert canonical(deep).startswith(b'{"x":{"x":')
     assert text_change("abc def ghi", "abc XYZ ghi") == "abc [-def-]{+XYZ+} ghi"
+
+
+def test_counts_are_written_in_the_singular_for_one_tool(
+    run_cli: Run, write: Callable[..., Path]
+) -> None:
+    tool = {"name": "t", "description": "One tool.", "inputSchema": {"type": "object"}}
+    path = write("one.json", tool)
+    lock = path.parent / "one.lock"
+    assert "pinned 1 tool from 1 file" in run_cli("pin", str(path), "--lock", str(lock)).stderr
+    check = run_cli("pin", str(path), "--lock", str(lock), "--check")
+    assert check.code == 0 and "1 tool matches" in check.stdout
+    tool["description"] = "One tool, changed."
+    write("one.json", tool)
+    again = run_cli("pin", str(path), "--lock", str(lock))
+    assert "; 1 tool changed since the last pin" in again.stderr
