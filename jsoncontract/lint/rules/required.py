@@ -59,7 +59,7 @@ def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
     elif isinstance(value.get("anyOf") or value.get("oneOf"), list):
         key = "anyOf" if isinstance(value.get("anyOf"), list) else "oneOf"
         branches = value[key]
-        if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+        if not any(_takes_null(b) for b in branches):
             edits.append(Edit("append", node.pointer(key), {"type": "null"}))
     elif "allOf" in value or "not" in value:
         return [], "null would have to pass every allOf branch (or the not); write it by hand"
@@ -67,6 +67,21 @@ def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
     if isinstance(enum, list) and None not in enum:
         edits.append(Edit("append", node.pointer("enum"), None))
     return edits, None
+
+
+def _takes_null(branch: Any) -> bool:
+    """Whether a union branch already says it accepts null (then a null branch would make
+    null match two branches of a oneOf, which rejects it)."""
+    if not isinstance(branch, dict):
+        return False
+    kind = branch.get("type")
+    enum = branch.get("enum")
+    return (
+        kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+        or ("const" in branch and branch["const"] is None)
+        or (isinstance(enum, list) and None in enum)
+    )
 
 
 class PropertyNotRequired(NodeRule):
