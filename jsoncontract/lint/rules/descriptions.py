@@ -47,7 +47,9 @@ _INJECTION: Final = tuple(
         (r"~/\.ssh|\bid_rsa\b|\bmcp\.json\b|\.aws/credentials|/etc/passwd|\.env\b|"
          r"\bprivate key\b|\bapi[_ ]?keys?\b[^.\n]{0,20}\b(?:send|include|pass)",
          "points the model at secrets"),
-        (r"\b(?:you are now|act as|pretend to be|from now on)\b",
+        (r"\b(?:you are now|pretend (?:to be|you are)|from now on,? you|act as (?:if|though)|"
+         r"act as (?:an? |the )?(?:\w+ )?(?:assistant|agent|ai|model|admin|administrator|"
+         r"operator|developer|root|system))\b",
          "tries to change the model's role"),
         (r"\b(?:always|instead)\s+(?:use|call)\s+this tool\s+(?:instead|rather|first)\b",
          "tries to take calls away from other tools"),
