@@ -333,7 +333,18 @@ class Node:
     ``if``/``then``/``else`` step lies on the way.
     """
 
-    __slots__ = ("_types", "depth", "in_union", "key", "parent", "path", "prop", "site", "value")
+    __slots__ = (
+        "_required",
+        "_types",
+        "depth",
+        "in_union",
+        "key",
+        "parent",
+        "path",
+        "prop",
+        "site",
+        "value",
+    )
 
     def __init__(
         self,
@@ -355,6 +366,7 @@ class Node:
         self.site = site
         self.in_union = in_union
         self._types: frozenset[str] | None = None
+        self._required: frozenset[str] | None = None
 
     @property
     def tool(self) -> ToolCtx:
@@ -389,10 +401,22 @@ class Node:
     def required(self) -> bool:
         """For a property schema: whether the parent object lists it in ``required``."""
         parent = self.parent
-        if self.prop is None or parent is None or not isinstance(parent.value, dict):
+        if self.prop is None or parent is None:
             return False
-        names = parent.value.get("required")
-        return isinstance(names, list) and self.prop in names
+        return self.prop in parent.required_names
+
+    @property
+    def required_names(self) -> frozenset[str]:
+        """The names the node's ``required`` lists (computed once: an object with thousands
+        of properties asks for each of them)."""
+        if self._required is None:
+            names = self.value.get("required") if isinstance(self.value, dict) else None
+            self._required = (
+                frozenset(n for n in names if isinstance(n, str))
+                if isinstance(names, list)
+                else frozenset()
+            )
+        return self._required
 
     def pointer(self, *tokens: str | int) -> str:
         """File pointer of this node, or of a member below it."""

@@ -137,3 +137,26 @@ def test_long_patterns_are_analysed_in_linear_time() -> None:
     assert time.perf_counter() - started < 3
     facts = analyse("^(" + "a*b" * 1600 + "b*)*$")
     assert facts is not None and facts.catastrophic is not None
+
+
+def test_an_object_with_tens_of_thousands_of_properties_is_linear(tmp_path: Path) -> None:
+    # every property asked whether its object requires it by scanning the whole required
+    # list, and so did the anthropic-strict count of optional parameters
+    count = 40_000
+    props = {f"p{i}": {"type": "string", "description": "A value."} for i in range(count)}
+    schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": props,
+        "required": list(props)[:-1],
+    }
+    report, seconds = _timed_lint(
+        mcp_tool(schema),
+        tmp_path,
+        profiles=("openai-strict", "anthropic-strict"),
+        select=["JC021", "JC031"],
+    )
+    assert [item.path for item in report.findings if item.code == "JC021"] == [
+        f"/inputSchema/properties/p{count - 1}"
+    ]
+    assert seconds < 10
