@@ -202,6 +202,11 @@ class Change:
     after: Any = None
 
 
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: ``1``, ``1.0`` and ``true`` are three values (Python says equal)."""
+    return a is b or (type(a) is type(b) and canonical(a) == canonical(b))
+
+
 def differences(before: Any, after: Any) -> Iterator[Change]:
     """Every difference between two JSON values, shallowest first (no recursion)."""
     stack: list[tuple[str, Any, Any]] = [("", before, after)]
@@ -212,7 +217,7 @@ def differences(before: Any, after: Any) -> Iterator[Change]:
                 child = f"{pointer}/{escape_pointer_token(key)}"
                 if key not in new:
                     yield Change(child, "removed", old[key], None)
-                elif old[key] != new[key] or type(old[key]) is not type(new[key]):
+                elif not same(old[key], new[key]):
                     stack.append((child, old[key], new[key]))
             for key in new:
                 if key not in old:
@@ -227,7 +232,7 @@ def differences(before: Any, after: Any) -> Iterator[Change]:
                     yield Change(child, "removed", old[index], None)
                 elif index >= len(old):
                     yield Change(child, "added", None, new[index])
-                elif old[index] != new[index] or type(old[index]) is not type(new[index]):
+                elif not same(old[index], new[index]):
                     stack.append((child, old[index], new[index]))
         else:
             yield Change(pointer, "changed", old, new)
@@ -243,8 +248,10 @@ def _order(change: Change) -> tuple[tuple[int, int | str], ...]:
 
 def _items(before: list[Any], after: list[Any]) -> str:
     """``added "x"; removed "y"`` (or ``reordered``) between two lists of scalars."""
-    added = [v for v in after if v not in before]
-    removed = [v for v in before if v not in after]
+    old = {canonical(v) for v in before}
+    new = {canonical(v) for v in after}
+    added = [v for v in after if canonical(v) not in old]
+    removed = [v for v in before if canonical(v) not in new]
     parts = []
     if added:
         parts.append("added " + ", ".join(_short(v, 40) for v in added[:5]))
