@@ -125,7 +125,8 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
     ``base`` (the lock file's directory).
 
     Raises:
-        InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect.
+        InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect;
+            two tools of a file share a name.
     """
     lock = Lock()
     for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
@@ -138,6 +139,15 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
         contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
         require_writable(str(path), data, index)
         for tool in contracts:
+            if tool.name in tools:
+                first = tools[tool.name].source
+                raise InputError(
+                    f"two tools are named {tool.name!r} (the first at line "
+                    f"{first.line if first else '?'}); the lock cannot tell them apart: "
+                    "rename one (lint reports it as JC005)",
+                    file=str(path),
+                    line=tool.source.line if tool.source else None,
+                )
             parts = parts_of(tool)
             tools[tool.name] = PinnedTool(parts, digest(parts), tool.source)
     return lock

@@ -217,3 +217,17 @@ def test_a_change_of_json_type_alone_is_drift(
     check = run_cli("pin", str(path), "--lock", str(lock), "--check")
     assert check.code == 1
     assert f"tool 't': input schema {message}" in check.stdout
+
+
+def test_two_tools_with_one_name_cannot_be_pinned(run_cli: Run, write: Callable[..., Path]) -> None:
+    # the lock is keyed by name: the second tool replaced the first, whose changes then
+    # went unnoticed
+    schema = {"type": "object"}
+    tools = [
+        {"name": "search", "description": "Search orders.", "inputSchema": schema},
+        {"name": "search", "description": "Search invoices.", "inputSchema": schema},
+    ]
+    path = write("tools.json", {"tools": tools})
+    result = run_cli("pin", str(path), "--lock", str(path.parent / "tools.lock"))
+    assert result.code == 2
+    assert "tools.json:" in result.stderr and "two tools are named 'search'" in result.stderr
