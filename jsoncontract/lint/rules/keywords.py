@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.lint.heuristics import matches_type
+from jsoncontract.lint.heuristics import json_equal, matches_type
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
 from jsoncontract.lint.rules.support import KEYWORDS
 from jsoncontract.model import Severity
@@ -216,9 +216,9 @@ def _quick(schema: dict[str, Any], default: Any, types: frozenset[str]) -> str |
     if types and not matches_type(default, types):
         return f"the type is {' or '.join(sorted(types))}"
     enum = schema.get("enum")
-    if isinstance(enum, list) and default not in enum:
+    if isinstance(enum, list) and not any(json_equal(default, value) for value in enum):
         return "it is not one of the enum values"
-    if "const" in schema and schema["const"] != default:
+    if "const" in schema and not json_equal(schema["const"], default):
         return "it differs from the const"
     return None
 
