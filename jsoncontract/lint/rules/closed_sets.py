@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.lint.heuristics import json_type, last_word, matches_type
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
-from jsoncontract.lint.rules.support import article, json_text
+from jsoncontract.lint.rules.support import article, json_text, value_key
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -157,12 +157,6 @@ class EnumEmpty(NodeRule):
             )
 
 
-def _key(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return json_text(value, sort_keys=True) + json_type(value)
-
-
 class EnumDuplicateValue(NodeRule):
     """## What it does
     Finds values listed twice in one `enum` (`1` and `1.0` count as the same value).
@@ -207,7 +201,7 @@ class EnumDuplicateValue(NodeRule):
         kept: list[Any] = []
         repeated: list[int] = []
         for index, item in enumerate(values):
-            key = _key(item)
+            key = value_key(item)
             if key in seen:
                 repeated.append(index)
             else:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract.lint.heuristics import json_type
 from jsoncontract.lint.rule import Edit, Fix
 
 if TYPE_CHECKING:
@@ -47,6 +48,14 @@ def json_text(value: Any, *, sort_keys: bool = False) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
     except (RecursionError, ValueError):
         return f"<a {type(value).__name__} nested too deep to show #{id(value)}>"
+
+
+def value_key(value: Any) -> str:
+    """A key equal for values an ``enum`` or ``const`` cannot tell apart (``1`` and ``1.0``)
+    and different for the others (``1`` and ``true``)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json_text(value, sort_keys=True) + json_type(value)
 
 
 def article(word: str) -> str:
@@ -99,7 +108,7 @@ def _disjoint(branches: list[Any]) -> bool:
             return False
         kind = branch.get("type")
         if "const" in branch:
-            consts.append(json_text(branch["const"], sort_keys=True))
+            consts.append(value_key(branch["const"]))
         elif isinstance(kind, str):
             kinds.append(kind)
         else:
