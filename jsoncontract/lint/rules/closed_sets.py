@@ -35,6 +35,10 @@ _CUES: Final = re.compile(
     r"can be (?:one of|either))\b",
     re.IGNORECASE,
 )
+#: Cues too common in prose ("either absolute or relative") to count without quoted values.
+_WEAK_CUES: Final = frozenset({"either", "can be either"})
+#: Room for more than a code or a label: a string allowed this long is free text.
+FREE_TEXT_LENGTH: Final = 100
 _QUOTED: Final = re.compile(r"[\"'`\u2018\u201c]([A-Za-z0-9_.:-]{1,40})[\"'`\u2019\u201d]")
 
 
@@ -47,9 +51,11 @@ def _candidates(description: str) -> list[str]:
 class FreeStringForClosedSet(NodeRule):
     """## What it does
     Finds string properties whose name (`status`, `priority`, `currency`, `type`, `mode`,
-    `order_status`, `sort_order`...) or description ("one of", "either", quoted
-    alternatives) says the value comes from a fixed list, but whose schema has no `enum` or
-    `const`. Code-like sets (`currency`, `country`, `language`) may use a `pattern` instead.
+    `order_status`, `sort_order`...) or description ("one of", "possible values", "either"
+    followed by quoted alternatives) says the value comes from a fixed list, but whose schema
+    has no `enum` or `const`. Code-like sets (`currency`, `country`, `language`) may use a
+    `pattern` instead. A string allowed more than 100 characters (`maxLength`) is free text,
+    whatever its name.
 
     ## Why is this bad?
     The model writes `"urgent"` where the system knows only `"expedited"`, or `"Shipped"`
@@ -93,13 +99,20 @@ class FreeStringForClosedSet(NodeRule):
         word = last_word(name)
         description = value.get("description")
         text = description if isinstance(description, str) else ""
-        named = word in CLOSED_WORDS and (word not in _QUALIFIED or len(name) > len(word) + 1)
-        cued = bool(_CUES.search(text))
+        values = _candidates(text)
+        cue = _CUES.search(text)
+        cued = cue is not None and (bool(values) or cue.group(1).lower() not in _WEAK_CUES)
+        limit = value.get("maxLength")
+        free_text = isinstance(limit, int) and limit > FREE_TEXT_LENGTH
+        named = (
+            word in CLOSED_WORDS
+            and (word not in _QUALIFIED or len(name) > len(word) + 1)
+            and not free_text
+        )
         if not named and not cued:
             return
         if "pattern" in value and (word in CODE_WORDS or not cued):
             return
-        values = _candidates(text)
         hint = (
             f'list the values: "enum": {json_text(values)}'
             if values
