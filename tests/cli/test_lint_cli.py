@@ -342,6 +342,19 @@ def test_values_no_parser_reads_the_same_exit_2(
     assert path.read_bytes() == data
 
 
+def test_a_finding_about_the_file_counts_no_tool(run_cli: Run, write: Callable[..., Path]) -> None:
+    tool = (
+        '{"name": "t_one", "description": "A tool for the tests.", '
+        '"inputSchema": {"type": "object", "additionalProperties": false}}'
+    )
+    path = write("tools.json", '{"meta": 1, "meta": 2, "tools": [' + tool + "]}")
+    result = run_cli("lint", str(path), "-f", "json")
+    report = json.loads(result.stdout)
+    assert [(f["code"], f.get("tool")) for f in report["findings"]] == [("JC150", None)]
+    assert report["summary"]["tools"] == 1
+    assert report["summary"]["tools_with_findings"] == 0
+
+
 def test_unknown_dialect_exits_2(run_cli: Run, write: Callable[..., Path]) -> None:
     path = write("tools.json", {"servers": [{"url": "https://example.com"}]})
     result = run_cli("lint", str(path))
