@@ -24,6 +24,7 @@ import orjson
 from jsoncontract._files import expand, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
+from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract, escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
@@ -124,7 +125,8 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
     ``base`` (the lock file's directory).
 
     Raises:
-        InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect.
+        InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect;
+            two tools of a file share a name.
     """
     lock = Lock()
     for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
@@ -134,7 +136,18 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
         tools = lock.files.setdefault(key, {})
         lock.texts[key] = index
         lock.shown[key] = str(path)
-        for tool in load_tool_file(path, data=data, tool_name=tool_name, positions=index):
+        contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
+        require_writable(str(path), data, index)
+        for tool in contracts:
+            if tool.name in tools:
+                first = tools[tool.name].source
+                raise InputError(
+                    f"two tools are named {tool.name!r} (the first at line "
+                    f"{first.line if first else '?'}); the lock cannot tell them apart: "
+                    "rename one (lint reports it as JC005)",
+                    file=str(path),
+                    line=tool.source.line if tool.source else None,
+                )
             parts = parts_of(tool)
             tools[tool.name] = PinnedTool(parts, digest(parts), tool.source)
     return lock
@@ -199,6 +212,11 @@ class Change:
     after: Any = None
 
 
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: ``1``, ``1.0`` and ``true`` are three values (Python says equal)."""
+    return a is b or (type(a) is type(b) and canonical(a) == canonical(b))
+
+
 def differences(before: Any, after: Any) -> Iterator[Change]:
     """Every difference between two JSON values, shallowest first (no recursion)."""
     stack: list[tuple[str, Any, Any]] = [("", before, after)]
@@ -209,7 +227,7 @@ def differences(before: Any, after: Any) -> Iterator[Change]:
                 child = f"{pointer}/{escape_pointer_token(key)}"
                 if key not in new:
                     yield Change(child, "removed", old[key], None)
-                elif old[key] != new[key] or type(old[key]) is not type(new[key]):
+                elif not same(old[key], new[key]):
                     stack.append((child, old[key], new[key]))
             for key in new:
                 if key not in old:
@@ -224,7 +242,7 @@ def differences(before: Any, after: Any) -> Iterator[Change]:
                     yield Change(child, "removed", old[index], None)
                 elif index >= len(old):
                     yield Change(child, "added", None, new[index])
-                elif old[index] != new[index] or type(old[index]) is not type(new[index]):
+                elif not same(old[index], new[index]):
                     stack.append((child, old[index], new[index]))
         else:
             yield Change(pointer, "changed", old, new)
@@ -240,8 +258,10 @@ def _order(change: Change) -> tuple[tuple[int, int | str], ...]:
 
 def _items(before: list[Any], after: list[Any]) -> str:
     """``added "x"; removed "y"`` (or ``reordered``) between two lists of scalars."""
-    added = [v for v in after if v not in before]
-    removed = [v for v in before if v not in after]
+    old = {canonical(v) for v in before}
+    new = {canonical(v) for v in after}
+    added = [v for v in after if canonical(v) not in old]
+    removed = [v for v in before if canonical(v) not in new]
     parts = []
     if added:
         parts.append("added " + ", ".join(_short(v, 40) for v in added[:5]))

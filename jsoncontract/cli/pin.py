@@ -75,8 +75,7 @@ def pin_cli(
         write_lock(current, lock_path)
         files = len(current.files)
         sys.stderr.write(
-            f"jsoncontract: pinned {current.count()} tool{'' if current.count() == 1 else 's'} "
-            f"from {files} "
+            f"jsoncontract: pinned {_tools(current.count())} from {files} "
             f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
         )
         return 0
@@ -110,7 +109,8 @@ def pin_cli(
                 f"{summary['changed']} changed, {summary['added']} added, "
                 f"{summary['removed']} removed since {lock_path}"
                 if findings
-                else f"{summary['tools']} tools match {lock_path}"
+                else f"{_tools(current.count())} "
+                f"match{'es' if current.count() == 1 else ''} {lock_path}"
             )
             out.write([[(verdict, "bold red" if findings else "bold green")]])
             out.close()
@@ -129,4 +129,8 @@ def _describe_update(lock_path: Path, current: Any, base: Path) -> str:
     except InputError:
         return " (the old lock was unreadable and is replaced)"
     tools = {f.tool for f in findings}
-    return f"; {len(tools)} tools changed since the last pin" if tools else "; nothing changed"
+    return f"; {_tools(len(tools))} changed since the last pin" if tools else "; nothing changed"
+
+
+def _tools(count: int) -> str:
+    return f"{count} tool{'' if count == 1 else 's'}"

@@ -45,8 +45,9 @@ def rules_cli(
     from jsoncontract.errors import UsageError
     from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules, lookup
     from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION
-    from jsoncontract.lint.settings import parse_profiles
+    from jsoncontract.lint.settings import check_mcp_version, parse_profiles
 
+    version = check_mcp_version(mcp_version or DEFAULT_MCP_VERSION)
     if code is not None:
         try:
             rule = lookup(code)
@@ -66,7 +67,6 @@ def rules_cli(
     rules = list(all_rules().values())
     if profile:
         chosen = parse_profiles(profile, origin="--profile")
-        version = mcp_version or DEFAULT_MCP_VERSION
         rules = [r for r in rules if r.severity_for(chosen, version)[0] is not None]
     with output_stream(output) as stream:
         if format is RulesFormat.json:

@@ -135,10 +135,13 @@ def canonical(value: Any) -> bytes:
 
 
 def _sorted(value: Any) -> Any:
+    """An order-independent, type-tagged form of a value: objects and arrays are told
+    apart as well as scalars (``{}`` is not ``[]``, ``1`` is not ``1.0``)."""
     if isinstance(value, dict):
-        return sorted(((k, _sorted(v)) for k, v in value.items()), key=lambda kv: kv[0])
+        pairs = sorted(((k, _sorted(v)) for k, v in value.items()), key=lambda kv: kv[0])
+        return ("object", pairs)
     if isinstance(value, list):
-        return [_sorted(v) for v in value]
+        return ("array", [_sorted(v) for v in value])
     return (type(value).__name__, value)
 
 

@@ -121,7 +121,10 @@ class Correlator:
         self._pointers = tuple(pointer_tokens(f) for f in self.fields if f.startswith("/"))
         self.window = window
         self._open: deque[Group] = deque()
-        self._by_key: dict[str, list[Group]] = {}
+        #: id -> the open groups carrying it (strong or weak), and those carrying it as a
+        #: strong id: the only ones a model call or an MCP frame may join by that id
+        self._by_key: dict[str, dict[int, Group]] = {}
+        self._by_strong: dict[str, dict[int, Group]] = {}
         self._waiting: dict[tuple[str, int], deque[Group]] = {}
         self._seen = 0
 
@@ -171,11 +174,12 @@ class Correlator:
         by_key = self._by_key
         for value in strong:
             if value not in group.strong:
-                by_key.setdefault(value, []).append(group)
+                by_key.setdefault(value, {}).setdefault(id(group), group)
+                self._by_strong.setdefault(value, {})[id(group)] = group
                 group.strong.add(value)
         for value in weak:
             if value not in group.weak:
-                by_key.setdefault(value, []).append(group)
+                by_key.setdefault(value, {}).setdefault(id(group), group)
                 group.weak.add(value)
         tool = group.tool
         if tool is not None and group.top < _DOWNSTREAM_RANK:
@@ -206,13 +210,16 @@ class Correlator:
     def _find(
         self, call: ToolCall, hop: Hop, strong: set[str], weak: set[str]
     ) -> tuple[Group | None, str, str | None]:
-        by_key = self._by_key
+        # only a downstream body may join by an id the group carries as a weak one, so the
+        # other hops look only at groups holding the id as a strong one (an MCP request id
+        # that every session reuses would otherwise make each lookup scan every open group)
+        index = self._by_key if hop is Hop.DOWNSTREAM else self._by_strong
         for value in sorted(strong) if len(strong) > 1 else strong:
-            for group in by_key.get(value, ()):
+            for group in index.get(value, {}).values():
                 if hop not in group.hops and self._accepts_id(group, value, hop):
                     return group, "id", value
         for value in weak:
-            for group in by_key.get(value, ()):
+            for group in index.get(value, {}).values():
                 if hop not in group.hops and self._accepts_id(group, value, hop):
                     return group, "id", value
         tool = call.tool
@@ -274,16 +281,13 @@ class Correlator:
                     queue.popleft()
                 if not queue:
                     del self._waiting[(tool, rank)]
-        by_key = self._by_key
-        for value in (*group.strong, *group.weak):
-            groups = by_key.get(value)
-            if groups is not None:
-                if len(groups) == 1 and groups[0] is group:
-                    del by_key[value]
-                else:
-                    groups[:] = [g for g in groups if g is not group]
-                    if not groups:
-                        del by_key[value]
+        key = id(group)
+        for index, values in ((self._by_key, (*group.strong, *group.weak)),
+                              (self._by_strong, group.strong)):  # fmt: skip
+            for value in values:
+                groups = index.get(value)
+                if groups is not None and groups.pop(key, None) is not None and not groups:
+                    del index[value]
         return group
 
 

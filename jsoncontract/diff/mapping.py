@@ -26,6 +26,7 @@ closest name.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -85,15 +86,24 @@ class Conversion:
         """The converted value.
 
         Raises:
-            ConversionError: the value cannot be converted this way.
+            ConversionError: the value cannot be converted this way (including a value out
+                of range, such as a timestamp beyond the calendar).
         """
+        try:
+            return self._apply(value)
+        except ConversionError:
+            raise
+        except (ArithmeticError, OSError, ValueError) as exc:
+            raise ConversionError(f"{short_repr(value)} cannot be converted: {exc}") from None
+
+    def _apply(self, value: Any) -> Any:
         kind = self.kind
         if kind == "string":
             if isinstance(value, str):
                 return value
             if isinstance(value, dict | list):
                 raise ConversionError(f"{short_repr(value)} is not a scalar")
-            return orjson.dumps(value).decode()
+            return _json_text(value)
         if kind in ("number", "integer"):
             return _to_number(value, integer=kind == "integer")
         if kind == "boolean":
@@ -106,7 +116,7 @@ class Conversion:
                 return False
             raise ConversionError(f"{short_repr(value)} is not a boolean")
         if kind == "json-text":
-            return orjson.dumps(value).decode()
+            return _json_text(value)
         if kind == "json-value":
             if not isinstance(value, str):
                 raise ConversionError(f"{short_repr(value)} is not JSON text")
@@ -122,7 +132,7 @@ class Conversion:
             values = self.options["values"]
             if isinstance(value, str) and value in values:
                 return values[value]
-            key = orjson.dumps(value).decode() if not isinstance(value, str) else value
+            key = _json_text(value) if not isinstance(value, str) else value
             if key in values:
                 return values[key]
             raise ConversionError(f"{short_repr(value)} is not one of the mapped values")
@@ -137,6 +147,17 @@ class Conversion:
         if kind == "date":
             return _convert_date(value, self.options.get("from", "iso"), self.options["to"])
         raise ConversionError(f"unknown conversion {kind!r}")  # pragma: no cover - schema
+
+
+def _json_text(value: Any) -> str:
+    """Compact JSON text, integers beyond 64 bits included (orjson refuses them)."""
+    try:
+        return orjson.dumps(value).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        try:
+            return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except RecursionError:
+            raise ConversionError(f"{short_repr(value)} is nested too deeply") from None
 
 
 def _to_number(value: Any, *, integer: bool) -> Any:
@@ -371,8 +392,8 @@ def _check_format(document: Any, name: str, line_of: Callable[[str], int | None]
         )
     elif kind == "enum":
         options = error.kind.as_dict().get("options", [])
-        message = f"{orjson.dumps(error.instance).decode()} is not one of: " + ", ".join(
-            o if isinstance(o, str) else orjson.dumps(o).decode() for o in options
+        message = f"{short_repr(error.instance)} is not one of: " + ", ".join(
+            o if isinstance(o, str) else short_repr(o) for o in options
         )
     elif kind == "falseSchema":
         member = pointer.rsplit("/", 1)[-1]

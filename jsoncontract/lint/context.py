@@ -6,11 +6,13 @@ column) are only computed for nodes that get a finding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._locate import PositionIndex
+from jsoncontract.errors import InputError
 from jsoncontract.model import Dialect, escape_pointer_token
 
 if TYPE_CHECKING:
@@ -46,6 +48,49 @@ def dialect_of(schema: Any) -> str | None:
     elif known is None and key.startswith("http://"):
         known = DIALECTS.get("https://" + key.removeprefix("http://"))
     return known or "unknown"
+
+
+#: What the core loader keeps from a tool file although no JSON writer can write it back,
+#: nor a validator read it: invalid UTF-8, lone surrogates, NaN and Infinity.
+UNWRITABLE: Final = frozenset({"invalid_utf8", "lone_surrogate", "nan_infinity"})
+#: Text that may hide one of them: a surrogate escape, a NaN or Infinity literal, or an
+#: exponent large enough to overflow a double.
+_SUSPECT: Final = re.compile(rb"\\u[dD][89a-fA-F]|NaN|Infinity|[0-9.][eE][+]?[0-9]{3}")
+
+
+def require_writable(name: str, data: bytes, index: PositionIndex) -> None:
+    """Refuse a tool file whose JSON no writer or validator can take as it is.
+
+    Only a file that may hold such a value (not UTF-8, or holding a surrogate escape, a
+    ``NaN``/``Infinity`` or a huge exponent) is parsed again to find it.
+
+    Raises:
+        InputError: the file holds one, located, with what it is.
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        if _SUSPECT.search(data) is None:
+            return
+    from jsoncontract._json import NotJSON, load
+
+    try:
+        _, anomalies = load(data)
+    except NotJSON:  # pragma: no cover - the tool loader read it already
+        return
+    for anomaly in anomalies:
+        if anomaly.kind in UNWRITABLE:
+            position = index.position(anomaly.pointer)
+            line, column = position if position is not None else (None, None)
+            raise InputError(
+                f"{anomaly.detail} (at {anomaly.pointer or '/'}); tool definitions must be "
+                "JSON that every parser reads the same",
+                file=name,
+                line=line,
+                column=column,
+            )
 
 
 class RunCtx:
@@ -288,7 +333,18 @@ class Node:
     ``if``/``then``/``else`` step lies on the way.
     """
 
-    __slots__ = ("_types", "depth", "in_union", "key", "parent", "path", "prop", "site", "value")
+    __slots__ = (
+        "_required",
+        "_types",
+        "depth",
+        "in_union",
+        "key",
+        "parent",
+        "path",
+        "prop",
+        "site",
+        "value",
+    )
 
     def __init__(
         self,
@@ -310,6 +366,7 @@ class Node:
         self.site = site
         self.in_union = in_union
         self._types: frozenset[str] | None = None
+        self._required: frozenset[str] | None = None
 
     @property
     def tool(self) -> ToolCtx:
@@ -344,10 +401,22 @@ class Node:
     def required(self) -> bool:
         """For a property schema: whether the parent object lists it in ``required``."""
         parent = self.parent
-        if self.prop is None or parent is None or not isinstance(parent.value, dict):
+        if self.prop is None or parent is None:
             return False
-        names = parent.value.get("required")
-        return isinstance(names, list) and self.prop in names
+        return self.prop in parent.required_names
+
+    @property
+    def required_names(self) -> frozenset[str]:
+        """The names the node's ``required`` lists (computed once: an object with thousands
+        of properties asks for each of them)."""
+        if self._required is None:
+            names = self.value.get("required") if isinstance(self.value, dict) else None
+            self._required = (
+                frozenset(n for n in names if isinstance(n, str))
+                if isinstance(names, list)
+                else frozenset()
+            )
+        return self._required
 
     def pointer(self, *tokens: str | int) -> str:
         """File pointer of this node, or of a member below it."""

@@ -9,6 +9,7 @@ it; everything else (key order, spacing, line breaks, non-ASCII text) stays as w
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import re
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
 _TOKEN: Final = re.compile(
     r'[ \t\r\n]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\],:])|([^ \t\r\n{}\[\],:"]+))', re.DOTALL
 )
+
+
+#: A member name and the separator after it (whose spacing new members copy).
+_KEY: Final = re.compile(r'"(?:[^"\\]|\\.)*"(\s*:\s*)')
 
 
 @dataclass(slots=True)
@@ -121,7 +126,7 @@ def _style(layout: Layout, parent: _Span) -> tuple[str, str]:
     first = spans[parent.children[0]] if parent.children else None
     colon = ": "
     if first is not None and first.key_start is not None:
-        match = re.match(r'"(?:[^"\\]|\\.)*"(\s*:\s*)', text[first.key_start :])
+        match = _KEY.match(text, first.key_start)
         if match is not None:
             colon = match.group(1)
     if first is None:
@@ -224,10 +229,11 @@ def apply(text: str, fixes: Sequence[Sequence[Edit]]) -> tuple[str, int]:
     """Apply as many fixes as do not overlap; returns the new text and how many applied.
 
     Each fix is applied whole or not at all. Fixes left out (overlapping an earlier one, or
-    addressing something that is not there) are for the next pass, after a re-lint.
+    addressing something that is not there) are for the next pass, after a re-lint. The
+    cost is linear in the text and near linear in the number of fixes.
     """
     layout = Layout(text)
-    taken: list[tuple[int, int]] = []
+    taken = _Taken()
     chosen: list[_Op] = []
     applied = 0
     for edits in fixes:
@@ -235,18 +241,41 @@ def apply(text: str, fixes: Sequence[Sequence[Edit]]) -> tuple[str, int]:
             ops = _fix_ops(layout, edits)
         except (EditError, ValueError):
             continue
-        if any(_overlaps(op, taken) for op in ops) or _self_overlap(ops):
+        if any(taken.overlaps(op) for op in ops) or _self_overlap(ops):
             continue
-        taken.extend((op.start, op.end) for op in ops)
+        for op in ops:
+            taken.add(op)
         chosen.extend(ops)
         applied += 1
-    for op in sorted(chosen, key=lambda o: (o.start, o.end), reverse=True):
-        text = text[: op.start] + op.text + text[op.end :]
-    return text, applied
+    pieces: list[str] = []
+    position = 0
+    for op in sorted(chosen, key=lambda o: (o.start, o.end)):
+        pieces.append(text[position : op.start])
+        pieces.append(op.text)
+        position = op.end
+    pieces.append(text[position:])
+    return "".join(pieces), applied
 
 
-def _overlaps(op: _Op, taken: list[tuple[int, int]]) -> bool:
-    return any(op.start <= end and start <= op.end for start, end in taken)
+class _Taken:
+    """The spans already edited: closed intervals that never overlap one another, kept
+    sorted, so whether a new span touches one is a binary search."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def overlaps(self, op: _Op) -> bool:
+        # the span starting last at or before op.end is the only one that can reach op.start
+        index = bisect.bisect_right(self.starts, op.end) - 1
+        return index >= 0 and self.ends[index] >= op.start
+
+    def add(self, op: _Op) -> None:
+        index = bisect.bisect_right(self.starts, op.start)
+        self.starts.insert(index, op.start)
+        self.ends.insert(index, op.end)
 
 
 def _self_overlap(ops: list[_Op]) -> bool:

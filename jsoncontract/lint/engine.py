@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jsoncontract._files import expand, read_bytes
-from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx
+from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx, require_writable
 from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
@@ -178,6 +178,7 @@ class Linter:
         contracts = load_tool_file(
             name, data=data, tool_name=settings.tool_name, positions=file.index
         )
+        require_writable(name, data, file.index)
         for contract in contracts:
             profiles = requested
             for profile, dialects in STRICT_PROFILES.items():

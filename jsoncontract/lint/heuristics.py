@@ -112,3 +112,28 @@ def matches_type(value: Any, types: frozenset[str]) -> bool:
     """Whether ``value`` is an instance of one of the JSON Schema ``types``."""
     kind = json_type(value)
     return kind in types or (kind == "integer" and "number" in types)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema's ``enum`` and ``const`` see it: numbers by value (``1`` is
+    ``1.0``), but a boolean is never a number (Python says ``True == 1``)."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, bool) or isinstance(y, bool):
+            if x is not y:
+                return False
+        elif isinstance(x, int | float) and isinstance(y, int | float):
+            if x != y:
+                return False
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif type(x) is not type(y) or x != y:
+            return False
+    return True

@@ -323,58 +323,6 @@ def _code(digits: str) -> frozenset[int]:
 # -- properties of nodes ---------------------------------------------------------------
 
 
-def _nullable(node: _Node) -> bool:
-    if isinstance(node, _Atom):
-        return False
-    if isinstance(node, _Empty):
-        return True
-    if isinstance(node, _Seq):
-        return all(_nullable(i) for i in node.items)
-    if isinstance(node, _Alt):
-        return any(_nullable(b) for b in node.branches)
-    return node.low == 0 or _nullable(node.item)
-
-
-def _chars(node: _Node) -> frozenset[int]:
-    """Every character the node can consume."""
-    if isinstance(node, _Atom):
-        return node.chars
-    if isinstance(node, _Empty):
-        return frozenset()
-    if isinstance(node, _Seq):
-        out: frozenset[int] = frozenset()
-        for item in node.items:
-            out |= _chars(item)
-        return out
-    if isinstance(node, _Alt):
-        out = frozenset()
-        for branch in node.branches:
-            out |= _chars(branch)
-        return out
-    return _chars(node.item)
-
-
-def _first(node: _Node) -> frozenset[int]:
-    """The characters the node can start with."""
-    if isinstance(node, _Atom):
-        return node.chars
-    if isinstance(node, _Empty):
-        return frozenset()
-    if isinstance(node, _Seq):
-        out: frozenset[int] = frozenset()
-        for item in node.items:
-            out |= _first(item)
-            if not _nullable(item):
-                break
-        return out
-    if isinstance(node, _Alt):
-        out = frozenset()
-        for branch in node.branches:
-            out |= _first(branch)
-        return out
-    return _first(node.item)
-
-
 def _unbounded(node: _Quant) -> bool:
     return node.high is None or node.high > _LARGE
 
@@ -390,63 +338,147 @@ def _flatten(node: _Node) -> _Node:
             return node
 
 
-def _find(root: _Node, parser: _Parser) -> str | None:
-    """The first ambiguous nested repetition, described; ``None`` when there is none."""
-    stack: list[_Node] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, _Quant):
-            if _unbounded(node):
-                problem = _ambiguous(node)
-                if problem is not None:
-                    start, end = parser.spans.get(id(node), (0, len(parser.p)))
-                    return f"{parser.p[start:end]} ({problem})"
-            stack.append(node.item)
-        elif isinstance(node, _Seq):
-            stack.extend(reversed(node.items))
-        elif isinstance(node, _Alt):
-            stack.extend(reversed(node.branches))
-    return None
+#: Per position of a sequence: how many *other* items must consume a character, and the
+#: characters those items can start with.
+_Others = tuple[int, frozenset[int]]
 
 
-def _ambiguous(outer: _Quant) -> str | None:
-    body = _flatten(outer.item)
-    if isinstance(body, _Alt):
-        seen: list[frozenset[int]] = []
-        for branch in body.branches:
-            first = _first(branch)
-            if any(first & other for other in seen):
-                return "its alternatives can match the same text"
-            seen.append(first)
-    # an unbounded repetition inside, whose text the outer repetition could also split
-    return _inner(body, [])
+class _Tree:
+    """The properties of a parsed pattern's nodes, each computed once (a 5,000-character
+    pattern is analysed in linear time, not quadratic)."""
 
+    __slots__ = ("_chars", "_first", "_nullable", "_others", "parser")
 
-def _inner(node: _Node, context: list[tuple[list[_Node], int]]) -> str | None:
-    if isinstance(node, _Quant):
-        if _unbounded(node) and not isinstance(_flatten(node.item), _Empty):
-            chars = _chars(node.item)
-            others = [
-                item for items, index in context for k, item in enumerate(items) if k != index
+    def __init__(self, parser: _Parser) -> None:
+        self.parser = parser
+        self._nullable: dict[int, bool] = {}
+        self._chars: dict[int, frozenset[int]] = {}
+        self._first: dict[int, frozenset[int]] = {}
+        self._others: dict[int, list[_Others]] = {}
+
+    def nullable(self, node: _Node) -> bool:
+        """Whether the node can match the empty string."""
+        found = self._nullable.get(id(node))
+        if found is None:
+            if isinstance(node, _Atom):
+                found = False
+            elif isinstance(node, _Empty):
+                found = True
+            elif isinstance(node, _Seq):
+                found = all(self.nullable(i) for i in node.items)
+            elif isinstance(node, _Alt):
+                found = any(self.nullable(b) for b in node.branches)
+            else:
+                found = node.low == 0 or self.nullable(node.item)
+            self._nullable[id(node)] = found
+        return found
+
+    def chars(self, node: _Node) -> frozenset[int]:
+        """Every character the node can consume."""
+        return self._consumed(node, first=False)
+
+    def first(self, node: _Node) -> frozenset[int]:
+        """The characters the node can start with."""
+        return self._consumed(node, first=True)
+
+    def _consumed(self, node: _Node, *, first: bool) -> frozenset[int]:
+        cache = self._first if first else self._chars
+        found = cache.get(id(node))
+        if found is None:
+            if isinstance(node, _Atom):
+                found = node.chars
+            elif isinstance(node, _Empty):
+                found = frozenset()
+            elif isinstance(node, _Seq):
+                found = frozenset()
+                for item in node.items:
+                    found |= self._consumed(item, first=first)
+                    if first and not self.nullable(item):
+                        break
+            elif isinstance(node, _Alt):
+                found = frozenset().union(*(self._consumed(b, first=first) for b in node.branches))
+            else:
+                found = self._consumed(node.item, first=first)
+            cache[id(node)] = found
+        return found
+
+    def others(self, seq: _Seq) -> list[_Others]:
+        """For each item of a sequence: the mandatory items around it, summarised."""
+        found = self._others.get(id(seq))
+        if found is None:
+            items = seq.items
+            mandatory = [not self.nullable(i) for i in items]
+            firsts = [
+                self.first(i) if m else frozenset() for i, m in zip(items, mandatory, strict=True)
             ]
-            mandatory = [o for o in others if not _nullable(o)]
-            if not mandatory:
-                return "a repetition directly inside a repetition"
-            if any(_first(o) & chars for o in mandatory):
-                return "a repetition inside a repetition with nothing that separates them"
-        return _inner(node.item, context)
-    if isinstance(node, _Seq):
-        for index, item in enumerate(node.items):
-            found = _inner(item, [*context, (node.items, index)])
-            if found is not None:
-                return found
+            after: list[frozenset[int]] = [frozenset()] * (len(items) + 1)
+            for k in range(len(items) - 1, -1, -1):
+                after[k] = after[k + 1] | firsts[k]
+            total = sum(mandatory)
+            found = []
+            before: frozenset[int] = frozenset()
+            for k in range(len(items)):
+                found.append((total - mandatory[k], before | after[k + 1]))
+                before |= firsts[k]
+            self._others[id(seq)] = found
+        return found
+
+    def find(self, root: _Node) -> str | None:
+        """The first ambiguous nested repetition, described; ``None`` when there is none."""
+        parser = self.parser
+        stack: list[_Node] = [root]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, _Quant):
+                if _unbounded(node):
+                    problem = self.ambiguous(node)
+                    if problem is not None:
+                        start, end = parser.spans.get(id(node), (0, len(parser.p)))
+                        return f"{parser.p[start:end]} ({problem})"
+                stack.append(node.item)
+            elif isinstance(node, _Seq):
+                stack.extend(reversed(node.items))
+            elif isinstance(node, _Alt):
+                stack.extend(reversed(node.branches))
         return None
-    if isinstance(node, _Alt):
-        for branch in node.branches:
-            found = _inner(branch, context)
-            if found is not None:
-                return found
-    return None
+
+    def ambiguous(self, outer: _Quant) -> str | None:
+        body = _flatten(outer.item)
+        if isinstance(body, _Alt):
+            seen: list[frozenset[int]] = []
+            for branch in body.branches:
+                first = self.first(branch)
+                if any(first & other for other in seen):
+                    return "its alternatives can match the same text"
+                seen.append(first)
+        # an unbounded repetition inside, whose text the outer repetition could also split
+        return self.inner(body, [])
+
+    def inner(self, node: _Node, context: list[_Others]) -> str | None:
+        """``context`` summarises, per enclosing sequence inside the outer repetition, the
+        items that must consume characters around the path to ``node``."""
+        if isinstance(node, _Quant):
+            if _unbounded(node) and not isinstance(_flatten(node.item), _Empty):
+                if not any(count for count, _ in context):
+                    return "a repetition directly inside a repetition"
+                chars = self.chars(node.item)
+                if any(count and first & chars for count, first in context):
+                    return "a repetition inside a repetition with nothing that separates them"
+            return self.inner(node.item, context)
+        if isinstance(node, _Seq):
+            for item, around in zip(node.items, self.others(node), strict=True):
+                context.append(around)
+                found = self.inner(item, context)
+                context.pop()
+                if found is not None:
+                    return found
+            return None
+        if isinstance(node, _Alt):
+            for branch in node.branches:
+                found = self.inner(branch, context)
+                if found is not None:
+                    return found
+        return None
 
 
 @lru_cache(maxsize=8192)
@@ -457,7 +489,7 @@ def analyse(pattern: str) -> RegexFacts | None:
     parser = _Parser(pattern)
     try:
         tree = parser.parse()
-        catastrophic = _find(tree, parser)
+        catastrophic = _Tree(parser).find(tree)
     except (_Unreadable, RecursionError, IndexError, StopIteration):
         return None
     return RegexFacts(

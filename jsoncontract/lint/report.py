@@ -162,13 +162,14 @@ class LintReport:
         by_severity: Counter[str] = Counter()
         by_code: Counter[str] = Counter()
         fixable = 0
-        tools_with_findings: set[tuple[str | None, str | None]] = set()
+        tools_with_findings: set[tuple[str, str]] = set()
         for item in self.findings:
             by_severity[item.severity] += 1
             by_code[item.code] += 1
             if item.fix is not None:
                 fixable += 1
-            tools_with_findings.add((item.file, item.tool))
+            if item.tool is not None:  # a finding about the file itself is no tool's
+                tools_with_findings.add((item.file, item.tool))
         out: dict[str, Any] = {
             "files": len(self.files),
             "tools": self.tools,

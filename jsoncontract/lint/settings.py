@@ -124,6 +124,17 @@ def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out)) or (GENERIC,)
 
 
+def check_mcp_version(version: str) -> str:
+    """``version`` when it is an MCP protocol version the rules know.
+
+    Raises:
+        UsageError: an unknown version (with the known ones).
+    """
+    if version not in MCP_VERSIONS:
+        raise UsageError(f"unknown MCP version {version!r}; known: {', '.join(MCP_VERSIONS)}")
+    return version
+
+
 def build_settings(
     section: Mapping[str, Any] | None = None,
     *,
@@ -153,9 +164,7 @@ def build_settings(
     else:
         raw = section.get("profile", GENERIC)
         chosen = parse_profiles([raw] if isinstance(raw, str) else raw, origin=origin)
-    version = mcp_version or section.get("mcp_version") or DEFAULT_MCP_VERSION
-    if version not in MCP_VERSIONS:
-        raise UsageError(f"unknown MCP version {version!r}; known: {', '.join(MCP_VERSIONS)}")
+    version = check_mcp_version(mcp_version or section.get("mcp_version") or DEFAULT_MCP_VERSION)
 
     def resolve(values: Iterable[str], where: str, *, cli: bool) -> frozenset[str]:
         try:

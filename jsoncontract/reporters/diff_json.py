@@ -13,9 +13,11 @@ stays flat however long the trace is.
 
 from __future__ import annotations
 
+import json
 import shutil
+import sys
 import tempfile
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -27,6 +29,29 @@ if TYPE_CHECKING:
 _SPOOL_BYTES: Final = 32 * 1024 * 1024
 REPORT_VERSION: Final = 1
 _OPTIONS: Final = orjson.OPT_NON_STR_KEYS
+
+
+def dumps(value: Any, option: int = _OPTIONS) -> bytes:
+    """JSON of a report value, whatever the payloads held.
+
+    Values are compared exactly as received, so a result can carry what orjson refuses to
+    write: integers beyond 64 bits, lone surrogates, nesting deeper than 255 levels. Those
+    results go through the standard library instead (same JSON; surrogates as ``\\u``
+    escapes).
+    """
+    try:
+        return orjson.dumps(value, option=option)
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))  # input nests at most 1,024 levels
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    finally:
+        sys.setrecursionlimit(limit)
+    if option & orjson.OPT_APPEND_NEWLINE:
+        text += "\n"
+    return text.encode("utf-8", "backslashreplace")
 
 
 class JsonDiffReporter(DiffReporter):
@@ -41,18 +66,17 @@ class JsonDiffReporter(DiffReporter):
         """Spool one call."""
         if self._count:
             self._spool.write(b",")
-        self._spool.write(orjson.dumps(result.to_dict(), option=_OPTIONS))
+        self._spool.write(dumps(result.to_dict()))
         self._count += 1
 
     def close(self, summary: DiffSummary) -> None:
         """Write the summary and run findings, then every spooled call."""
-        head = orjson.dumps(
+        head = dumps(
             {
                 "version": REPORT_VERSION,
                 "summary": summary.to_dict(),
                 "findings": [f.to_dict() for f in summary.findings],
-            },
-            option=_OPTIONS,
+            }
         )
         self.stream.write(head[:-1] + b',"results":[')
         self._spool.seek(0)
@@ -87,7 +111,7 @@ class PatchDiffReporter(DiffReporter):
                 "to": b.hop.value,
                 "patch": make_patch(a.value, b.value, moves=moves, show_values=result.show_values),
             }
-            self.stream.write(orjson.dumps(line, option=_OPTIONS | orjson.OPT_APPEND_NEWLINE))
+            self.stream.write(dumps(line, _OPTIONS | orjson.OPT_APPEND_NEWLINE))
 
     def close(self, summary: DiffSummary) -> None:
         """Nothing to add: every line is a patch."""

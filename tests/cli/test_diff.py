@@ -278,6 +278,36 @@ def test_tolerance_set_and_key(run_cli: Run, write: Write) -> None:
     assert difference["expected"] and difference["rule"] == "--key /lines=sku"
 
 
+def test_values_orjson_cannot_write_are_reported_exactly(run_cli: Run, write: Write) -> None:
+    # integers beyond 64 bits, lone surrogates and 400 levels of nesting are payload
+    # problems (findings), never a crash of the json or patch report
+    depth = 400
+    nested = "{" + '"a":{' * depth + '"b":1' + "}" * depth + "}"
+    model = write(
+        "a.json",
+        '{"type": "tool_use", "id": "t1", "name": "x", "input": '
+        '{"n": 123456789012345678901234567890, "s": "a\\ud800", "d": ' + nested + "}}",
+    )
+    mcp = write(
+        "b.json",
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x", '
+        '"arguments": {"n": 123456789012345678901234567891, "s": "a\\ud800", "d": '
+        + nested.replace('"b":1', '"b":2')
+        + "}}}",
+    )
+    report = run_cli("diff", str(model), str(mcp), "--format", "json", "--show-values")
+    assert report.code == 1, report.stderr
+    result = json.loads(report.stdout)["results"][0]
+    changed = {d["from_path"]: d for d in result["differences"]}
+    assert changed["/n"]["before"] == 123456789012345678901234567890
+    assert changed["/n"]["after"] == 123456789012345678901234567891
+    assert any(path.startswith("/d/a/a") for path in changed)
+    patch = run_cli("diff", str(model), str(mcp), "--format", "patch", "--show-values")
+    assert patch.code == 1, patch.stderr
+    operations = json.loads(patch.stdout)["patch"]
+    assert {"op": "replace", "path": "/n", "value": 123456789012345678901234567891} in operations
+
+
 def test_sensitive_values_are_hashed_unless_shown(run_cli: Run, write: Write) -> None:
     model = write(
         "a.json",

@@ -296,6 +296,65 @@ def test_not_json_exits_2(run_cli: Run, write: Callable[..., Path]) -> None:
     assert "tools.json:1:" in result.stderr and "not JSON" in result.stderr
 
 
+_UNWRITABLE = {
+    "invalid UTF-8": (
+        b'{"name": "t\xff", "description": "A tool for the tests.", "inputSchema": '
+        b'{"type": "object", "properties": {"a": {"type": "string"}}}}',
+        "1:2",
+        "not valid UTF-8 (at /name)",
+    ),
+    "lone surrogate": (
+        b'{"name": "t", "description": "A tool for the tests.", "inputSchema": '
+        b'{"type": "object", "properties": {"a\\udcfe": {"type": "string"}}}}',
+        "1:89",
+        "key contains a lone UTF-16 surrogate",
+    ),
+    "NaN": (
+        b'{"name": "t", "description": "A tool for the tests.", "inputSchema": '
+        b'{"type": "object", "properties": {"a": {"type": "number", "maximum": NaN}}}}',
+        "1:128",
+        "NaN is not a JSON number (NaN and Infinity are not allowed) "
+        "(at /inputSchema/properties/a/maximum)",
+    ),
+    "overflowing number": (
+        b'{"name": "t", "description": "A tool for the tests.", "inputSchema": '
+        b'{"type": "object", "properties": {"a": {"type": "number", "maximum": 1e999}}}}',
+        "1:128",
+        "overflows a double",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_UNWRITABLE))
+@pytest.mark.parametrize("command", ["lint", "lint --diff", "lint --fix", "pin"])
+def test_values_no_parser_reads_the_same_exit_2(
+    run_cli: Run, write: Callable[..., Path], case: str, command: str
+) -> None:
+    data, where, message = _UNWRITABLE[case]
+    path = write("tools.json", data)
+    args = [*command.split(), str(path)]
+    if command == "pin":
+        args += ["--lock", str(path.parent / "tools.lock")]
+    result = run_cli(*args)
+    assert result.code == 2, result.stderr
+    assert f"tools.json:{where}: " in result.stderr and message in result.stderr
+    assert "internal error" not in result.stderr
+    assert path.read_bytes() == data
+
+
+def test_a_finding_about_the_file_counts_no_tool(run_cli: Run, write: Callable[..., Path]) -> None:
+    tool = (
+        '{"name": "t_one", "description": "A tool for the tests.", '
+        '"inputSchema": {"type": "object", "additionalProperties": false}}'
+    )
+    path = write("tools.json", '{"meta": 1, "meta": 2, "tools": [' + tool + "]}")
+    result = run_cli("lint", str(path), "-f", "json")
+    report = json.loads(result.stdout)
+    assert [(f["code"], f.get("tool")) for f in report["findings"]] == [("JC150", None)]
+    assert report["summary"]["tools"] == 1
+    assert report["summary"]["tools_with_findings"] == 0
+
+
 def test_unknown_dialect_exits_2(run_cli: Run, write: Callable[..., Path]) -> None:
     path = write("tools.json", {"servers": [{"url": "https://example.com"}]})
     result = run_cli("lint", str(path))

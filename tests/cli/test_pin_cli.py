@@ -176,3 +176,58 @@ def test_differences_and_canonical_form() -> None:
         node = node["x"]
     assert canonical(deep).startswith(b'{"x":{"x":')
     assert text_change("abc def ghi", "abc XYZ ghi") == "abc [-def-]{+XYZ+} ghi"
+
+
+def test_counts_are_written_in_the_singular_for_one_tool(
+    run_cli: Run, write: Callable[..., Path]
+) -> None:
+    tool = {"name": "t", "description": "One tool.", "inputSchema": {"type": "object"}}
+    path = write("one.json", tool)
+    lock = path.parent / "one.lock"
+    assert "pinned 1 tool from 1 file" in run_cli("pin", str(path), "--lock", str(lock)).stderr
+    check = run_cli("pin", str(path), "--lock", str(lock), "--check")
+    assert check.code == 0 and "1 tool matches" in check.stdout
+    tool["description"] = "One tool, changed."
+    write("one.json", tool)
+    again = run_cli("pin", str(path), "--lock", str(lock))
+    assert "; 1 tool changed since the last pin" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "message"),
+    [
+        ({"enum": [1, 2]}, {"enum": [True, 2]}, "/properties/n/enum: added true; removed 1"),
+        ({"default": 0}, {"default": False}, "/properties/n/default changed from 0 to false"),
+        ({"maximum": 10}, {"maximum": 10.0}, "/properties/n/maximum changed from 10 to 10.0"),
+    ],
+)
+def test_a_change_of_json_type_alone_is_drift(
+    run_cli: Run, write: Callable[..., Path], before: Any, after: Any, message: str
+) -> None:
+    # Python calls 1, 1.0 and True equal: the check hashed the change but found no part
+    # that differed, and passed
+    def tool(n: Any) -> dict[str, Any]:
+        schema = {"type": "object", "properties": {"n": n}}
+        return {"name": "t", "description": "One tool.", "inputSchema": schema}
+
+    path = write("one.json", tool(before))
+    lock = path.parent / "one.lock"
+    assert run_cli("pin", str(path), "--lock", str(lock)).code == 0
+    write("one.json", tool(after))
+    check = run_cli("pin", str(path), "--lock", str(lock), "--check")
+    assert check.code == 1
+    assert f"tool 't': input schema {message}" in check.stdout
+
+
+def test_two_tools_with_one_name_cannot_be_pinned(run_cli: Run, write: Callable[..., Path]) -> None:
+    # the lock is keyed by name: the second tool replaced the first, whose changes then
+    # went unnoticed
+    schema = {"type": "object"}
+    tools = [
+        {"name": "search", "description": "Search orders.", "inputSchema": schema},
+        {"name": "search", "description": "Search invoices.", "inputSchema": schema},
+    ]
+    path = write("tools.json", {"tools": tools})
+    result = run_cli("pin", str(path), "--lock", str(path.parent / "tools.lock"))
+    assert result.code == 2
+    assert "tools.json:" in result.stderr and "two tools are named 'search'" in result.stderr

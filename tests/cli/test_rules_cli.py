@@ -74,6 +74,12 @@ def test_unknown_code(run_cli: Run) -> None:
     assert retired.code == 2 and "checked on traffic by `check`" in retired.stderr
 
 
+def test_unknown_mcp_version_is_a_usage_error(run_cli: Run) -> None:
+    result = run_cli("rules", "--profile", "mcp", "--mcp-version", "2099-01-01")
+    assert result.code == 2
+    assert "unknown MCP version '2099-01-01'; known: 2025-06-18" in result.stderr
+
+
 def test_colour_on_a_terminal(run_cli: Run) -> None:
     result = run_cli("rules", "JC020", "--color")
     assert result.code == 0 and "\x1b[" in result.stdout

@@ -66,6 +66,19 @@ def test_big_integers_compare_exactly() -> None:
     assert canonical([big]) != canonical([big + 1])
 
 
+def test_big_integers_do_not_blur_an_empty_object_and_an_empty_array() -> None:
+    # past what orjson writes, the exact fallback keyed {} and [] alike, so a set compare
+    # (and a patch) missed an object that became an array next to a huge integer
+    big = 2**70
+    assert canonical([big, {}]) != canonical([big, []])
+    assert canonical({"a": [big, {"b": 1}]}) != canonical({"a": [big, [["b", 1]]]})
+    arrays = PathRules([("/xs", ArrayRule("set"))])
+    assert diffs({"xs": [[big, {}]]}, {"xs": [[big, []]]}, arrays=arrays) == [
+        ("dropped", "/xs/0", None),
+        ("added", None, "/xs/0"),
+    ]
+
+
 # -- one test per classification ---------------------------------------------------------------
 
 

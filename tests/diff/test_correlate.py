@@ -161,3 +161,36 @@ def test_a_long_trace_streams_in_bounded_memory() -> None:
         assert sum(len(q) for q in correlator._waiting.values()) <= 51
     handed += sum(len(g.members) for g in correlator.flush())
     assert handed == 20_000
+
+
+def test_a_request_id_every_session_reuses_does_not_make_pairing_quadratic(
+    monkeypatch: Any,
+) -> None:
+    # MCP request ids restart at 1 in every session: 20,000 frames with id 1 (and no
+    # downstream hop to close their groups) used to make each frame look at every open
+    # group holding that id
+    looked = 0
+
+    class Hops(set[Hop]):
+        def __contains__(self, hop: object) -> bool:
+            nonlocal looked
+            looked += 1
+            return super().__contains__(hop)
+
+    opened = Group.__init__
+
+    def init(self: Group, **kw: Any) -> None:
+        opened(self, **kw)
+        self.hops = Hops()
+
+    monkeypatch.setattr(Group, "__init__", init)
+    count = 20_000
+    calls: list[ToolCall] = []
+    for i in range(count):
+        calls.append(call(Hop.MODEL, call_id=f"call_{i}", line=2 * i + 1))
+        calls.append(call(Hop.MCP, call_id="1", line=2 * i + 2))
+    found = groups(calls)
+    assert len(found) == count
+    assert all(g == [("model", "first", str(2 * i + 1)), ("mcp", "order", str(2 * i + 2))]
+               for i, g in enumerate(found))  # fmt: skip
+    assert looked < 4 * count

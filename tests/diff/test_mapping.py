@@ -349,3 +349,32 @@ def test_conversion_errors() -> None:
         Conversion("map", {"values": {"a": "b"}}).apply("z")
     assert Conversion("map", {"values": {"1": "one"}}).apply(1) == "one"
     assert Transform("default", "/limit", value=20).describe() == "default /limit = 20"
+
+
+@pytest.mark.parametrize(
+    ("conversion", "value"),
+    [
+        (Conversion("date", {"from": "epoch", "to": "iso"}), 1e30),
+        (Conversion("date", {"from": "epoch-ms", "to": "%Y"}), -1e300),
+    ],
+)
+def test_values_out_of_range_are_conversion_errors(conversion: Conversion, value: Any) -> None:
+    # a timestamp beyond the calendar is the payload's problem, never a crash of the run
+    with pytest.raises(ConversionError, match="cannot be converted"):
+        conversion.apply(value)
+
+
+def test_integers_beyond_64_bits_convert_exactly() -> None:
+    big = 123456789012345678901234567890
+    assert Conversion("string").apply(big) == str(big)
+    assert Conversion("json-text").apply([big]) == f"[{big}]"
+    assert Conversion("map", {"values": {str(big): "huge"}}).apply(big) == "huge"
+
+
+def test_a_huge_integer_in_a_broken_mapping_is_quoted(write: Write) -> None:
+    path = write(
+        "bad.json",
+        '{"version": 1, "mappings": [{"tool": "t", "from": 123456789012345678901234567890}]}',
+    )
+    with pytest.raises(ConfigError, match="123456789012345678901234567890 is not one of"):
+        load_mappings([path])

@@ -362,7 +362,9 @@ def _count(schema: Any) -> tuple[int, int]:
         props = node.get("properties")
         if isinstance(props, dict):
             required = node.get("required")
-            names = required if isinstance(required, list) else []
+            names = (
+                {n for n in required if isinstance(n, str)} if isinstance(required, list) else set()
+            )
             optional += sum(1 for k in props if k not in names)
             for sub in props.values():
                 if isinstance(sub, dict) and (isinstance(sub.get("type"), list) or "anyOf" in sub):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Final
 from jsoncontract.lint.heuristics import last_word, words
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
+from jsoncontract.lint.rules.support import article
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -75,8 +76,6 @@ def _expected_format(name: str, description: str) -> str | None:
     found = FORMAT_WORDS.get(last_word(name))
     if found is not None:
         return found
-    if last_word(name) == "time" and len(words(name)) == 1:
-        return "date-time or time"
     for pattern, fmt in _DESCRIBED:
         if pattern.search(description):
             return fmt
@@ -132,7 +131,7 @@ class StringFormatMissing(NodeRule):
         if fmt == "uri" and OPENAI_STRICT in active:
             hint += " (OpenAI strict mode lacks uri: use a pattern such as ^https://)"
         yield Issue(
-            f"property {name!r} holds {_article(fmt)} {fmt} but has no format or pattern: any "
+            f"property {name!r} holds {article(fmt)} {fmt} but has no format or pattern: any "
             "string passes",
             node.pointer(),
             keyword="format",
@@ -399,10 +398,6 @@ class BoundsUnsatisfiable(NodeRule):
                     hint="swap or correct the bounds",
                     schema_path=node.schema_path(low_key),
                 )
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _number(value: object) -> bool:

@@ -6,10 +6,9 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
-
 from jsoncontract.lint.heuristics import json_type, last_word, matches_type
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
+from jsoncontract.lint.rules.support import article, json_text, value_key
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -36,6 +35,10 @@ _CUES: Final = re.compile(
     r"can be (?:one of|either))\b",
     re.IGNORECASE,
 )
+#: Cues too common in prose ("either absolute or relative") to count without quoted values.
+_WEAK_CUES: Final = frozenset({"either", "can be either"})
+#: Room for more than a code or a label: a string allowed this long is free text.
+FREE_TEXT_LENGTH: Final = 100
 _QUOTED: Final = re.compile(r"[\"'`\u2018\u201c]([A-Za-z0-9_.:-]{1,40})[\"'`\u2019\u201d]")
 
 
@@ -48,9 +51,11 @@ def _candidates(description: str) -> list[str]:
 class FreeStringForClosedSet(NodeRule):
     """## What it does
     Finds string properties whose name (`status`, `priority`, `currency`, `type`, `mode`,
-    `order_status`, `sort_order`...) or description ("one of", "either", quoted
-    alternatives) says the value comes from a fixed list, but whose schema has no `enum` or
-    `const`. Code-like sets (`currency`, `country`, `language`) may use a `pattern` instead.
+    `order_status`, `sort_order`...) or description ("one of", "possible values", "either"
+    followed by quoted alternatives) says the value comes from a fixed list, but whose schema
+    has no `enum` or `const`. Code-like sets (`currency`, `country`, `language`) may use a
+    `pattern` instead. A string allowed more than 100 characters (`maxLength`) is free text,
+    whatever its name.
 
     ## Why is this bad?
     The model writes `"urgent"` where the system knows only `"expedited"`, or `"Shipped"`
@@ -94,15 +99,22 @@ class FreeStringForClosedSet(NodeRule):
         word = last_word(name)
         description = value.get("description")
         text = description if isinstance(description, str) else ""
-        named = word in CLOSED_WORDS and (word not in _QUALIFIED or len(name) > len(word) + 1)
-        cued = bool(_CUES.search(text))
+        values = _candidates(text)
+        cue = _CUES.search(text)
+        cued = cue is not None and (bool(values) or cue.group(1).lower() not in _WEAK_CUES)
+        limit = value.get("maxLength")
+        free_text = isinstance(limit, int) and limit > FREE_TEXT_LENGTH
+        named = (
+            word in CLOSED_WORDS
+            and (word not in _QUALIFIED or len(name) > len(word) + 1)
+            and not free_text
+        )
         if not named and not cued:
             return
         if "pattern" in value and (word in CODE_WORDS or not cued):
             return
-        values = _candidates(text)
         hint = (
-            f'list the values: "enum": {orjson.dumps(values).decode()}'
+            f'list the values: "enum": {json_text(values)}'
             if values
             else "list the allowed values with enum (or const for a single one)"
         )
@@ -158,12 +170,6 @@ class EnumEmpty(NodeRule):
             )
 
 
-def _key(value: Any) -> bytes:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS) + json_type(value).encode()
-
-
 class EnumDuplicateValue(NodeRule):
     """## What it does
     Finds values listed twice in one `enum` (`1` and `1.0` count as the same value).
@@ -204,11 +210,11 @@ class EnumDuplicateValue(NodeRule):
         values = node.value.get("enum")
         if not isinstance(values, list) or len(values) < 2:
             return
-        seen: set[bytes] = set()
+        seen: set[str] = set()
         kept: list[Any] = []
         repeated: list[int] = []
         for index, item in enumerate(values):
-            key = _key(item)
+            key = value_key(item)
             if key in seen:
                 repeated.append(index)
             else:
@@ -216,7 +222,7 @@ class EnumDuplicateValue(NodeRule):
                 kept.append(item)
         if not repeated:
             return
-        shown = ", ".join(orjson.dumps(values[i]).decode() for i in repeated[:5])
+        shown = ", ".join(json_text(values[i]) for i in repeated[:5])
         yield Issue(
             f"enum lists {shown} more than once",
             node.pointer("enum", repeated[0]),
@@ -268,8 +274,9 @@ class EnumValueTypeMismatch(NodeRule):
         if isinstance(values, list):
             for index, item in enumerate(values):
                 if not matches_type(item, types):
+                    kind = json_type(item)
                     yield Issue(
-                        f"enum value {orjson.dumps(item).decode()} is a {json_type(item)}, but "
+                        f"enum value {json_text(item)} is {article(kind)} {kind}, but "
                         f"the type is {' or '.join(sorted(types))}: it can never be valid",
                         node.pointer("enum", index),
                         keyword="enum",
@@ -278,7 +285,7 @@ class EnumValueTypeMismatch(NodeRule):
                     )
         if "const" in value and not matches_type(value["const"], types):
             yield Issue(
-                f"const {orjson.dumps(value['const']).decode()} does not match the type "
+                f"const {json_text(value['const'])} does not match the type "
                 f"{' or '.join(sorted(types))}: nothing can be valid",
                 node.pointer("const"),
                 keyword="const",

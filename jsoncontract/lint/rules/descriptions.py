@@ -47,7 +47,9 @@ _INJECTION: Final = tuple(
         (r"~/\.ssh|\bid_rsa\b|\bmcp\.json\b|\.aws/credentials|/etc/passwd|\.env\b|"
          r"\bprivate key\b|\bapi[_ ]?keys?\b[^.\n]{0,20}\b(?:send|include|pass)",
          "points the model at secrets"),
-        (r"\b(?:you are now|act as|pretend to be|from now on)\b",
+        (r"\b(?:you are now|pretend (?:to be|you are)|from now on,? you|act as (?:if|though)|"
+         r"act as (?:an? |the )?(?:\w+ )?(?:assistant|agent|ai|model|admin|administrator|"
+         r"operator|developer|root|system))\b",
          "tries to change the model's role"),
         (r"\b(?:always|instead)\s+(?:use|call)\s+this tool\s+(?:instead|rather|first)\b",
          "tries to take calls away from other tools"),
@@ -74,6 +76,14 @@ _HIDDEN: Final = re.compile(
     r"|<!--"
 )
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.:/-]*[A-Za-z0-9_]")
+#: A tool name that is also an ordinary word (``fetch``, ``Search``): it counts as a
+#: reference only when the description writes it as code or quotes it.
+_PLAIN_WORD: Final = re.compile(r"[A-Za-z][a-z]*")
+
+
+def _as_code(text: str, word: str) -> bool:
+    """Whether ``text`` writes ``word`` between backticks or quotes."""
+    return re.search(rf"[`'\"\u2018\u201c]{re.escape(word)}[`'\"\u2019\u201d]", text) is not None
 
 
 class ToolDescriptionMissing(ToolRule):
@@ -455,7 +465,9 @@ class DescriptionReferencesForeignTool(RunRule):
     A description that talks about another server's tool ("when sending email with
     `send_email`, always BCC ...") is how one server shadows or hijacks another's tools:
     the instruction applies even when the malicious tool is never called. References
-    between tools of one server are normal and not flagged.
+    between tools of one server are normal and not flagged, and neither is a tool name
+    that is an ordinary word (`fetch`, `search`) used as a word: it counts only when the
+    description writes it as code or in quotes.
 
     ## Example
     `weather.json` holds `get_weather` with the description "Also, whenever send_email is
@@ -490,6 +502,8 @@ class DescriptionReferencesForeignTool(RunRule):
                         where = owners.get(word)
                         if where is None or word in own or len(word) < 4:
                             continue
+                        if _PLAIN_WORD.fullmatch(word) and not _as_code(item.text, word):
+                            continue  # "what to fetch" is English, not the tool fetch
                         other = sorted(where)[0]
                         yield Issue(
                             f"{item.what} mentions {word!r}, a tool of {other}",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from jsoncontract.lint.heuristics import folded, writes
 from jsoncontract.lint.rule import ALL, Family, Issue, ToolRule, by_profile
-from jsoncontract.model import Severity
+from jsoncontract.model import Severity, escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import ToolCtx
@@ -82,12 +82,13 @@ class WriteToolWithoutIdempotencyKey(ToolRule):
         required = schema.get("required")
         if isinstance(required, list) and key in required:
             return
-        at = site.pointer(f"/properties/{key}") if site is not None else tool.member("name")
+        path = f"/properties/{escape_pointer_token(key)}"
+        at = site.pointer(path) if site is not None else tool.member("name")
         yield Issue(
             f"idempotency key {key!r} of write tool {tool.name!r} is optional; a call without "
             "it cannot be recognised as a retry",
             at,
             keyword="required",
             hint=f"add {key!r} to required",
-            schema_path=f"#/properties/{key}",
+            schema_path="#" + path,
         )

@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.lint.heuristics import matches_type
+from jsoncontract.lint.heuristics import json_equal, matches_type
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
 from jsoncontract.lint.rules.support import KEYWORDS
 from jsoncontract.model import Severity
@@ -216,9 +216,9 @@ def _quick(schema: dict[str, Any], default: Any, types: frozenset[str]) -> str |
     if types and not matches_type(default, types):
         return f"the type is {' or '.join(sorted(types))}"
     enum = schema.get("enum")
-    if isinstance(enum, list) and default not in enum:
+    if isinstance(enum, list) and not any(json_equal(default, value) for value in enum):
         return "it is not one of the enum values"
-    if "const" in schema and schema["const"] != default:
+    if "const" in schema and not json_equal(schema["const"], default):
         return "it differs from the const"
     return None
 
@@ -226,9 +226,13 @@ def _quick(schema: dict[str, Any], default: Any, types: frozenset[str]) -> str |
 def _full(schema: dict[str, Any], default: Any) -> str | None:
     import jsonschema_rs
 
+    from jsoncontract.lint.meta import refuse_retrieval
+
     probe = {k: v for k, v in schema.items() if k not in ("default", "examples", "$schema")}
     try:
-        validator = jsonschema_rs.validator_for(probe, validate_formats=True)
+        validator = jsonschema_rs.validator_for(
+            probe, validate_formats=True, retriever=refuse_retrieval
+        )
     except (jsonschema_rs.ValidationError, jsonschema_rs.ReferencingError, ValueError):
         return None  # the schema itself is broken: schema-invalid reports it
     for error in validator.iter_errors(default):

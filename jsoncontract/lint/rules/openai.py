@@ -18,7 +18,7 @@ from jsoncontract.lint.rule import (
 )
 from jsoncontract.lint.rules.support import all_of_fix, drop_fix, one_of_fix
 from jsoncontract.lint.walk import LISTS, MAPS, SINGLE
-from jsoncontract.model import Severity
+from jsoncontract.model import Severity, escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import FileCtx, Node, ToolCtx
@@ -435,7 +435,7 @@ def _openai_stats(schema: Any, large: int) -> _Stats:
                 stack.append((sub, f"{path}/{key}", depth))
             elif key in MAPS and isinstance(sub, dict):
                 stack.extend(
-                    (item, f"{path}/{key}/{name.replace('~', '~0').replace('/', '~1')}", depth)
+                    (item, f"{path}/{key}/{escape_pointer_token(name)}", depth)
                     for name, item in sub.items()
                 )
             elif key in LISTS and isinstance(sub, list):

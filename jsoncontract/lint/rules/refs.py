@@ -10,7 +10,7 @@ from urllib.parse import unquote
 from jsoncontract.lint.context import REF_OVERRIDES_SIBLINGS, Node, Site, ToolCtx
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, ToolRule, by_profile
-from jsoncontract.model import Severity, pointer_tokens
+from jsoncontract.model import Severity, escape_pointer_token, pointer_tokens
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 _MISSING: Final[object] = object()
@@ -323,7 +323,13 @@ class SchemaRecursive(ToolRule):
 
 
 def _cycle(site: Site) -> tuple[Node, str, list[str]] | None:
-    """A ``$ref`` that reaches its own position again: (ref node, target, ref paths)."""
+    """A ``$ref`` that reaches its own position again: (ref node, target, ref paths).
+
+    A reference leads to every reference inside its target. The first reference (in
+    document order) that lies on a cycle of that graph is found with one strongly
+    connected components pass, then one depth-first search from it gives the cycle: linear
+    in the number of references and their depth, whatever the schema.
+    """
     refs: list[tuple[Node, str]] = []
     for node in site.refs[:_MAX_REFS]:
         ref = node.value.get("$ref")
@@ -333,25 +339,99 @@ def _cycle(site: Site) -> tuple[Node, str, list[str]] | None:
                 refs.append((node, target))
     if not refs:
         return None
+    targets = {target for _, target in refs}
+    inside: dict[str, list[int]] = {}  # target -> the references at or below it, in order
+    for index, (node, _) in enumerate(refs):
+        for prefix in _prefixes(node.path):
+            if prefix in targets:
+                inside.setdefault(prefix, []).append(index)
+    successors = [inside.get(target, []) for _, target in refs]
+    on_cycle = _on_cycle(successors)
+    start = next((k for k, looped in enumerate(on_cycle) if looped), None)
+    if start is None:
+        return None
+    start_node, start_target = refs[start]
+    # (target, item it was reached from, path of the reference that led there)
+    items: list[tuple[str, int, str]] = [(start_target, -1, start_node.path)]
+    stack = [0]
+    visited: set[str] = set()
+    while stack:
+        item = stack.pop()
+        target = items[item][0]
+        if target in visited:
+            continue
+        visited.add(target)
+        for other in inside.get(target, ()):
+            if other == start:
+                trail: list[str] = []
+                while item != -1:
+                    trail.append(items[item][2])
+                    item = items[item][1]
+                trail.reverse()
+                return start_node, start_target, trail
+            items.append((refs[other][1], item, refs[other][0].path))
+            stack.append(len(items) - 1)
+    return None  # pragma: no cover - a reference on a cycle reaches itself
 
-    def inside(path: str, target: str) -> bool:
-        return path == target or path.startswith(target + "/") or target == ""
 
-    for start, start_target in refs:
-        stack = [(start_target, [start.path])]
-        visited: set[str] = set()
-        while stack:
-            target, trail = stack.pop()
-            if target in visited:
+def _prefixes(path: str) -> list[str]:
+    """``/a/b`` -> ``""``, ``/a``, ``/a/b``: the pointers of a node and its ancestors."""
+    out = [""]
+    out.extend(path[:i] for i, char in enumerate(path) if char == "/" and i)
+    if path:
+        out.append(path)
+    return out
+
+
+def _on_cycle(successors: list[list[int]]) -> list[bool]:
+    """Which vertices of a graph lie on a cycle (Tarjan's algorithm, without recursion)."""
+    count = len(successors)
+    order = [-1] * count
+    low = [0] * count
+    on_stack = [False] * count
+    stack: list[int] = []
+    result = [False] * count
+    counter = 0
+    for root in range(count):
+        if order[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            vertex, position = work.pop()
+            if position == 0:
+                order[vertex] = low[vertex] = counter
+                counter += 1
+                stack.append(vertex)
+                on_stack[vertex] = True
+            following = successors[vertex]
+            descended = False
+            while position < len(following):
+                other = following[position]
+                position += 1
+                if order[other] == -1:
+                    work.append((vertex, position))
+                    work.append((other, 0))
+                    descended = True
+                    break
+                if on_stack[other]:
+                    low[vertex] = min(low[vertex], order[other])
+            if descended:
                 continue
-            visited.add(target)
-            for node, nxt in refs:
-                if not inside(node.path, target):
-                    continue
-                if node is start:
-                    return start, start_target, trail
-                stack.append((nxt, [*trail, node.path]))
-    return None
+            if low[vertex] == order[vertex]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack[member] = False
+                    component.append(member)
+                    if member == vertex:
+                        break
+                if len(component) > 1 or vertex in following:
+                    for member in component:
+                        result[member] = True
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[vertex])
+    return result
 
 
 def _through_optional(site: Site, trail: list[str]) -> bool:
@@ -494,13 +574,15 @@ class DefinitionUnused(ToolRule):
                 used.add(target)
             if "*" in used:
                 continue
+            # a definition is used when a target is the definition or lies inside it
+            reached = {"/".join(u.split("/", 3)[:3]) for u in used}
             for key in ("$defs", "definitions"):
                 defs = schema.get(key)
                 if not isinstance(defs, dict):
                     continue
                 for name in defs:
-                    path = f"/{key}/{_escape(name)}"
-                    if any(u == path or u.startswith(path + "/") for u in used):
+                    path = f"/{key}/{escape_pointer_token(name)}"
+                    if path in reached:
                         continue
                     yield Issue(
                         f"definition {name!r} is never referenced",
@@ -508,7 +590,3 @@ class DefinitionUnused(ToolRule):
                         hint="remove it, or reference it where it was meant to be used",
                         schema_path="#" + path,
                     )
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")

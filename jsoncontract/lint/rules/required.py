@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.lint.profiles import OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from jsoncontract.lint.context import Node
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
+#: Keywords whose subschemas apply to the same instance as the schema holding them.
+_BRANCHES: Final = ("allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas")
+#: Keywords that let members the schema does not name exist.
+_OPENING: Final = ("patternProperties", "$ref", "$dynamicRef")
 
 
 def _not_nullable(node: Node) -> str | None:
@@ -55,7 +59,7 @@ def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
     elif isinstance(value.get("anyOf") or value.get("oneOf"), list):
         key = "anyOf" if isinstance(value.get("anyOf"), list) else "oneOf"
         branches = value[key]
-        if not any(isinstance(b, dict) and b.get("type") == "null" for b in branches):
+        if not any(_takes_null(b) for b in branches):
             edits.append(Edit("append", node.pointer(key), {"type": "null"}))
     elif "allOf" in value or "not" in value:
         return [], "null would have to pass every allOf branch (or the not); write it by hand"
@@ -63,6 +67,21 @@ def nullable_edits(node: Node) -> tuple[list[Edit], str | None]:
     if isinstance(enum, list) and None not in enum:
         edits.append(Edit("append", node.pointer("enum"), None))
     return edits, None
+
+
+def _takes_null(branch: Any) -> bool:
+    """Whether a union branch already says it accepts null (then a null branch would make
+    null match two branches of a oneOf, which rejects it)."""
+    if not isinstance(branch, dict):
+        return False
+    kind = branch.get("type")
+    enum = branch.get("enum")
+    return (
+        kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+        or ("const" in branch and branch["const"] is None)
+        or (isinstance(enum, list) and None in enum)
+    )
 
 
 class PropertyNotRequired(NodeRule):
@@ -149,7 +168,10 @@ class PropertyNotRequired(NodeRule):
 class RequiredPropertyUndefined(NodeRule):
     """## What it does
     Checks that every name in `required` is declared under `properties` (or could come from
-    `patternProperties`, `additionalProperties` or a composed subschema).
+    `patternProperties`, `additionalProperties` or a composed subschema). In an `anyOf`,
+    `oneOf`, `allOf`, `if`/`then`/`else` or `not` branch, the properties of the schemas the
+    branch is composed with count as declared (`"anyOf": [{"required": ["email"]},
+    {"required": ["phone"]}]` next to `properties`).
 
     ## Why is this bad?
     Usually a typo or a renamed property. The schema then demands a member the model has
@@ -185,27 +207,19 @@ class RequiredPropertyUndefined(NodeRule):
         required = value.get("required")
         if not isinstance(required, list):
             return
-        if any(
-            k in value
-            for k in (
-                "patternProperties",
-                "allOf",
-                "anyOf",
-                "oneOf",
-                "$ref",
-                "if",
-                "then",
-                "else",
-                "dependentSchemas",
-            )
-        ):
+        if any(k in value for k in (*_OPENING, *_BRANCHES)):
             return
         extra = value.get("additionalProperties")
         closed = extra is False or value.get("unevaluatedProperties") is False
         if isinstance(extra, dict) and extra:
             return
         props = value.get("properties")
-        declared: dict[str, Any] = props if isinstance(props, dict) else {}
+        declared: dict[str, Any] = dict(props) if isinstance(props, dict) else {}
+        if node.key in _BRANCHES:
+            around = _composed_names(node)
+            if around is None:
+                return
+            declared.update(dict.fromkeys(around))
         for index, name in enumerate(required):
             if not isinstance(name, str) or name in declared:
                 continue
@@ -226,9 +240,41 @@ class RequiredPropertyUndefined(NodeRule):
             )
 
 
+def _composed_names(node: Node) -> list[str] | None:
+    """The property names a composition branch's ``required`` may refer to: those of the
+    schemas it is composed with (its owner and the owner's other branches, up every
+    composition step), or ``None`` when they cannot be known from here."""
+    names: list[str] = []
+    current = node
+    while current.key in _BRANCHES and current.parent is not None:
+        owner = current.parent.value
+        if not isinstance(owner, dict):
+            break
+        schemas: list[Any] = [owner]
+        for key in _BRANCHES:
+            sub = owner.get(key)
+            if isinstance(sub, list):
+                schemas.extend(sub)
+            elif isinstance(sub, dict):
+                schemas.extend(sub.values() if key == "dependentSchemas" else (sub,))
+        for schema in schemas:
+            if not isinstance(schema, dict):
+                continue
+            extra = schema.get("additionalProperties")
+            if any(k in schema for k in _OPENING) or (isinstance(extra, dict) and extra):
+                return None
+            props = schema.get("properties")
+            if isinstance(props, dict):
+                names.extend(props)
+        current = current.parent
+    return names
+
+
 class RequiredMissing(NodeRule):
     """## What it does
-    Reports an input schema that declares parameters but requires none of them.
+    Reports an input schema that declares parameters but requires none of them (and has
+    no `anyOf`, `oneOf`, `allOf`, `if`, `not`, `$ref` or `minProperties` that could still
+    require one).
 
     ## Why is this bad?
     Then `{}` is a valid call. Models do call tools with empty arguments when the context
@@ -266,6 +312,8 @@ class RequiredMissing(NodeRule):
         props = value.get("properties")
         if not isinstance(props, dict) or not props or value.get("required"):
             return
+        if any(k in value for k in (*_OPENING, *_BRANCHES)) or value.get("minProperties"):
+            return  # a composed schema may still require something: {} may be invalid
         yield Issue(
             f"none of the {len(props)} parameters is required, so {{}} is a valid call",
             node.pointer(),

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
+
+from jsoncontract.lint.heuristics import json_type
 from jsoncontract.lint.rule import Edit, Fix
 
 if TYPE_CHECKING:
@@ -31,6 +35,32 @@ ANNOTATIONS: Final = frozenset(
     {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly",
      "writeOnly", "contentEncoding", "contentMediaType", "contentSchema"}
 )  # fmt: skip
+
+
+def json_text(value: Any, *, sort_keys: bool = False) -> str:
+    """Compact JSON text of a value from a tool file, whatever it holds: integers beyond 64
+    bits (which orjson refuses) and nesting too deep to write become a readable stand-in."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS if sort_keys else 0).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys)
+    except (RecursionError, ValueError):
+        return f"<a {type(value).__name__} nested too deep to show #{id(value)}>"
+
+
+def value_key(value: Any) -> str:
+    """A key equal for values an ``enum`` or ``const`` cannot tell apart (``1`` and ``1.0``)
+    and different for the others (``1`` and ``true``)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json_text(value, sort_keys=True) + json_type(value)
+
+
+def article(word: str) -> str:
+    """``a`` or ``an``, for the word that follows (``an integer``, ``a string``)."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def drop_fix(node: Node, keyword: str) -> Fix:
@@ -78,9 +108,7 @@ def _disjoint(branches: list[Any]) -> bool:
             return False
         kind = branch.get("type")
         if "const" in branch:
-            import orjson
-
-            consts.append(orjson.dumps(branch["const"], option=orjson.OPT_SORT_KEYS).decode())
+            consts.append(value_key(branch["const"]))
         elif isinstance(kind, str):
             kinds.append(kind)
         else:
