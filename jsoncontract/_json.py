@@ -309,7 +309,9 @@ def _too_deep(offset: int) -> Diagnosis:
 
 # -- diagnosis -----------------------------------------------------------------------------
 
-_FENCE: Final = re.compile(r"^\s*```[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)\r?\n?```\s*$", re.DOTALL)
+#: The language tag and the blanks after it are matched possessively: were they given back
+#: one character at a time, a long unclosed tag would cost quadratic time.
+_FENCE: Final = re.compile(r"^\s*```[A-Za-z0-9_+-]*+[ \t]*+\r?\n?(.*?)\r?\n?```\s*$", re.DOTALL)
 _TRAILING_COMMA: Final = re.compile(r",(\s*[}\]])")
 _PY_LITERAL: Final = re.compile(r"True|False|None")
 _NON_FINITE: Final = re.compile(r"-?(?:NaN|Infinity|inf|nan)\b")

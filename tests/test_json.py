@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from jsoncontract._json import MAX_DEPTH, NotJSON, diagnose, dumps, line_col, load, short_repr
@@ -159,6 +161,27 @@ class TestDiagnose:
     def test_positions_count_characters_not_bytes(self) -> None:
         diagnosis = diagnose('{"é": "ü" x}')
         assert (diagnosis.line, diagnosis.column) == (1, 11)
+
+    @pytest.mark.parametrize(
+        ("text", "repaired"),
+        [
+            ('```json{"a": 1}```', '{"a": 1}'),
+            ('  ```JSON  \r\n{"a": 1}\r\n```  \n', '{"a": 1}'),
+            ('```{"a": "```"}```', '{"a": "```"}'),
+            ("```json\n{'a': 1}\n```", None),
+        ],
+    )
+    def test_code_fence_shapes(self, text: str, repaired: str | None) -> None:
+        diagnosis = diagnose(text)
+        assert (diagnosis.code, diagnosis.repaired) == ("code_fence", repaired)
+
+    @pytest.mark.parametrize("tail", ["a", " "])
+    def test_an_unclosed_fence_takes_linear_time(self, tail: str) -> None:
+        # a long run after ``` once cost quadratic time (30,000 characters: seconds)
+        start = time.process_time()
+        diagnosis = diagnose("```" + tail * 30_000)
+        assert diagnosis.code == "invalid_json"
+        assert time.process_time() - start < 0.5
 
     def test_python_repair_refuses_huge_input(self) -> None:
         text = "{'a': '" + "x" * 200_000 + "'}"
