@@ -599,6 +599,35 @@ def dumps(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
+def printable(text: str) -> str:
+    """``text`` with each lone surrogate spelt out as ``\\udXXX``.
+
+    A capture's invalid UTF-8 bytes and lone ``\\ud800`` escapes are read into such
+    surrogates (and reported as findings); a tool name, key or file name holding one
+    cannot be written as UTF-8, so reports show it this way.
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def dumps_report(value: Any, option: int = 0) -> bytes:
+    """``orjson.dumps`` for a report, which must be UTF-8 whatever text it quotes: strings
+    holding lone surrogates are written through :func:`printable`."""
+    try:
+        return orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(_printable_tree(value), option=option)
+
+
+def _printable_tree(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_printable_tree(k): _printable_tree(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable_tree(v) for v in value]
+    return value
+
+
 def short_repr(value: Any, limit: int = 60) -> str:
     """A JSON rendering of ``value`` cut to ``limit`` characters, for messages."""
     try:

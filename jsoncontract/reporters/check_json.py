@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Final
 
 import orjson
 
+from jsoncontract._json import dumps_report
 from jsoncontract.reporters.interface import CheckReporter, ReportOptions
 
 if TYPE_CHECKING:
@@ -37,14 +38,19 @@ class JsonCheckReporter(CheckReporter):
 
     def add(self, result: CallResult) -> None:
         """Spool one result."""
+        entry = result.to_dict()
+        try:
+            data = self._dumps(entry)
+        except orjson.JSONEncodeError:  # text UTF-8 cannot hold, from the capture
+            data = dumps_report(entry)
         if self._count:
             self._spool.write(b",")
-        self._spool.write(self._dumps(result.to_dict()))
+        self._spool.write(data)
         self._count += 1
 
     def close(self, summary: Summary) -> None:
         """Write the summary, then every spooled result."""
-        head = orjson.dumps({"version": REPORT_VERSION, "summary": summary.to_dict()})
+        head = dumps_report({"version": REPORT_VERSION, "summary": summary.to_dict()})
         self.stream.write(head[:-1] + b',"results":[')
         self._spool.seek(0)
         shutil.copyfileobj(self._spool, self.stream, 1 << 20)
@@ -57,14 +63,14 @@ class JsonlCheckReporter(CheckReporter):
 
     def add(self, result: CallResult) -> None:
         """Write one result line."""
-        self.stream.write(orjson.dumps(result.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+        self.stream.write(dumps_report(result.to_dict(), orjson.OPT_APPEND_NEWLINE))
 
     def close(self, summary: Summary) -> None:
         """Write the summary line."""
         self.stream.write(
-            orjson.dumps(
+            dumps_report(
                 {"version": REPORT_VERSION, "summary": summary.to_dict()},
-                option=orjson.OPT_APPEND_NEWLINE,
+                orjson.OPT_APPEND_NEWLINE,
             )
         )
 

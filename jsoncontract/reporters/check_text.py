@@ -127,7 +127,9 @@ class LineWriter:
         if self.color:
             from rich.console import Console
 
-            self._text = io.TextIOWrapper(stream, encoding="utf-8", write_through=True)
+            self._text = io.TextIOWrapper(
+                stream, encoding="utf-8", errors="backslashreplace", write_through=True
+            )
             self._console = Console(
                 file=self._text,
                 force_terminal=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from jsoncontract import check
 from jsoncontract.model import CheckReport
 from jsoncontract.reporters import CHECK_REPORTERS, ReportOptions
 from jsoncontract.tools import ToolSet
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 CAPTURES = [
     "fixtures/captures/faults/schema-enum.json",
@@ -167,3 +170,48 @@ def test_readme_lists_every_code() -> None:
     section = readme[readme.index("### Finding codes") :]
     for code in [*codes.ENVELOPE_CODES, *codes.PARSE_CODES]:
         assert f"`{code}`" in section, code
+
+
+def surrogate_report(tmp_path: Path) -> CheckReport:
+    """Calls whose tool name, call id, argument key and file name hold lone surrogates
+    (invalid UTF-8 bytes or lone ``\\ud800`` escapes in the capture)."""
+    lines = [
+        b'{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/call",'
+        b'"params":{"name":"x\\udc00y","arguments":{}}}',
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call",'
+        b'"params":{"name":"get_weather","arguments":{"c\xffity":1,"c\xffity":2}}}',
+    ]
+    try:
+        path = tmp_path / os.fsdecode(b"trace-\xff.jsonl")
+        path.write_bytes(b"\n".join(lines) + b"\n")
+    except (OSError, UnicodeError):  # a file system that holds only UTF-8 names
+        path = tmp_path / "trace.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+    return check([path], tools=ToolSet.from_paths([FIXTURES / "tools"]))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "sarif", "junit"])
+@pytest.mark.parametrize("color", [False, True])
+def test_text_utf8_cannot_hold_is_spelt_out(tmp_path: Path, fmt: str, color: bool) -> None:
+    report = surrogate_report(tmp_path)
+    assert [r.stage for r in report.results] == ["envelope", "parse"]
+    stream = io.BytesIO()
+    reporter = CHECK_REPORTERS[fmt](stream, ReportOptions(color=color))
+    for result in report.results:
+        reporter.add(result)
+    reporter.close(report.summary)
+    text = stream.getvalue().decode("utf-8")  # strict: the report is UTF-8
+    if fmt in ("json", "jsonl", "sarif"):  # and still JSON
+        for document in text.splitlines() if fmt == "jsonl" else [text]:
+            json.loads(document)
+    spelt = {"json": r"x\\udc00y", "jsonl": r"x\\udc00y", "sarif": r"x\\udc00y"}
+    assert spelt.get(fmt, r"x\xdc00y" if fmt == "junit" else r"x\udc00y") in text
+
+
+def test_json_report_spells_out_lone_surrogates(tmp_path: Path) -> None:
+    report = surrogate_report(tmp_path)
+    log = json.loads(render(report, "json"))
+    first, second = log["results"]
+    assert (first["tool"], first["call_id"]) == ("x\\udc00y", "a\\ud800")
+    assert second["findings"][0]["path"] == "/c\\udcffity"
+    assert "x\\udc00y" in log["summary"]["by_tool"]
