@@ -348,6 +348,32 @@ def test_arguments_nested_deep_but_within_the_limit_are_read(
     assert (line.call_id, line.load_findings) == ("t", [])
 
 
+@pytest.mark.parametrize(
+    ("opening", "closing", "depth"),
+    [
+        ("[", "]", 1000),
+        ('{"hop": "mcp", "payload": ', "}", 1000),
+        ('{"hop": "mcp", "payload": [', "]}", 500),
+    ],
+)
+def test_calls_nested_deep_in_lists_and_records(
+    write: Write, read: Read, findings: Findings, opening: str, closing: str, depth: int
+) -> None:
+    call = '{"type": "tool_use", "id": "t", "name": "f", "input": {}}'
+    shallow = opening * 20 + call + closing * 20
+    deep = opening * depth + call + closing * depth  # JSON, but deeper than any capture
+    (found,) = read(write("shallow.json", shallow))
+    assert found.call_id == "t"
+    path = write("deep.json", deep)
+    with pytest.raises(InputError, match="calls nested more than 64 levels deep"):
+        read(path)
+    # in a trace, the line is reported and the rest is read
+    first, second = read(write("deep.jsonl", deep + "\n" + shallow + "\n"))
+    assert findings(first) == [("envelope.unknown_dialect", ERROR)]
+    assert "calls nested more than 64 levels deep" in first.load_findings[0].message
+    assert (second.call_id, second.source.line) == ("t", 2)
+
+
 def test_a_whole_file_in_no_known_dialect(write: Write, read: Read) -> None:
     path = write("package.json", {"name": "my-app", "version": "1.0.0", "private": True})
     with pytest.raises(InputError) as info:
