@@ -632,8 +632,11 @@ def short_repr(value: Any, limit: int = 60) -> str:
     """A JSON rendering of ``value`` cut to ``limit`` characters, for messages."""
     try:
         text = orjson.dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        text = repr(value)
+    except TypeError:  # orjson.JSONEncodeError: lone surrogates, or deeper than orjson writes
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"(a JSON {json_type(value)} nested too deeply to show)"
     if len(text) > limit:
         return text[: limit - 3] + "..."
     return text

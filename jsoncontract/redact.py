@@ -29,8 +29,11 @@ def fingerprint(value: Any) -> str:
     """A short stable hash standing in for a hidden value: ``<redacted sha256:1a2b3c4d>``."""
     try:
         data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except (TypeError, orjson.JSONEncodeError):
-        data = repr(value).encode("utf-8", "surrogatepass")
+    except TypeError:  # orjson.JSONEncodeError: lone surrogates, or deeper than orjson writes
+        try:
+            data = repr(value).encode("utf-8", "surrogatepass")
+        except RecursionError:
+            return "<redacted: nested too deeply to hash>"
     return f"<redacted sha256:{hashlib.sha256(data).hexdigest()[:8]}>"
 
 

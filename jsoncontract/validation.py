@@ -97,13 +97,29 @@ class CompiledSchema:
     def violations(self, instance: Any, *, show_values: bool = False) -> list[Violation]:
         """Every violation, the most relevant first (shallow and specific before deep and
         generic). Empty when the instance is valid."""
-        if self._python is not None:
-            found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
-        else:
-            found = []
-            for error in self._validator.iter_errors(instance):
-                found.extend(_explain(error, self.schema, show_values))
+        try:
+            if self._python is not None:
+                found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
+            else:
+                found = []
+                for error in self._validator.iter_errors(instance):
+                    found.extend(_explain(error, self.schema, show_values))
+        except (ValueError, RecursionError) as exc:
+            # jsonschema-rs cannot hand back an error whose value is over 255 levels deep
+            # (and python-jsonschema recurses): a value that deep is refused as such
+            if isinstance(exc, ValueError) and "Recursion limit" not in str(exc):
+                raise
+            return [_TOO_DEEP]
         return sorted(found, key=_relevance)
+
+
+_TOO_DEEP: Final = Violation(
+    "too_deep",
+    "",
+    "#",
+    "the value breaks the schema, and is nested too deeply for its violations to be listed",
+    "flatten the payload; no tool argument needs this depth",
+)
 
 
 def _relevance(violation: Violation) -> tuple[bool, int]:

@@ -201,3 +201,11 @@ def test_short_repr_cuts_long_values() -> None:
 
 def test_dumps_accepts_non_string_keys() -> None:
     assert dumps({1: "a"}) == b'{"1":"a"}'
+
+
+def test_short_repr_of_values_too_deep_to_write() -> None:
+    deep: list[object] = []
+    for _ in range(1000):
+        deep = [deep]
+    assert short_repr([[1]] * 3) == "[[1],[1],[1]]"
+    assert short_repr(deep) == "(a JSON array nested too deeply to show)"

@@ -286,3 +286,31 @@ def test_deeply_nested_schema_is_refused_cleanly() -> None:
         node = node["items"]
     with pytest.raises(SchemaLoadError, match="nested too deeply"):
         CompiledSchema(schema)
+
+
+def _deep(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("levels", [300, 1000])
+def test_values_too_deep_to_explain_are_still_refused(levels: int) -> None:
+    compiled = CompiledSchema({"type": "object", "properties": {"a": {"type": "string"}}})
+    assert not compiled.is_valid({"a": _deep(levels)})
+    (found,) = compiled.violations({"a": _deep(levels)})
+    assert (found.keyword, found.path) == ("too_deep", "")
+    assert "nested too deeply" in found.message
+    # a deep value the schema accepts is fine, and a shallow error is explained as usual
+    assert CompiledSchema({"type": "object"}).violations({"a": _deep(levels)}) == []
+    assert [v.keyword for v in compiled.violations({"a": _deep(200)})] == ["type"]
+
+
+def test_draft_3_values_too_deep_to_explain_are_still_refused() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-03/schema#",
+        "properties": {"a": {"type": "string"}},
+    }
+    (found,) = CompiledSchema(schema).violations({"a": _deep(1000)})
+    assert found.keyword == "too_deep"

@@ -322,6 +322,28 @@ class TestBadInput:
         result = run_cli("check", "--tools", TOOLS, str(capture))
         assert result.code == 1 and "parse.too_deep" in result.stdout
 
+    @pytest.mark.parametrize("depth", [300, 1000])
+    def test_arguments_within_the_limit_but_too_deep_to_explain(
+        self, run_cli: Run, write: Write, depth: int
+    ) -> None:
+        deep = "[" * depth + "]" * depth
+        lines = [
+            chat("get_weather", '{"city":' + deep + "}"),  # schema: city is a string
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "get_weather", "arguments": '{"city":' + deep + "}"},
+            },
+            chat("get_weather", '{"city": "Oslo"}'),
+        ]
+        trace = write("t.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+        result = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        assert result.code == 1, result.stderr
+        report = json.loads(result.stdout)
+        codes = [[f["code"] for f in r["findings"]] for r in report["results"]]
+        assert codes == [["schema.too_deep"], ["parse.string_arguments"], []]
+
     def test_jsonl_garbage_line_keeps_going(self, run_cli: Run, write: Write) -> None:
         good = json.dumps(chat("get_weather", '{"city": "Oslo"}'))
         trace = write("t.jsonl", f"{good}\n\x00\x01garbage\n{good}\n")
