@@ -314,3 +314,60 @@ def test_draft_3_values_too_deep_to_explain_are_still_refused() -> None:
     }
     (found,) = CompiledSchema(schema).violations({"a": _deep(1000)})
     assert found.keyword == "too_deep"
+
+
+LOGIN = {
+    "type": "object",
+    "properties": {
+        "user": {"type": "string"},
+        "password": {"type": "string"},
+        "pin": {"type": "integer"},
+        "profile": {"type": "array"},
+    },
+    "anyOf": [{"required": ["otp"]}, {"properties": {"password": {"minLength": 12}}}],
+}
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [
+        {"user": "bob", "password": "hunter2"},  # anyOf at the root quotes the whole object
+        {"user": "bob", "otp": 1, "profile": {"email": "bob@example.com"}},  # type of a member
+        {"user": "bob", "otp": 1, "pin": "4242"},  # a number sent as a string: the hint
+        ["x", {"password": "hunter2"}],  # the root type
+    ],
+)
+def test_values_inside_what_a_message_quotes_are_hashed_unless_asked(instance: Any) -> None:
+    compiled = CompiledSchema({**LOGIN, "type": "object"})
+    found = compiled.violations(instance)
+    assert found
+    text = " ".join(f"{v.message} {v.hint}" for v in found)
+    for secret in ("hunter2", "bob@example.com", "4242"):
+        assert secret not in text
+    shown = compiled.violations(instance, show_values=True)
+    assert any(
+        secret in f"{v.message} {v.hint}"
+        for v in shown
+        for secret in ("hunter2", "bob@example.com", "4242")
+    )
+
+
+def test_a_whole_number_hint_does_not_quote_a_secret() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", **LOGIN}
+    (found,) = CompiledSchema(schema).violations({"otp": 1, "pin": 4242.0})
+    assert found.hint == "send the value without a fractional part"
+    (shown,) = CompiledSchema(schema).violations({"otp": 1, "pin": 4242.0}, show_values=True)
+    assert shown.hint == "send 4242 without a fractional part"
+
+
+def test_the_closest_alternative_does_not_quote_a_secret() -> None:
+    schema = {"anyOf": [{"type": "string"}, {"properties": {"password": {"type": "integer"}}}]}
+    (found,) = CompiledSchema(schema).violations({"password": "hunter2"})
+    assert found.hint is not None and "closest alternative" in found.hint
+    assert "hunter2" not in f"{found.message} {found.hint}"
+
+
+def test_draft_3_messages_do_not_quote_secrets() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-03/schema#", "type": "array"}
+    (found,) = CompiledSchema(schema).violations({"password": "hunter2"})
+    assert "hunter2" not in found.message

@@ -182,3 +182,28 @@ def test_the_gate_protocol_is_structural() -> None:
 def test_run_streams() -> None:
     results = Checker(tools()).run(iter([call('{"city": "A"}'), call("{")]))
     assert [r.ok for r in results] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "form", "code"),
+    [
+        ('```json\n{"city": "Oslo", "password": "hunter2"}\n```', ArgumentsForm.TEXT, "code_fence"),
+        ('{"city": "Oslo", "password": "hunter2",}', ArgumentsForm.TEXT, "trailing_comma"),
+        ("{'city': 'Oslo', 'password': 'hunter2'}", ArgumentsForm.TEXT, "single_quotes"),
+        (
+            '"{\\"city\\": \\"Oslo\\", \\"password\\": \\"hunter2\\"}"',
+            ArgumentsForm.TEXT,
+            "double_encoded",
+        ),
+        ('{"city": "Oslo", "password": "hunter2"}', ArgumentsForm.VALUE, "string_arguments"),
+    ],
+)
+def test_repaired_previews_hash_sensitive_members_unless_asked(
+    arguments: str, form: ArgumentsForm, code: str
+) -> None:
+    (hidden,) = Checker(tools()).check(call(arguments, form)).findings
+    assert hidden.code == "parse." + code
+    assert hidden.hint is not None and "Oslo" in hidden.hint
+    assert "hunter2" not in hidden.hint and "<redacted sha256:" in hidden.hint
+    (shown,) = Checker(tools(), show_values=True).check(call(arguments, form)).findings
+    assert shown.hint is not None and "hunter2" in shown.hint
