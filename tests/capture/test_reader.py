@@ -753,3 +753,18 @@ def test_bundled_trace(repo: Path, read: Read) -> None:
         ("model", "nsgh5u66", 7),
     ]
     assert calls[2].response is not None and calls[2].response["id"] == 21
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
+def test_sse_lines_end_only_at_cr_and_lf(write: Write, read: Read, separator: str) -> None:
+    # these may stand unescaped in a JSON string; str.splitlines() cut the event there
+    arguments = {"city": f"Paris{separator}Lyon"}
+    event = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": arguments},
+    }
+    text = "data: " + orjson.dumps(event).decode() + "\r\n\r\n"
+    (call,) = read(write("s.sse", text))
+    assert (call.arguments, call.load_findings) == (arguments, [])
