@@ -29,8 +29,6 @@ class FailOn(StrEnum):
     never = "never"
 
 
-_RANK = {"error": 2, "warning": 1, "info": 0}
-
 OutputOpt = Annotated[
     Path | None,
     typer.Option(
@@ -108,7 +106,9 @@ def exit_code(worst: str | None, fail_on: str) -> int:
     """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
     if worst is None or fail_on == "never":
         return EXIT_OK
-    return EXIT_FINDINGS if _RANK[worst] >= _RANK[fail_on] else EXIT_OK
+    from jsoncontract.model import Severity
+
+    return EXIT_FINDINGS if Severity(worst).rank >= Severity(fail_on).rank else EXIT_OK
 
 
 @contextmanager
