@@ -118,14 +118,16 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    directory = path.parent if str(path.parent) else Path()
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as stream:
             yield stream
+        umask = os.umask(0)  # read it: a temporary file is private (0600), a report is not
+        os.umask(umask)
+        Path(temp).chmod(0o666 & ~umask)
         Path(temp).replace(path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

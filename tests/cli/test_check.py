@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -117,6 +119,16 @@ class TestFormats:
         assert result.code == 1 and result.stdout == ""
         assert json.loads(target.read_text())["summary"]["failed"] == 1
         assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+    @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+    def test_output_file_gets_the_usual_permissions(self, run_cli: Run, tmp_path: Path) -> None:
+        target = tmp_path / "report.json"
+        saved = os.umask(0o022)
+        try:
+            run_cli("check", "--tools", TOOLS, ENUM_CAPTURE, "-f", "json", "-o", str(target))
+        finally:
+            os.umask(saved)
+        assert stat.S_IMODE(target.stat().st_mode) == 0o644  # as any new file, not 0600
 
     def test_no_partial_output_file_when_the_job_fails(
         self, run_cli: Run, tmp_path: Path, write: Write
