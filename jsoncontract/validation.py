@@ -15,6 +15,7 @@ that was probably meant, the number that was sent as a string).
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -31,6 +32,7 @@ DRAFT3: Final = "http://json-schema.org/draft-03/schema"
 _WEAK: Final = frozenset({"anyOf", "oneOf", "not", "if", "then", "else", "allOf", "falseSchema"})
 
 _MEMBER_KEYWORDS: Final = frozenset({"required", "additionalProperties"})
+_JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _FORMAT_HINTS: Final = {
     "date": "use a full date, YYYY-MM-DD (RFC 3339), e.g. 2024-01-31",
     "date-time": "use an RFC 3339 timestamp with a time zone, e.g. 2024-01-31T09:30:00Z",
@@ -462,11 +464,9 @@ def _type_hint(instance: Any, types: list[str], *, hide: bool) -> str | None:
 
 
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return text.lower() not in ("nan", "inf", "-inf", "infinity", "-infinity")
+    """Whether ``text`` is a JSON number (``float()`` also takes ``1_000``, ``+5``, ``.5``,
+    ``inf`` and other scripts' digits, none of which JSON allows)."""
+    return _JSON_NUMBER.fullmatch(text) is not None
 
 
 def pointer_get(document: Any, pointer: str) -> Any:

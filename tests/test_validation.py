@@ -167,6 +167,17 @@ def test_every_unexpected_property_is_its_own_violation() -> None:
     assert sorted(v.path for v in found) == ["/a", "/b"]
 
 
+@pytest.mark.parametrize("text", ["50", "-0.5", "1e3", "2.5E-3", " 7 "])
+def test_a_number_sent_as_a_string(text: str) -> None:
+    hint = one({**BASE, "limit": text}).hint
+    assert hint == f"send {text.strip()} as a JSON number, not a string"
+
+
+@pytest.mark.parametrize("text", ["1_000", "+5", ".5", "5.", "0x10", "\u0665", "NaN", "inf", "05"])
+def test_a_string_python_reads_as_a_number_but_json_does_not(text: str) -> None:
+    assert one({**BASE, "limit": text}).hint is None
+
+
 def test_sensitive_values_are_hashed_unless_asked() -> None:
     hidden = one({**BASE, "api_key": "pk-live-123"})
     assert "pk-live-123" not in hidden.message
