@@ -14,7 +14,6 @@ that was probably meant, the number that was sent as a string).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from typing import Any, Final
 import jsonschema_rs
 
 from jsoncontract._json import json_type, short_repr
+from jsoncontract._spelling import closest
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.model import Source, join_pointer, pointer_tokens
 from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
@@ -225,10 +225,11 @@ def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
 
 
 def _closest(word: str, options: Iterable[Any]) -> str | None:
+    """The option ``word`` was probably meant to be (a spelling or case slip), if any."""
     strings = [o for o in options if isinstance(o, str)]
-    match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
-    if match:
-        return match[0]
+    match = closest(word, strings)
+    if match is not None:
+        return match
     lowered = {o.lower(): o for o in strings}
     return lowered.get(word.lower())
 
