@@ -113,8 +113,11 @@ def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
 
     A line longer than ``max_line_bytes`` is skipped without being held in memory and
     yielded as ``(line_number, None)``.
+
+    Raises:
+        InputError: the file cannot be opened.
     """
-    yield from lines_of(open_stream(path), max_line_bytes)
+    return lines_of(open_stream(path), max_line_bytes)
 
 
 def is_stream(path: Path | str) -> bool:

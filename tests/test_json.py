@@ -42,6 +42,11 @@ class TestLoad:
     def test_escaped_colon_forces_the_exact_path_and_stays_correct(self) -> None:
         assert load(b'{"a": "x\\u003ay"}') == ({"a": "x:y"}, ())
 
+    @pytest.mark.parametrize("escape", [b"\\u003a", b"\\u003A", b"\\u003a\\u003A"])
+    def test_an_escaped_colon_cannot_hide_a_duplicate_key(self, escape: bytes) -> None:
+        # the dropped member's colon and the escaped one would cancel out in a count
+        assert anomalies(b'{"a": 1, "a": "' + escape + b'"}') == [("duplicate_key", "/a")]
+
     @pytest.mark.parametrize(
         "number",
         [18446744073709551616, -9223372036854775809, 10**30, -(10**40)],
