@@ -77,9 +77,7 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState, out: list[To
                 hint="give every request a unique id",
             )
         )
-    elif (
-        request_id is None or isinstance(request_id, bool) or not isinstance(request_id, str | int)
-    ):
+    elif type(request_id) not in _ID_TYPES:  # null, a bool, a float, an object...
         findings.append(
             envelope(
                 "envelope.malformed",
