@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -519,6 +521,38 @@ def test_stdin_not_json(stdin: Callable[[bytes], None], read: Read) -> None:
         read("-")
     assert (info.value.file, info.value.line) == ("-", 3)
     assert info.value.message.startswith("not JSON (single quotes)")
+
+
+def test_stdin_document_over_the_size_limit(
+    stdin: Callable[[bytes], None], read: Read, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jsoncontract.capture import reader
+
+    monkeypatch.setattr(reader, "MAX_DOCUMENT_BYTES", 100)
+    doc = {"role": "assistant", "tool_calls": [tool_call(1), tool_call(2)]}
+    stdin(orjson.dumps(doc, option=orjson.OPT_INDENT_2))  # not one document per line
+    with pytest.raises(InputError, match=r"^-: the input is over the 0 MB limit for one JSON"):
+        read("-")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_holding_one_document(tmp_path: Path, read: Read) -> None:
+    fifo = tmp_path / "capture"
+    os.mkfifo(fifo)
+    doc = {"role": "assistant", "tool_calls": [tool_call(1), tool_call(2)]}
+    text = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    writer = threading.Thread(target=fifo.write_bytes, args=(text,))
+    writer.start()
+    try:
+        assert ids(read(fifo)) == [("call_1", 4), ("call_2", 12)]
+    finally:
+        writer.join(timeout=30)
+
+
+def test_a_file_gone_before_it_is_read(tmp_path: Path) -> None:
+    reader = CaptureReader()
+    with pytest.raises(InputError, match="cannot read: No such file"):
+        list(reader.read_file(tmp_path / "gone.jsonl"))
 
 
 def test_stdin_oversized_line(

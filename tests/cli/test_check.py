@@ -130,6 +130,25 @@ class TestFormats:
             os.umask(saved)
         assert stat.S_IMODE(target.stat().st_mode) == 0o644  # as any new file, not 0600
 
+    def test_output_file_in_a_missing_directory(self, run_cli: Run, tmp_path: Path) -> None:
+        target = tmp_path / "nowhere" / "report.json"
+        result = run_cli("check", "--tools", TOOLS, OK_CAPTURE, "-o", str(target))
+        assert result.code == 2
+        assert result.stderr == (
+            f"jsoncontract: error: {target}: cannot write: No such file or directory\n"
+        )
+
+    def test_progress_on_a_terminal_leaves_the_report_unchanged(
+        self, run_cli: Run, write: Write, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        line = json.dumps(chat("get_weather", '{"city": "Oslo", "pad": "' + "x" * 500 + '"}'))
+        trace = write("big.jsonl", (line + "\n") * 10_000)  # over the 5 MB a bar waits for
+        plain = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        monkeypatch.setattr("jsoncontract.cli.check.stderr_is_terminal", lambda: True)
+        shown = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        assert (shown.code, shown.stdout) == (plain.code, plain.stdout)
+        assert json.loads(shown.stdout)["summary"]["calls"] == 10_000
+
     def test_no_partial_output_file_when_the_job_fails(
         self, run_cli: Run, tmp_path: Path, write: Write
     ) -> None:

@@ -65,6 +65,13 @@ def test_json(report: CheckReport, golden: Callable[[str, str], None]) -> None:
     golden("check/report.json", json.dumps(json.loads(text), indent=2) + "\n")
 
 
+def test_json_written_in_many_chunks(report: CheckReport, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jsoncontract.reporters import check_json
+
+    monkeypatch.setattr(check_json, "_CHUNK_BYTES", 64)  # every result fills a chunk
+    assert json.loads(render(report, "json")) == report.to_dict()
+
+
 def test_jsonl(report: CheckReport, golden: Callable[[str, str], None]) -> None:
     text = render(report, "jsonl")
     lines = [json.loads(line) for line in text.splitlines()]
