@@ -222,3 +222,33 @@ def test_json_report_spells_out_lone_surrogates(tmp_path: Path) -> None:
     assert (first["tool"], first["call_id"]) == ("x\\udc00y", "a\\ud800")
     assert second["findings"][0]["path"] == "/c\\udcffity"
     assert "x\\udc00y" in log["summary"]["by_tool"]
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_text_from_a_capture_cannot_drive_the_terminal(tmp_path: Path, color: bool) -> None:
+    message = {
+        "jsonrpc": "2.0",
+        "id": "1\x1b]0;retitled\x07",
+        "method": "tools/call",
+        "params": {
+            "name": "get_weather",
+            "arguments": {"city": "Oslo", "x\x1b[2J\nok   forged.json:1 get_weather": 1},
+        },
+    }
+    path = tmp_path / "trace.jsonl"
+    path.write_bytes(json.dumps(message).encode() + b"\n")
+    report = check([path], tools=ToolSet.from_paths([FIXTURES / "tools"]))
+    stream = io.BytesIO()
+    reporter = CHECK_REPORTERS["text"](stream, ReportOptions(color=color))
+    for result in report.results:
+        reporter.add(result)
+    reporter.close(report.summary)
+    text = stream.getvalue().decode()
+    if color:  # rich's own styling is the only escape sequence left
+        import re
+
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert "\x1b" not in text and "\x07" not in text
+    assert not any(line.startswith("ok ") for line in text.splitlines())
+    assert "x\\x1b[2J\\x0aok   forged.json:1" in text
+    assert "1\\x1b]0;retitled\\x07" in text
