@@ -299,7 +299,9 @@ class ResponsesStream:
             pending.name = text(event, "name") or pending.name
             if isinstance(event.get("arguments"), str):
                 pending.final = event["arguments"]
-            if item_id not in self.emitted:
+            if item_id is None:  # nothing says it was seen before: every one is a call
+                out.append(_assembled(pending, _RESPONSES, complete=True))
+            elif item_id not in self.emitted:
                 self.emitted.add(item_id)
                 out.append(_assembled(pending, _RESPONSES, complete=True))
 
