@@ -111,7 +111,11 @@ class AnthropicStream:
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-                self._open[key(event.get("index"))] = _Block(
+                index = key(event.get("index"))
+                unfinished = self._open.get(index)
+                if unfinished is not None:  # its stop never came: it ends here, reported
+                    out.append(_assembled(unfinished, complete=False))
+                self._open[index] = _Block(
                     ctx, block.get("id"), text(block, "name"), block.get("input")
                 )
         elif kind == "content_block_delta":
