@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
+from jsoncontract.capture.base import (
+    DocContext,
+    call_without_arguments,
+    envelope,
+    key,
+    make_call,
+    text,
+)
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _ANTHROPIC = Dialect.ANTHROPIC
@@ -46,16 +53,8 @@ def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[Tool
     if "input" not in node:
         findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
         out.append(
-            make_call(
-                ctx,
-                _ANTHROPIC,
-                tool=name,
-                call_id=node.get("id"),
-                arguments=None,
-                form=ArgumentsForm.MISSING,
-                node=pointer,
-                args=None,
-                findings=findings,
+            call_without_arguments(
+                ctx, _ANTHROPIC, findings, node=pointer, tool=name, call_id=node.get("id")
             )
         )
         return
