@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
@@ -62,15 +63,20 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
         if name == STDIN:
             data = sys.stdin.buffer.read(max_bytes + 1)
         else:
-            size = Path(path).stat().st_size
-            if size > max_bytes:
-                raise InputError(
-                    f"file is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit "
-                    "for one JSON document; write captures as JSONL (one event per line), "
-                    "which is streamed without a limit",
-                    file=name,
-                )
-            data = Path(path).read_bytes()
+            with Path(path).open("rb") as stream:
+                size = os.fstat(stream.fileno()).st_size
+                if size > max_bytes:
+                    raise InputError(
+                        f"file is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit "
+                        "for one JSON document; write captures as JSONL (one event per line), "
+                        "which is streamed without a limit",
+                        file=name,
+                    )
+                # one byte past the size shows the end; a pipe or a device (/dev/zero) has
+                # no size, and a growing file a wrong one: read on, but not past the limit
+                data = stream.read(size + 1)
+                if len(data) > size:
+                    data += stream.read(max_bytes + 1 - len(data))
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
     if len(data) > max_bytes:
@@ -107,8 +113,11 @@ def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
 
     A line longer than ``max_line_bytes`` is skipped without being held in memory and
     yielded as ``(line_number, None)``.
+
+    Raises:
+        InputError: the file cannot be opened.
     """
-    yield from lines_of(open_stream(path), max_line_bytes)
+    return lines_of(open_stream(path), max_line_bytes)
 
 
 def is_stream(path: Path | str) -> bool:

@@ -33,7 +33,9 @@ _CONTAINERS: Final = (dict, list)
 #: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
 _DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
 _NINETEEN_DIGITS: Final = b"0" * 19
-_ESCAPED_COLON: Final = (b"\\u003a", b"\\u003A")
+#: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
+#: enough that one search for all of them is cheaper than two exact ones.
+_ESCAPED_COLON_PREFIX: Final = b"\\u003"
 
 
 class NotJSON(Exception):
@@ -97,7 +99,7 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     colons when re-serialised. So, unless a colon was written as an escape, the text has
     as many colons as the re-serialised value exactly when no key was dropped.
     """
-    if _ESCAPED_COLON[0] in raw or _ESCAPED_COLON[1] in raw:
+    if _ESCAPED_COLON_PREFIX in raw:
         return True
     try:
         return raw.count(b":") != orjson.dumps(value).count(b":")
@@ -309,7 +311,9 @@ def _too_deep(offset: int) -> Diagnosis:
 
 # -- diagnosis -----------------------------------------------------------------------------
 
-_FENCE: Final = re.compile(r"^\s*```[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)\r?\n?```\s*$", re.DOTALL)
+#: The language tag and the blanks after it are matched possessively: were they given back
+#: one character at a time, a long unclosed tag would cost quadratic time.
+_FENCE: Final = re.compile(r"^\s*```[A-Za-z0-9_+-]*+[ \t]*+\r?\n?(.*?)\r?\n?```\s*$", re.DOTALL)
 _TRAILING_COMMA: Final = re.compile(r",(\s*[}\]])")
 _PY_LITERAL: Final = re.compile(r"True|False|None")
 _NON_FINITE: Final = re.compile(r"-?(?:NaN|Infinity|inf|nan)\b")
@@ -597,12 +601,44 @@ def dumps(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
+def printable(text: str) -> str:
+    """``text`` with each lone surrogate spelt out as ``\\udXXX``.
+
+    A capture's invalid UTF-8 bytes and lone ``\\ud800`` escapes are read into such
+    surrogates (and reported as findings); a tool name, key or file name holding one
+    cannot be written as UTF-8, so reports show it this way.
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def dumps_report(value: Any, option: int = 0) -> bytes:
+    """``orjson.dumps`` for a report, which must be UTF-8 whatever text it quotes: strings
+    holding lone surrogates are written through :func:`printable`."""
+    try:
+        return orjson.dumps(value, option=option)
+    except orjson.JSONEncodeError:
+        return orjson.dumps(_printable_tree(value), option=option)
+
+
+def _printable_tree(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_printable_tree(k): _printable_tree(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable_tree(v) for v in value]
+    return value
+
+
 def short_repr(value: Any, limit: int = 60) -> str:
     """A JSON rendering of ``value`` cut to ``limit`` characters, for messages."""
     try:
         text = orjson.dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):
-        text = repr(value)
+    except TypeError:  # orjson.JSONEncodeError: lone surrogates, or deeper than orjson writes
+        try:
+            text = repr(value)
+        except RecursionError:
+            text = f"(a JSON {json_type(value)} nested too deeply to show)"
     if len(text) > limit:
         return text[: limit - 3] + "..."
     return text

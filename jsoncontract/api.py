@@ -15,7 +15,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from jsoncontract.capture.reader import CaptureReader
-from jsoncontract.model import CallResult, CheckReport, Dialect, Summary
+from jsoncontract.errors import UsageError
+from jsoncontract.model import HOP_OF_DIALECT, CallResult, CheckReport, Dialect, Summary
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.tools.toolset import ToolSet
 
@@ -24,6 +25,20 @@ def _toolset(tools: ToolSet | Iterable[str | Path], tool: str | None) -> ToolSet
     if isinstance(tools, ToolSet):
         return tools
     return ToolSet.from_paths(tools, tool_name=tool)
+
+
+def _capture_dialect(dialect: Dialect | str | None) -> Dialect | None:
+    """The dialect to force, checked: a capture is never in ``json-schema``."""
+    if not dialect:
+        return None
+    try:
+        forced = Dialect(dialect)
+    except ValueError:
+        forced = None
+    if forced not in HOP_OF_DIALECT:
+        known = ", ".join(d.value for d in HOP_OF_DIALECT)
+        raise UsageError(f"unknown capture dialect {str(dialect)!r}; use one of: {known}")
+    return forced
 
 
 def iter_check(
@@ -43,7 +58,9 @@ def iter_check(
         captures: capture files and directories (``-`` for stdin).
         tools: a loaded :class:`ToolSet`, or tool definition files and directories.
         tool: the tool of bare downstream bodies (and the name of a bare JSON Schema).
-        dialect: read every capture as this dialect instead of detecting it.
+        dialect: read every capture as this dialect instead of detecting it (a
+            :class:`Dialect` or its value; :class:`~jsoncontract.errors.UsageError` when it
+            is no capture dialect).
         business: the business-rules gate, if any.
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
@@ -52,7 +69,7 @@ def iter_check(
     """
     toolset = _toolset(tools, tool)
     if reader is None:
-        reader = CaptureReader(dialect=Dialect(dialect) if dialect else None, tool=tool)
+        reader = CaptureReader(dialect=_capture_dialect(dialect), tool=tool)
     checker = Checker(toolset, business=business, show_values=show_values)
     for result in checker.run(reader.read(captures)):
         if summary is not None:

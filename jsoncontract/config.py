@@ -60,14 +60,30 @@ def find_config(start: Path | None = None) -> Path | None:
         if candidate.is_file():
             return candidate
         pyproject = directory / PYPROJECT
-        if pyproject.is_file():
-            try:
-                text = pyproject.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if "[tool.jsoncontract" in text:
-                return pyproject
+        if pyproject.is_file() and _has_table(pyproject):
+            return pyproject
     return None
+
+
+def _has_table(pyproject: Path) -> bool:
+    """Whether a ``pyproject.toml`` holds a ``[tool.jsoncontract]`` table (one that is not
+    valid TOML counts when it mentions the table, so that loading it says what is wrong)."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if "jsoncontract" not in text:  # most files: no need to parse
+        return False
+    try:
+        return _table(tomllib.loads(text)) is not None
+    except tomllib.TOMLDecodeError:
+        return "[tool.jsoncontract" in text
+
+
+def _table(document: dict[str, Any]) -> Any:
+    """The ``[tool.jsoncontract]`` table of a ``pyproject.toml`` document, or ``None``."""
+    tool = document.get("tool")
+    return tool.get("jsoncontract") if isinstance(tool, dict) else None
 
 
 def load_config(path: Path | str | None = None, *, discover: bool = True) -> Config:
@@ -98,7 +114,7 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
     if path.name == PYPROJECT:
-        table = document.get("tool", {}).get("jsoncontract")
+        table = _table(document)
         if table is None:
             raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
         prefix = "tool.jsoncontract"

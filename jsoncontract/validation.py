@@ -14,7 +14,7 @@ that was probably meant, the number that was sent as a string).
 
 from __future__ import annotations
 
-import difflib
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -22,15 +22,17 @@ from typing import Any, Final
 import jsonschema_rs
 
 from jsoncontract._json import json_type, short_repr
+from jsoncontract._spelling import closest
 from jsoncontract.errors import SchemaLoadError
-from jsoncontract.model import Source, escape_pointer_token, join_pointer, pointer_tokens
-from jsoncontract.redact import fingerprint, pointer_is_sensitive
+from jsoncontract.model import Source, join_pointer, pointer_tokens
+from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
 
 DRAFT3: Final = "http://json-schema.org/draft-03/schema"
 #: Keywords whose failure says little on its own; they sort after the specific ones.
 _WEAK: Final = frozenset({"anyOf", "oneOf", "not", "if", "then", "else", "allOf", "falseSchema"})
 
 _MEMBER_KEYWORDS: Final = frozenset({"required", "additionalProperties"})
+_JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _FORMAT_HINTS: Final = {
     "date": "use a full date, YYYY-MM-DD (RFC 3339), e.g. 2024-01-31",
     "date-time": "use an RFC 3339 timestamp with a time zone, e.g. 2024-01-31T09:30:00Z",
@@ -97,13 +99,29 @@ class CompiledSchema:
     def violations(self, instance: Any, *, show_values: bool = False) -> list[Violation]:
         """Every violation, the most relevant first (shallow and specific before deep and
         generic). Empty when the instance is valid."""
-        if self._python is not None:
-            found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
-        else:
-            found = []
-            for error in self._validator.iter_errors(instance):
-                found.extend(_explain(error, self.schema, show_values))
+        try:
+            if self._python is not None:
+                found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
+            else:
+                found = []
+                for error in self._validator.iter_errors(instance):
+                    found.extend(_explain(error, self.schema, show_values))
+        except (ValueError, RecursionError) as exc:
+            # jsonschema-rs cannot hand back an error whose value is over 255 levels deep
+            # (and python-jsonschema recurses): a value that deep is refused as such
+            if isinstance(exc, ValueError) and "Recursion limit" not in str(exc):
+                raise
+            return [_TOO_DEEP]
         return sorted(found, key=_relevance)
+
+
+_TOO_DEEP: Final = Violation(
+    "too_deep",
+    "",
+    "#",
+    "the value breaks the schema, and is nested too deeply for its violations to be listed",
+    "flatten the payload; no tool argument needs this depth",
+)
 
 
 def _relevance(violation: Violation) -> tuple[bool, int]:
@@ -131,7 +149,7 @@ def _first_line(text: str) -> str:
 
 def _schema_error(exc: Any, schema: Any, label: str, source: Source | None) -> SchemaLoadError:
     message = _first_line(str(exc))
-    pointer = "".join("/" + escape_pointer_token(t) for t in exc.instance_path)
+    pointer = join_pointer("", *exc.instance_path)
     if message.startswith("Unknown meta-schema"):
         declared = schema.get("$schema") if isinstance(schema, dict) else None
         return SchemaLoadError(
@@ -171,18 +189,27 @@ def _python_validator(schema: Any, label: str, source: Source | None) -> Any:
 
 
 def _from_python(error: Any, show_values: bool) -> Violation:
-    path = "".join("/" + escape_pointer_token(t) for t in error.absolute_path)
-    schema_path = "#" + "".join("/" + escape_pointer_token(t) for t in error.absolute_schema_path)
+    path = join_pointer("", *error.absolute_path)
+    schema_path = join_pointer("#", *error.absolute_schema_path)
     message = error.message
-    if not show_values and pointer_is_sensitive(path):
-        message = f"the value {fingerprint(error.instance)} fails {error.validator!r}"
+    if _hides(error.instance, path, show_values):
+        message = f"the value {_show(error.instance, path, show_values)} fails {error.validator!r}"
     return Violation(str(error.validator), path, schema_path, message)
 
 
 def _show(value: Any, path: str, show_values: bool) -> str:
-    if not show_values and pointer_is_sensitive(path):
-        return fingerprint(value)
+    """A value quoted in a message: hashed when its path looks sensitive, and with every
+    sensitive-looking member inside it hashed."""
+    if not show_values:
+        if pointer_is_sensitive(path):
+            return fingerprint(value)
+        value = redacted(value)
     return short_repr(value)
+
+
+def _hides(value: Any, path: str, show_values: bool) -> bool:
+    """Whether :func:`_show` hides any of ``value`` (so a message quoting it must not)."""
+    return not show_values and (pointer_is_sensitive(path) or redacted(value) is not value)
 
 
 def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
@@ -198,10 +225,11 @@ def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
 
 
 def _closest(word: str, options: Iterable[Any]) -> str | None:
+    """The option ``word`` was probably meant to be (a spelling or case slip), if any."""
     strings = [o for o in options if isinstance(o, str)]
-    match = difflib.get_close_matches(word, strings, n=1, cutoff=0.6)
-    if match:
-        return match[0]
+    match = closest(word, strings)
+    if match is not None:
+        return match
     lowered = {o.lower(): o for o in strings}
     return lowered.get(word.lower())
 
@@ -210,11 +238,10 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
     kind = error.kind
     keyword = kind.name
     params = kind.as_dict()
-    path = "".join("/" + escape_pointer_token(t) for t in error.instance_path)
+    path = join_pointer("", *error.instance_path)
     schema_tokens = [str(t) for t in error.schema_path]
-    schema_path = "#" + "".join("/" + escape_pointer_token(t) for t in schema_tokens)
+    schema_path = join_pointer("#", *schema_tokens)
     instance = error.instance
-    shown = _show(instance, path, show_values)
     hint: str | None
 
     if keyword == "required":
@@ -250,6 +277,20 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
                 )
             )
         return out
+    if keyword in ("minItems", "maxItems", "minProperties", "maxProperties"):
+        limit = params.get("limit")
+        size = len(instance) if isinstance(instance, list | dict) else "?"
+        what = "items" if "Items" in keyword else "properties"
+        bound = "at least" if keyword.startswith("min") else "at most"
+        return [
+            Violation(
+                keyword, path, schema_path, f"has {size} {what}; {bound} {limit} allowed", None
+            )
+        ]
+    if keyword == "uniqueItems":
+        return [Violation(keyword, path, schema_path, "array items are not unique", None)]
+    # the value itself is quoted from here on (not above: it may be the whole payload)
+    shown = _show(instance, path, show_values)
     if keyword == "enum":
         options = params.get("options", [])
         listed = ", ".join(short_repr(o, 30) for o in options[:12])
@@ -268,7 +309,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
     if keyword == "type":
         types = params.get("types", [])
         wanted = " or ".join(types)
-        hint = _type_hint(instance, types)
+        hint = _type_hint(instance, types, hide=not show_values and pointer_is_sensitive(path))
         return [
             Violation(
                 "type",
@@ -333,16 +374,6 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
                 None,
             )
         ]
-    if keyword in ("minItems", "maxItems", "minProperties", "maxProperties"):
-        limit = params.get("limit")
-        size = len(instance) if isinstance(instance, list | dict) else "?"
-        what = "items" if "Items" in keyword else "properties"
-        bound = "at least" if keyword.startswith("min") else "at most"
-        return [
-            Violation(
-                keyword, path, schema_path, f"has {size} {what}; {bound} {limit} allowed", None
-            )
-        ]
     if keyword in ("anyOf", "oneOf"):
         context = params.get("context") or []
         if type(kind).__name__ == "OneOfMultipleValid":
@@ -360,7 +391,12 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
         hint = None
         best = _best_branch_error(context)
         if best is not None:
-            hint = f"closest alternative fails because: {_first_line(best.message)}"
+            reason = _first_line(best.message)
+            where = join_pointer("", *best.instance_path)
+            if _hides(best.instance, where, show_values):
+                reason = f"the value {_show(best.instance, where, show_values)} fails "
+                reason += repr(best.kind.name)
+            hint = f"closest alternative fails because: {reason}"
         return [Violation(keyword, path, schema_path, message, hint)]
     if keyword == "falseSchema":
         return [
@@ -382,8 +418,6 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
                 None,
             )
         ]
-    if keyword == "uniqueItems":
-        return [Violation(keyword, path, schema_path, "array items are not unique", None)]
     if keyword == "backtrackLimitExceeded":
         return [
             Violation(
@@ -395,8 +429,8 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
             )
         ]
     message = error.message
-    if not show_values and pointer_is_sensitive(path):
-        message = f"the value {fingerprint(instance)} fails {keyword!r}"
+    if _hides(instance, path, show_values):
+        message = f"the value {shown} fails {keyword!r}"
     return [Violation(keyword, path, schema_path, _first_line(message), None)]
 
 
@@ -412,28 +446,28 @@ def _best_branch_error(context: list[list[Any]]) -> Any:
     return best
 
 
-def _type_hint(instance: Any, types: list[str]) -> str | None:
+def _type_hint(instance: Any, types: list[str], *, hide: bool) -> str | None:
+    """What to send instead; ``hide``: the value is sensitive, so do not quote it."""
     if isinstance(instance, str):
         text = instance.strip()
+        value = "the value" if hide else text
         if ("integer" in types or "number" in types) and _is_number(text):
-            return f"send {text} as a JSON number, not a string"
+            return f"send {value} as a JSON number, not a string"
         if "boolean" in types and text in ("true", "false"):
-            return f"send {text} as a JSON boolean, not a string"
+            return f"send {value} as a JSON boolean, not a string"
         if ("object" in types or "array" in types) and text[:1] in ("{", "["):
             return "this is JSON encoded as a string; send the value itself, not its text"
     if isinstance(instance, float) and "integer" in types and instance.is_integer():
-        return f"send {int(instance)} without a fractional part"
+        return f"send {'the value' if hide else int(instance)} without a fractional part"
     if instance is None:
         return "leave the member out instead of sending null, or allow null in the schema"
     return None
 
 
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return text.lower() not in ("nan", "inf", "-inf", "infinity", "-infinity")
+    """Whether ``text`` is a JSON number (``float()`` also takes ``1_000``, ``+5``, ``.5``,
+    ``inf`` and other scripts' digits, none of which JSON allows)."""
+    return _JSON_NUMBER.fullmatch(text) is not None
 
 
 def pointer_get(document: Any, pointer: str) -> Any:

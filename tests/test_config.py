@@ -31,6 +31,43 @@ def test_pyproject_without_the_table_is_skipped(tmp_path: Path) -> None:
     assert find_config(inner) == tmp_path / "jsoncontract.toml"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[project]\nname = 'x'  # configured in [tool.jsoncontract] elsewhere\n",
+        "[tool.other]\nsee = '[tool.jsoncontract]'\n",
+        "tool = 1\n",
+    ],
+)
+def test_pyproject_that_only_mentions_the_table_is_skipped(tmp_path: Path, text: str) -> None:
+    (tmp_path / "jsoncontract.toml").write_text("fail_on = 'warning'\n")
+    inner = tmp_path / "a"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text(text)
+    assert find_config(inner) == tmp_path / "jsoncontract.toml"
+
+
+def test_pyproject_with_the_table_as_a_dotted_key_is_found(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool]\njsoncontract.fail_on = 'info'\n")
+    assert find_config(tmp_path) == tmp_path / "pyproject.toml"
+    assert load_config(tmp_path / "pyproject.toml").get("fail_on") == "info"
+
+
+def test_broken_pyproject_that_names_the_table_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.jsoncontract]\nfail_on = \n")
+    assert find_config(tmp_path) == tmp_path / "pyproject.toml"
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(tmp_path / "pyproject.toml")
+
+
+@pytest.mark.parametrize("text", ["tool = 1\n", "[tool]\njsoncontract = 'x'\n"])
+def test_pyproject_with_a_malformed_tool_table(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError):
+        load_config(path)
+
+
 def test_paths_are_relative_to_the_file(tmp_path: Path) -> None:
     (tmp_path / "jsoncontract.toml").write_text('tools = ["tools/", "x.json"]\n')
     config = load_config(tmp_path / "jsoncontract.toml")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from jsoncontract._json import MAX_DEPTH, NotJSON, diagnose, dumps, line_col, load, short_repr
@@ -39,6 +41,11 @@ class TestLoad:
 
     def test_escaped_colon_forces_the_exact_path_and_stays_correct(self) -> None:
         assert load(b'{"a": "x\\u003ay"}') == ({"a": "x:y"}, ())
+
+    @pytest.mark.parametrize("escape", [b"\\u003a", b"\\u003A", b"\\u003a\\u003A"])
+    def test_an_escaped_colon_cannot_hide_a_duplicate_key(self, escape: bytes) -> None:
+        # the dropped member's colon and the escaped one would cancel out in a count
+        assert anomalies(b'{"a": 1, "a": "' + escape + b'"}') == [("duplicate_key", "/a")]
 
     @pytest.mark.parametrize(
         "number",
@@ -160,6 +167,27 @@ class TestDiagnose:
         diagnosis = diagnose('{"é": "ü" x}')
         assert (diagnosis.line, diagnosis.column) == (1, 11)
 
+    @pytest.mark.parametrize(
+        ("text", "repaired"),
+        [
+            ('```json{"a": 1}```', '{"a": 1}'),
+            ('  ```JSON  \r\n{"a": 1}\r\n```  \n', '{"a": 1}'),
+            ('```{"a": "```"}```', '{"a": "```"}'),
+            ("```json\n{'a': 1}\n```", None),
+        ],
+    )
+    def test_code_fence_shapes(self, text: str, repaired: str | None) -> None:
+        diagnosis = diagnose(text)
+        assert (diagnosis.code, diagnosis.repaired) == ("code_fence", repaired)
+
+    @pytest.mark.parametrize("tail", ["a", " "])
+    def test_an_unclosed_fence_takes_linear_time(self, tail: str) -> None:
+        # a long run after ``` once cost quadratic time (30,000 characters: seconds)
+        start = time.process_time()
+        diagnosis = diagnose("```" + tail * 30_000)
+        assert diagnosis.code == "invalid_json"
+        assert time.process_time() - start < 0.5
+
     def test_python_repair_refuses_huge_input(self) -> None:
         text = "{'a': '" + "x" * 200_000 + "'}"
         assert diagnose(text).repaired is None
@@ -178,3 +206,11 @@ def test_short_repr_cuts_long_values() -> None:
 
 def test_dumps_accepts_non_string_keys() -> None:
     assert dumps({1: "a"}) == b'{"1":"a"}'
+
+
+def test_short_repr_of_values_too_deep_to_write() -> None:
+    deep: list[object] = []
+    for _ in range(1000):
+        deep = [deep]
+    assert short_repr([[1]] * 3) == "[[1],[1],[1]]"
+    assert short_repr(deep) == "(a JSON array nested too deeply to show)"

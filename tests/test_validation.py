@@ -167,6 +167,17 @@ def test_every_unexpected_property_is_its_own_violation() -> None:
     assert sorted(v.path for v in found) == ["/a", "/b"]
 
 
+@pytest.mark.parametrize("text", ["50", "-0.5", "1e3", "2.5E-3", " 7 "])
+def test_a_number_sent_as_a_string(text: str) -> None:
+    hint = one({**BASE, "limit": text}).hint
+    assert hint == f"send {text.strip()} as a JSON number, not a string"
+
+
+@pytest.mark.parametrize("text", ["1_000", "+5", ".5", "5.", "0x10", "\u0665", "NaN", "inf", "05"])
+def test_a_string_python_reads_as_a_number_but_json_does_not(text: str) -> None:
+    assert one({**BASE, "limit": text}).hint is None
+
+
 def test_sensitive_values_are_hashed_unless_asked() -> None:
     hidden = one({**BASE, "api_key": "pk-live-123"})
     assert "pk-live-123" not in hidden.message
@@ -286,3 +297,88 @@ def test_deeply_nested_schema_is_refused_cleanly() -> None:
         node = node["items"]
     with pytest.raises(SchemaLoadError, match="nested too deeply"):
         CompiledSchema(schema)
+
+
+def _deep(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("levels", [300, 1000])
+def test_values_too_deep_to_explain_are_still_refused(levels: int) -> None:
+    compiled = CompiledSchema({"type": "object", "properties": {"a": {"type": "string"}}})
+    assert not compiled.is_valid({"a": _deep(levels)})
+    (found,) = compiled.violations({"a": _deep(levels)})
+    assert (found.keyword, found.path) == ("too_deep", "")
+    assert "nested too deeply" in found.message
+    # a deep value the schema accepts is fine, and a shallow error is explained as usual
+    assert CompiledSchema({"type": "object"}).violations({"a": _deep(levels)}) == []
+    assert [v.keyword for v in compiled.violations({"a": _deep(200)})] == ["type"]
+
+
+def test_draft_3_values_too_deep_to_explain_are_still_refused() -> None:
+    schema = {
+        "$schema": "http://json-schema.org/draft-03/schema#",
+        "properties": {"a": {"type": "string"}},
+    }
+    (found,) = CompiledSchema(schema).violations({"a": _deep(1000)})
+    assert found.keyword == "too_deep"
+
+
+LOGIN = {
+    "type": "object",
+    "properties": {
+        "user": {"type": "string"},
+        "password": {"type": "string"},
+        "pin": {"type": "integer"},
+        "profile": {"type": "array"},
+    },
+    "anyOf": [{"required": ["otp"]}, {"properties": {"password": {"minLength": 12}}}],
+}
+
+
+@pytest.mark.parametrize(
+    "instance",
+    [
+        {"user": "bob", "password": "hunter2"},  # anyOf at the root quotes the whole object
+        {"user": "bob", "otp": 1, "profile": {"email": "bob@example.com"}},  # type of a member
+        {"user": "bob", "otp": 1, "pin": "4242"},  # a number sent as a string: the hint
+        ["x", {"password": "hunter2"}],  # the root type
+    ],
+)
+def test_values_inside_what_a_message_quotes_are_hashed_unless_asked(instance: Any) -> None:
+    compiled = CompiledSchema({**LOGIN, "type": "object"})
+    found = compiled.violations(instance)
+    assert found
+    text = " ".join(f"{v.message} {v.hint}" for v in found)
+    for secret in ("hunter2", "bob@example.com", "4242"):
+        assert secret not in text
+    shown = compiled.violations(instance, show_values=True)
+    assert any(
+        secret in f"{v.message} {v.hint}"
+        for v in shown
+        for secret in ("hunter2", "bob@example.com", "4242")
+    )
+
+
+def test_a_whole_number_hint_does_not_quote_a_secret() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-04/schema#", **LOGIN}
+    (found,) = CompiledSchema(schema).violations({"otp": 1, "pin": 4242.0})
+    assert found.hint == "send the value without a fractional part"
+    (shown,) = CompiledSchema(schema).violations({"otp": 1, "pin": 4242.0}, show_values=True)
+    assert shown.hint == "send 4242 without a fractional part"
+
+
+def test_the_closest_alternative_does_not_quote_a_secret() -> None:
+    schema = {"anyOf": [{"type": "string"}, {"properties": {"password": {"type": "integer"}}}]}
+    (found,) = CompiledSchema(schema).violations({"password": "hunter2"})
+    assert found.hint is not None and "closest alternative" in found.hint
+    assert "hunter2" not in f"{found.message} {found.hint}"
+
+
+def test_draft_3_messages_do_not_quote_secrets() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-03/schema#", "type": "array"}
+    (found,) = CompiledSchema(schema).violations({"password": "hunter2"})
+    assert "hunter2" not in found.message

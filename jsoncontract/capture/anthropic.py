@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
+from jsoncontract.capture.base import (
+    DocContext,
+    call_without_arguments,
+    envelope,
+    key,
+    make_call,
+    text,
+)
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _ANTHROPIC = Dialect.ANTHROPIC
@@ -46,16 +53,8 @@ def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[Tool
     if "input" not in node:
         findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
         out.append(
-            make_call(
-                ctx,
-                _ANTHROPIC,
-                tool=name,
-                call_id=node.get("id"),
-                arguments=None,
-                form=ArgumentsForm.MISSING,
-                node=pointer,
-                args=None,
-                findings=findings,
+            call_without_arguments(
+                ctx, _ANTHROPIC, findings, node=pointer, tool=name, call_id=node.get("id")
             )
         )
         return
@@ -111,7 +110,11 @@ class AnthropicStream:
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-                self._open[key(event.get("index"))] = _Block(
+                index = key(event.get("index"))
+                unfinished = self._open.get(index)
+                if unfinished is not None:  # its stop never came: it ends here, reported
+                    out.append(_assembled(unfinished, complete=False))
+                self._open[index] = _Block(
                     ctx, block.get("id"), text(block, "name"), block.get("input")
                 )
         elif kind == "content_block_delta":

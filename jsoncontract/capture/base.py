@@ -182,6 +182,29 @@ def make_call(
     )
 
 
+def call_without_arguments(
+    ctx: DocContext,
+    dialect: Dialect,
+    findings: list[Finding],
+    *,
+    node: str,
+    tool: str | None = None,
+    call_id: Any = None,
+) -> ToolCall:
+    """A call too malformed to have arguments; ``findings`` say what is wrong with it."""
+    return make_call(
+        ctx,
+        dialect,
+        tool=tool,
+        call_id=call_id,
+        arguments=None,
+        form=ArgumentsForm.MISSING,
+        node=node,
+        args=None,
+        findings=findings,
+    )
+
+
 def problem_call(ctx: DocContext, finding: Finding, *, pointer: str = "") -> ToolCall:
     """A result-only call for a document that holds no usable call (garbage, unknown shape)."""
     return ToolCall(

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
@@ -124,8 +125,15 @@ def _har_body(
         except (binascii.Error, ValueError):
             return
     if kind is not None and "event-stream" in kind:
-        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
-        for _, event in sse_events(text):
+        events: Iterable[str | bytes]
+        if isinstance(data, bytes):  # bytes that are not UTF-8 are kept, to be reported
+            events = (
+                event.encode("utf-8", "surrogateescape")
+                for _, event in sse_events(data.decode("utf-8", "surrogateescape"))
+            )
+        else:
+            events = (event for _, event in sse_events(data))
+        for event in events:
             try:
                 value, anomalies = load(event)
             except NotJSON:
@@ -177,6 +185,11 @@ def _is_provider_request(value: Any) -> bool:
     )
 
 
+#: SSE lines end at CR, LF or CRLF only: str.splitlines() would also split at U+2028, U+0085
+#: and the like, which JSON strings may hold unescaped.
+_SSE_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+
+
 def sse_events(text: str) -> Iterator[tuple[int, str]]:
     """The ``data:`` payloads of a Server-Sent Events stream, with the line each starts on.
 
@@ -184,7 +197,7 @@ def sse_events(text: str) -> Iterator[tuple[int, str]]:
     """
     data: list[str] = []
     start = 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_SSE_LINE_BREAK.split(text), start=1):
         if not line.strip():
             if data:
                 joined = "\n".join(data)

@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import (
+    DocContext,
+    call_without_arguments,
+    envelope,
+    make_call,
+    text,
+)
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, ToolCall
 
 _MCP = Dialect.MCP
@@ -77,9 +83,7 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState, out: list[To
                 hint="give every request a unique id",
             )
         )
-    elif (
-        request_id is None or isinstance(request_id, bool) or not isinstance(request_id, str | int)
-    ):
+    elif type(request_id) not in _ID_TYPES:  # null, a bool, a float, an object...
         findings.append(
             envelope(
                 "envelope.malformed",
@@ -89,18 +93,7 @@ def message(node: dict[str, Any], ctx: DocContext, state: McpState, out: list[To
     params = node.get("params")
     if not isinstance(params, dict):
         findings.append(envelope("envelope.malformed", "tools/call has no params object"))
-        call = make_call(
-            ctx,
-            _MCP,
-            tool=None,
-            call_id=request_id,
-            arguments=None,
-            form=ArgumentsForm.MISSING,
-            node="",
-            args=None,
-            findings=findings,
-        )
-        out.append(call)
+        out.append(call_without_arguments(ctx, _MCP, findings, node="", call_id=request_id))
         return
     name = text(params, "name")
     if not name:

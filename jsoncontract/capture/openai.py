@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsoncontract.capture.base import DocContext, envelope, key, make_call, text
+from jsoncontract.capture.base import (
+    DocContext,
+    call_without_arguments,
+    envelope,
+    key,
+    make_call,
+    text,
+)
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
 
 _CHAT = Dialect.OPENAI_CHAT
@@ -49,19 +56,7 @@ def chat_tool_call(node: Any, ctx: DocContext, pointer: str, out: list[ToolCall]
     findings: list[Finding] = []
     if not isinstance(node, dict):
         findings.append(envelope("envelope.malformed", "a tool call must be an object"))
-        out.append(
-            make_call(
-                ctx,
-                _CHAT,
-                tool=None,
-                call_id=None,
-                arguments=None,
-                form=ArgumentsForm.MISSING,
-                node=pointer,
-                args=None,
-                findings=findings,
-            )
-        )
+        out.append(call_without_arguments(ctx, _CHAT, findings, node=pointer))
         return
     function = node.get("function")
     if not isinstance(function, dict):
@@ -69,17 +64,7 @@ def chat_tool_call(node: Any, ctx: DocContext, pointer: str, out: list[ToolCall]
             return  # a custom or built-in tool call, not a function call
         findings.append(envelope("envelope.malformed", "the tool call has no function object"))
         out.append(
-            make_call(
-                ctx,
-                _CHAT,
-                tool=None,
-                call_id=node.get("id"),
-                arguments=None,
-                form=ArgumentsForm.MISSING,
-                node=pointer,
-                args=None,
-                findings=findings,
-            )
+            call_without_arguments(ctx, _CHAT, findings, node=pointer, call_id=node.get("id"))
         )
         return
     name = text(function, "name")
@@ -116,19 +101,8 @@ def chat_message(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[
         for i, call in enumerate(calls):
             chat_tool_call(call, ctx, f"{pointer}/tool_calls/{i}", out)
     elif calls is not None:
-        out.append(
-            make_call(
-                ctx,
-                _CHAT,
-                tool=None,
-                call_id=None,
-                arguments=None,
-                form=ArgumentsForm.MISSING,
-                node=pointer,
-                args=None,
-                findings=[envelope("envelope.malformed", "tool_calls must be a list")],
-            )
-        )
+        malformed = [envelope("envelope.malformed", "tool_calls must be a list")]
+        out.append(call_without_arguments(ctx, _CHAT, malformed, node=pointer))
     legacy = node.get("function_call")
     if isinstance(legacy, dict):
         findings: list[Finding] = []
@@ -299,7 +273,9 @@ class ResponsesStream:
             pending.name = text(event, "name") or pending.name
             if isinstance(event.get("arguments"), str):
                 pending.final = event["arguments"]
-            if item_id not in self.emitted:
+            if item_id is None:  # nothing says it was seen before: every one is a call
+                out.append(_assembled(pending, _RESPONSES, complete=True))
+            elif item_id not in self.emitted:
                 self.emitted.add(item_id)
                 out.append(_assembled(pending, _RESPONSES, complete=True))
 

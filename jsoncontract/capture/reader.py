@@ -42,6 +42,9 @@ from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+#: How deep calls may sit in lists and trace records (each level is a step of the pointer
+#: of the document being read); deeper is no capture, and would exhaust the stack.
+MAX_NESTING: Final = 64
 _BOM: Final = b"\xef\xbb\xbf"
 _HOPS: Final = {h.value: h for h in Hop}
 
@@ -312,6 +315,7 @@ class CaptureReader:
             if self.dialect is Dialect.DOWNSTREAM:  # a body that is an array is one body
                 downstream.body(value, ctx, out)
                 return
+            _check_nesting(ctx)
             # a list holds calls among other things (text parts, reasoning items, results):
             # it is a capture when at least one of its items is
             unknown: UnknownShape | None = None
@@ -333,6 +337,7 @@ class CaptureReader:
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
     ) -> None:
+        _check_nesting(ctx)
         named = record.get("hop")
         hop = _HOPS.get(named) if type(named) is str else None
         context = record.get("context")
@@ -486,6 +491,11 @@ _MATCHERS: Final = (
     (Dialect.ANTHROPIC, _match_anthropic),
     (Dialect.GEMINI, _match_gemini),
 )
+
+
+def _check_nesting(ctx: DocContext) -> None:
+    if ctx.base.count("/") >= MAX_NESTING:
+        raise UnknownShape(f"calls nested more than {MAX_NESTING} levels deep")
 
 
 def _parse_problem(code: str, message: str, hint: str | None) -> Finding:

@@ -20,6 +20,7 @@ from jsoncontract.cli.options import (
     exit_code,
     output_stream,
     stderr_is_terminal,
+    tool_paths,
 )
 
 if TYPE_CHECKING:
@@ -119,12 +120,7 @@ def check_cli(
     section = cfg.section("check")
     if not captures:
         raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    tool_paths: list[Any] = list(tools or cfg.paths(cfg.get("tools")))
-    if not tool_paths:
-        raise UsageError(
-            "no tool definitions: pass --tools PATH, or list them under tools = [...] in "
-            "jsoncontract.toml"
-        )
+    paths = tool_paths(tools, cfg)
     tool = tool or section.get("tool")
     chosen = dialect.value if dialect else section.get("dialect", "auto")
     forced = None if chosen == "auto" else Dialect(chosen)
@@ -136,7 +132,7 @@ def check_cli(
         verbose=verbose,
         quiet=quiet,
     )
-    toolset = ToolSet.from_paths(tool_paths, tool_name=tool)
+    toolset = ToolSet.from_paths(paths, tool_name=tool)
     reveal = show_values or bool(section.get("show_values", False))
     business = load_business(
         rules, config=cfg, context=parse_context(context) if context is not None else None,

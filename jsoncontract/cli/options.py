@@ -29,8 +29,6 @@ class FailOn(StrEnum):
     never = "never"
 
 
-_RANK = {"error": 2, "warning": 1, "info": 0}
-
 OutputOpt = Annotated[
     Path | None,
     typer.Option(
@@ -108,7 +106,9 @@ def exit_code(worst: str | None, fail_on: str) -> int:
     """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
     if worst is None or fail_on == "never":
         return EXIT_OK
-    return EXIT_FINDINGS if _RANK[worst] >= _RANK[fail_on] else EXIT_OK
+    from jsoncontract.model import Severity
+
+    return EXIT_FINDINGS if Severity(worst).rank >= Severity(fail_on).rank else EXIT_OK
 
 
 @contextmanager
@@ -118,14 +118,16 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    directory = path.parent if str(path.parent) else Path()
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as stream:
             yield stream
+        umask = os.umask(0)  # read it: a temporary file is private (0600), a report is not
+        os.umask(umask)
+        Path(temp).chmod(0o666 & ~umask)
         Path(temp).replace(path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

@@ -75,7 +75,7 @@ class Checker:
             if name is not None:
                 findings.append(unknown_tool(name, self.tools))
             return self._result(call, findings)
-        parsed = parse_arguments(call)
+        parsed = parse_arguments(call, show_values=self.show_values)
         if not parsed.ok:
             findings.extend(parsed.findings)
             return self._result(call, findings)

@@ -7,7 +7,6 @@ payload that needed repair is a failed contract.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -15,6 +14,7 @@ import orjson
 
 from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
+from jsoncontract.redact import redacted
 
 #: How much of a repaired payload a hint shows.
 REPAIR_PREVIEW: Final = 160
@@ -38,12 +38,16 @@ class ParseOutcome:
     findings: list[Finding] = field(default_factory=list)
 
 
-def parse_arguments(call: ToolCall, *, require_object: bool = True) -> ParseOutcome:
+def parse_arguments(
+    call: ToolCall, *, require_object: bool = True, show_values: bool = False
+) -> ParseOutcome:
     """Run the parse gate on one call's arguments.
 
     Arguments:
         require_object: tool arguments must be a JSON object; a downstream contract may
             say otherwise.
+        show_values: quote sensitive-looking members in the repaired previews of hints
+            instead of hashing them.
     """
     form = call.form
     value = call.arguments
@@ -66,11 +70,12 @@ def parse_arguments(call: ToolCall, *, require_object: bool = True) -> ParseOutc
                 if d.code in _NO_POSITION
                 else (f" (line {d.line}, column {d.column} of the arguments)")
             )
-            return _failed(finding(d.code, d.message + where, with_repair(d.hint, d.repaired)))
+            hint = with_repair(d.hint, d.repaired, show_values=show_values)
+            return _failed(finding(d.code, d.message + where, hint))
         if isinstance(value, str) and require_object:
-            return _failed(_string_inside(value, double=True))
+            return _failed(_string_inside(value, double=True, show_values=show_values))
     elif isinstance(value, str) and require_object:
-        return _failed(_string_inside(value, double=False, hop=call.hop))
+        return _failed(_string_inside(value, double=False, hop=call.hop, show_values=show_values))
     if require_object and not isinstance(value, dict):
         return _failed(
             finding(
@@ -105,24 +110,31 @@ def anomaly_finding(anomaly: Anomaly) -> Finding:
     return finding(anomaly.kind, anomaly.detail, _ANOMALY_HINTS.get(anomaly.kind), anomaly.pointer)
 
 
-def with_repair(hint: str, repaired: str | None) -> str:
-    """A hint followed by a (compact, shortened) repaired form."""
+def with_repair(hint: str, repaired: str | None, *, show_values: bool = False) -> str:
+    """A hint followed by a (compact, shortened) repaired form, its sensitive-looking
+    members hashed unless ``show_values``."""
     if repaired is None:
         return hint
-    with contextlib.suppress(orjson.JSONDecodeError, TypeError):
-        repaired = dumps(orjson.loads(repaired)).decode()
+    try:
+        value = orjson.loads(repaired)
+        repaired = dumps(value if show_values else redacted(value)).decode()
+    except (orjson.JSONDecodeError, TypeError):  # not JSON, or deeper than orjson writes
+        if not show_values:  # nothing in it could be hidden, so it is not shown
+            return hint
     preview = repaired if len(repaired) <= REPAIR_PREVIEW else repaired[:REPAIR_PREVIEW] + "..."
     return f"{hint}; repaired, it would read: {preview}"
 
 
-def _string_inside(text: str, *, double: bool, hop: Hop | None = None) -> Finding:
+def _string_inside(
+    text: str, *, double: bool, hop: Hop | None = None, show_values: bool = False
+) -> Finding:
     """A string where an object belongs: JSON text sent as a string, or double-encoded."""
     try:
         inner, _ = load(text)
     except NotJSON:
         inner = None
     if isinstance(inner, dict):
-        preview = short_repr(inner, REPAIR_PREVIEW + 3)
+        preview = short_repr(inner if show_values else redacted(inner), REPAIR_PREVIEW + 3)
         if double:
             return finding(
                 "double_encoded",

@@ -13,8 +13,12 @@ not the arguments, so their size follows the number of failures.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING
+from dataclasses import fields, replace
+from typing import IO, TYPE_CHECKING, Any
 
+import orjson
+
+from jsoncontract._json import printable
 from jsoncontract.pipeline.codes import describe
 from jsoncontract.reporters.findings import RuleMeta, portable_path
 from jsoncontract.reporters.github import annotations_from_findings, render_github
@@ -68,7 +72,25 @@ class SarifCheckReporter(CheckReporter):
                     severity=finding.severity,
                     help_uri=HELP_URI,
                 )
-        self.stream.write(render_sarif(self._findings, rules).encode())
+        try:
+            text = render_sarif(self._findings, rules).encode()
+        except (orjson.JSONEncodeError, UnicodeEncodeError):  # text UTF-8 cannot hold
+            findings = [_printable(f) for f in self._findings]
+            text = render_sarif(findings, rules).encode()
+        self.stream.write(text)
+
+
+def _printable(finding: Finding) -> Finding:
+    """The finding with its texts spelt out where they hold lone surrogates (a capture's
+    invalid UTF-8 in a tool name, key or file name: see :func:`printable`)."""
+    changes: dict[str, Any] = {
+        f.name: printable(value)
+        for f in fields(finding)
+        if type(value := getattr(finding, f.name)) is str  # not the enums (severity...)
+    }
+    if finding.source is not None:
+        changes["source"] = replace(finding.source, file=printable(finding.source.file))
+    return replace(finding, **changes)
 
 
 class JUnitCheckReporter(CheckReporter):

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from jsoncontract.model import CallResult, Finding, Summary
 
 Segment = tuple[str, str]  # (text, rich style; "" for none)
+#: C0 and C1 control characters and DEL, mapped to their escapes.
+_CONTROLS: Final = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))}
 _SEVERITY_STYLE: Final = {
     Severity.ERROR: "bold red",
     Severity.WARNING: "yellow",
@@ -127,7 +129,9 @@ class LineWriter:
         if self.color:
             from rich.console import Console
 
-            self._text = io.TextIOWrapper(stream, encoding="utf-8", write_through=True)
+            self._text = io.TextIOWrapper(
+                stream, encoding="utf-8", errors="backslashreplace", write_through=True
+            )
             self._console = Console(
                 file=self._text,
                 force_terminal=True,
@@ -137,18 +141,19 @@ class LineWriter:
             )
 
     def write(self, lines: list[list[Segment]]) -> None:
-        """Write whole lines."""
+        """Write whole lines, control characters as escapes (``\\x1b``): text from a capture
+        must not drive the terminal, nor start a report line of its own."""
         if self._console is not None:
             from rich.text import Text
 
             for line in lines:
-                self._console.print(Text.assemble(*[(t, s) if s else t for t, s in line]))
+                parts = [
+                    (t.translate(_CONTROLS), s) if s else t.translate(_CONTROLS) for t, s in line
+                ]
+                self._console.print(Text.assemble(*parts))
             return
-        self.stream.write(
-            "".join("".join(t for t, _ in line) + "\n" for line in lines).encode(
-                "utf-8", "backslashreplace"
-            )
-        )
+        text = "".join("".join(t for t, _ in line).translate(_CONTROLS) + "\n" for line in lines)
+        self.stream.write(text.encode("utf-8", "backslashreplace"))
 
     def close(self) -> None:
         """Flush; leaves the underlying stream open."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from jsoncontract._spelling import closest
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.tools.loader import load_tool_files
 from jsoncontract.validation import CompiledSchema
@@ -118,5 +118,4 @@ class ToolSet:
         same = self._folded.get(_folded(name))
         if same is not None:
             return same
-        match = difflib.get_close_matches(name, list(self._tools), n=1, cutoff=0.6)
-        return match[0] if match else None
+        return closest(name, self._tools)

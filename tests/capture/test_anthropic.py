@@ -6,6 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, ToolCall
 
 Write = Callable[[str, object], Path]
@@ -226,6 +228,22 @@ def test_a_new_message_closes_the_previous_one(
     assert [(c.call_id, findings(c)) for c in calls] == [
         ("toolu_a", [("envelope.incomplete_stream", WARN)]),
         ("toolu_b", []),
+    ]
+
+
+@pytest.mark.parametrize("index", [0, None])
+def test_a_block_started_again_closes_the_unfinished_one(
+    write: Write, read: Read, jsonl: Callable[..., str], findings: Findings, index: int | None
+) -> None:
+    first = tool_block(0, "toolu_a", "f", '{"a": 1', stop=False)
+    second = tool_block(0, "toolu_b", "g", "{}")
+    for event in (*first, *second):
+        if index is None:  # events that lost their index share one
+            event.pop("index", None)
+    calls = read(write("s.jsonl", jsonl(*stream(first, second))))
+    assert [(c.call_id, c.arguments, findings(c)) for c in calls] == [
+        ("toolu_a", '{"a": 1', [("envelope.incomplete_stream", WARN)]),
+        ("toolu_b", "{}", []),
     ]
 
 

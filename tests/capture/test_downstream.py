@@ -443,3 +443,17 @@ def test_bundled_har(repo: Path, read: Read) -> None:
         ("searchInvoices", 195),
     ]
     assert [c.arguments["startDate"] for c in calls] == ["2025-09-01", "2025-01-01"]
+
+
+def test_har_event_stream_keeps_bytes_that_are_not_utf8(write: Write, read: Read) -> None:
+    message = dict(MCP_CALL, params={"name": "read_file", "arguments": {"path": "PLACEHOLDER"}})
+    event = b"data: " + orjson.dumps(message).replace(b"PLACEHOLDER", b"caf\xe9.md") + b"\n\n"
+    doc = har(
+        entry(
+            response=base64.b64encode(event).decode(),
+            response_mime="text/event-stream",
+            encoding="base64",
+        )
+    )
+    (call,) = read(write("x.har", doc))
+    assert [(a.kind, a.pointer) for a in call.anomalies] == [("invalid_utf8", "/path")]

@@ -494,6 +494,15 @@ def test_responses_stream_every_ending_gives_one_call(
     assert findings(calls[0]) == []
 
 
+def test_responses_done_events_without_an_item_id_are_each_a_call(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    done = {"type": "response.function_call_arguments.done", "name": "get_weather"}
+    trace = jsonl(dict(done, arguments='{"city":"Oslo"}'), dict(done, arguments='{"city":5}'))
+    calls = read(write("s.jsonl", trace))
+    assert [c.arguments for c in calls] == ['{"city":"Oslo"}', '{"city":5}']
+
+
 def test_responses_stream_delta_and_done_mismatch(
     write: Write, read: Read, jsonl: Callable[..., str], findings: Findings
 ) -> None:

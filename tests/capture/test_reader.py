@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import threading
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -348,6 +350,32 @@ def test_arguments_nested_deep_but_within_the_limit_are_read(
     assert (line.call_id, line.load_findings) == ("t", [])
 
 
+@pytest.mark.parametrize(
+    ("opening", "closing", "depth"),
+    [
+        ("[", "]", 1000),
+        ('{"hop": "mcp", "payload": ', "}", 1000),
+        ('{"hop": "mcp", "payload": [', "]}", 500),
+    ],
+)
+def test_calls_nested_deep_in_lists_and_records(
+    write: Write, read: Read, findings: Findings, opening: str, closing: str, depth: int
+) -> None:
+    call = '{"type": "tool_use", "id": "t", "name": "f", "input": {}}'
+    shallow = opening * 20 + call + closing * 20
+    deep = opening * depth + call + closing * depth  # JSON, but deeper than any capture
+    (found,) = read(write("shallow.json", shallow))
+    assert found.call_id == "t"
+    path = write("deep.json", deep)
+    with pytest.raises(InputError, match="calls nested more than 64 levels deep"):
+        read(path)
+    # in a trace, the line is reported and the rest is read
+    first, second = read(write("deep.jsonl", deep + "\n" + shallow + "\n"))
+    assert findings(first) == [("envelope.unknown_dialect", ERROR)]
+    assert "calls nested more than 64 levels deep" in first.load_findings[0].message
+    assert (second.call_id, second.source.line) == ("t", 2)
+
+
 def test_a_whole_file_in_no_known_dialect(write: Write, read: Read) -> None:
     path = write("package.json", {"name": "my-app", "version": "1.0.0", "private": True})
     with pytest.raises(InputError) as info:
@@ -493,6 +521,38 @@ def test_stdin_not_json(stdin: Callable[[bytes], None], read: Read) -> None:
         read("-")
     assert (info.value.file, info.value.line) == ("-", 3)
     assert info.value.message.startswith("not JSON (single quotes)")
+
+
+def test_stdin_document_over_the_size_limit(
+    stdin: Callable[[bytes], None], read: Read, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jsoncontract.capture import reader
+
+    monkeypatch.setattr(reader, "MAX_DOCUMENT_BYTES", 100)
+    doc = {"role": "assistant", "tool_calls": [tool_call(1), tool_call(2)]}
+    stdin(orjson.dumps(doc, option=orjson.OPT_INDENT_2))  # not one document per line
+    with pytest.raises(InputError, match=r"^-: the input is over the 0 MB limit for one JSON"):
+        read("-")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_holding_one_document(tmp_path: Path, read: Read) -> None:
+    fifo = tmp_path / "capture"
+    os.mkfifo(fifo)
+    doc = {"role": "assistant", "tool_calls": [tool_call(1), tool_call(2)]}
+    text = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    writer = threading.Thread(target=fifo.write_bytes, args=(text,))
+    writer.start()
+    try:
+        assert ids(read(fifo)) == [("call_1", 4), ("call_2", 12)]
+    finally:
+        writer.join(timeout=30)
+
+
+def test_a_file_gone_before_it_is_read(tmp_path: Path) -> None:
+    reader = CaptureReader()
+    with pytest.raises(InputError, match="cannot read: No such file"):
+        list(reader.read_file(tmp_path / "gone.jsonl"))
 
 
 def test_stdin_oversized_line(
@@ -727,3 +787,18 @@ def test_bundled_trace(repo: Path, read: Read) -> None:
         ("model", "nsgh5u66", 7),
     ]
     assert calls[2].response is not None and calls[2].response["id"] == 21
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])
+def test_sse_lines_end_only_at_cr_and_lf(write: Write, read: Read, separator: str) -> None:
+    # these may stand unescaped in a JSON string; str.splitlines() cut the event there
+    arguments = {"city": f"Paris{separator}Lyon"}
+    event = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": arguments},
+    }
+    text = "data: " + orjson.dumps(event).decode() + "\r\n\r\n"
+    (call,) = read(write("s.sse", text))
+    assert (call.arguments, call.load_findings) == (arguments, [])

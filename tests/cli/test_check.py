@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -117,6 +119,35 @@ class TestFormats:
         assert result.code == 1 and result.stdout == ""
         assert json.loads(target.read_text())["summary"]["failed"] == 1
         assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+    @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+    def test_output_file_gets_the_usual_permissions(self, run_cli: Run, tmp_path: Path) -> None:
+        target = tmp_path / "report.json"
+        saved = os.umask(0o022)
+        try:
+            run_cli("check", "--tools", TOOLS, ENUM_CAPTURE, "-f", "json", "-o", str(target))
+        finally:
+            os.umask(saved)
+        assert stat.S_IMODE(target.stat().st_mode) == 0o644  # as any new file, not 0600
+
+    def test_output_file_in_a_missing_directory(self, run_cli: Run, tmp_path: Path) -> None:
+        target = tmp_path / "nowhere" / "report.json"
+        result = run_cli("check", "--tools", TOOLS, OK_CAPTURE, "-o", str(target))
+        assert result.code == 2
+        assert result.stderr == (
+            f"jsoncontract: error: {target}: cannot write: No such file or directory\n"
+        )
+
+    def test_progress_on_a_terminal_leaves_the_report_unchanged(
+        self, run_cli: Run, write: Write, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        line = json.dumps(chat("get_weather", '{"city": "Oslo", "pad": "' + "x" * 500 + '"}'))
+        trace = write("big.jsonl", (line + "\n") * 10_000)  # over the 5 MB a bar waits for
+        plain = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        monkeypatch.setattr("jsoncontract.cli.check.stderr_is_terminal", lambda: True)
+        shown = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        assert (shown.code, shown.stdout) == (plain.code, plain.stdout)
+        assert json.loads(shown.stdout)["summary"]["calls"] == 10_000
 
     def test_no_partial_output_file_when_the_job_fails(
         self, run_cli: Run, tmp_path: Path, write: Write
@@ -321,6 +352,28 @@ class TestBadInput:
         capture = write("c.json", chat("get_weather", '{"city":' + "[" * 5000 + "]" * 5000 + "}"))
         result = run_cli("check", "--tools", TOOLS, str(capture))
         assert result.code == 1 and "parse.too_deep" in result.stdout
+
+    @pytest.mark.parametrize("depth", [300, 1000])
+    def test_arguments_within_the_limit_but_too_deep_to_explain(
+        self, run_cli: Run, write: Write, depth: int
+    ) -> None:
+        deep = "[" * depth + "]" * depth
+        lines = [
+            chat("get_weather", '{"city":' + deep + "}"),  # schema: city is a string
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "get_weather", "arguments": '{"city":' + deep + "}"},
+            },
+            chat("get_weather", '{"city": "Oslo"}'),
+        ]
+        trace = write("t.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+        result = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        assert result.code == 1, result.stderr
+        report = json.loads(result.stdout)
+        codes = [[f["code"] for f in r["findings"]] for r in report["results"]]
+        assert codes == [["schema.too_deep"], ["parse.string_arguments"], []]
 
     def test_jsonl_garbage_line_keeps_going(self, run_cli: Run, write: Write) -> None:
         good = json.dumps(chat("get_weather", '{"city": "Oslo"}'))

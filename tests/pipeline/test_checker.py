@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from jsoncontract.model import (
+    Anomaly,
     ArgumentsForm,
     Dialect,
     Finding,
@@ -182,3 +183,45 @@ def test_the_gate_protocol_is_structural() -> None:
 def test_run_streams() -> None:
     results = Checker(tools()).run(iter([call('{"city": "A"}'), call("{")]))
     assert [r.ok for r in results] == [True, False]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "form", "code"),
+    [
+        ('```json\n{"city": "Oslo", "password": "hunter2"}\n```', ArgumentsForm.TEXT, "code_fence"),
+        ('{"city": "Oslo", "password": "hunter2",}', ArgumentsForm.TEXT, "trailing_comma"),
+        ("{'city': 'Oslo', 'password': 'hunter2'}", ArgumentsForm.TEXT, "single_quotes"),
+        (
+            '"{\\"city\\": \\"Oslo\\", \\"password\\": \\"hunter2\\"}"',
+            ArgumentsForm.TEXT,
+            "double_encoded",
+        ),
+        ('{"city": "Oslo", "password": "hunter2"}', ArgumentsForm.VALUE, "string_arguments"),
+    ],
+)
+def test_repaired_previews_hash_sensitive_members_unless_asked(
+    arguments: str, form: ArgumentsForm, code: str
+) -> None:
+    (hidden,) = Checker(tools()).check(call(arguments, form)).findings
+    assert hidden.code == "parse." + code
+    assert hidden.hint is not None and "Oslo" in hidden.hint
+    assert "hunter2" not in hidden.hint and "<redacted sha256:" in hidden.hint
+    (shown,) = Checker(tools(), show_values=True).check(call(arguments, form)).findings
+    assert shown.hint is not None and "hunter2" in shown.hint
+
+
+def test_arguments_text_already_broken_in_the_capture() -> None:
+    # invalid UTF-8 inside an arguments string: the capture loader found it, parse reports it
+    anomaly = Anomaly("invalid_utf8", "", "string contains the byte 0xff, which is not UTF-8")
+    result = Checker(tools()).check(call('{"city": "Os\udcfflo"}', anomalies=(anomaly,)))
+    assert [(f.code, f.path) for f in result.findings] == [("parse.invalid_utf8", "")]
+    assert result.stage is Stage.PARSE
+
+
+@pytest.mark.parametrize("show_values", [False, True])
+def test_a_repaired_preview_deeper_than_orjson_writes(show_values: bool) -> None:
+    deep = "[" * 300 + "]" * 300
+    checker = Checker(tools(), show_values=show_values)
+    (found,) = checker.check(call('```json\n{"city": ' + deep + "}\n```")).findings
+    assert found.code == "parse.code_fence"
+    assert found.hint is not None and found.hint.startswith("strip the ``` fence")

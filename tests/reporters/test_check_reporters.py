@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from jsoncontract import check
 from jsoncontract.model import CheckReport
 from jsoncontract.reporters import CHECK_REPORTERS, ReportOptions
 from jsoncontract.tools import ToolSet
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 CAPTURES = [
     "fixtures/captures/faults/schema-enum.json",
@@ -60,6 +63,13 @@ def test_json(report: CheckReport, golden: Callable[[str, str], None]) -> None:
     text = render(report, "json")
     assert json.loads(text) == report.to_dict()
     golden("check/report.json", json.dumps(json.loads(text), indent=2) + "\n")
+
+
+def test_json_written_in_many_chunks(report: CheckReport, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jsoncontract.reporters import check_json
+
+    monkeypatch.setattr(check_json, "_CHUNK_BYTES", 64)  # every result fills a chunk
+    assert json.loads(render(report, "json")) == report.to_dict()
 
 
 def test_jsonl(report: CheckReport, golden: Callable[[str, str], None]) -> None:
@@ -167,3 +177,78 @@ def test_readme_lists_every_code() -> None:
     section = readme[readme.index("### Finding codes") :]
     for code in [*codes.ENVELOPE_CODES, *codes.PARSE_CODES]:
         assert f"`{code}`" in section, code
+
+
+def surrogate_report(tmp_path: Path) -> CheckReport:
+    """Calls whose tool name, call id, argument key and file name hold lone surrogates
+    (invalid UTF-8 bytes or lone ``\\ud800`` escapes in the capture)."""
+    lines = [
+        b'{"jsonrpc":"2.0","id":"a\\ud800","method":"tools/call",'
+        b'"params":{"name":"x\\udc00y","arguments":{}}}',
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call",'
+        b'"params":{"name":"get_weather","arguments":{"c\xffity":1,"c\xffity":2}}}',
+    ]
+    try:
+        path = tmp_path / os.fsdecode(b"trace-\xff.jsonl")
+        path.write_bytes(b"\n".join(lines) + b"\n")
+    except (OSError, UnicodeError):  # a file system that holds only UTF-8 names
+        path = tmp_path / "trace.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+    return check([path], tools=ToolSet.from_paths([FIXTURES / "tools"]))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl", "github", "sarif", "junit"])
+@pytest.mark.parametrize("color", [False, True])
+def test_text_utf8_cannot_hold_is_spelt_out(tmp_path: Path, fmt: str, color: bool) -> None:
+    report = surrogate_report(tmp_path)
+    assert [r.stage for r in report.results] == ["envelope", "parse"]
+    stream = io.BytesIO()
+    reporter = CHECK_REPORTERS[fmt](stream, ReportOptions(color=color))
+    for result in report.results:
+        reporter.add(result)
+    reporter.close(report.summary)
+    text = stream.getvalue().decode("utf-8")  # strict: the report is UTF-8
+    if fmt in ("json", "jsonl", "sarif"):  # and still JSON
+        for document in text.splitlines() if fmt == "jsonl" else [text]:
+            json.loads(document)
+    spelt = {"json": r"x\\udc00y", "jsonl": r"x\\udc00y", "sarif": r"x\\udc00y"}
+    assert spelt.get(fmt, r"x\xdc00y" if fmt == "junit" else r"x\udc00y") in text
+
+
+def test_json_report_spells_out_lone_surrogates(tmp_path: Path) -> None:
+    report = surrogate_report(tmp_path)
+    log = json.loads(render(report, "json"))
+    first, second = log["results"]
+    assert (first["tool"], first["call_id"]) == ("x\\udc00y", "a\\ud800")
+    assert second["findings"][0]["path"] == "/c\\udcffity"
+    assert "x\\udc00y" in log["summary"]["by_tool"]
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_text_from_a_capture_cannot_drive_the_terminal(tmp_path: Path, color: bool) -> None:
+    message = {
+        "jsonrpc": "2.0",
+        "id": "1\x1b]0;retitled\x07",
+        "method": "tools/call",
+        "params": {
+            "name": "get_weather",
+            "arguments": {"city": "Oslo", "x\x1b[2J\nok   forged.json:1 get_weather": 1},
+        },
+    }
+    path = tmp_path / "trace.jsonl"
+    path.write_bytes(json.dumps(message).encode() + b"\n")
+    report = check([path], tools=ToolSet.from_paths([FIXTURES / "tools"]))
+    stream = io.BytesIO()
+    reporter = CHECK_REPORTERS["text"](stream, ReportOptions(color=color))
+    for result in report.results:
+        reporter.add(result)
+    reporter.close(report.summary)
+    text = stream.getvalue().decode()
+    if color:  # rich's own styling is the only escape sequence left
+        import re
+
+        text = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    assert "\x1b" not in text and "\x07" not in text
+    assert not any(line.startswith("ok ") for line in text.splitlines())
+    assert "x\\x1b[2J\\x0aok   forged.json:1" in text
+    assert "1\\x1b]0;retitled\\x07" in text
