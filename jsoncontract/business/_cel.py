@@ -53,11 +53,13 @@ class CelCompileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Expression:
-    """A compiled expression: its source, its static result type, and the program."""
+    """A compiled expression: its source, its static result type, the program, and the
+    checked form of the source as written (for the schema-aware checks)."""
 
     source: str
     result_type: str
     program: Any
+    checked: Any = None
 
 
 def _date(text: str) -> datetime.datetime:
@@ -164,7 +166,7 @@ class CelEnvironment:
         for name in self.datasets:
             if re.search(rf"\bdata\.{name}\b(?!\.(?:has|get)\()", fast):
                 self._whole.add(name)
-        return Expression(source, checked.return_type().name(), program)
+        return Expression(source, checked.return_type().name(), program, checked)
 
     def activation(self, variables: dict[str, Any]) -> Any:
         """Bind the variables of one evaluation (converted lazily, on first read)."""

@@ -40,7 +40,8 @@ class Dataset:
 
     ``keys`` is the hash index (set members, or the key of every row); ``rows`` maps a key to
     its row for tables and is ``None`` for sets. ``origin`` says where it came from, for
-    messages.
+    messages. ``columns`` names the members every row has, when the source says (a CSV
+    header, a query's columns); ``None`` when rows may differ (JSON).
     """
 
     name: str
@@ -48,6 +49,9 @@ class Dataset:
     rows: dict[Any, dict[str, Any]] | None
     origin: str
     _value: Any = field(default=None, repr=False)
+    columns: tuple[str, ...] | None = None
+    text_cells: bool = False  # every cell is a string (CSV)
+    typed: Any = field(default=None, repr=False)  # the rules' type of it, once read
 
     @property
     def kind(self) -> str:
@@ -181,7 +185,7 @@ def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> 
             rows.setdefault(row[key], dict(row))
     except csv.Error as exc:
         raise _error(name, f"not valid CSV: {exc}", path) from None
-    return Dataset(name, frozenset(rows), rows, f"{path}")
+    return Dataset(name, frozenset(rows), rows, f"{path}", columns=tuple(header), text_cells=True)
 
 
 def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
@@ -250,7 +254,7 @@ def _from_sqlite(name: str, path: Path, *, query: str, key: str | None) -> Datas
         rows: dict[Any, dict[str, Any]] = {}
         for record in cursor:
             rows.setdefault(record[at], dict(zip(columns, record, strict=True)))
-        return Dataset(name, frozenset(rows), rows, f"{path}")
+        return Dataset(name, frozenset(rows), rows, f"{path}", columns=tuple(columns))
     except sqlite3.Error as exc:
         raise _error(name, f"query failed: {exc}", path) from None
     finally:
