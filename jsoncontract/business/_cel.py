@@ -35,6 +35,7 @@ _COMPILE_ERROR: Final = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)(?:\n|$)")
 _STATUS: Final = re.compile(r"^[A-Z_]+: ")
 _CONTAINER: Final = re.compile(r" \(in container '[^']*'\)")
 _KEY_NOT_FOUND: Final = re.compile(r"Key not found in map : (.*)")
+_TRAILING_STATUS: Final = re.compile(r"\s*\[[A-Z_]+\]\s*$")
 _IDENT: Final = r"[A-Za-z_][A-Za-z0-9_]*"
 _PLAIN_TOKEN: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*")
 _FIELD_PATH: Final = re.compile(rf"(?:self|args|context|call)(?:\.{_IDENT})*")
@@ -173,9 +174,14 @@ class CelEnvironment:
         return self._env.Activation(variables)
 
     def evaluate(self, expression: Expression, activation: Any) -> tuple[Any, str | None]:
-        """``(value, None)``, or ``(None, error message)`` when evaluation failed."""
-        result = expression.program.eval(activation)
-        value = result.value()
+        """``(value, None)``, or ``(None, error message)`` when evaluation failed (an error
+        value, or an evaluation the runtime stopped: over its iteration limit, or a result
+        it cannot hand back)."""
+        try:
+            result = expression.program.eval(activation)
+            value = result.value()
+        except RuntimeError as exc:
+            return None, runtime_message(str(exc))
         if value is True:  # the common case: one call into the runtime, not two
             return True, None
         if result.type() == self._error_type:
@@ -208,11 +214,20 @@ def _compile_error(text: str) -> CelCompileError:
 
 def runtime_message(text: str) -> str:
     """A runtime error of the engine, made readable: ``no such key: "x"``."""
+    from jsoncontract.business.cost import RUNTIME_ITERATIONS
+
     text = _STATUS.sub("", text.strip())
     missing = _KEY_NOT_FOUND.match(text)
     if missing:
         return f"no such key: {missing.group(1)}"
-    return text
+    if "Iteration budget exceeded" in text:
+        return (
+            f"stopped at the run-time limit of {RUNTIME_ITERATIONS:,} comprehension steps "
+            "in one evaluation (the lists it iterates are too long)"
+        )
+    if "Unable to convert function return value" in text:
+        return "the result cannot be read back (an optional or another CEL-only value)"
+    return _TRAILING_STATUS.sub("", text).split("\n")[0]
 
 
 # -- membership rewrite -------------------------------------------------------------------

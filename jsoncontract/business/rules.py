@@ -803,7 +803,7 @@ def _check_against_schema(
             RuleDiagnostic(
                 f"rules.{problem.code}",
                 problem.severity,
-                f"{key}: {problem.message}",
+                problem.message if key == "rule" else f"{key}: {problem.message}",
                 item.label,
                 line,
                 column,

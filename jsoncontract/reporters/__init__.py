@@ -15,9 +15,11 @@ from jsoncontract.reporters.interface import CheckReporter, ReportOptions
 
 if TYPE_CHECKING:
     from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
+    from jsoncontract.reporters.rules_check import RulesCheckReporter
 
     CHECK_REPORTERS: Mapping[str, type[CheckReporter]]
     DIFF_REPORTERS: Mapping[str, type[DiffReporter]]
+    RULES_CHECK_REPORTERS: Mapping[str, type[RulesCheckReporter]]
 
 #: table name -> {format: "module:class"}
 _TABLES: Final = {
@@ -33,6 +35,12 @@ _TABLES: Final = {
         "text": "diff_text:TextDiffReporter",
         "json": "diff_json:JsonDiffReporter",
         "patch": "diff_json:PatchDiffReporter",
+    },
+    "RULES_CHECK_REPORTERS": {
+        "text": "rules_check:TextRulesCheckReporter",
+        "json": "rules_check:JsonRulesCheckReporter",
+        "sarif": "rules_check:SarifRulesCheckReporter",
+        "github": "rules_check:GithubRulesCheckReporter",
     },
 }
 _LAZY: Final = {"DiffReporter": "diff_interface", "DiffReportOptions": "diff_interface"}
@@ -76,6 +84,7 @@ __all__ = [
     "CHECK_REPORTERS",
     "DIFF_REPORTERS",
     "LINT_FORMATS",
+    "RULES_CHECK_REPORTERS",
     "CheckReporter",
     "DiffReportOptions",
     "DiffReporter",
