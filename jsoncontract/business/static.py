@@ -183,7 +183,7 @@ def _value_type(values: Iterable[Any]) -> CelType:
 def fixed_bindings(datasets: Mapping[str, Dataset], ast: Ast) -> dict[str, Binding]:
     """``call``, ``now``, ``context`` and the datasets the expression names."""
     bindings = {
-        "call": Binding(_CALL),
+        "call": Binding(_CALL, ("call",)),
         "now": Binding(TIMESTAMP),
         "context": Binding(CelType(Kind.DYN, max_size=CONTEXT_SIZE)),
     }
