@@ -750,8 +750,8 @@ def _rule_types(
                 RuleDiagnostic(
                     "rules.field-path",
                     Severity.WARNING,
-                    f"fieldPath {rule.field_path!r} points at {pointed.missing!r}, which the "
-                    f"schema does not have there{tip}: findings would point at nothing",
+                    f"fieldPath {rule.field_path!r}: the schema has no {pointed.missing!r} "
+                    f"there, so findings would point at nothing{tip}",
                     item.label,
                     line,
                     column,

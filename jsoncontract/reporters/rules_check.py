@@ -100,11 +100,13 @@ class TextRulesCheckReporter(RulesCheckReporter):
                 lines.extend(diagnostic_lines(item))
             stale = report.stale
             if stale:
-                lines.append([])
+                if lines:
+                    lines.append([])
                 lines.append([("Rules that fell behind their tools (stale):", "bold yellow")])
                 lines.extend(stale_line(item) for item in stale)
             if self.options.verbose and report.costs:
-                lines.append([])
+                if lines:
+                    lines.append([])
                 lines.append([("Estimated worst-case cost of each expression:", "bold")])
                 width = max(len(f"{c.tool}/{c.rule} {c.key}") for c in report.costs)
                 for cost in report.costs:
