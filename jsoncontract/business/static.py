@@ -10,7 +10,7 @@ rows (a table; a CSV or SQLite table's rows have its columns), and ``context`` i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -150,34 +150,30 @@ def _dataset_type(dataset: Dataset) -> CelType:
     return map_of(key, row, len(dataset))
 
 
-def _value_type(values: Iterable[Any]) -> CelType:
+def _value_type(values: Collection[Any]) -> CelType:
     """The type of the values of a dataset column (or of a set), bounded by what it holds:
-    the longest string, and for nested values the longest JSON text."""
+    the longest string, and for nested values the longest JSON text (C-level passes only:
+    a set may hold millions of keys)."""
     import orjson
 
-    kinds: set[type] = set()
-    longest = 0
-    nullable = False
-    for value in values:
-        if value is None:
-            nullable = True
-            continue
-        kinds.add(type(value))
-        if isinstance(value, str):
-            longest = max(longest, len(value))
-        elif isinstance(value, dict | list):
-            longest = max(longest, len(orjson.dumps(value)))
+    nullable = None in values
+    present = [v for v in values if v is not None] if nullable else values
+    kinds = set(map(type, present))
+    if not kinds:
+        return CelType(Kind.NULL) if nullable else DYN
     if kinds == {str}:
+        longest = max(map(len, present))
         return CelType(Kind.STRING, max_size=longest, nullable=nullable, min_json=2)
     if kinds == {int}:
         return CelType(Kind.INT, nullable=nullable)
     if kinds == {bool}:
         return CelType(Kind.BOOL, nullable=nullable)
-    if kinds and kinds <= {int, float}:
+    if kinds <= {int, float}:
         return CelType(Kind.NUMBER, nullable=nullable)
-    if not kinds:
-        return CelType(Kind.NULL) if nullable else DYN
-    return CelType(Kind.DYN, max_size=max(longest, 1))
+    strings = [v for v in present if isinstance(v, str)]
+    nested = [orjson.dumps(v) for v in present if isinstance(v, dict | list)]
+    longest = max([*map(len, strings), *map(len, nested), 1])
+    return CelType(Kind.DYN, max_size=longest)
 
 
 def fixed_bindings(datasets: Mapping[str, Dataset], ast: Ast) -> dict[str, Binding]:
