@@ -136,3 +136,15 @@ def test_check_stops_at_a_rule_that_does_not_fit_its_tool(run_cli: Run, in_repo:
         "'declared-amount-positive' (tool update_shipment): self.amount_cents: self has no "
         "field 'amount_cents'; did you mean 'amount'?; its fields are amount, currency"
     )
+
+
+def test_readme_shows_real_output(run_cli: Run, in_repo: Path) -> None:
+    text = Path("README.md").read_text(encoding="utf-8")
+    section = text.split("### Rules checked against the schema, without traffic", 1)[1]
+    command = section.split("```sh\n", 1)[1].split("```", 1)[0].strip()
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+    args = command.split()
+    assert args[0] == "jsoncontract"
+    result = run_cli(*args[1:])
+    assert result.code == 1
+    assert result.stdout == shown
