@@ -76,7 +76,6 @@ class Kind(StrEnum):
 
 
 NUMERIC: Final = frozenset({Kind.INT, Kind.UINT, Kind.DOUBLE, Kind.NUMBER})
-SIZED: Final = frozenset({Kind.STRING, Kind.BYTES, Kind.LIST, Kind.MAP, Kind.OBJECT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +164,6 @@ class CelType:
     min_json: int = 1  # the fewest bytes a value of this type takes in JSON
     origin: str | None = None  # where in the schema the type comes from (``#/properties/x``)
 
-    @property
-    def is_dyn(self) -> bool:
-        """Whether nothing is known (the value may be anything)."""
-        return self.kind is Kind.DYN
-
     def field(self, name: str) -> Field | None:
         """A declared member of an object type."""
         return self.fields.get(name)
@@ -187,6 +181,15 @@ class CelType:
         if self.kind is Kind.MAP:
             return self.elem or DYN
         return DYN
+
+    def member_types(self) -> CelType:
+        """The type of any member of an object (its fields and, when open, the others)."""
+        joined: CelType = EMPTY
+        for name in self.fields:
+            joined = join(joined, self.fields[name].type)
+        if not self.closed:
+            joined = join(joined, self.extra or DYN)
+        return DYN if joined.kind is Kind.EMPTY else joined
 
     def non_null(self) -> CelType:
         """This type without null."""
@@ -224,11 +227,6 @@ class CelType:
         else:
             text = f"a {self.name().removesuffix(' or null')}"
         return f"{text} or null" if self.nullable else text
-
-
-def simple(kind: Kind, **extra: Any) -> CelType:
-    """A type with nothing inside it."""
-    return CelType(kind, **extra)
 
 
 DYN: Final = CelType(Kind.DYN)
@@ -552,45 +550,34 @@ class Scoped:
     missing: str | None = None
     at: int = 0
     options: tuple[str, ...] = field(default=())
-    all_required: bool = True
 
 
 def scope_type(args: CelType, tokens: tuple[str, ...]) -> Scoped:
     """Follow a rule's scope (``*`` for every item or member) through a type."""
     current = args
-    required = True
     for index, token in enumerate(tokens):
         current = current.non_null()
         kind = current.kind
         if kind is Kind.DYN:
-            return Scoped(DYN, all_required=False)
+            return Scoped(DYN)
         if token == "*":
             if kind is Kind.LIST or kind is Kind.MAP:
                 current = current.elem or DYN
             elif kind is Kind.OBJECT:
-                joined: CelType = EMPTY
-                for name in current.fields:
-                    joined = join(joined, current.fields[name].type)
-                if not current.closed:
-                    joined = join(joined, current.extra or DYN)
-                current = DYN if joined.kind is Kind.EMPTY else joined
+                current = current.member_types()
             else:
                 return Scoped(DYN, missing=token, at=index)
-            required = False
             continue
         if kind is Kind.LIST:
             if token.isdigit():
                 current = current.elem or DYN
-                required = False
                 continue
             return Scoped(DYN, missing=token, at=index)
         if kind is Kind.OBJECT or kind is Kind.MAP:
             member = current.member(token)
             if member is None:
                 return Scoped(DYN, missing=token, at=index, options=tuple(current.fields))
-            if kind is Kind.MAP or not current.fields.required(token):
-                required = False
             current = member
             continue
         return Scoped(DYN, missing=token, at=index)
-    return Scoped(current.non_null(), all_required=required)
+    return Scoped(current.non_null())

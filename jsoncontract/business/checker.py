@@ -514,8 +514,7 @@ class Checker:
     def _equality(self, node: Call, args: tuple[Expr, ...], kinds: tuple[CelType, ...]) -> None:
         left, right = kinds
         always = "false" if node.function == "_==_" else "true"
-        a, b = _EQ_CLASS.get(left.kind), _EQ_CLASS.get(right.kind)
-        if a is not None and b is not None and a != b:
+        if _disjoint(left, right):
             self._report(
                 TYPE_MISMATCH,
                 Severity.ERROR,
@@ -582,8 +581,7 @@ class Checker:
                 subject=self.label(container_node),
             )
             return _Typed(BOOL)
-        a, b = _EQ_CLASS.get(value.kind), _EQ_CLASS.get(wanted.kind)
-        if a is not None and b is not None and a != b:
+        if _disjoint(value, wanted):
             self._report(
                 TYPE_MISMATCH,
                 Severity.ERROR,
@@ -639,8 +637,7 @@ class Checker:
         given = index.type.non_null()
         if kind is Kind.LIST and given.kind in NUMERIC:
             return _Typed(result)  # the runtime takes any whole number as a list index
-        a, b = _EQ_CLASS.get(given.kind), _EQ_CLASS.get(wanted.kind)
-        if a is not None and b is not None and a != b:
+        if _disjoint(given, wanted):
             self._report(
                 TYPE_MISMATCH,
                 Severity.ERROR,
@@ -835,12 +832,7 @@ class Checker:
         elif kind is Kind.MAP:
             first, second = container.key or DYN, container.elem or DYN
         elif kind is Kind.OBJECT:
-            values: CelType = EMPTY
-            for name in container.fields:
-                values = join(values, container.fields[name].type)
-            if not container.closed:
-                values = join(values, container.extra or DYN)
-            first, second = STRING, (DYN if values.kind is Kind.EMPTY else values)
+            first, second = STRING, container.member_types()
         elif kind is Kind.DYN:
             first = DYN
         else:
@@ -894,6 +886,13 @@ class Checker:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _disjoint(a: CelType, b: CelType) -> bool:
+    """Whether no value of ``a`` can equal a value of ``b`` (null and dyn equal anything
+    for this purpose)."""
+    left, right = _EQ_CLASS.get(a.kind), _EQ_CLASS.get(b.kind)
+    return left is not None and right is not None and left != right
 
 
 def _as_optional(kind: CelType) -> CelType:
