@@ -89,7 +89,7 @@ class Field:
 class Fields(Mapping[str, Field]):
     """The declared members of an object type, typed on first read (schemas recurse)."""
 
-    __slots__ = ("_done", "_pending", "_typer")
+    __slots__ = ("_done", "_order", "_pending", "_typer")
 
     def __init__(
         self,
@@ -100,6 +100,7 @@ class Fields(Mapping[str, Field]):
         self._pending = dict(pending or {})
         self._typer = typer
         self._done: dict[str, Field] = dict(done or {})
+        self._order = tuple(dict.fromkeys([*self._pending, *self._done]))
 
     def __getitem__(self, name: str) -> Field:
         found = self._done.get(name)
@@ -112,11 +113,10 @@ class Fields(Mapping[str, Field]):
         return made
 
     def __iter__(self) -> Iterator[str]:
-        yield from self._done
-        yield from (n for n in self._pending if n not in self._done)
+        return iter(self._order)  # as declared
 
     def __len__(self) -> int:
-        return len(self._done) + sum(1 for n in self._pending if n not in self._done)
+        return len(self._order)
 
     def __contains__(self, name: object) -> bool:
         return name in self._done or name in self._pending
