@@ -23,7 +23,7 @@ from jsoncontract.business.gate import BusinessRules
 from jsoncontract.business.idempotency import IdempotencySettings
 
 if TYPE_CHECKING:
-    from jsoncontract.business.rules import RulesError, RuleSet, load_rules
+    from jsoncontract.business.rules import RulesCheck, RulesError, RuleSet, check_rules, load_rules
     from jsoncontract.config import Config
     from jsoncontract.tools.toolset import ToolSet
 
@@ -31,7 +31,9 @@ __all__ = [
     "BusinessRules",
     "IdempotencySettings",
     "RuleSet",
+    "RulesCheck",
     "RulesError",
+    "check_rules",
     "load_business",
     "load_rules",
 ]
@@ -39,7 +41,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # the rules loader (TOML, CEL, reference data) is only imported when rules are used
-    if name in ("RulesError", "RuleSet", "load_rules"):
+    if name in ("RulesCheck", "RulesError", "RuleSet", "check_rules", "load_rules"):
         from jsoncontract.business import rules
 
         return getattr(rules, name)

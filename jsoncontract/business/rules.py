@@ -10,7 +10,6 @@ files are often shared by several tool sets.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -523,8 +522,8 @@ def _explain(error: Any, document: Any, path: tuple[Any, ...], schema: dict[str,
     if kind == "additionalProperties":
         unexpected = details.get("unexpected", ["?"])[0]
         allowed = _allowed_keys(path, schema)
-        guess = difflib.get_close_matches(str(unexpected), allowed, n=1)
-        tip = f"; did you mean {guess[0]!r}?" if guess else f" (known keys: {', '.join(allowed)})"
+        guess = closest(str(unexpected), allowed)
+        tip = f"; did you mean {guess!r}?" if guess else f" (known keys: {', '.join(allowed)})"
         return f"{where}: unknown key {unexpected!r}{tip}"
     if kind == "oneOf" and isinstance(node, dict):
         if len(path) >= 3 and path[0] == "tools":
