@@ -180,7 +180,7 @@ class CelEnvironment:
         try:
             result = expression.program.eval(activation)
             value = result.value()
-        except RuntimeError as exc:
+        except (RuntimeError, TypeError, ValueError, OverflowError) as exc:
             return None, runtime_message(str(exc))
         if value is True:  # the common case: one call into the runtime, not two
             return True, None

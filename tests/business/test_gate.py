@@ -359,3 +359,13 @@ def test_the_runtime_limit_is_what_the_estimator_says(gate_from: Build, bz: Any)
     assert bz.run(gate, "t", {"xs": [0] * (RUNTIME_ITERATIONS - 1)}) == []
     (finding,) = bz.run(gate, "t", {"xs": [0] * RUNTIME_ITERATIONS})
     assert "run-time limit" in finding.message
+
+
+def test_a_result_the_runtime_cannot_hand_back_is_a_finding(gate_from: Build, bz: Any) -> None:
+    gate = gate_from('[[tools.t]]\nid = "odd"\nrule = "dyn(self.?a)"\n')
+    (finding,) = bz.run(gate, "t", {"a": 1})
+    assert finding.keyword == "evaluation_error"
+    assert finding.message == (
+        "rule could not be evaluated: the result cannot be read back (an optional or "
+        "another CEL-only value)"
+    )
