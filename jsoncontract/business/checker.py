@@ -110,6 +110,13 @@ _OPERATORS: Final = {
     "-_": "unary -",
     "!_": "!",
 }
+#: ``math.greatest`` and ``math.least``, as the macros expand them (and as written).
+_EXTREMA: Final = {
+    "math.@max": "math.greatest",
+    "math.@min": "math.least",
+    "math.greatest": "math.greatest",
+    "math.least": "math.least",
+}
 #: Equality classes: values of two different classes are never equal.
 _EQ_CLASS: Final = {
     Kind.INT: "number",
@@ -472,7 +479,7 @@ class Checker:
             return _Typed(DYN)
         if name == "type":
             return _Typed(TYPE)
-        if name in ("math.greatest", "math.least"):
+        if name in _EXTREMA:
             return self._extremum(node, typed)
         if name.startswith("data.") and name.endswith((".has", ".get")):
             return self._lookup_call(node, typed, facts)
@@ -659,7 +666,7 @@ class Checker:
                 self._report(
                     TYPE_MISMATCH,
                     Severity.ERROR,
-                    f"{node.function}() takes numbers, but {self.label(argument)} is "
+                    f"{_EXTREMA[node.function]}() takes numbers, but {self.label(argument)} is "
                     f"{kind.describe()}",
                     self.ast.offset(node),
                     subject=self.label(argument),
@@ -992,6 +999,7 @@ def _render(node: Expr) -> str:
         if symbol is not None and len(args) == 1:
             return f"{symbol.removeprefix('unary ')}{_render(args[0])}"
         inner = ", ".join(_render(a) for a in args)
+        name = _EXTREMA.get(name, name)
         if node.target is not None:
             return f"{_render(node.target)}.{name}({inner})"
         return f"{name}({inner})"
