@@ -35,16 +35,28 @@ if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
 DEFAULT_PYTHON_TIMEOUT: Final = 1.0
+_UNREADABLE: Final = "rules.unreadable"
 _MAX_RULES_BYTES: Final = 8 * 1024 * 1024
 
 
 class RulesError(ConfigError):
     """A rules file, a rule or its reference data cannot be used (exit 2).
 
-    ``code`` is the diagnostic code ``rules --check`` reports it under.
+    ``code`` is the diagnostic code ``rules --check`` reports it under
+    (``rules.unreadable``: the file cannot be read at all, so it cannot be checked).
     """
 
-    code: str = "rules.invalid"
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        code: str = "rules.invalid",
+    ) -> None:
+        super().__init__(message, file=file, line=line, column=column)
+        self.code = code
 
 
 @dataclass(slots=True)
@@ -382,7 +394,7 @@ class _Loader:
             try:
                 parsed.append(_parse(Path(path)))
             except RulesError as exc:
-                if not self.collect or _unreadable(exc):
+                if not self.collect or exc.code == _UNREADABLE:
                     raise
                 self.failure(exc)
         datasets = _load_datasets(parsed, data, data_base, data_label, self)
@@ -398,10 +410,7 @@ class _Loader:
                         rule = _compile_rule(item, tool, position, entry, environment, self)
                     except RulesError as exc:
                         self.failed_rules += 1
-                        self.failure(
-                            exc, getattr(exc, "code", "rules.invalid"), tool=tool,
-                            rule=entry.get("id"),
-                        )  # fmt: skip
+                        self.failure(exc, exc.code, tool=tool, rule=entry.get("id"))
                         continue
                     if rule.id in seen:
                         self.failed_rules += 1
@@ -441,24 +450,25 @@ class _Loader:
         )
 
 
-def _unreadable(exc: RulesError) -> bool:
-    """A rules file that is missing or cannot be read: nothing to check at all."""
-    return exc.message.startswith(("rules file not found", "is a directory", "cannot read"))
-
-
 def _parse(path: Path) -> _Parsed:
     label = str(path)
     try:
         size = path.stat().st_size
         if size > _MAX_RULES_BYTES:
-            raise RulesError(f"rules file is {size} bytes; the limit is 8 MiB", file=label)
+            raise RulesError(
+                f"rules file is {size} bytes; the limit is 8 MiB", file=label, code=_UNREADABLE
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise RulesError("rules file not found", file=label) from None
+        raise RulesError("rules file not found", file=label, code=_UNREADABLE) from None
     except IsADirectoryError:
-        raise RulesError("is a directory; name rules files (TOML)", file=label) from None
+        raise RulesError(
+            "is a directory; name rules files (TOML)", file=label, code=_UNREADABLE
+        ) from None
     except OSError as exc:
-        raise RulesError(f"cannot read rules file: {exc.strerror or exc}", file=label) from None
+        raise RulesError(
+            f"cannot read rules file: {exc.strerror or exc}", file=label, code=_UNREADABLE
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -855,15 +865,14 @@ def _cel_error(
     spot = f"line {exc.line}, column {exc.column}" if exc.line > 1 else f"column {exc.column}"
     shown = " ".join(source.split())
     shown = shown if len(shown) <= 80 else shown[:77] + "..."
-    error = RulesError(
+    return RulesError(
         f"rule {rule_id!r} (tool {tool}): CEL {kind} error in {key} at {spot}: "
         f"{message}{more}: {shown}",
         file=item.label,
         line=line,
         column=column,
+        code="rules.syntax" if kind == "syntax" else "rules.undeclared",
     )
-    error.code = "rules.syntax" if kind == "syntax" else "rules.undeclared"
-    return error
 
 
 def _type_error(
@@ -876,11 +885,10 @@ def _type_error(
     wanted: str,
 ) -> RulesError:
     found = expression.result_type.lower()
-    error = RulesError(
+    return RulesError(
         f"rule {rule_id!r} (tool {tool}): {key} must give {wanted}, but it gives {found}: "
         f"{expression.source}",
         file=item.label,
         line=item.index.line((*base, key)),
+        code="rules.result-type",
     )
-    error.code = "rules.result-type"
-    return error
