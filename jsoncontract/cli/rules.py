@@ -84,6 +84,13 @@ def rules_cli(
     from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION
     from jsoncontract.lint.settings import check_mcp_version, parse_profiles
 
+    check_only = {"--tools": tools, "--tool": tool, "--cost-budget": cost_budget,
+                  "--fail-on": fail_on, "--verbose": verbose, "--quiet": quiet}  # fmt: skip
+    catalog_only = {"--profile": profile, "--mcp-version": mcp_version}
+    stray = [n for n, v in (catalog_only if check else check_only).items() if v]
+    if stray:
+        where = "the rule catalog, not to --check" if check else "--check"
+        raise UsageError(f"{stray[0]} applies to {where}")
     if check:
         return check_cli(
             targets or [], tools=tools, tool=tool, cost_budget=cost_budget,
