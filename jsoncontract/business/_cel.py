@@ -28,6 +28,10 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from jsoncontract.business.data import Dataset
 
+#: Comprehension steps the runtime allows in one evaluation before it stops it (measured
+#: on cel-expr-python 0.1: a comprehension of 9,999 steps runs, one of 10,000 stops).
+RUNTIME_ITERATIONS: Final = 10_000
+
 #: Variables every expression may use, besides ``data.NAME``.
 VARIABLES: Final = ("self", "args", "context", "call", "now")
 
@@ -214,8 +218,6 @@ def _compile_error(text: str) -> CelCompileError:
 
 def runtime_message(text: str) -> str:
     """A runtime error of the engine, made readable: ``no such key: "x"``."""
-    from jsoncontract.business.cost import RUNTIME_ITERATIONS
-
     text = _STATUS.sub("", text.strip())
     missing = _KEY_NOT_FOUND.match(text)
     if missing:

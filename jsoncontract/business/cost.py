@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from jsoncontract._files import MAX_DOCUMENT_BYTES
+from jsoncontract.business._cel import RUNTIME_ITERATIONS as RUNTIME_ITERATIONS
 from jsoncontract.business.celast import (
     Ast,
     Call,
@@ -63,9 +64,6 @@ if TYPE_CHECKING:
 #: The default budget of one expression, in cost units: one tenth of Kubernetes'
 #: per-expression limit for CRD rules (its per-call run-time limit).
 DEFAULT_BUDGET: Final = 1_000_000
-#: Comprehension steps the runtime allows in one evaluation before it stops it (measured
-#: on cel-expr-python 0.1: a comprehension of 9,999 steps runs, one of 10,000 stops).
-RUNTIME_ITERATIONS: Final = 10_000
 #: The largest document jsoncontract reads: the size assumed for what the schema leaves
 #: unbounded.
 UNBOUNDED_BYTES: Final = MAX_DOCUMENT_BYTES
