@@ -379,7 +379,7 @@ class Checker:
                 return _Typed(DYN)
             if declared is None:
                 member = container.extra or DYN
-                if not presence_test and not optional and not _known(path, facts):
+                if _unguarded(path, facts, presence_test or optional):
                     guess = closest(name, list(container.fields))
                     tip = f"; did you mean {guess!r}?" if guess else ""
                     self._report(
@@ -393,12 +393,7 @@ class Checker:
                         suggestion=guess,
                     )
                 return _Typed(member, path)
-            if (
-                not declared.required
-                and not presence_test
-                and not optional
-                and not _known(path, facts)
-            ):
+            if not declared.required and _unguarded(path, facts, presence_test or optional):
                 self._report(
                     OPTIONAL_FIELD,
                     Severity.WARNING,
@@ -410,7 +405,7 @@ class Checker:
                 )
             return _Typed(declared.type, path)
         if kind is Kind.MAP:
-            if not presence_test and not optional and path is not None and not _known(path, facts):
+            if _unguarded(path, facts, presence_test or optional):
                 self._report(
                     OPTIONAL_FIELD,
                     Severity.WARNING,
@@ -916,8 +911,10 @@ def _present(path: Path) -> frozenset[Fact]:
     return frozenset(facts)
 
 
-def _known(path: Path | None, facts: frozenset[Fact]) -> bool:
-    return path is not None and (path, _PRESENT) in facts
+def _unguarded(path: Path | None, facts: frozenset[Fact], guarded: bool) -> bool:
+    """Whether a read of ``path`` may meet an absent member: a read of the arguments (it has
+    a path) that no presence test, ``?`` read or scope covers."""
+    return not guarded and path is not None and (path, _PRESENT) not in facts
 
 
 def _guard_hint(operand: str, name: str) -> str:

@@ -235,3 +235,19 @@ def test_the_bundled_rules_check_clean(in_repo: Path) -> None:
     assert report.diagnostics == []
     assert report.rules == 9 and report.tools == 2
     assert max(c.cost for c in report.costs) < 1000
+
+
+def test_dataset_rows_are_typed_from_the_data(tools: ToolSet, write: Callable[..., Path]) -> None:
+    write("orders.csv", "order_id,status\nA-1,open\nA-2,shipped\n")
+    write("rows.json", '[{"code": "X", "label": "x"}, {"code": "Y"}]')
+    rules = write(
+        "rules.toml",
+        '[data.orders]\ncsv = "orders.csv"\nkey = "order_id"\n'
+        '[data.rows]\njson = "rows.json"\nkey = "code"\n'
+        '[[tools.pay]]\nid = "open"\nrule = "data.orders.get(self.id).status == \'open\'"\n'
+        '[[tools.pay]]\nid = "typo"\nrule = "data.orders.get(self.id).stauts == \'open\'"\n'
+        '[[tools.pay]]\nid = "json"\nrule = "data.rows.get(self.id).label != \'\'"\n',
+    )
+    report = check_rules([rules], tools=tools)
+    assert [(d.rule, d.code) for d in report.diagnostics] == [("typo", "rules.unknown-field")]
+    assert "did you mean 'status'?" in report.diagnostics[0].message
