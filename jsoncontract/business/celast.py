@@ -111,13 +111,23 @@ class Comprehension:
 Expr = Const | Ident | Select | Call | CreateList | CreateStruct | Comprehension
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ast:
-    """A checked expression: its root, its source text and each node's code-point offset."""
+    """A checked expression: its root, its source text and each node's code-point offset
+    (read from the serialised source information when first asked for: most expressions
+    have nothing to report)."""
 
     root: Expr
     source: str
-    positions: dict[int, int] = field(default_factory=dict)
+    source_info: bytes = b""
+    _positions: dict[int, int] | None = field(default=None, repr=False)
+
+    @property
+    def positions(self) -> dict[int, int]:
+        """Node id -> code-point offset."""
+        if self._positions is None:
+            self._positions = _positions(self.source_info) if self.source_info else {}
+        return self._positions
 
     def offset(self, node: Expr | Entry) -> int:
         """The offset of ``node`` in the source (0 when the parser recorded none)."""
@@ -169,6 +179,8 @@ class AstError(Exception):
 
 
 def _varint(data: bytes, at: int) -> tuple[int, int]:
+    if at < len(data) and data[at] < 0x80:  # most varints are one byte
+        return data[at], at + 1
     result = 0
     shift = 0
     while True:
@@ -309,10 +321,13 @@ def _expr(data: bytes) -> Expr:
 
 def _positions(source_info: bytes) -> dict[int, int]:
     positions: dict[int, int] = {}
-    for number, _, value in _fields(source_info):
-        if number == 4:
-            entry = {n: v for n, _, v in _fields(value)}
-            positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
+    try:
+        for number, _, value in _fields(source_info):
+            if number == 4:
+                entry = {n: v for n, _, v in _fields(value)}
+                positions[_signed(entry.get(1, 0))] = entry.get(2, 0)
+    except AstError:  # pragma: no cover - positions only place messages
+        return positions
     return positions
 
 
@@ -330,10 +345,9 @@ def read_checked(serialized: bytes, source: str) -> Ast:
         if 4 not in checked:
             raise AstError("no expression in the checked message")
         root = _expr(checked[4][0])
-        positions = _positions(checked[5][0]) if 5 in checked else {}
     except (IndexError, KeyError, UnicodeDecodeError, struct.error, RecursionError) as exc:
         raise AstError(f"unreadable checked expression: {type(exc).__name__}") from None
-    return Ast(root, source, positions)
+    return Ast(root, source, bytes(checked[5][0]) if 5 in checked else b"")
 
 
 def children(node: Expr) -> Iterator[Expr]:

@@ -29,7 +29,7 @@ side is false), ``!has(self.a) || ...`` guards the right-hand side, ``c ? t : f`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any, Final
@@ -215,12 +215,22 @@ class Checker:
 
     # -- reporting ---------------------------------------------------------------------------
 
+    def _at(self, node: Expr) -> Callable[[], int]:
+        """Where ``node`` is, found only when a problem is reported there."""
+        return lambda: self.ast.offset(node)
+
+    def _field_at(self, node: Expr) -> Callable[[], int]:
+        """Where the field name of a selection is, found only when reported."""
+        if isinstance(node, Select | Call):
+            return lambda: self.ast.field_offset(node)
+        return lambda: 0
+
     def _report(
         self,
         code: str,
         severity: Severity,
         message: str,
-        offset: int,
+        offset: int | Callable[[], int],
         *,
         hint: str | None = None,
         subject: str | None = None,
@@ -228,6 +238,8 @@ class Checker:
     ) -> None:
         if self._quiet:
             return
+        if callable(offset):
+            offset = offset()
         key = (code, offset, message)
         if key in self._seen:
             return
@@ -322,7 +334,9 @@ class Checker:
             return self._struct(node, facts)
         return self._comprehension(node, facts)
 
-    def _read(self, operand: Expr, typed: _Typed, facts: frozenset[Fact], at: int) -> CelType:
+    def _read(
+        self, operand: Expr, typed: _Typed, facts: frozenset[Fact], at: Callable[[], int]
+    ) -> CelType:
         """The operand's type for selecting from it, warning when it may be null."""
         kind = typed.type
         if kind.nullable and typed.path is not None and (typed.path, _NONNULL) not in facts:
@@ -349,8 +363,8 @@ class Checker:
         optional: bool = False,
     ) -> _Typed:
         """The type of member ``name`` of ``operand`` (a field, or a map key)."""
-        at = self.ast.field_offset(node) if isinstance(node, Select | Call) else 0
-        container = self._read(operand, typed, facts, self.ast.offset(node))
+        at = self._field_at(node)
+        container = self._read(operand, typed, facts, self._at(node))
         subject = f"{self.label(operand)}.{name}"
         path = (*typed.path, name) if typed.path is not None else None
         kind = container.kind
@@ -509,7 +523,7 @@ class Checker:
             TYPE_MISMATCH,
             Severity.ERROR,
             f"{where} needs a bool, but {self.label(node)} is {kind.describe()}",
-            self.ast.offset(node),
+            self._at(node),
             subject=self.label(node),
         )
 
@@ -523,7 +537,7 @@ class Checker:
                 f"{self.label(args[0])} is {left.describe()} and {self.label(args[1])} is "
                 f"{right.describe()}: they are never equal, so this comparison is always "
                 f"{always}",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(args[0]),
             )
             return
@@ -553,7 +567,7 @@ class Checker:
             Severity.ERROR,
             f"{subject} is one of {shown} (its enum), never {_cel_literal(value)}, so this "
             f"comparison is always {always}{tip}",
-            self.ast.offset(node),
+            self._at(node),
             subject=subject,
             suggestion=guess,
         )
@@ -562,7 +576,7 @@ class Checker:
         element_node, container_node = node.args
         element = self._visit(element_node, facts)
         container_typed = self._visit(container_node, facts)
-        container = self._read(container_node, container_typed, facts, self.ast.offset(node))
+        container = self._read(container_node, container_typed, facts, self._at(node))
         kind = container.kind
         value = element.type.non_null()
         if kind is Kind.LIST:
@@ -579,7 +593,7 @@ class Checker:
                 Severity.ERROR,
                 f"'in' needs a list or a map on its right, but {self.label(container_node)} "
                 f"is {container.describe()}",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(container_node),
             )
             return _Typed(BOOL)
@@ -590,7 +604,7 @@ class Checker:
                 f"{self.label(element_node)} is {value.describe()}, but "
                 f"{self.label(container_node)} holds {wanted.describe()} values: it is never "
                 "in it",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(element_node),
             )
         elif (
@@ -615,7 +629,7 @@ class Checker:
             Kind.OPTIONAL,
         ):
             return self._member(node, container_node, container_typed, key, facts)
-        container = self._read(container_node, container_typed, facts, self.ast.offset(node))
+        container = self._read(container_node, container_typed, facts, self._at(node))
         kind = container.kind
         wanted: CelType
         if kind is Kind.LIST:
@@ -632,7 +646,7 @@ class Checker:
                 Severity.ERROR,
                 f"{self.label(container_node)} is {container.describe()}, which cannot be "
                 "indexed with []",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(container_node),
             )
             return _Typed(DYN)
@@ -645,7 +659,7 @@ class Checker:
                 Severity.ERROR,
                 f"{self.label(container_node)} is indexed by {wanted.describe()}, but "
                 f"{self.label(key_node)} is {given.describe()}",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(key_node),
             )
         return _Typed(result)
@@ -663,7 +677,7 @@ class Checker:
                     Severity.ERROR,
                     f"{_EXTREMA[node.function]}() takes numbers, but {self.label(argument)} is "
                     f"{kind.describe()}",
-                    self.ast.offset(node),
+                    self._at(node),
                     subject=self.label(argument),
                 )
                 return _Typed(DYN)
@@ -674,14 +688,14 @@ class Checker:
         name = node.function
         dataset = self._lookup(name.rsplit(".", 1)[0])
         if len(typed) == 1:
-            given = self._read(node.args[0], typed[0], facts, self.ast.offset(node))
+            given = self._read(node.args[0], typed[0], facts, self._at(node))
             if given.kind not in NUMERIC and given.kind not in (Kind.STRING, Kind.DYN):
                 self._report(
                     TYPE_MISMATCH,
                     Severity.ERROR,
                     f"{name}() looks up a string or a number, but {self.label(node.args[0])} "
                     f"is {given.describe()}",
-                    self.ast.offset(node),
+                    self._at(node),
                     subject=self.label(node.args[0]),
                 )
         if name.endswith(".has"):
@@ -709,7 +723,7 @@ class Checker:
                         Severity.WARNING,
                         f"{subject} may be null (the schema allows null), and "
                         f"{_function_label(node)} fails on null",
-                        self.ast.offset(node),
+                        self._at(node),
                         hint=f"check {subject} != null first",
                         subject=subject,
                     )
@@ -765,7 +779,7 @@ class Checker:
                 f"{'a whole number' if failed[0][0].kind is Kind.INT else 'a decimal'}: "
                 f"{subject} is a JSON number (an int or a double, as the JSON was written), "
                 f"and {where} has no overload for ({kinds})",
-                self.ast.offset(node),
+                self._at(node),
                 hint=f"convert it first: double({subject}) (or int({subject}))",
                 subject=subject,
             )
@@ -774,7 +788,7 @@ class Checker:
             TYPE_MISMATCH,
             Severity.ERROR,
             f"{where} cannot be applied to {shown}: no overload takes these kinds",
-            self.ast.offset(node),
+            self._at(node),
             subject=self.label(arguments[0]) if arguments else None,
         )
 
@@ -789,7 +803,7 @@ class Checker:
                     Severity.ERROR,
                     f"timestamp() needs an RFC 3339 date-time, but {subject} is a date "
                     "(format: date), which it cannot parse",
-                    self.ast.offset(node),
+                    self._at(node),
                     hint=f"use date({subject})",
                     subject=subject,
                 )
@@ -823,7 +837,7 @@ class Checker:
 
     def _comprehension(self, node: Comprehension, facts: frozenset[Fact]) -> _Typed:
         iter_range = self._visit(node.iter_range, facts)
-        container = self._read(node.iter_range, iter_range, facts, self.ast.offset(node))
+        container = self._read(node.iter_range, iter_range, facts, self._at(node))
         kind = container.kind
         first: CelType
         second: CelType = DYN
@@ -844,7 +858,7 @@ class Checker:
                 Severity.ERROR,
                 f"{macro}() iterates over a list or a map, but {self.label(node.iter_range)} is "
                 f"{container.describe()}",
-                self.ast.offset(node),
+                self._at(node),
                 subject=self.label(node.iter_range),
             )
             first = DYN
