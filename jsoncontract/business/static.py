@@ -125,7 +125,7 @@ def dataset_type(dataset: Dataset) -> CelType:
 
 
 def _dataset_type(dataset: Dataset) -> CelType:
-    key = _value_type(dataset.keys)
+    key = _key_type(dataset)
     if dataset.rows is None:
         return list_of(key, len(dataset))
     columns = dataset.columns
@@ -148,6 +148,22 @@ def _dataset_type(dataset: Dataset) -> CelType:
         closed=dataset.columns is not None,
     )
     return map_of(key, row, len(dataset))
+
+
+def _key_type(dataset: Dataset) -> CelType:
+    """The type of a dataset's keys, from what the loader saw of them."""
+    kinds = dataset.key_kinds
+    if kinds is None:
+        return _value_type(dataset.keys)
+    nullable = type(None) in kinds
+    kinds = kinds - {type(None)}
+    if kinds == {str}:
+        return CelType(Kind.STRING, max_size=dataset.longest_key, nullable=nullable, min_json=2)
+    if kinds == {int}:
+        return CelType(Kind.INT, nullable=nullable)
+    if kinds and kinds <= {int, float}:
+        return CelType(Kind.NUMBER, nullable=nullable)
+    return DYN
 
 
 def _value_type(values: Collection[Any]) -> CelType:
