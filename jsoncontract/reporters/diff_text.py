@@ -155,7 +155,7 @@ class TextDiffReporter(DiffReporter):
         rows = []
         for view in result.hops:
             call = view.call
-            dialect = call.dialect.value if call.dialect is not None else "?"
+            dialect = str(call.dialect) if call.dialect is not None else "?"
             pairing = ""
             if view.matched_by == "id":
                 pairing = f"paired by id {view.match_key}"
