@@ -139,6 +139,7 @@ class Anthropic:
 
     name: Final = Dialect.ANTHROPIC
     hop: Final = Hop.MODEL
+    mark: Final = "type"
     tools: Final = ToolLayout(
         lambda entry: "input_schema" in entry,
         input=("/input_schema",),
@@ -148,21 +149,21 @@ class Anthropic:
         """The file's open ``tool_use`` blocks."""
         return AnthropicStream()
 
-    def claims(self, value: dict[str, Any]) -> bool:
+    def whole(self, value: dict[str, Any], state: AnthropicStream) -> Handler | None:
         """A whole Message."""
-        return value.get("type") == "message"
+        if value.get("type") == "message" and isinstance(value.get("content"), list):
+            return message
+        return None
 
-    def detect(self, value: dict[str, Any], state: AnthropicStream) -> Handler | None:
-        """A stream event, a Message (or any assistant turn with content blocks), or one
-        ``tool_use`` block."""
+    def part(self, value: dict[str, Any], state: AnthropicStream) -> Handler | None:
+        """A stream event, one ``tool_use`` block, or an assistant turn with content
+        blocks."""
         kind = value.get("type")
         if type(kind) is str and kind in STREAM_EVENTS:
             return state.feed
         if kind in TOOL_BLOCKS:
             return tool_use
-        if (kind == "message" or value.get("role") == "assistant") and isinstance(
-            value.get("content"), list
-        ):
+        if value.get("role") == "assistant" and isinstance(value.get("content"), list):
             return message
         return None
 

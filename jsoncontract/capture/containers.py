@@ -30,12 +30,12 @@ def har(
     out: list[ToolCall],
     *,
     dispatch: Dispatch,
-    claimed: Callable[[dict[str, Any]], bool],
+    message: Callable[[dict[str, Any]], bool],
     body: Dispatch,
 ) -> None:
     """Every call in an HTTP Archive (``log.entries[]``).
 
-    ``dispatch`` reads a document in whatever dialect it is, ``claimed`` tells whether an
+    ``dispatch`` reads a document in whatever dialect it is, ``message`` tells whether an
     object is a whole message of a known dialect, ``body`` reads a downstream body.
     """
     log = document.get("log") if isinstance(document, dict) else None
@@ -62,7 +62,7 @@ def har(
                     ctx.child(f"/log/entries/{i}/request/postData/text"),
                     out,
                     dispatch,
-                    claimed,
+                    message,
                     body,
                     request=True,
                 )
@@ -76,7 +76,7 @@ def har(
                 ctx.child(f"/log/entries/{i}/response/content/text"),
                 out,
                 dispatch,
-                claimed,
+                message,
                 body,
                 request=False,
             )
@@ -89,7 +89,7 @@ def _har_body(
     ctx: DocContext,
     out: list[ToolCall],
     dispatch: Dispatch,
-    claimed: Callable[[dict[str, Any]], bool],
+    message: Callable[[dict[str, Any]], bool],
     body: Dispatch,
     *,
     request: bool,
@@ -138,7 +138,7 @@ def _har_body(
             )
         return
     child = _inside(ctx, anomalies)
-    if isinstance(value, dict) and claimed(value):
+    if isinstance(value, dict) and message(value):
         dispatch(value, child, out)
     elif request and not _is_provider_request(value):
         body(value, child, out)

@@ -51,16 +51,17 @@ class Downstream:
 
     name: Final = Dialect.DOWNSTREAM
     hop: Final = Hop.DOWNSTREAM
+    mark: Final = None
     tools: Final = None
 
     def new_state(self) -> None:
         """Bodies stand alone: nothing to remember."""
 
-    def claims(self, value: dict[str, Any]) -> bool:
-        """Never: a body has no member that says so."""
-        return False
+    def whole(self, value: Any, state: None) -> Handler | None:
+        """Never: no member gives a body away."""
+        return None
 
-    def detect(self, value: Any, state: None) -> Handler:
+    def part(self, value: Any, state: None) -> Handler:
         """Every JSON value is a body (objects, and for this dialect arrays and scalars too)."""
         return body
 

@@ -104,6 +104,7 @@ class Gemini:
 
     name: Final = Dialect.GEMINI
     hop: Final = Hop.MODEL
+    mark: Final = "candidates"
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in _INPUT),
@@ -118,14 +119,12 @@ class Gemini:
     def new_state(self) -> None:
         """Gemini streams whole parts: nothing to remember."""
 
-    def claims(self, value: dict[str, Any]) -> bool:
-        """A whole ``GenerateContentResponse``."""
-        return "candidates" in value
+    def whole(self, value: dict[str, Any], state: None) -> Handler | None:
+        """A whole ``GenerateContentResponse`` (or one streamed chunk of it)."""
+        return response if isinstance(value["candidates"], list) else None
 
-    def detect(self, value: dict[str, Any], state: None) -> Handler | None:
-        """A response, a ``Content``, a part, or a bare function call."""
-        if isinstance(value.get("candidates"), list):
-            return response
+    def part(self, value: dict[str, Any], state: None) -> Handler | None:
+        """A ``Content``, a part, or a bare function call."""
         if isinstance(value.get("parts"), list):
             return content
         # the SDK's function_call (no "arguments": that is OpenAI's legacy member)

@@ -3,11 +3,11 @@
 A dialect is everything jsoncontract knows about one wire format (OpenAI Chat, MCP...):
 
 - its ``name`` (what reports print and ``--dialect`` forces) and its ``hop``;
-- how it recognises a document: :meth:`CaptureDialect.claims` answers from one distinctive
-  member that an object is a whole message of the dialect (a response, a JSON-RPC frame),
-  cheaply; :meth:`CaptureDialect.detect` recognises everything it reads, fragments
-  included (a bare ``tool_calls`` entry, a content part), and says which
-  :data:`Handler` reads it;
+- how it recognises a document: :meth:`CaptureDialect.whole` recognises a whole message of
+  the dialect (a response, a JSON-RPC frame) by one distinctive member (its ``mark``), and
+  :meth:`CaptureDialect.part` everything else it reads (stream events, and parts of
+  messages logged on their own: a bare ``tool_calls`` entry, a content part); both answer
+  with the :data:`Handler` that reads it;
 - what it remembers while one file is read (:meth:`CaptureDialect.new_state`): the calls
   its streams are putting together (an :class:`~jsoncontract.capture.base.Assembler`),
   the requests still waiting for an answer;
@@ -104,23 +104,31 @@ class CaptureDialect(Protocol):
         """The hop its captures are taken at, unless a trace record says otherwise."""
 
     @property
+    def mark(self) -> str | None:
+        """The member every whole message of the dialect has (``choices``, ``jsonrpc``):
+        :meth:`whole` is only asked about objects that have it. ``None``: no message of the
+        dialect can be told by a member (bare bodies)."""
+
+    @property
     def tools(self) -> ToolLayout | None:
         """Where its tool definitions keep their parts; ``None``: it defines no tools."""
 
     def new_state(self) -> DialectState | None:
         """A fresh memory for one file (``None`` for a dialect that needs none)."""
 
-    def claims(self, value: dict[str, Any]) -> bool:
-        """Whether ``value`` is a whole message of this dialect, by one distinctive member.
+    def whole(self, value: dict[str, Any], state: Any) -> Handler | None:
+        """The handler of ``value`` when it is a whole message of this dialect (a response,
+        a JSON-RPC frame), recognised by one distinctive member; ``None`` otherwise.
 
-        Asked first, of every dialect in registry order, for every object read, so it must
-        be a member test or two. A claimed object is then :meth:`detect`-ed by this
-        dialect first. It also tells a provider or MCP message apart from a downstream body
-        inside an HTTP Archive.
+        Asked in registry order, before any :meth:`part`, of every dialect whose
+        :attr:`mark` the object has, so it must be a member test or two. It also tells a
+        provider or MCP message apart from a downstream body inside an HTTP Archive.
+        ``state`` is what :meth:`new_state` made for the file being read.
         """
 
-    def detect(self, value: dict[str, Any], state: Any) -> Handler | None:
-        """The handler that reads ``value``, or ``None`` when this dialect does not read it.
+    def part(self, value: dict[str, Any], state: Any) -> Handler | None:
+        """The handler of anything else of this dialect ``value`` is (a stream event, a part
+        of a message logged on its own); ``None`` when this dialect does not read it.
 
-        ``state`` is what :meth:`new_state` made for the file being read.
+        Asked, in registry order, of an object no dialect took as a whole message.
         """

@@ -147,6 +147,7 @@ class Mcp:
 
     name: Final = Dialect.MCP
     hop: Final = Hop.MCP
+    mark: Final = "jsonrpc"
     tools: Final = ToolLayout(
         lambda entry: "inputSchema" in entry,
         input=("/inputSchema",),
@@ -158,15 +159,13 @@ class Mcp:
         """The file's requests waiting for their response."""
         return McpState()
 
-    def claims(self, value: dict[str, Any]) -> bool:
+    def whole(self, value: dict[str, Any], state: McpState) -> Handler | None:
         """A JSON-RPC message."""
-        return "jsonrpc" in value
+        return state.read if "jsonrpc" in value else None
 
-    def detect(self, value: dict[str, Any], state: McpState) -> Handler | None:
-        """A JSON-RPC message (also one that lost its ``jsonrpc`` member)."""
-        if "jsonrpc" in value or ("method" in value and "params" in value):
-            return state.read
-        return None
+    def part(self, value: dict[str, Any], state: McpState) -> Handler | None:
+        """A request that lost its ``jsonrpc`` member."""
+        return state.read if "method" in value and "params" in value else None
 
 
 DIALECT: Final = Mcp()

@@ -209,6 +209,7 @@ class OpenAIChat:
 
     name: Final = Dialect.OPENAI_CHAT
     hop: Final = Hop.MODEL
+    mark: Final = "choices"
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/function/" + member for member in FUNCTION_INPUT),
@@ -221,15 +222,20 @@ class OpenAIChat:
         """The file's open chunk streams."""
         return ChatStream()
 
-    def claims(self, value: dict[str, Any]) -> bool:
+    def whole(self, value: dict[str, Any], state: ChatStream) -> Handler | None:
         """A completion or one of its chunks: only Chat answers with ``choices``."""
-        return "choices" in value
-
-    def detect(self, value: dict[str, Any], state: ChatStream) -> Handler | None:
-        """A completion, a chunk, an assistant message or one ``tool_calls`` entry."""
-        if is_chunk(value):
+        kind = value.get("object")
+        if kind == "chat.completion.chunk" or (kind is None and is_chunk(value)):
             return state.feed
-        if value.get("object") == "chat.completion" or isinstance(value.get("choices"), list):
+        return response if isinstance(value["choices"], list) else None
+
+    def part(self, value: dict[str, Any], state: ChatStream) -> Handler | None:
+        """A completion or chunk without usable ``choices``, an assistant message, or one
+        ``tool_calls`` entry."""
+        kind = value.get("object")
+        if kind == "chat.completion.chunk":
+            return state.feed
+        if kind == "chat.completion":
             return response
         legacy = value.get("function_call")
         if "tool_calls" in value or (

@@ -155,6 +155,7 @@ class OpenAIResponses:
 
     name: Final = Dialect.OPENAI_RESPONSES
     hop: Final = Hop.MODEL
+    mark: Final = "object"
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in FUNCTION_INPUT),
@@ -166,18 +167,17 @@ class OpenAIResponses:
         """The file's streamed items, and the ids of those already produced."""
         return ResponsesStream()
 
-    def claims(self, value: dict[str, Any]) -> bool:
+    def whole(self, value: dict[str, Any], state: ResponsesStream) -> Handler | None:
         """A whole ``response`` object."""
-        return value.get("object") == "response"
+        return state.response if value.get("object") == "response" else None
 
-    def detect(self, value: dict[str, Any], state: ResponsesStream) -> Handler | None:
-        """A stream event, a whole response, or one ``function_call`` item."""
+    def part(self, value: dict[str, Any], state: ResponsesStream) -> Handler | None:
+        """A stream event, a response that lost its ``object``, or one ``function_call``
+        item."""
         kind = value.get("type")
         if isinstance(kind, str) and kind.startswith("response."):
             return state.feed
-        if value.get("object") == "response" or (
-            isinstance(value.get("output"), list) and "choices" not in value
-        ):
+        if isinstance(value.get("output"), list) and "choices" not in value:
             return state.response
         if kind == "function_call":
             return item

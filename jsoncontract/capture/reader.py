@@ -105,8 +105,10 @@ class CaptureReader:
         self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
         # detection runs for every document: the dialects' methods are looked up once
         detected = dialects.dialects
-        self._claims = tuple((d.claims, d.detect, i) for i, d in enumerate(detected))
-        self._detects = tuple((d.detect, i) for i, d in enumerate(detected))
+        self._wholes = tuple(
+            (d.mark, d.whole, i) for i, d in enumerate(detected) if d.mark is not None
+        )
+        self._parts = tuple((d.part, i) for i, d in enumerate(detected))
         self._index = {d.name: i for i, d in enumerate(dialects)}
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
@@ -222,7 +224,7 @@ class CaptureReader:
                     ctx,
                     out,
                     dispatch=lambda v, c, o: self._dispatch(v, c, state, o),
-                    claimed=self._claimed,
+                    message=lambda v: self._message(v, state),
                     body=lambda v, c, o: self._body(v, c, state, o),
                 )
             else:
@@ -390,30 +392,39 @@ class CaptureReader:
             _record_anomalies(ctx, out[start:])
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
-        """The handler of the first dialect that claims ``value``, else of the first that
-        detects it (or the forced dialect's)."""
+        """The handler of the first dialect that takes ``value`` as a whole message, else of
+        the first that reads it as a part (only the forced dialect's, when one is)."""
         states = state.states
         forced = self._forced
         if forced is not None:
-            return forced.detect(value, states[self._index[forced.name]])
-        for claims, detect, i in self._claims:
-            if claims(value):
-                handler = detect(value, states[i])
+            own = states[self._index[forced.name]]
+            mark = forced.mark
+            if mark is not None and mark in value:
+                handler = forced.whole(value, own)
                 if handler is not None:
                     return handler
-        for detect, i in self._detects:
-            handler = detect(value, states[i])
+            return forced.part(value, own)
+        for mark, whole, i in self._wholes:
+            if mark in value:
+                handler = whole(value, states[i])
+                if handler is not None:
+                    return handler
+        for part, i in self._parts:
+            handler = part(value, states[i])
             if handler is not None:
                 return handler
         return None
 
-    def _claimed(self, value: dict[str, Any]) -> bool:
-        """Whether a dialect claims ``value`` as a whole message of its own."""
-        return any(claims(value) for claims, _, _ in self._claims)
+    def _message(self, value: dict[str, Any], state: _FileState) -> bool:
+        """Whether a dialect takes ``value`` as a whole message of its own."""
+        states = state.states
+        return any(
+            mark in value and whole(value, states[i]) is not None for mark, whole, i in self._wholes
+        )
 
     def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[ToolCall]) -> None:
         """Read ``value`` as a bare body (the registry's fallback dialect)."""
-        handler = self._fallback.detect(value, state.states[-1])
+        handler = self._fallback.part(value, state.states[-1])
         if handler is None:
             raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
         handler(value, ctx, out)

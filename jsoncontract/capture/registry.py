@@ -1,9 +1,9 @@
 """The registry of dialects: the one table the reader, the tool loader and lint consult.
 
-Order matters twice. A document is read by the first dialect that claims it by a distinctive
-member (:meth:`~jsoncontract.capture.interface.CaptureDialect.claims`), else by the first
-whose :meth:`~jsoncontract.capture.interface.CaptureDialect.detect` reads it; a tool
-definition is read by the first dialect whose
+Order matters twice. A document is read by the first dialect that takes it as a whole
+message (:meth:`~jsoncontract.capture.interface.CaptureDialect.whole`), else by the first
+that reads it as a part (:meth:`~jsoncontract.capture.interface.CaptureDialect.part`); a
+tool definition is read by the first dialect whose
 :attr:`~jsoncontract.capture.interface.ToolLayout.recognises` says it is one of its own.
 Registries are immutable: :meth:`Registry.adding` returns a new one, so a caller (a test,
 an embedding program) can read one more dialect without changing what others read.
@@ -31,7 +31,7 @@ class Registry:
         dialects: the detected dialects, in the order they are asked.
         fallback: the dialect of bare bodies, which no member gives away: read when the
             caller names the tool, when forced, and for trace records at its hop. Its
-            :meth:`~jsoncontract.capture.interface.CaptureDialect.detect` reads any JSON
+            :meth:`~jsoncontract.capture.interface.CaptureDialect.part` reads any JSON
             value.
     """
 
