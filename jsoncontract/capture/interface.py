@@ -62,7 +62,8 @@ class ToolLayout:
             ``null`` counts as absent (SDKs dump every field); two present are an error.
         output: where the output schema may be; the first present is taken.
         body: the object holding name, description and ``strict`` (``/function`` in OpenAI
-            Chat); a definition without it (a legacy ``functions`` entry) is its own body.
+            Chat); a definition without it (a legacy ``functions`` entry) is its own body,
+            and the places below it are looked for in the definition itself.
         openapi: the places whose schema is written in the OpenAPI 3.0 subset (Gemini); the
             contract holds its JSON Schema translation.
         input_required: ``False`` when a definition without an input schema takes no

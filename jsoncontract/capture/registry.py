@@ -43,7 +43,7 @@ class Registry:
         self._by_name: dict[str, CaptureDialect] = {}
         for dialect in (*self.dialects, fallback):
             if dialect.name in self._by_name:
-                raise ValueError(f"two capture dialects are called {dialect.name!r}")
+                raise ValueError(f"two capture dialects are called {str(dialect.name)!r}")
             self._by_name[dialect.name] = dialect
 
     def __iter__(self) -> Iterator[CaptureDialect]:

@@ -107,9 +107,9 @@ def _forced(dialect: str | None, dialects: Registry) -> CaptureDialect | None:
     if forced is None or forced.tools is None:
         from jsoncontract.errors import UsageError
 
-        known = [d.name for d in dialects if d.tools is not None]
+        known = [n for n in dialects.names() if dialects.find(n).tools is not None]
         raise UsageError(
-            f"no tool definitions are written in dialect {dialect!r}; use one of: "
+            f"no tool definitions are written in dialect {str(dialect)!r}; use one of: "
             + ", ".join([*known, Dialect.JSON_SCHEMA])
         )
     return forced
@@ -222,7 +222,7 @@ class _Reader:
         if isinstance(functions, list):  # legacy OpenAI ``functions`` request member
             chat = self.dialects.find(Dialect.OPENAI_CHAT)
             for i, entry in enumerate(functions):
-                yield self.definition(entry, f"/functions/{i}", chat, unwrapped=True)
+                yield self.definition(entry, f"/functions/{i}", chat)
             return
         yield from self.entry(document, "")
 
@@ -269,17 +269,15 @@ class _Reader:
             pointer,
         )
 
-    def definition(
-        self, entry: Any, pointer: str, dialect: CaptureDialect, *, unwrapped: bool = False
-    ) -> ToolContract:
-        """One definition, read where its dialect's layout says its parts are.
-
-        ``unwrapped``: the entry is its own body although the layout names one (a legacy
-        OpenAI ``functions`` entry).
-        """
+    def definition(self, entry: Any, pointer: str, dialect: CaptureDialect) -> ToolContract:
+        """One definition, read where its dialect's layout says its parts are (an entry
+        without the layout's body member is its own body: a legacy OpenAI ``functions``
+        entry, a bare function read as OpenAI Chat)."""
         layout = dialect.tools
         assert layout is not None
-        body_at = "" if unwrapped else layout.body
+        body_at = layout.body
+        if body_at and isinstance(entry, dict) and _at(entry, body_at) is None:
+            body_at = ""
         body = _at(entry, body_at) if isinstance(entry, dict) else None
         if not isinstance(body, dict):
             raise self.fail("a function declaration must be an object", pointer + body_at)
