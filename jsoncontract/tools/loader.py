@@ -26,7 +26,7 @@ from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._json import json_type
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.errors import ToolLoadError
+from jsoncontract.errors import ToolLoadError, UsageError
 from jsoncontract.model import (
     Dialect,
     SchemaLocation,
@@ -105,8 +105,6 @@ def _forced(dialect: str | None, dialects: Registry) -> CaptureDialect | None:
         return None
     forced = dialects.get(dialect)
     if forced is None or forced.tools is None:
-        from jsoncontract.errors import UsageError
-
         known = [n for n in dialects.names() if dialects.find(n).tools is not None]
         raise UsageError(
             f"no tool definitions are written in dialect {str(dialect)!r}; use one of: "
