@@ -264,3 +264,11 @@ def test_every_built_in_dialect_is_registered_once() -> None:
 def test_two_dialects_of_one_name_are_refused() -> None:
     with pytest.raises(ValueError, match=r"two capture dialects are called 'mcp'"):
         DIALECTS.adding(DIALECTS.find(Dialect.MCP))
+
+
+def test_the_dialects_a_user_can_force_are_the_registered_ones(repo: Path) -> None:
+    from jsoncontract.cli.check import DialectChoice
+
+    schema = orjson.loads((repo / "jsoncontract/schemas/config/check.json").read_bytes())
+    assert [c.value for c in DialectChoice] == ["auto", *DIALECTS.names()]
+    assert schema["properties"]["dialect"]["enum"] == ["auto", *DIALECTS.names()]
