@@ -15,15 +15,18 @@ A dialect is everything jsoncontract knows about one wire format (OpenAI Chat, M
   (:class:`ToolLayout`), or ``None`` when the dialect defines no tools.
 
 The reader, the tool loader and lint ask the dialects of a
-:class:`~jsoncontract.capture.registry.Registry` and know none of them by name. Adding a
-dialect is one module that defines a ``DIALECT`` object conforming to
-:class:`CaptureDialect`, one entry in the registry's table, and its fixtures.
+:class:`~jsoncontract.capture.registry.Registry` instead of knowing them (the loader names
+two only for the document shapes that hold their tools: an MCP ``tools/list`` response,
+OpenAI's legacy ``functions`` list). Adding a dialect is one module that defines a
+``DIALECT`` object conforming to :class:`CaptureDialect`, one entry in the registry's
+table, and its fixtures.
 
 Every extractor of a dialect module takes its arguments in one order, ``(node, ctx, out,
 pointer="")``: the object, where its document came from, the list the calls it holds are
 appended to, and the object's JSON Pointer inside its document. A document that answers
-calls (an MCP response) is recognised like any other; a dialect that reads such answers
-adds a handler for them, as MCP attaches responses to their requests.
+calls (an MCP response, a tool message) is recognised like any other, by ``whole`` or
+``part``, and read by its own handler; MCP's state already pairs each response with the
+request it answers.
 """
 
 from __future__ import annotations
