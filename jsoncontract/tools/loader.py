@@ -32,12 +32,13 @@ from jsoncontract.model import (
     SchemaLocation,
     Source,
     ToolContract,
+    escape_pointer_token,
     pointer_tokens,
 )
 from jsoncontract.tools.openapi import openapi_to_json_schema
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import CaptureDialect
+    from jsoncontract.capture.interface import CaptureDialect, ToolLayout
 
 TOOL_SUFFIXES: Final = (".json",)
 _SCHEMA_HINTS: Final = frozenset(
@@ -136,7 +137,7 @@ class _LazyIndex:
 class _Reader:
     """Reads the tool definitions of one file, asking the registry which dialect each is."""
 
-    __slots__ = ("dialects", "file", "forced", "index", "layouts")
+    __slots__ = ("_places", "dialects", "file", "forced", "hosted", "index", "layouts", "lists")
 
     def __init__(
         self, file: str, index: _LazyIndex, dialects: Registry, forced: CaptureDialect | None
@@ -146,6 +147,10 @@ class _Reader:
         self.dialects = dialects
         self.forced = forced
         self.layouts = [(d, d.tools) for d in dialects if d.tools is not None]
+        #: members that list definitions, with their dialect; members of hosted tools
+        self.lists = [(m, d) for d, layout in self.layouts for m in layout.lists]
+        self.hosted = frozenset(m for _, layout in self.layouts for m in layout.hosted)
+        self._places: dict[tuple[int, bool], _Places] = {}
 
     def looks_like_tool(self, node: dict[str, Any]) -> bool:
         """A name, or a member only tool definitions have (a body, a list of definitions)."""
@@ -232,21 +237,22 @@ class _Reader:
             raise self.fail(
                 f"a tool definition must be an object, found a JSON {json_type(entry)}", pointer
             )
-        for owner, layout in self.layouts:
-            for member in layout.lists:
-                if entry.get(member) is not None:
-                    declarations = entry[member]
-                    if not isinstance(declarations, list):
-                        raise self.fail(f"{member} must be a list", pointer)
-                    for i, declaration in enumerate(declarations):
-                        yield self.definition(declaration, f"{pointer}/{member}/{i}", owner)
-                    return
-        for _, layout in self.layouts:
-            if layout.hosted & entry.keys():
+        for member, owner in self.lists:
+            if entry.get(member) is not None:
+                declarations = entry[member]
+                if not isinstance(declarations, list):
+                    raise self.fail(f"{member} must be a list", pointer)
+                for i, declaration in enumerate(declarations):
+                    yield self.definition(declaration, f"{pointer}/{member}/{i}", owner)
                 return
+        if not self.hosted.isdisjoint(entry):
+            return
         dialect = dialect or self.forced
         if dialect is None:
-            dialect = next((d for d, layout in self.layouts if layout.recognises(entry)), None)
+            for candidate, layout in self.layouts:
+                if layout.recognises(entry):
+                    dialect = candidate
+                    break
         if dialect is not None:
             yield self.definition(entry, pointer, dialect)
             return
@@ -273,37 +279,35 @@ class _Reader:
         entry, a bare function read as OpenAI Chat)."""
         layout = dialect.tools
         assert layout is not None
-        body_at = layout.body
-        if body_at and isinstance(entry, dict) and _at(entry, body_at) is None:
-            body_at = ""
-        body = _at(entry, body_at) if isinstance(entry, dict) else None
+        places = self.places(layout, wrapped=True)
+        if places.body and isinstance(entry, dict) and _at(entry, places.body) is None:
+            places = self.places(layout, wrapped=False)
+        body_at = places.body_pointer
+        body = _at(entry, places.body) if isinstance(entry, dict) else None
         if not isinstance(body, dict):
             raise self.fail("a function declaration must be an object", pointer + body_at)
         name = body.get("name")
         if not isinstance(name, str) or not name:
             raise self.fail("tool definition without a name", pointer + body_at)
-        places = _relocated(layout.input, layout.body, body_at)
-        present = [p for p in places if _at(entry, p) is not None]
+        present = [place for place in places.input if _at(entry, place) is not None]
         if len(present) > 1:
             raise self.fail(
-                f"tool {name!r}: {_member(present[-1])} and {_member(present[0])} are mutually "
-                "exclusive",
+                f"tool {name!r}: {present[-1][-1]} and {present[0][-1]} are mutually exclusive",
                 pointer + body_at,
             )
-        openapi = frozenset(_relocated(tuple(layout.openapi), layout.body, body_at))
         if present:
-            input_schema, input_location = self.schema(entry, present[0], name, pointer, openapi)
+            input_schema, input_location = self.schema(entry, present[0], name, pointer, places)
         elif layout.input_required:
-            raise self.schema_error(name, places[0], None, pointer)
+            raise self.schema_error(name, places.input[0], None, pointer)
         else:  # no parameters: the tool takes no arguments
             input_schema = {"type": "object", "properties": {}, "additionalProperties": False}
             input_location = None
         output_schema: dict[str, Any] | None = None
         output_location: SchemaLocation | None = None
-        outputs = _relocated(layout.output, layout.body, body_at)
-        written = next((p for p in outputs if _at(entry, p) is not None), None)
-        if written is not None:
-            output_schema, output_location = self.schema(entry, written, name, pointer, openapi)
+        for place in places.output:
+            if _at(entry, place) is not None:
+                output_schema, output_location = self.schema(entry, place, name, pointer, places)
+                break
         parts = layout.parts
         strict = body.get("strict") if "strict" in parts else None
         annotations = body.get("annotations") if "annotations" in parts else None
@@ -328,46 +332,74 @@ class _Reader:
             output_location=output_location,
         )
 
+    def places(self, layout: ToolLayout, *, wrapped: bool) -> _Places:
+        """The places of ``layout`` as tokens, for a definition with its body member or
+        without it (worked out once per file)."""
+        key = (id(layout), wrapped)
+        places = self._places.get(key)
+        if places is None:
+            places = self._places[key] = _Places(layout, wrapped=wrapped)
+        return places
+
     def schema(
-        self, entry: dict[str, Any], place: str, name: str, pointer: str, openapi: frozenset[str]
+        self, entry: dict[str, Any], place: _Place, name: str, pointer: str, places: _Places
     ) -> tuple[dict[str, Any], SchemaLocation]:
-        """The schema written at ``place`` in ``entry`` (as JSON Schema) and its location;
-        ``openapi`` are the places written in the OpenAPI 3.0 subset."""
+        """The schema written at ``place`` in ``entry`` (as JSON Schema) and its location."""
         value = _at(entry, place)
         if not isinstance(value, dict):
             raise self.schema_error(name, place, value, pointer)
-        if place in openapi:
-            return openapi_to_json_schema(value), SchemaLocation(pointer + place, openapi=True)
-        return value, SchemaLocation(pointer + place)
+        at = pointer + places.pointers[place]
+        if place in places.openapi:
+            return openapi_to_json_schema(value), SchemaLocation(at, openapi=True)
+        return value, SchemaLocation(at)
 
-    def schema_error(self, name: str, place: str, value: Any, pointer: str) -> ToolLoadError:
+    def schema_error(self, name: str, place: _Place, value: Any, pointer: str) -> ToolLoadError:
         found = "null" if value is None else type(value).__name__
         return self.fail(
-            f"tool {name!r}: {_member(place)} must be a JSON Schema object, found {found}",
-            pointer + place,
+            f"tool {name!r}: {place[-1]} must be a JSON Schema object, found {found}",
+            pointer + _pointer(place),
         )
 
 
-def _relocated(places: tuple[str, ...], body: str, actual: str) -> tuple[str, ...]:
-    """``places`` for an entry whose body is at ``actual`` rather than ``body``."""
-    if actual == body:
-        return places
-    return tuple(actual + p[len(body) :] if p.startswith(body + "/") else p for p in places)
+_Place = tuple[str, ...]
+"""A place in a definition, as the reference tokens of its JSON Pointer."""
 
 
-def _at(node: dict[str, Any], pointer: str) -> Any:
-    """The value at a relative JSON Pointer, or ``None``."""
+class _Places:
+    """The places of a :class:`ToolLayout` as tokens, for a definition with its body member
+    (``wrapped``) or without it (the places below the body are then in the definition)."""
+
+    __slots__ = ("body", "body_pointer", "input", "openapi", "output", "pointers")
+
+    def __init__(self, layout: ToolLayout, *, wrapped: bool) -> None:
+        body = tuple(pointer_tokens(layout.body))
+
+        def place(pointer: str) -> _Place:
+            tokens = tuple(pointer_tokens(pointer))
+            if not wrapped and body and tokens[: len(body)] == body:
+                return tokens[len(body) :]
+            return tokens
+
+        self.body: _Place = body if wrapped else ()
+        self.body_pointer = layout.body if wrapped else ""
+        self.input = tuple(place(p) for p in layout.input)
+        self.output = tuple(place(p) for p in layout.output)
+        self.openapi = frozenset(place(p) for p in layout.openapi)
+        self.pointers = {p: _pointer(p) for p in (*self.input, *self.output)}
+
+
+def _pointer(place: _Place) -> str:
+    return "".join("/" + escape_pointer_token(token) for token in place)
+
+
+def _at(node: dict[str, Any], place: _Place) -> Any:
+    """The value at a place, or ``None``."""
     value: Any = node
-    for token in pointer_tokens(pointer):
+    for token in place:
         if not isinstance(value, dict):
             return None
         value = value.get(token)
     return value
-
-
-def _member(place: str) -> str:
-    """The member a place ends in (how messages name it)."""
-    return pointer_tokens(place)[-1]
 
 
 def _looks_like_schema(node: dict[str, Any]) -> bool:
