@@ -89,7 +89,9 @@ def test_help_stays_light() -> None:
     code = (
         "import sys; from jsoncontract.cli.app import build; build(); "
         "heavy = [m for m in ('jsonschema', 'jsonschema_rs', 'deepdiff', 'rich', 'orjson', "
-        "'jsoncontract.lint.engine', 'jsoncontract.pin') if m in sys.modules]; print(heavy)"
+        "'jsoncontract.lint.engine', 'jsoncontract.pin', 'jsoncontract.model', "
+        "'jsoncontract.reporters.text', 'jsoncontract.reporters.check_text') "
+        "if m in sys.modules]; print(heavy)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
