@@ -17,7 +17,7 @@ text writer every text report shares), ``findings``, ``sarif``, ``github`` and `
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 
@@ -95,7 +95,7 @@ def reporter_class(command: str, fmt: str) -> type[Reporter[Any, Any]]:
 def render(
     command: str,
     fmt: str,
-    stream: Any,
+    stream: IO[bytes],
     options: ReportOptions,
     end: Any,
     results: Iterable[Any] = (),

@@ -7,11 +7,13 @@ knows where findings come from: each command's CI module (``check_ci``, ``lint_c
 ``suite_ci``) turns its results into a :class:`FindingSet`, so a format made of findings is
 one renderer of a :class:`FindingSet` plus one small class per command.
 
-:func:`portable_path` is the one place a report spells a file for CI.
+:func:`portable_path` is the one place a report spells a file for CI, and
+:func:`fingerprint` the one identity of a finding across runs.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import PurePath
@@ -52,9 +54,23 @@ class ToolInfo:
 
 
 def portable_path(path: str) -> str:
-    """A file path with forward slashes and without a leading ``./`` (for SARIF and CI)."""
+    """A file path with forward slashes and without a leading ``./``: how every CI format
+    spells a file (SARIF, JUnit, annotations)."""
     text = PurePath(path).as_posix()
     return text[2:] if text.startswith("./") else text
+
+
+def fingerprint(finding: Finding) -> str:
+    """A stable identity of a finding: its code, file, tool and JSON Pointer. It changes
+    when any of them does and survives line moves (SARIF's partial fingerprint)."""
+    source = finding.source
+    parts = (
+        finding.code,
+        portable_path(source.file) if source else "",
+        finding.tool or "",
+        finding.path,
+    )
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ whatever text its findings quote.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -25,24 +24,13 @@ from jsoncontract.reporters.findings import (
     FindingSet,
     RuleMeta,
     ToolInfo,
+    fingerprint,
     portable_path,
     printable_finding,
 )
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS: Final = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def fingerprint(finding: Finding) -> str:
-    """A stable identity for a finding that survives line moves."""
-    source = finding.source
-    parts = (
-        finding.code,
-        portable_path(source.file) if source else "",
-        finding.tool or "",
-        finding.path,
-    )
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 def _rule(meta: RuleMeta) -> dict[str, Any]:
@@ -168,3 +156,6 @@ def sarif_log(found: FindingSet) -> bytes:
         findings = [printable_finding(f) for f in found.findings]
         suppressed = [(printable_finding(f), printable(reason)) for f, reason in found.suppressed]
         return render_sarif(findings, found.rules, suppressed=suppressed).encode()
+
+
+__all__ = ["LEVELS", "SARIF_SCHEMA", "fingerprint", "render_sarif", "sarif_log"]

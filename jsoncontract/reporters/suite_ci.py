@@ -73,7 +73,7 @@ def _case(outcome: CaseOutcome) -> JUnitCase:
         name=outcome.name,
         classname=suite.tool,
         time=outcome.seconds,
-        file=suite.file,
+        file=portable_path(suite.file),
         line=suite.line_of(case) if case is not None else None,
     )
     if outcome.status is Status.SKIPPED:

@@ -73,7 +73,7 @@ def test_one_list_of_formats(command: str) -> None:
     for (section, key), of in FORMAT_KEYS.items():
         if of == command:
             assert config_schema()["properties"][section]["properties"][key]["enum"] == table
-    assert readme_table()[command] == set(table)
+    assert readme_table()[command] == set(table), "README.md: the Report formats table"
     for name, pattern, of in LISTED:
         if of == command:
             found = re.search(pattern, (REPO / name).read_text(), re.DOTALL)
