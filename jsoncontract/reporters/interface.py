@@ -33,8 +33,8 @@ class ReportOptions:
     with findings written in full by a text report (0 = all). ``rows``: which members the
     ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
     ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
-    ``fail_on``: the lowest severity that fails a test case in formats made of test cases
-    (JUnit).
+    ``fail_on``: the lowest severity of a finding that makes a failing test case
+    (``lint --format junit``).
     """
 
     color: bool | None = None

@@ -51,7 +51,7 @@ class Style:
 
 def severity_label(severity: Severity, width: int = 7) -> Segment:
     """The severity word, padded to ``width``, in its colour."""
-    return (f"{severity.value:<{width}}", SEVERITY_STYLE[severity])
+    return (f"{severity._value_:<{width}}", SEVERITY_STYLE[severity])
 
 
 def located_finding(
@@ -69,7 +69,7 @@ def located_finding(
     line: Line = [
         (where, Style.LOCATION),
         (": ", ""),
-        (severity.value, SEVERITY_STYLE[severity]),
+        (severity._value_, SEVERITY_STYLE[severity]),
         (" ", ""),
         (code, Style.CODE),
         (" ", ""),
