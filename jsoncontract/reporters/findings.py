@@ -13,7 +13,6 @@ one renderer of a :class:`FindingSet` plus one small class per command.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import PurePath
@@ -63,6 +62,8 @@ def portable_path(path: str) -> str:
 def fingerprint(finding: Finding) -> str:
     """A stable identity of a finding: its code, file, tool and JSON Pointer. It changes
     when any of them does and survives line moves (SARIF's partial fingerprint)."""
+    import hashlib  # here: most commands that import this module never hash a finding
+
     source = finding.source
     parts = (
         finding.code,
