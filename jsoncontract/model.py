@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
+# The JSON Pointer helpers live in jsoncontract.pointer; they stay importable from here.
+from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
+from jsoncontract.pointer import join_pointer as join_pointer
+from jsoncontract.pointer import pointer_tokens as pointer_tokens
+
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
 # ``.value`` is a Python-level property, five times slower.
 
@@ -324,24 +329,3 @@ class CheckReport:
             "summary": self.summary.to_dict(),
             "results": [r.to_dict() for r in self.results],
         }
-
-
-def escape_pointer_token(token: str | int) -> str:
-    """Escape one reference token for a JSON Pointer (RFC 6901)."""
-    if isinstance(token, int):
-        return str(token)
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    """Append reference tokens to a JSON Pointer."""
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
-
-
-def pointer_tokens(pointer: str) -> list[str]:
-    """Split a JSON Pointer into its unescaped reference tokens."""
-    if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]

@@ -17,15 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
 
 from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import closest
 from jsoncontract.errors import SchemaLoadError
-from jsoncontract.model import Source, join_pointer, pointer_tokens
+from jsoncontract.pointer import get_in, join_pointer
 from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
+
+if TYPE_CHECKING:
+    from jsoncontract.model import Source
 
 DRAFT3: Final = "http://json-schema.org/draft-03/schema"
 #: Keywords whose failure says little on its own; they sort after the specific ones.
@@ -212,18 +215,6 @@ def _hides(value: Any, path: str, show_values: bool) -> bool:
     return not show_values and (pointer_is_sensitive(path) or redacted(value) is not value)
 
 
-def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
-    node = schema
-    for token in tokens:
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
-
-
 def _closest(word: str, options: Iterable[Any]) -> str | None:
     """The option ``word`` was probably meant to be (a spelling or case slip), if any."""
     strings = [o for o in options if isinstance(o, str)]
@@ -256,7 +247,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
             )
         ]
     if keyword == "additionalProperties":
-        parent = _resolve(schema, schema_tokens[:-1])
+        parent = get_in(schema, schema_tokens[:-1])
         allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
         out = []
         for name in params.get("unexpected", []):
@@ -379,7 +370,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
         if type(kind).__name__ == "OneOfMultipleValid":
             message = f"{shown} matches more than one alternative of oneOf"
             return [Violation(keyword, path, schema_path, message, "make the branches exclusive")]
-        branches = _resolve(schema, schema_tokens) or []
+        branches = get_in(schema, schema_tokens) or []
         branch_types = [
             b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)
         ]
@@ -468,8 +459,3 @@ def _is_number(text: str) -> bool:
     """Whether ``text`` is a JSON number (``float()`` also takes ``1_000``, ``+5``, ``.5``,
     ``inf`` and other scripts' digits, none of which JSON allows)."""
     return _JSON_NUMBER.fullmatch(text) is not None
-
-
-def pointer_get(document: Any, pointer: str) -> Any:
-    """The node at ``pointer`` in ``document``, or ``None`` when it does not exist."""
-    return _resolve(document, pointer_tokens(pointer))

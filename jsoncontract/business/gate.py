@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.context import merge, parse_now
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
-from jsoncontract.model import Finding, Severity, Stage, join_pointer
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pointer import ABSENT, get_in, join_pointer
 from jsoncontract.redact import fingerprint, is_sensitive
 
 if TYPE_CHECKING:
@@ -257,12 +258,9 @@ class BusinessRules:
 
 def _plain_target(value: Any, tokens: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     """:func:`scoped` for a scope of plain member names, without a generator."""
-    for token in tokens:
-        if not isinstance(value, dict):
-            return ()
-        value = value.get(token)
-        if value is None:
-            return ()
+    value = get_in(value, tokens)
+    if value is None or value is ABSENT:
+        return ()
     return (("/" + "/".join(tokens), value),)
 
 

@@ -23,7 +23,8 @@ import orjson
 
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.errors import ConfigError
-from jsoncontract.model import Hop, Severity, Source, pointer_tokens
+from jsoncontract.model import Hop, Severity, Source
+from jsoncontract.pointer import pointer_tokens
 
 if TYPE_CHECKING:
     from jsoncontract.business._cel import CelEnvironment, Expression

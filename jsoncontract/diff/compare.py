@@ -37,8 +37,9 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._json import json_type
-from jsoncontract.diff.model import ABSENT, DiffCode
+from jsoncontract.diff.model import DiffCode
 from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.pointer import ABSENT, escape_pointer_token
 
 #: Below this depth, subtrees are compared whole (bounded recursion, whatever the input).
 MAX_WALK_DEPTH: Final = 200
@@ -305,7 +306,7 @@ class Comparer:
         if type(value) is dict and value and depth < MAX_WALK_DEPTH:
             ignore = self.ignore
             for key, item in value.items():
-                token = "/" + _escape(key)
+                token = "/" + escape_pointer_token(key)
                 if ignore is not None and (pa + token in ignore or pb + token in ignore):
                     continue
                 self._equal(item, pa + token, pb + token, depth + 1, out)
@@ -322,7 +323,7 @@ class Comparer:
         ignore = self.ignore
         walk = self._walk
         for key, item in a.items():
-            token = "/" + _escape(key)
+            token = "/" + escape_pointer_token(key)
             if ignore is not None and (pa + token in ignore or pb + token in ignore):
                 continue
             if key in b:
@@ -331,7 +332,7 @@ class Comparer:
                 out.append(Entry(_DROPPED, pa + token, None, item, ABSENT))
         for key, item in b.items():
             if key not in a:
-                token = "/" + _escape(key)
+                token = "/" + escape_pointer_token(key)
                 if ignore is not None and (pa + token in ignore or pb + token in ignore):
                     continue
                 out.append(Entry(_ADDED, None, pb + token, ABSENT, item))
@@ -550,19 +551,13 @@ def _pruned(value: Any, path: str, ignore: PathSet, depth: int = 0) -> Any:
     if type(value) is dict:
         out = {}
         for key, item in value.items():
-            child = path + "/" + _escape(key)
+            child = path + "/" + escape_pointer_token(key)
             if child not in ignore:
                 out[key] = _pruned(item, child, ignore, depth + 1)
         return out
     if type(value) is list:
         return [_pruned(item, f"{path}/{i}", ignore, depth + 1) for i, item in enumerate(value)]
     return value
-
-
-def _escape(key: str) -> str:
-    if "~" in key or "/" in key:
-        return key.replace("~", "~0").replace("/", "~1")
-    return key
 
 
 # -- sequence alignment ----------------------------------------------------------------------

@@ -43,16 +43,11 @@ from jsoncontract._files import load_document, read_bytes
 from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
 from jsoncontract.diff.compare import ArrayRule
-from jsoncontract.diff.model import ABSENT, HOP_RANK
-from jsoncontract.diff.paths import (
-    PathRules,
-    PathSet,
-    get,
-    parent,
-    wildcards,
-)
+from jsoncontract.diff.model import HOP_RANK
+from jsoncontract.diff.paths import PathRules, PathSet, wildcards
 from jsoncontract.errors import ConfigError
-from jsoncontract.model import Finding, Hop, Severity, Source, escape_pointer_token, pointer_tokens
+from jsoncontract.model import Finding, Hop, Severity, Source
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 
 _HOPS: Final = {h.value: h for h in Hop}
 _TYPE_CONVERSIONS: Final = frozenset(

@@ -16,25 +16,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import Finding, Hop, Severity
+from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolCall
 
-
-class _Absent:
-    """The value of a member that is not there (distinct from JSON ``null``)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-#: Marks a side of a difference where the member does not exist.
-ABSENT: Final = _Absent()
 
 #: Hops in the order a payload travels.
 HOP_ORDER: Final = (Hop.MODEL, Hop.MCP, Hop.DOWNSTREAM)

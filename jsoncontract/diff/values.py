@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract.diff.model import ABSENT
+from jsoncontract.pointer import ABSENT
 from jsoncontract.redact import fingerprint, is_sensitive
 
 #: Longest text kept for one shown value (the text report cuts further to its columns).

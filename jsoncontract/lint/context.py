@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
-from jsoncontract.model import Dialect, escape_pointer_token
+from jsoncontract.model import Dialect
+from jsoncontract.pointer import escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings

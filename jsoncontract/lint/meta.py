@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import escape_pointer_token
+from jsoncontract.pointer import escape_pointer_token
 
 #: Dialect name -> the meta-schema URI jsonschema-rs knows it by.
 META_URIS: Final = {

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from jsoncontract.lint.context import Node, Site
-from jsoncontract.model import escape_pointer_token
+from jsoncontract.pointer import escape_pointer_token
 
 #: Keywords whose value is one subschema.
 SINGLE: Final = frozenset(

@@ -19,8 +19,9 @@ from jsoncontract.diff.compare import (
     same,
     same_meaning,
 )
-from jsoncontract.diff.model import ABSENT, DiffCode
+from jsoncontract.diff.model import DiffCode
 from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.pointer import ABSENT
 
 
 def diffs(a: Any, b: Any, **options: Any) -> list[tuple[str | None, str | None, str | None]]:
