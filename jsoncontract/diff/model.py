@@ -304,11 +304,9 @@ class CallDiff:
 
     def worst(self) -> Severity | None:
         """The most severe difference or finding, or ``None``."""
-        ranks = [d.severity.rank for d in self.differences]
-        ranks.extend(f.severity.rank for f in self.findings)
-        if not ranks:
-            return None
-        return (Severity.INFO, Severity.WARNING, Severity.ERROR)[max(ranks)]
+        return Severity.worst(
+            [*(d.severity for d in self.differences), *(f.severity for f in self.findings)]
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``diff`` JSON report."""
@@ -382,11 +380,7 @@ class DiffSummary:
 
     def worst(self) -> Severity | None:
         """The most severe difference or finding seen, or ``None``."""
-        counts = self.by_severity
-        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            if counts[severity.value]:
-                return severity
-        return None
+        return Severity.worst(s for s in Severity if self.by_severity[s._value_])
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``diff`` JSON report."""
