@@ -15,14 +15,14 @@ that was probably meant, the number that was sent as a string).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
 
 from jsoncontract._json import json_type, short_repr
-from jsoncontract._spelling import closest
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.pointer import get_in, join_pointer
 from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
@@ -215,16 +215,6 @@ def _hides(value: Any, path: str, show_values: bool) -> bool:
     return not show_values and (pointer_is_sensitive(path) or redacted(value) is not value)
 
 
-def _closest(word: str, options: Iterable[Any]) -> str | None:
-    """The option ``word`` was probably meant to be (a spelling or case slip), if any."""
-    strings = [o for o in options if isinstance(o, str)]
-    match = closest(word, strings)
-    if match is not None:
-        return match
-    lowered = {o.lower(): o for o in strings}
-    return lowered.get(word.lower())
-
-
 def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
     kind = error.kind
     keyword = kind.name
@@ -251,7 +241,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
         allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
         out = []
         for name in params.get("unexpected", []):
-            guess = _closest(name, allowed)
+            guess = did_you_mean(name, allowed)
             if guess:
                 hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
             elif allowed:
@@ -287,7 +277,7 @@ def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
         listed = ", ".join(short_repr(o, 30) for o in options[:12])
         if len(options) > 12:
             listed += f", ... ({len(options)} values)"
-        guess = _closest(instance, options) if isinstance(instance, str) else None
+        guess = did_you_mean(instance, options) if isinstance(instance, str) else None
         return [
             Violation(
                 "enum",

@@ -21,6 +21,7 @@ import orjson
 
 from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._locate import PositionIndex
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import InputError
 from jsoncontract.model import Anomaly
 from jsoncontract.pointer import escape_pointer_token, get
@@ -271,16 +272,14 @@ def _given(value: Any) -> str:
 
 
 def _did_you_mean(word: str, pointer: str) -> str:
-    import difflib
-
     if "/expect" in pointer:
         known: tuple[str, ...] = ("stage", "code", "keyword", "path", "fields")
     elif pointer.startswith("/cases/"):
         known = CASE_KEYS
     else:
         known = ("version", "tool", "description", "seed", "cases")
-    match = difflib.get_close_matches(word, known, n=1)
-    return f" (did you mean {match[0]!r}?)" if match else f" (known: {', '.join(known)})"
+    match = did_you_mean(word, known)
+    return f" (did you mean {match!r}?)" if match else f" (known: {', '.join(known)})"
 
 
 def _describe_location(pointer: str) -> str:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import Any, Final
 from urllib.parse import unquote
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.lint.context import REF_OVERRIDES_SIBLINGS, Node, Site, ToolCtx
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, ToolRule, by_profile
@@ -211,9 +211,9 @@ def _closest_target(document: Any, ref: str) -> str | None:
     parent, _, last = pointer.rpartition("/")
     container = get(document, unquote(parent))
     if isinstance(container, dict):
-        guess = difflib.get_close_matches(last, list(container), n=1)
+        guess = did_you_mean(last, container)
         if guess:
-            return f"did you mean #{parent}/{guess[0]}?"
+            return f"did you mean #{parent}/{guess}?"
         if container:
             return f"{parent or '/'} holds: {', '.join(list(container)[:10])}"
     return "point it at a node that exists (usually under #/$defs)"
