@@ -102,11 +102,6 @@ def parent(pointer: str) -> str:
     return pointer[: pointer.rfind("/")] if pointer else ""
 
 
-def last_token(pointer: str) -> str:
-    """The unescaped last token (``""`` for the root)."""
-    return unescape_pointer_token(pointer[pointer.rfind("/") + 1 :]) if pointer else ""
-
-
 def is_within(path: str, ancestor: str) -> bool:
     """Whether ``path`` is ``ancestor`` or lies below it.
 
@@ -239,7 +234,6 @@ __all__ = [
     "get_in",
     "is_within",
     "join_pointer",
-    "last_token",
     "parent",
     "pointer_tokens",
     "remove_at",

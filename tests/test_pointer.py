@@ -16,7 +16,6 @@ from jsoncontract.pointer import (
     get_in,
     is_within,
     join_pointer,
-    last_token,
     parent,
     pointer_tokens,
     remove_at,
@@ -114,10 +113,8 @@ def test_join_takes_indexes_and_names() -> None:
     assert escape_pointer_token(12) == "12"
 
 
-def test_parent_last_token_and_within() -> None:
+def test_parent_and_within() -> None:
     assert parent("/a/b~1c") == "/a"
-    assert last_token("/a/b~1c") == "b/c"
-    assert last_token("") == ""
     assert is_within("/a/b", "/a") and is_within("/a", "/a") and is_within("/a", "")
     assert not is_within("/ab", "/a")
 

@@ -147,7 +147,11 @@ def _sorted(value: Any) -> Any:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Strict JSON equality: like ``==``, but ``1``, ``1.0`` and ``true`` differ."""
+    """Strict JSON equality: like ``==``, but ``1``, ``1.0`` and ``true`` differ.
+
+    >>> same({"a": [1, 2]}, {"a": [1, 2]}), same(1, 1.0), same([True], [1])
+    (True, False, False)
+    """
     if a is b:
         return True
     kind = type(a)
@@ -197,7 +201,13 @@ def _numbers_equal(x: float, y: float, tolerance: float) -> bool:
 
 
 def same_meaning(a: Any, b: Any, tolerance: float = 0.0) -> bool:
-    """Whether two values of different JSON types mean the same thing (a coercion)."""
+    """Whether two values of different JSON types mean the same thing (a coercion).
+
+    >>> same_meaning("5", 5), same_meaning(1, True), same_meaning(0, True)
+    (True, True, False)
+    >>> same_meaning("2.50", 2.5), same_meaning("null", None), same_meaning("1e3", 1000)
+    (True, True, True)
+    """
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         flag, other = (a, b) if ta is bool else (b, a)
@@ -226,7 +236,13 @@ def same_meaning(a: Any, b: Any, tolerance: float = 0.0) -> bool:
 
 
 def classify(a: Any, b: Any, tolerance: float = 0.0) -> tuple[DiffCode, str | None]:
-    """The code of a changed scalar (or of a type change), with ``type → type`` detail."""
+    """The code of a changed scalar (or of a type change), with ``type → type`` detail.
+
+    >>> classify(5, "5")
+    (<DiffCode.COERCED: 'coerced'>, 'integer → string')
+    >>> classify("2025-10-01", "01/10/2025")
+    (<DiffCode.VALUE_CHANGED: 'value-changed'>, None)
+    """
     ta, tb = json_type(a), json_type(b)
     detail = f"{ta} → {tb}" if ta != tb else None
     if ta != tb and same_meaning(a, b, tolerance):

@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from jsoncontract.model import ToolCall
 
 
-#: Hops in the order a payload travels.
-HOP_ORDER: Final = (Hop.MODEL, Hop.MCP, Hop.DOWNSTREAM)
+#: Hops in the order a payload travels: the model's call, the MCP request, the HTTP body.
 HOP_RANK: Final = {Hop.MODEL: 0, Hop.MCP: 1, Hop.DOWNSTREAM: 2}
 
 

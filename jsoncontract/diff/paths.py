@@ -35,7 +35,16 @@ def pattern_regex(pattern: str) -> str:
 
 
 class PathSet:
-    """A set of pointer patterns: does a path match any of them?"""
+    """A set of pointer patterns: does a path match any of them?
+
+    >>> ignored = PathSet(["/meta/*", "/lines/**/note", "requestId"])
+    >>> "/meta/trace" in ignored, "/meta/trace/id" in ignored, "/meta" in ignored
+    (True, False, False)
+    >>> "/lines/note" in ignored, "/lines/0/extra/note" in ignored
+    (True, True)
+    >>> "/requestId" in ignored, "/a/b/requestId" in ignored
+    (True, True)
+    """
 
     __slots__ = ("_match", "patterns")
 

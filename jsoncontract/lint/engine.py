@@ -2,8 +2,8 @@
 
 A rule runs once per node whatever the number of selected profiles; the profiles only decide
 whether it runs and how severe its findings are. Node rules are dispatched by keyword and
-node kind (``pattern`` rules see only nodes with a ``pattern``), which keeps a 50-rule
-catalog near the cost of one walk.
+node kind (``pattern`` rules see only nodes with a ``pattern``), which keeps a catalog of
+dozens of rules near the cost of one walk.
 """
 
 from __future__ import annotations

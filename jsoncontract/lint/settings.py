@@ -142,7 +142,6 @@ def build_settings(
     mcp_version: str | None = None,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    extend_ignore: Sequence[str] = (),
     limits: Sequence[str] = (),
     tool_name: str | None = None,
 ) -> LintSettings:
@@ -183,7 +182,6 @@ def build_settings(
         chosen_ignore = resolve(ignore, "--ignore", cli=True)
     else:
         chosen_ignore = resolve(section.get("ignore", ()), f"{origin} ignore", cli=False)
-    chosen_ignore |= resolve(extend_ignore, "--extend-ignore", cli=True)
 
     severities: dict[str, Severity] = {}
     for selector, level in (section.get("severity") or {}).items():
