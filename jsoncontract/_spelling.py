@@ -16,8 +16,9 @@ keyword, a format, a lint rule), so that the same slip gets the same answer ever
    the one sharing the longer beginning with the word, then the first listed (a set is
    read in sorted order).
 
-Edits are counted from difflib's matching blocks: the characters of both words outside
-them, halved for a replacement.
+Edits are counted from difflib's matching blocks: each edit leaves at most two characters
+of the two words outside them (a replaced character, one on each side), so a pair is close
+enough when at most twice the allowed edits are left out.
 
 Checks meet the same slips over and over (a model that writes ``priorty`` once writes it in
 every call, and a renamed tool is called all day), while difflib takes from tens of
