@@ -125,15 +125,35 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
     return Config(path, table)
 
 
+#: Config keys whose value is a report format, as (section, key) -> the command whose
+#: reporter table lists the formats (``[fixtures] test_format`` is the old name of
+#: ``[test] format``).
+FORMAT_KEYS: Final = {
+    ("check", "format"): "check",
+    ("diff", "format"): "diff",
+    ("lint", "format"): "lint",
+    ("test", "format"): "test",
+    ("fixtures", "test_format"): "test",
+}
+
+
 @cache
 def config_schema() -> dict[str, Any]:
-    """The JSON Schema of the configuration, assembled from one file per section."""
+    """The JSON Schema of the configuration, assembled from one file per section.
+
+    The values a ``format`` key allows are not written in the files: they are the
+    formats of the command's reporter table (:data:`FORMAT_KEYS`).
+    """
+    from jsoncontract.reporters import formats
+
     folder = resources.files("jsoncontract") / "schemas" / "config"
     schema: dict[str, Any] = orjson.loads((folder / "_root.json").read_bytes())
     properties = schema.setdefault("properties", {})
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".json") and not entry.name.startswith("_"):
             properties[entry.name.removesuffix(".json")] = orjson.loads(entry.read_bytes())
+    for (section, key), command in FORMAT_KEYS.items():
+        properties[section]["properties"][key]["enum"] = formats(command)
     schema["additionalProperties"] = False
     return schema
 

@@ -453,3 +453,43 @@ def _locate(
         if position is not None:
             return Source(file, position[0], position[1], root + pointer)
     return fallback
+
+
+@dataclass(frozen=True, slots=True)
+class DriftReport:
+    """What ``pin --check`` found: the tools as they are now against one lock."""
+
+    lock: str
+    tools: int
+    files: int
+    findings: list[Finding]
+
+    def summary(self) -> dict[str, Any]:
+        """The ``summary`` object of the JSON report."""
+        findings = self.findings
+        return {
+            "tools": self.tools,
+            "files": self.files,
+            "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
+            "added": sum(1 for f in findings if f.code == "pin.tool_added"),
+            "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
+            "lock": self.lock,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole JSON report."""
+        return {
+            "version": 1,
+            "summary": self.summary(),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
+    """``current`` against the lock file at ``lock_path``.
+
+    Raises:
+        InputError: the lock file is missing or unreadable.
+    """
+    findings = drift(read_lock(lock_path), current, base=base)
+    return DriftReport(str(lock_path), current.count(), len(current.files), findings)
