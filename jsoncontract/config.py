@@ -9,7 +9,6 @@ Command-line flags override the file.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,6 +18,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError
 
 CONFIG_NAME: Final = "jsoncontract.toml"
@@ -184,8 +184,8 @@ def validate_config(table: dict[str, Any], *, file: str, prefix: str = "") -> No
             node = node.get(token, {}) if isinstance(node, dict) else {}
         allowed = list(node.get("properties", {})) if isinstance(node, dict) else []
         key = ".".join(p for p in (prefix, where, str(unexpected)) if p)
-        guess = difflib.get_close_matches(str(unexpected), allowed, n=1)
-        tip = f"; did you mean {guess[0]!r}?" if guess else f"; known keys: {', '.join(allowed)}"
+        guess = did_you_mean(str(unexpected), allowed)
+        tip = f"; did you mean {guess!r}?" if guess else f"; known keys: {', '.join(allowed)}"
         raise ConfigError(f"unknown config key {key!r}{tip}", file=file)
     key = ".".join(p for p in (prefix, where) if p) or "(top level)"
     raise ConfigError(f"config key {key!r}: {error.message}", file=file)

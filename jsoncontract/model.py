@@ -8,16 +8,32 @@ per tool, a :class:`ToolCall` per extracted call, a :class:`Finding` per problem
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
+
+# The JSON Pointer helpers live in jsoncontract.pointer; they stay importable from here.
+from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
+from jsoncontract.pointer import join_pointer as join_pointer
+from jsoncontract.pointer import pointer_tokens as pointer_tokens
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
 # ``.value`` is a Python-level property, five times slower.
 
 
 class Severity(StrEnum):
-    """How bad a finding is. ``--fail-on`` compares against :attr:`rank`."""
+    """How bad a finding is. The members are declared worst first, and that order is the
+    only one: iterating the enum, :attr:`rank` and :meth:`worst` follow it. ``--fail-on``
+    compares ranks.
+
+    >>> [s.value for s in Severity]
+    ['error', 'warning', 'info']
+    >>> Severity.worst([Severity.INFO, Severity.WARNING, Severity.INFO])
+    <Severity.WARNING: 'warning'>
+    >>> Severity.worst([]) is None
+    True
+    """
 
     ERROR = "error"
     WARNING = "warning"
@@ -28,8 +44,20 @@ class Severity(StrEnum):
         """2 for errors, 1 for warnings, 0 for info: higher is worse."""
         return _SEVERITY_RANK[self]
 
+    @classmethod
+    def worst(cls, severities: Iterable[Severity]) -> Severity | None:
+        """The most severe of ``severities``, or ``None`` when there are none (reading
+        stops at the first error)."""
+        worst: Severity | None = None
+        for severity in severities:
+            if worst is None or _SEVERITY_RANK[severity] > _SEVERITY_RANK[worst]:
+                worst = severity
+                if severity is cls.ERROR:
+                    break
+        return worst
 
-_SEVERITY_RANK: Final = {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}
+
+_SEVERITY_RANK: Final = {s: len(Severity) - 1 - i for i, s in enumerate(Severity)}
 
 
 class Stage(StrEnum):
@@ -300,10 +328,7 @@ class Summary:
 
     def worst(self) -> Severity | None:
         """The most severe finding seen, or ``None`` when there were none."""
-        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            if self.by_severity.get(severity.value):
-                return severity
-        return None
+        return Severity.worst(s for s in Severity if self.by_severity.get(s._value_))
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``check`` JSON report."""
@@ -317,10 +342,7 @@ class Summary:
                 name: {"calls": c[0], "failed": c[1]} for name, c in sorted(self.by_tool.items())
             },
             "by_code": dict(sorted(self.by_code.items())),
-            "by_severity": {
-                s.value: self.by_severity.get(s.value, 0)
-                for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-            },
+            "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
         }
 
 
@@ -343,24 +365,3 @@ class CheckReport:
             "summary": self.summary.to_dict(),
             "results": [r.to_dict() for r in self.results],
         }
-
-
-def escape_pointer_token(token: str | int) -> str:
-    """Escape one reference token for a JSON Pointer (RFC 6901)."""
-    if isinstance(token, int):
-        return str(token)
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    """Append reference tokens to a JSON Pointer."""
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
-
-
-def pointer_tokens(pointer: str) -> list[str]:
-    """Split a JSON Pointer into its unescaped reference tokens."""
-    if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]

@@ -25,7 +25,8 @@ from jsoncontract._files import expand, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
 from jsoncontract.lint.context import require_writable
-from jsoncontract.model import Finding, Severity, Source, ToolContract, escape_pointer_token
+from jsoncontract.model import Finding, Severity, Source, ToolContract
+from jsoncontract.pointer import escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 LOCK_VERSION: Final = 1

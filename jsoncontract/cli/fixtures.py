@@ -187,5 +187,7 @@ def _worst(report: GenerationReport) -> str | None:
     """The most severe of the run's findings: tools without cases, capture calls left
     unrecorded (and, with ``--check``, suites out of date) are errors; stale and skipped
     cases are warnings."""
-    severities = {f.severity.value for f in report.findings()}
-    return next((s for s in ("error", "warning", "info") if s in severities), None)
+    from jsoncontract.model import Severity
+
+    worst = Severity.worst(f.severity for f in report.findings())
+    return worst.value if worst is not None else None

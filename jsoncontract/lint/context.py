@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
-from jsoncontract.model import escape_pointer_token, pointer_tokens
+from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings
@@ -159,10 +159,10 @@ class ToolCtx:
     @property
     def definition(self) -> dict[str, Any]:
         """The object holding name and description (``function`` for OpenAI Chat)."""
-        body = self.contract.definition
         inside = self.contract.body_pointer
-        for token in pointer_tokens(inside[len(self.pointer) :] if inside else ""):
-            body = body[token]
+        if not inside or inside == self.pointer:
+            return self.contract.definition
+        body: dict[str, Any] = get(self.contract.definition, inside[len(self.pointer) :])
         return body
 
     def member(self, *tokens: str) -> str:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import escape_pointer_token
+from jsoncontract._spelling import did_you_mean
+from jsoncontract.pointer import escape_pointer_token
 
 #: Dialect name -> the meta-schema URI jsonschema-rs knows it by.
 META_URIS: Final = {
@@ -75,10 +76,8 @@ def _message(error: Any, tokens: list[str]) -> str:
     if tokens and tokens[-1] == "type" and kind in ("anyOf", "enum", "type"):
         shown = instance if isinstance(instance, str) else None
         if shown is not None:
-            import difflib
-
-            guess = difflib.get_close_matches(shown.lower(), SIMPLE_TYPES, n=1, cutoff=0.5)
-            tip = f"; did you mean {guess[0]!r}?" if guess else ""
+            guess = did_you_mean(shown, SIMPLE_TYPES)
+            tip = f"; did you mean {guess!r}?" if guess else ""
             return f"{shown!r} is not a JSON Schema type (types: {', '.join(SIMPLE_TYPES)}){tip}"
     if tokens and tokens[-1] == "required" and isinstance(instance, bool):
         return (

@@ -32,9 +32,8 @@ from jsoncontract.model import (
     SchemaLocation,
     Source,
     ToolContract,
-    escape_pointer_token,
-    pointer_tokens,
 )
+from jsoncontract.pointer import ABSENT, get_in, join_pointer, pointer_tokens
 from jsoncontract.tools.openapi import openapi_to_json_schema
 
 if TYPE_CHECKING:
@@ -357,7 +356,7 @@ class _Reader:
         found = "null" if value is None else type(value).__name__
         return self.fail(
             f"tool {name!r}: {place[-1]} must be a JSON Schema object, found {found}",
-            pointer + _pointer(place),
+            join_pointer(pointer, *place),
         )
 
 
@@ -385,21 +384,14 @@ class _Places:
         self.input = tuple(place(p) for p in layout.input)
         self.output = tuple(place(p) for p in layout.output)
         self.openapi = frozenset(place(p) for p in layout.openapi)
-        self.pointers = {p: _pointer(p) for p in (*self.input, *self.output)}
-
-
-def _pointer(place: _Place) -> str:
-    return "".join("/" + escape_pointer_token(token) for token in place)
+        self.pointers = {p: join_pointer("", *p) for p in (*self.input, *self.output)}
 
 
 def _at(node: dict[str, Any], place: _Place) -> Any:
-    """The value at a place, or ``None``."""
-    value: Any = node
-    for token in place:
-        if not isinstance(value, dict):
-            return None
-        value = value.get(token)
-    return value
+    """The value at a place, or ``None`` when it is absent or ``null`` (SDKs dump every
+    field, unset ones as ``null``)."""
+    value = get_in(node, place)
+    return None if value is ABSENT else value
 
 
 def _looks_like_schema(node: dict[str, Any]) -> bool:

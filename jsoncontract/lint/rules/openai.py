@@ -18,7 +18,8 @@ from jsoncontract.lint.rule import (
 )
 from jsoncontract.lint.rules.support import all_of_fix, drop_fix, one_of_fix
 from jsoncontract.lint.walk import LISTS, MAPS, SINGLE
-from jsoncontract.model import Severity, escape_pointer_token
+from jsoncontract.model import Severity
+from jsoncontract.pointer import escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import FileCtx, Node, ToolCtx

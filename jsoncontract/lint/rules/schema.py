@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from jsoncontract.lint.context import DRAFTS, Site, ToolCtx
+from jsoncontract.lint.context import DRAFTS, ToolCtx
 from jsoncontract.lint.meta import meta_errors
 from jsoncontract.lint.profiles import MCP
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, ToolRule, by_profile
@@ -312,9 +312,3 @@ class SchemaDialectUndeclared(ToolRule):
                 hint='add "$schema": "https://json-schema.org/draft/2020-12/schema" (or draft-07)',
                 schema_path="#",
             )
-
-
-def input_site(tool: ToolCtx) -> Site | None:
-    """The tool's input schema site, when the file spells one out."""
-    site = tool.site("input")
-    return site if site is not None and site.base is not None else None
