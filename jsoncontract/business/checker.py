@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any, Final
 
-from jsoncontract._spelling import closest
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.business.celast import (
     ACCUMULATOR,
     Ast,
@@ -378,7 +378,7 @@ class Checker:
             declared = container.field(name)
             if declared is None and container.closed:
                 options = list(container.fields)
-                guess = closest(name, options)
+                guess = did_you_mean(name, options)
                 tip = f"; did you mean {guess!r}?" if guess else ""
                 listing = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
                 self._report(
@@ -394,7 +394,7 @@ class Checker:
             if declared is None:
                 member = container.extra or DYN
                 if _unguarded(path, facts, presence_test or optional):
-                    guess = closest(name, list(container.fields))
+                    guess = did_you_mean(name, list(container.fields))
                     tip = f"; did you mean {guess!r}?" if guess else ""
                     self._report(
                         OPTIONAL_FIELD,
@@ -558,7 +558,7 @@ class Checker:
     ) -> None:
         assert kind.enum is not None
         options = [v for v in kind.enum if isinstance(v, str)]
-        guess = closest(value, options) if isinstance(value, str) else None
+        guess = did_you_mean(value, options) if isinstance(value, str) else None
         tip = f"; did you mean {guess!r}?" if guess else ""
         shown = ", ".join(_cel_literal(v) for v in kind.enum[:10])
         subject = self.label(subject_node)

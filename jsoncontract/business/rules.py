@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract._spelling import closest
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.business.cost import DEFAULT_BUDGET
 from jsoncontract.business.diagnostics import RuleDiagnostic
 from jsoncontract.errors import ConfigError
-from jsoncontract.model import Hop, Severity, Source, pointer_tokens
+from jsoncontract.model import Hop, Severity, Source
+from jsoncontract.pointer import pointer_tokens
 
 if TYPE_CHECKING:
     from jsoncontract.business._cel import CelEnvironment, Expression
@@ -433,7 +434,7 @@ class _Loader:
         known = self.known
         if known is None or tool in known:
             return
-        guess = closest(tool, known)
+        guess = did_you_mean(tool, known)
         tip = f"; did you mean {guess!r}?" if guess else ""
         self.report(
             RuleDiagnostic(
@@ -532,7 +533,7 @@ def _explain(error: Any, document: Any, path: tuple[Any, ...], schema: dict[str,
     if kind == "additionalProperties":
         unexpected = details.get("unexpected", ["?"])[0]
         allowed = _allowed_keys(path, schema)
-        guess = closest(str(unexpected), allowed)
+        guess = did_you_mean(str(unexpected), allowed)
         tip = f"; did you mean {guess!r}?" if guess else f" (known keys: {', '.join(allowed)})"
         return f"{where}: unknown key {unexpected!r}{tip}"
     if kind == "oneOf" and isinstance(node, dict):
@@ -727,7 +728,7 @@ def _rule_types(
         return None
     types, scoped = tool_types.for_scope(rule.scope_tokens, rule.bound or not rule.scope_tokens)
     if scoped.missing is not None:
-        guess = closest(scoped.missing, scoped.options) if scoped.options else None
+        guess = did_you_mean(scoped.missing, scoped.options) if scoped.options else None
         tip = f"; did you mean {guess!r}?" if guess else ""
         at = "/" + "/".join(rule.scope_tokens[: scoped.at])
         line, column = item.index.position((*base, "scope")) or (rule.source.line, None)
@@ -752,7 +753,7 @@ def _rule_types(
         tokens = tuple(pointer_tokens(rule.field_path))
         pointed = scope_type(scoped.type, tokens) if scoped.type.kind.value != "dyn" else None
         if pointed is not None and pointed.missing is not None:
-            guess = closest(pointed.missing, pointed.options) if pointed.options else None
+            guess = did_you_mean(pointed.missing, pointed.options) if pointed.options else None
             tip = f"; did you mean {guess!r}?" if guess else ""
             line, column = item.index.position((*base, "fieldPath")) or (rule.source.line, None)
             loader.report(

@@ -3,9 +3,8 @@ business rules files against the tool schemas (``--check``)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -15,17 +14,17 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    format_choices,
     output_stream,
 )
 
+if TYPE_CHECKING:
+    RulesFormat = str
+else:
+    RulesFormat = format_choices("rules")  # the formats of the reporter table
 
-class RulesFormat(StrEnum):
-    """Formats of ``rules`` (sarif and github: ``--check`` only)."""
-
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
+#: The formats of the rule catalog (the others write only ``--check`` reports).
+CATALOG_FORMATS = ("text", "json")
 
 
 def register(app: typer.Typer) -> None:
@@ -61,8 +60,8 @@ def rules_cli(
     mcp_version: Annotated[str | None, typer.Option(
         help="MCP protocol version for the mcp profile.", show_default=False)] = None,
     format: Annotated[RulesFormat, typer.Option(
-        "--format", "-f", help="Output format (sarif and github: with --check).")
-    ] = RulesFormat.text,
+        "--format", "-f", help="Output format: text, json, sarif or github (sarif and "
+        "github with --check).")] = "text",
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     verbose: Annotated[bool, typer.Option(
@@ -77,12 +76,12 @@ def rules_cli(
     # fmt: on
     """List the lint rules, print the documentation of one rule, or check business rules
     files (--check)."""
-    import orjson
-
     from jsoncontract.errors import UsageError
-    from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules, lookup
+    from jsoncontract.lint.codes import all_rules, lookup
+    from jsoncontract.lint.docs import RuleListing
     from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION
     from jsoncontract.lint.settings import check_mcp_version, parse_profiles
+    from jsoncontract.reporters import ReportOptions, render
 
     check_only = {"--tools": tools, "--tool": tool, "--cost-budget": cost_budget,
                   "--fail-on": fail_on, "--verbose": verbose, "--quiet": quiet}  # fmt: skip
@@ -94,11 +93,14 @@ def rules_cli(
     if check:
         return check_cli(
             targets or [], tools=tools, tool=tool, cost_budget=cost_budget,
-            fmt=format.value, output=output, fail_on=fail_on.value if fail_on else None,
+            fmt=str(format), output=output, fail_on=fail_on.value if fail_on else None,
             verbose=verbose, quiet=quiet, color=color, config=config, no_config=no_config,
         )  # fmt: skip
-    if format in (RulesFormat.sarif, RulesFormat.github):
-        raise UsageError(f"--format {format.value} applies to --check; the catalog is text or json")
+    if str(format) not in CATALOG_FORMATS:
+        raise UsageError(
+            f"--format {format} applies to --check; the catalog is "
+            f"{' or '.join(CATALOG_FORMATS)}"
+        )
     if targets is not None and len(targets) > 1:
         raise UsageError(
             "name one rule (a code or a name); to check business rules files, add --check"
@@ -107,118 +109,18 @@ def rules_cli(
     version = check_mcp_version(mcp_version or DEFAULT_MCP_VERSION)
     if code is not None:
         try:
-            rule = lookup(code)
+            listing = RuleListing((lookup(code),), detail=True)
         except LookupError as exc:
             raise UsageError(exc.args[0]) from None
-        with output_stream(output) as stream:
-            if format is RulesFormat.json:
-                entry = _entry(rule)
-                from jsoncontract.lint.docs import rule_markdown
-
-                entry["documentation"] = rule_markdown(rule)
-                body = {"version": 1, "summary": {"rules": 1}, "rules": [entry]}
-                stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
-            else:
-                _print_doc(rule, stream, color)
-        return 0
-    rules = list(all_rules().values())
-    if profile:
-        chosen = parse_profiles(profile, origin="--profile")
-        rules = [r for r in rules if r.severity_for(chosen, version)[0] is not None]
+    else:
+        rules = list(all_rules().values())
+        if profile:
+            chosen = parse_profiles(profile, origin="--profile")
+            rules = [r for r in rules if r.severity_for(chosen, version)[0] is not None]
+        listing = RuleListing(tuple(rules))
     with output_stream(output) as stream:
-        if format is RulesFormat.json:
-            families: dict[str, int] = {}
-            for rule in rules:
-                families[rule.family.value] = families.get(rule.family.value, 0) + 1
-            body = {
-                "version": 1,
-                "summary": {"rules": len(rules), "by_family": families},
-                "rules": [_entry(r) for r in rules],
-                "redirects": REDIRECTS,
-                "not_lint_rules": NOT_LINT_RULES,
-            }
-            stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
-        else:
-            _print_table(rules, stream, color)
+        render("rules", format, stream, ReportOptions(color=color), listing)
     return 0
-
-
-def _entry(rule: Any) -> dict[str, Any]:
-    from jsoncontract.lint.docs import DOCS_URL, profiles_of
-    from jsoncontract.lint.profiles import MCP_VERSIONS, PROFILES
-    from jsoncontract.lint.rule import ALL
-
-    table = rule.profiles
-    default = table.get(ALL)
-    return {
-        "code": rule.code,
-        "name": rule.name,
-        "family": rule.family.value,
-        "summary": rule.summary,
-        "severity": rule.default_severity.value,
-        "severities": {
-            p: (level.value if level is not None else None)
-            for p in PROFILES
-            for level in [table.get(p, default)]
-        },
-        "profiles": profiles_of(rule),
-        "mcp_versions": [v for v in MCP_VERSIONS if v in rule.mcp_versions]
-        if rule.mcp_versions is not None
-        else None,
-        "fixable": rule.fixable,
-        "added": rule.added,
-        "status": rule.status,
-        "docs_url": DOCS_URL.format(code=rule.code),
-    }
-
-
-def _print_table(rules: list[Any], stream: Any, color: bool | None) -> None:
-    from jsoncontract.lint.docs import severities
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.check_text import LineWriter
-
-    out = LineWriter(stream, ReportOptions(color=color))
-    width = max((len(r.name) for r in rules), default=4)
-    lines = []
-    for rule in rules:
-        mark = "[*]" if rule.fixable else "   "
-        lines.append(
-            [
-                (rule.code, "bold"),
-                (f" {mark} ", "green"),
-                (f"{rule.name:<{width}}", "cyan"),
-                (f"  {rule.summary}", ""),
-                (f"  ({severities(rule)})", "dim"),
-            ]
-        )
-    lines.append([])
-    lines.append(
-        [
-            (f"{len(rules)} rules; [*] fixable with --fix. ", "dim"),
-            ("jsoncontract rules CODE explains one.", "dim"),
-        ]
-    )
-    out.write(lines)
-    out.close()
-
-
-def _print_doc(rule: Any, stream: Any, color: bool | None) -> None:
-    from jsoncontract.lint.docs import rule_markdown
-    from jsoncontract.reporters.interface import wants_color
-
-    text = rule_markdown(rule)
-    if not wants_color(stream, color):
-        stream.write(text.encode("utf-8"))
-        return
-    import io
-
-    from rich.console import Console
-    from rich.markdown import Markdown
-
-    wrapper = io.TextIOWrapper(stream, encoding="utf-8", write_through=True)
-    Console(file=wrapper, force_terminal=True).print(Markdown(text))
-    wrapper.flush()
-    wrapper.detach()
 
 
 def check_cli(
@@ -236,13 +138,13 @@ def check_cli(
     config: Path | None,
     no_config: bool,
 ) -> int:
-    """``rules --check``: run :func:`jsoncontract.business.rules.check_rules` and render it."""
+    """``rules --check``: run :func:`jsoncontract.business.check_rules` and render it."""
     from jsoncontract.business import cost_budget as budget_of
     from jsoncontract.business.rules import check_rules
     from jsoncontract.cli.options import exit_code, tool_paths
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.reporters import RULES_CHECK_REPORTERS, ReportOptions
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -267,6 +169,6 @@ def check_cli(
     threshold = fail_on or cfg.get("fail_on", "error")
     options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
-        RULES_CHECK_REPORTERS[fmt](stream, options).close(report)
+        render("rules", fmt, stream, options, report)
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)

@@ -1,7 +1,8 @@
 """``rules --check`` reports: text, json, sarif and github.
 
-Each reporter takes the whole :class:`~jsoncontract.business.rules.RulesCheck` at
-:meth:`close` (the check builds its report at once), writes bytes, and decides nothing.
+Each reporter is a :class:`~jsoncontract.reporters.interface.Reporter` that takes the whole
+:class:`~jsoncontract.business.rules.RulesCheck` at :meth:`close` (the check builds its
+report at once), writes bytes, and decides nothing.
 
 Text is for people: one line per diagnostic, ``file:line:col: severity CODE rule 'id'
 (tool t): message`` (clickable in terminals and editors), its hint, then the rules that
@@ -13,20 +14,18 @@ place, through the shared finding renderers.
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Never
 
 import orjson
 
-from jsoncontract.model import Severity
-from jsoncontract.reporters.check_text import LineWriter, Segment
+from jsoncontract.reporters.interface import Reporter
+from jsoncontract.reporters.text import SEVERITY_STYLE, Line, LineWriter, Style, note, plural
 
 if TYPE_CHECKING:
     from jsoncontract.business.diagnostics import RuleDiagnostic
     from jsoncontract.business.rules import RulesCheck
     from jsoncontract.reporters.findings import RuleMeta
-    from jsoncontract.reporters.interface import ReportOptions
 
-_STYLE: Final = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 #: Where each code is explained.
 DOCS_URL: Final = (
     "https://github.com/jsoncontract/jsoncontract/blob/main/docs/business-rules.md"
@@ -34,48 +33,31 @@ DOCS_URL: Final = (
 )
 
 
-class RulesCheckReporter:
-    """Writes one ``rules --check`` report.
-
-    Arguments:
-        stream: where to write (binary; left open).
-        options: presentation choices.
-    """
-
-    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
-        self.stream = stream
-        self.options = options
-
-    def close(self, report: RulesCheck) -> None:  # pragma: no cover - each format overrides
-        """Write the whole report."""
-        raise NotImplementedError
-
-
 def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+    return plural(count, noun).replace(str(count), f"{count:,}", 1)
 
 
-def diagnostic_lines(item: RuleDiagnostic) -> list[list[Segment]]:
+def diagnostic_lines(item: RuleDiagnostic) -> list[Line]:
     """The line of one diagnostic, and its hint."""
     who = f"rule {item.rule!r} (tool {item.tool}): " if item.rule is not None else ""
-    lines: list[list[Segment]] = [
+    lines: list[Line] = [
         [
-            (item.where, "bold"),
+            (item.where, Style.LOCATION),
             (": ", ""),
-            (item.severity.value, _STYLE[item.severity]),
+            (item.severity.value, SEVERITY_STYLE[item.severity]),
             (" ", ""),
-            (item.code, "bold"),
+            (item.code, Style.CODE),
             (" ", ""),
-            (who, "magenta"),
+            (who, Style.TOOL),
             (item.message, ""),
         ]
     ]
     if item.hint:
-        lines.append([("    hint: ", "dim"), (item.hint, "dim")])
+        lines.append(note("hint", item.hint))
     return lines
 
 
-def stale_line(item: RuleDiagnostic) -> list[Segment]:
+def stale_line(item: RuleDiagnostic) -> Line:
     """One entry of the stale report: which rule, what it lost, what it probably is now."""
     if item.code == "rules.unknown-tool":
         what = f"tool {item.tool!r} is not in the tool set"
@@ -86,15 +68,16 @@ def stale_line(item: RuleDiagnostic) -> list[Segment]:
     else:
         what = f"{item.tool}/{item.rule}: {item.subject} is not in the schema"
     now = f" (now {item.suggestion!r}?)" if item.suggestion else ""
-    return [("  ", ""), (what, ""), (now, "cyan"), (f"  {item.where}", "dim")]
+    return [("  ", ""), (what, ""), (now, "cyan"), (f"  {item.where}", Style.DIM)]
 
 
-class TextRulesCheckReporter(RulesCheckReporter):
+class TextRulesCheckReporter(Reporter[Never, "RulesCheck"]):
     """Diagnostics, the stale report, and the summary, for people."""
 
     def close(self, report: RulesCheck) -> None:
-        out = LineWriter(self.stream, self.options)
-        lines: list[list[Segment]] = []
+        """Write the whole report."""
+        out = LineWriter(self.stream, self.options.color, self.options.width)
+        lines: list[Line] = []
         if not self.options.quiet:
             for item in report.diagnostics:
                 lines.extend(diagnostic_lines(item))
@@ -107,7 +90,7 @@ class TextRulesCheckReporter(RulesCheckReporter):
             if self.options.verbose and report.costs:
                 if lines:
                     lines.append([])
-                lines.append([("Estimated worst-case cost of each expression:", "bold")])
+                lines.append([("Estimated worst-case cost of each expression:", Style.CODE)])
                 width = max(len(f"{c.tool}/{c.rule} {c.key}") for c in report.costs)
                 for cost in report.costs:
                     name = f"{cost.tool}/{cost.rule} {cost.key}"
@@ -137,10 +120,11 @@ class TextRulesCheckReporter(RulesCheckReporter):
         out.close()
 
 
-class JsonRulesCheckReporter(RulesCheckReporter):
+class JsonRulesCheckReporter(Reporter[Never, "RulesCheck"]):
     """``{"version": 1, "summary", "diagnostics", "stale", "expressions"}``."""
 
     def close(self, report: RulesCheck) -> None:
+        """Write the whole report."""
         body = {
             "version": 1,
             "summary": report.summary(),
@@ -185,10 +169,11 @@ def rule_metas() -> dict[str, RuleMeta]:
     }
 
 
-class SarifRulesCheckReporter(RulesCheckReporter):
+class SarifRulesCheckReporter(Reporter[Never, "RulesCheck"]):
     """SARIF 2.1.0, with the metadata of every code that has a result."""
 
     def close(self, report: RulesCheck) -> None:
+        """Write the whole report."""
         from jsoncontract.reporters.sarif import render_sarif
 
         used = {d.code for d in report.diagnostics}
@@ -197,10 +182,11 @@ class SarifRulesCheckReporter(RulesCheckReporter):
         self.stream.write(render_sarif(findings, metas).encode())
 
 
-class GithubRulesCheckReporter(RulesCheckReporter):
+class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
     """GitHub Actions annotations, one line per diagnostic."""
 
     def close(self, report: RulesCheck) -> None:
+        """Write the whole report."""
         from jsoncontract.reporters.github import annotations_from_findings, render_github
 
         names = {code: meta.name for code, meta in rule_metas().items()}

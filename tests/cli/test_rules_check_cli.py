@@ -41,12 +41,12 @@ def test_json_report(run_cli: Run, in_repo: Path) -> None:
     report = json.loads(run_cli(*CHECK, "-f", "json", STALE).stdout)
     assert report["version"] == 1
     summary = report["summary"]
-    assert summary["by_severity"] == {"error": 6, "warning": 2, "info": 0}
-    assert summary["stale"] == 3 and summary["rules"] == 7
-    unknown = next(d for d in report["diagnostics"] if d["code"] == "rules.unknown-field")
-    assert unknown["rule"] == "declared-amount-positive" and unknown["tool"] == "update_shipment"
-    assert (unknown["line"], unknown["column"]) == (14, 14)
-    assert unknown["suggestion"] == "amount"
+    assert summary["by_severity"] == {"error": 7, "warning": 2, "info": 0}
+    assert summary["stale"] == 4 and summary["rules"] == 8
+    dropped, renamed = (d for d in report["diagnostics"] if d["code"] == "rules.unknown-field")
+    assert dropped["rule"] == "declared-amount-positive" and dropped["tool"] == "update_shipment"
+    assert (dropped["line"], dropped["column"]) == (15, 14) and "suggestion" not in dropped
+    assert renamed["rule"] == "postal-code-given" and renamed["suggestion"] == "postal_code"
     assert {s["code"] for s in report["stale"]} == {
         "rules.unknown-field",
         "rules.field-path",
@@ -61,9 +61,9 @@ def test_sarif_is_valid(run_cli: Run, in_repo: Path, repo: Path) -> None:
     log = json.loads(run_cli(*CHECK, "-f", "sarif", STALE).stdout)
     jsonschema.Draft7Validator(schema).validate(log)
     results = log["runs"][0]["results"]
-    assert len(results) == 8
+    assert len(results) == 9
     region = results[0]["locations"][0]["physicalLocation"]["region"]
-    assert region == {"startLine": 14, "startColumn": 14}
+    assert region == {"startLine": 15, "startColumn": 14}
 
 
 def test_exit_codes_follow_fail_on(run_cli: Run, in_repo: Path, write: Callable[..., Path]) -> None:
@@ -102,7 +102,7 @@ def test_quiet_prints_the_summary_only(run_cli: Run, in_repo: Path) -> None:
     result = run_cli(*CHECK, "-q", STALE)
     assert result.code == 1
     assert result.stdout == (
-        "6 errors, 2 warnings in 7 rules for 3 tools (1 file; cost budget 1,000,000)\n"
+        "7 errors, 2 warnings in 8 rules for 3 tools (1 file; cost budget 1,000,000)\n"
     )
 
 
@@ -135,9 +135,9 @@ def test_check_stops_at_a_rule_that_does_not_fit_its_tool(run_cli: Run, in_repo:
     )
     assert result.code == 2
     assert result.stderr.strip() == (
-        "jsoncontract: error: fixtures/rules-stale/shipping.toml:14:14: rule "
+        "jsoncontract: error: fixtures/rules-stale/shipping.toml:15:14: rule "
         "'declared-amount-positive' (tool update_shipment): self.amount_cents: self has no "
-        "field 'amount_cents'; did you mean 'amount'?; its fields are amount, currency"
+        "field 'amount_cents'; its fields are amount, currency"
     )
 
 
