@@ -288,7 +288,7 @@ class RulesCheck:
 
     def worst(self) -> Severity | None:
         """The most severe diagnostic's severity."""
-        return max((d.severity for d in self.diagnostics), key=lambda s: s.rank, default=None)
+        return Severity.worst(d.severity for d in self.diagnostics)
 
     def summary(self) -> dict[str, Any]:
         """Counts for the reports."""
