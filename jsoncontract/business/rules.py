@@ -2,10 +2,15 @@
 
 A rules file holds reference data (``[data.NAME]``) and, per tool, a list of rules
 (``[[tools.NAME]]``). Loading reads every file, validates it, loads the datasets, compiles
-every CEL expression (type-checked) and imports every Python rule, so anything wrong stops
-the run before the first payload, with the file, line and column (exit 2). A rule for a
-tool the tool set does not know is only a warning (with the closest name), because rules
-files are often shared by several tool sets.
+every CEL expression (type-checked, and checked against its tool's schema when the tools
+are known: :mod:`jsoncontract.business.static`) and imports every Python rule, so anything
+wrong stops the run before the first payload, with the file, line and column (exit 2). A
+rule for a tool the tool set does not know is only a warning (with the closest name),
+because rules files are often shared by several tool sets.
+
+:func:`check_rules` is the same load in another mode: every problem of every file is kept
+as a :class:`~jsoncontract.business.diagnostics.RuleDiagnostic` instead of stopping at the
+first, and a rule for an unknown tool is an error (``jsoncontract rules --check``).
 """
 
 from __future__ import annotations

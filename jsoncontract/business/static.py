@@ -37,7 +37,7 @@ from jsoncontract.business.checker import (
     Problem,
 )
 from jsoncontract.business.cost import DEFAULT_BUDGET, RUNTIME_ITERATIONS, estimate
-from jsoncontract.model import Dialect, Hop, Severity
+from jsoncontract.model import Hop, Severity
 
 if TYPE_CHECKING:
     from jsoncontract.business._cel import Expression
@@ -62,9 +62,8 @@ _CALL: Final = object_of(
         "tool": Field(STRING, True),
         "hop": Field(CelType(Kind.STRING, nullable=True, enum=tuple(h.value for h in Hop)), True),
         "call_id": Field(CelType(Kind.STRING, nullable=True), True),
-        "dialect": Field(
-            CelType(Kind.STRING, nullable=True, enum=tuple(d.value for d in Dialect)), True
-        ),
+        # no enum: a registry may read dialects beyond the built-in ones
+        "dialect": Field(CelType(Kind.STRING, nullable=True), True),
     }
 )
 
