@@ -251,3 +251,43 @@ def test_dataset_rows_are_typed_from_the_data(tools: ToolSet, write: Callable[..
     report = check_rules([rules], tools=tools)
     assert [(d.rule, d.code) for d in report.diagnostics] == [("typo", "rules.unknown-field")]
     assert "did you mean 'status'?" in report.diagnostics[0].message
+
+
+def test_the_two_misfires_that_used_to_fail_every_call(write: Callable[..., Path]) -> None:
+    tools = ToolSet.from_paths(
+        [
+            write(
+                "order.json",
+                {
+                    "tools": [
+                        {
+                            "name": "create_order",
+                            "inputSchema": {
+                                "type": "object",
+                                "properties": {
+                                    "order_id": {"type": "string"},
+                                    "amount_cents": {"type": "integer"},
+                                },
+                                "required": ["order_id", "amount_cents"],
+                                "additionalProperties": False,
+                            },
+                        }
+                    ]
+                },
+            )
+        ]
+    )
+    rules = write(
+        "rules.toml",
+        '[[tools.create_order]]\nid = "positive"\nrule = "self.amount_cent > 0"\n\n'
+        '[[tools.create_order]]\nid = "plus"\nrule = "self.order_id + 1 == 2"\n',
+    )
+    misspelt, mistyped = check_rules([rules], tools=tools).diagnostics
+    assert (misspelt.code, misspelt.rule, misspelt.line, misspelt.column) == (
+        "rules.unknown-field", "positive", 3, 14,
+    )  # fmt: skip
+    assert "did you mean 'amount_cents'?" in misspelt.message
+    assert (mistyped.code, mistyped.rule, mistyped.line, mistyped.column) == (
+        "rules.type-mismatch", "plus", 7, 23,
+    )  # fmt: skip
+    assert "self.order_id (string), 1 (int)" in mistyped.message
