@@ -2,8 +2,12 @@
 
 The runtime's own checker sees ``self`` and ``args`` as dynamic, so it cannot know that
 ``self.amount_cent`` is a field the tool does not have, or that ``self.order_id + 1`` adds
-a number to a string. :class:`Checker` walks the expression's syntax tree
-(:mod:`jsoncontract.business.celast`) with the types the tool's schema gives
+a number to a string. ``cel-expr-python`` declares variables as primitives, lists and
+maps of one value type (``Type.Map(STRING, DYN)``), and typed fields only as protobuf
+messages from a descriptor pool: a JSON object's own fields, which of them are required,
+and a JSON number that is an int or a double as written, cannot be declared to it.
+:class:`Checker` walks the expression's syntax tree (:mod:`jsoncontract.business.celast`)
+with the types the tool's schema gives
 (:mod:`jsoncontract.business.celtypes`) and reports, each with its offset in the
 expression:
 
