@@ -188,9 +188,15 @@ def _event(dialect: int, name: str, call_id: str, args: dict[str, Any], raw: str
 
 
 def iter_trace(
-    catalog: Sequence[dict[str, Any]], calls: int, *, invalid: float = 0.1, seed: int = 11
+    catalog: Sequence[dict[str, Any]],
+    calls: int,
+    *,
+    invalid: float = 0.1,
+    seed: int = 11,
+    dialects: int = 4,
 ) -> Iterator[bytes]:
-    """JSONL lines: ``calls`` tool calls over ``catalog`` in four dialects, ``invalid`` broken."""
+    """JSONL lines: ``calls`` tool calls over ``catalog``, ``invalid`` broken, in the first
+    ``dialects`` of OpenAI Chat, Anthropic, MCP and Gemini (1: OpenAI Chat only)."""
     rng = random.Random(seed)
     for i in range(calls):
         tool = catalog[rng.randrange(len(catalog))]
@@ -198,7 +204,7 @@ def iter_trace(
         raw = None
         if rng.random() < invalid:
             args, raw = break_arguments(args, rng)
-        yield _event(i % 4, tool["name"], f"{i:08x}", args, raw)
+        yield _event(i % dialects, tool["name"], f"{i:08x}", args, raw)
 
 
 def write_trace(path: Path, catalog: Sequence[dict[str, Any]], calls: int, **kw: Any) -> Path:

@@ -19,11 +19,15 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
+    DecompressionError,
+    compressed_suffixes,
+    compression_of,
     expand,
     is_stream,
     iter_lines,
     lines_of,
     open_stream,
+    plain_suffix,
     read_bytes,
 )
 from jsoncontract._json import NotJSON, diagnose, json_type, load
@@ -44,7 +48,8 @@ if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
-CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
+#: What a directory is searched for: each kind of capture, plain or compressed.
+CAPTURE_SUFFIXES: Final = compressed_suffixes((".json", *JSONL_SUFFIXES, ".sse", ".har"))
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
@@ -125,9 +130,10 @@ class CaptureReader:
         """Every call in one file (``-`` for stdin)."""
         self.files += 1
         name = str(path)
-        suffix = Path(name).suffix.lower()
+        suffix = plain_suffix(name)
         state = _FileState(self.dialects)
-        if is_stream(name):
+        if is_stream(name) or (compression_of(name) and suffix not in (*JSONL_SUFFIXES, ".json")):
+            # a pipe, or a compressed file whose name does not say what it holds
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
             lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
@@ -158,8 +164,14 @@ class CaptureReader:
     # -- file kinds ----------------------------------------------------------------------
 
     def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
-        """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
-        read whole otherwise."""
+        """stdin, a pipe or a compressed file: streamed as JSON Lines when the first line is
+        a whole document, read whole otherwise."""
+        try:
+            yield from self._stream_read(name, stream, state)
+        except DecompressionError as exc:  # before the lines are numbered
+            raise exc.input_error(name, None) from None
+
+    def _stream_read(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
         skipped = 0
         first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
         while first and not first.strip():
@@ -168,7 +180,7 @@ class CaptureReader:
         if not first:
             raise InputError("the input is empty", file=name)
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
-            rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
+            rest = lines_of(stream, self.max_line_bytes, first=skipped + 2, name=name)
             yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
             return
         # the skipped blank lines are put back, so that line numbers stay right
@@ -182,7 +194,7 @@ class CaptureReader:
                 file=name,
             )
         self.bytes_read += len(data)
-        yield from self._whole(name, data, state, Path(name).suffix.lower())
+        yield from self._whole(name, data, state, plain_suffix(name))
 
     def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
         data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"

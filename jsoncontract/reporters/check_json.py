@@ -20,6 +20,8 @@ from jsoncontract._json import dumps_report
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from jsoncontract.model import CallResult, Summary
 
 #: Results kept in memory before the spool moves to disk.
@@ -54,6 +56,13 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
         if len(chunk) >= _CHUNK_BYTES:
             self._spool.write(chunk)
             chunk.clear()
+
+    def write(self, end: Summary, results: Iterable[CallResult] = ()) -> None:
+        """The whole report; the spool is released also when the run stops with an error."""
+        try:
+            super().write(end, results)
+        finally:
+            self._spool.close()
 
     def close(self, summary: Summary) -> None:
         """Write the summary, then every spooled result."""

@@ -246,6 +246,55 @@ class TestInputs:
         result = run_cli("check", ENUM_CAPTURE)
         assert json.loads(result.stdout)["summary"]["failed"] == 1
 
+    def test_compressed_trace_reads_as_the_plain_one(self, run_cli: Run, write: Write) -> None:
+        import gzip
+
+        lines = (CAPTURES / "trace.jsonl").read_bytes()
+        plain = write("day/trace.jsonl", lines)
+        packed = write("day/trace.jsonl.gz", gzip.compress(lines))
+        want = json.loads(run_cli("check", "--tools", TOOLS, str(plain), "-f", "json").stdout)
+        got = json.loads(run_cli("check", "--tools", TOOLS, str(packed), "-f", "json").stdout)
+        for result in got["results"]:
+            assert result["source"]["file"] == str(packed)
+            result["source"]["file"] = str(plain)
+            for finding in result["findings"]:
+                finding["source"]["file"] = str(plain)
+        assert got == want
+        folder = run_cli("check", "--tools", TOOLS, str(plain.parent), "-f", "json")
+        both = json.loads(folder.stdout)
+        assert both["summary"]["files"] == 2
+        assert both["summary"]["calls"] == 2 * want["summary"]["calls"]
+
+    def test_compressed_stdin(self, write: Write) -> None:
+        import gzip
+        import subprocess
+        import sys
+
+        lines = (CAPTURES / "trace.jsonl").read_bytes()
+        proc = subprocess.run(
+            [sys.executable, "-m", "jsoncontract", "check", "--tools", TOOLS, "-", "-q"],
+            input=gzip.compress(lines),
+            capture_output=True,
+            check=False,
+        )
+        assert b"18 calls in 1 file" in proc.stdout, proc.stderr
+
+    def test_corrupt_gzip_exits_2_and_writes_no_report(
+        self, run_cli: Run, write: Write, tmp_path: Path
+    ) -> None:
+        import gzip
+
+        lines = (CAPTURES / "trace.jsonl").read_bytes() * 400
+        data = gzip.compress(lines, compresslevel=1)
+        cut = write("cut.jsonl.gz", data[: len(data) // 2])
+        report = tmp_path / "report.json"
+        result = run_cli("check", "--tools", TOOLS, str(cut), "-f", "json", "-o", str(report))
+        line = _error_line(result)
+        assert line.startswith(f"jsoncontract: error: {cut}: corrupt gzip data (after line ")
+        assert "truncated" in line
+        assert not report.exists()
+        assert list(tmp_path.iterdir()) == [cut]
+
 
 def _error_line(result: CliResult) -> str:
     assert result.code == 2, (result.code, result.stdout, result.stderr)
