@@ -87,9 +87,11 @@ class BusinessRules:
         return [*self._warnings, *(self.rules.warnings if self.rules is not None else ())]
 
     def close(self) -> None:
-        """Release the Python rules' worker threads."""
+        """Release the Python rules' worker threads and the idempotency index."""
         if self.rules is not None:
             self.rules.close()
+        if self.tracker is not None:
+            self.tracker.close()
 
     def check(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
         """Findings for one call (it passed the schema gate)."""

@@ -18,9 +18,11 @@ Which tools write: MCP annotations first (``readOnlyHint``; ``destructiveHint`` 
 config, then the tool's name (a verb such as create, update, delete, send, pay, transfer).
 A tool annotated ``idempotentHint: true`` is safe to repeat, so only conflicts are checked.
 
-Memory stays bounded by the number of distinct keys, not by the payloads: each entry is two
+Memory grows with the number of distinct keys, not with the payloads: each entry is two
 integers (a 64-bit hash of hop, tool and key; the arguments' 64-bit hash packed with where
-they were first seen).
+they were first seen), and past ``memory_mb`` (64 MB by default, half for keys and half for
+key-less writes) entries move to a file in the temporary directory
+(:class:`~jsoncontract.business.keyindex.KeyIndex`), so ten million keys run in bounded memory.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract.business.keyindex import KeyIndex
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pointer import join_pointer
 
@@ -100,6 +103,7 @@ class IdempotencySettings:
     missing_key: Severity | None = Severity.WARNING
     conflict: Severity | None = Severity.ERROR
     double_write: Severity | None = Severity.WARNING
+    memory_mb: float = 64
 
     @classmethod
     def from_config(cls, table: dict[str, Any]) -> IdempotencySettings:
@@ -131,6 +135,7 @@ class IdempotencySettings:
             missing_key=severity("missing_key", Severity.WARNING),
             conflict=severity("conflict", Severity.ERROR),
             double_write=severity("double_write", Severity.WARNING),
+            memory_mb=float(table.get("memory_mb", 64)),
         )
 
 
@@ -150,11 +155,21 @@ class IdempotencyTracker:
 
     settings: IdempotencySettings = field(default_factory=IdempotencySettings)
     _kinds: dict[str, WriteKind] = field(default_factory=dict)
-    _keys: dict[int, int] = field(default_factory=dict)
-    _writes: dict[int, tuple[int, int]] = field(default_factory=dict)
+    _keys: KeyIndex = field(init=False)
+    _writes: KeyIndex = field(init=False)
     _files: list[str] = field(default_factory=list)
     _file_ids: dict[str, int] = field(default_factory=dict)
     _reported_keyless: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        half = int(self.settings.memory_mb * 1024 * 1024 / 2)
+        self._keys = KeyIndex(half)
+        self._writes = KeyIndex(half)
+
+    def close(self) -> None:
+        """Release the index (and its file, when it spilled to disk)."""
+        self._keys.close()
+        self._writes.close()
 
     def classify(self, tool: ToolContract) -> WriteKind:
         """Whether ``tool`` writes (cached per tool)."""
@@ -208,7 +223,7 @@ class IdempotencyTracker:
         slot = _hash64(f"{hop}\x00{tool.name}\x00{key}")
         packed = self._keys.get(slot)
         if packed is None:
-            self._keys[slot] = self._pack(digest, call)
+            self._keys.add(slot, self._pack(digest, call))
             return []
         if packed >> (_LINE_BITS + _FILE_BITS) == digest:
             return []  # a retry with the same key and the same arguments: what keys are for
@@ -277,12 +292,12 @@ class IdempotencyTracker:
         if double is None:
             return findings
         slot = _hash64(f"{hop}\x00{tool.name}") ^ digest
-        call_tag = hash(call.call_id) if call.call_id is not None else 0
+        call_tag = _hash64(call.call_id) | 1 if call.call_id is not None else 0
         first = self._writes.get(slot)
         if first is None:
-            self._writes[slot] = (self._pack(0, call), call_tag)
+            self._writes.add(slot, (call_tag << 64) | self._pack(0, call))
             return findings
-        packed, first_tag = first
+        packed, first_tag = first & ((1 << 64) - 1), first >> 64
         if call_tag and first_tag == call_tag:
             return findings  # the same call captured twice, not a second write
         findings.append(

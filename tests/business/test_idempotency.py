@@ -269,3 +269,37 @@ def test_a_key_with_a_lone_surrogate_is_quoted_escaped(bz: Any) -> None:
     assert bz.run(g, tool, {"order_id": "A", "idempotency_key": "k\ud800"}) == []
     (conflict,) = bz.run(g, tool, {"order_id": "B", "idempotency_key": "k\ud800"}, call_id="c2")
     assert 'idempotency key "k\\ud800" was first used' in conflict.message
+
+
+def test_past_its_memory_budget_the_index_moves_to_disk_and_stays_exact(bz: Any) -> None:
+    g = gate(missing_key=None, memory_mb=0.05)  # about 200 entries per index in memory
+    assert g.tracker is not None
+    keyed = bz.contract("update_shipment", KEYED)
+    keyless = bz.contract("send_email", {"to": {"type": "string"}})
+    for i in range(2_000):
+        key = {"order_id": f"O{i}", "idempotency_key": f"k{i}"}
+        assert bz.run(g, keyed, key, call_id=f"c{i}", file="t.jsonl", line=i + 1) == []
+        to = {"to": f"user{i}"}
+        assert bz.run(g, keyless, to, call_id=f"m{i}", file="t.jsonl", line=i + 1) == []
+    index = g.tracker._keys
+    assert index.spilled and len(index) == 2_000 and len(index._memory) < 400
+    # first seen long ago, now only on disk: still found, with where it was first seen
+    (conflict,) = bz.run(g, keyed, {"order_id": "X", "idempotency_key": "k3"}, call_id="z")
+    assert "first used at t.jsonl:4 " in conflict.message
+    assert bz.run(g, keyed, {"order_id": "O3", "idempotency_key": "k3"}, call_id="r") == []
+    assert bz.run(g, keyless, {"to": "user5"}, call_id="m5") == []  # the same call again
+    (double,) = bz.run(g, keyless, {"to": "user5"}, call_id="other")
+    assert "already made at t.jsonl:6" in double.message
+    folder = index._dir
+    assert folder is not None and Path(folder.name).exists()
+    g.close()
+    assert not Path(folder.name).exists()
+
+
+def test_the_memory_budget_comes_from_the_config(tmp_path: Path) -> None:
+    (tmp_path / "jsoncontract.toml").write_text("[business.idempotency]\nmemory_mb = 16\n")
+    business = load_business(None, config=load_config(tmp_path / "jsoncontract.toml"))
+    assert business.tracker is not None
+    assert business.tracker.settings.memory_mb == 16
+    assert business.tracker._keys.memory_bytes == 8 * 1024 * 1024
+    business.close()
