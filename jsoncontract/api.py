@@ -16,8 +16,9 @@ from pathlib import Path
 
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.model import CallResult, CheckReport, Dialect, Summary
+from jsoncontract.model import CallResult, CheckReport, Dialect, PassedCall, Summary, ToolCall
 from jsoncontract.pipeline.checker import BusinessGate, Checker
+from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.tools.toolset import ToolSet
 
 
@@ -59,14 +60,62 @@ def iter_check(
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
     """
+    for result in iter_results(
+        captures,
+        tools=tools,
+        tool=tool,
+        dialect=dialect,
+        business=business,
+        show_values=show_values,
+        summary=summary,
+        reader=reader,
+        dialects=dialects,
+    ):
+        yield result.result() if isinstance(result, PassedCall) else result
+
+
+def iter_results(
+    captures: Iterable[str | Path],
+    *,
+    tools: ToolSet | Iterable[str | Path],
+    tool: str | None = None,
+    dialect: Dialect | str | None = None,
+    business: BusinessGate | None = None,
+    show_values: bool = False,
+    summary: Summary | None = None,
+    reader: CaptureReader | None = None,
+    dialects: Registry = DIALECTS,
+    fast: bool = True,
+) -> Iterator[CallResult | PassedCall]:
+    """:func:`iter_check` for reports: a call that passed every gate may come as a
+    :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
+    :meth:`~jsoncontract.model.PassedCall.result` to build the full result), which saves
+    building objects nobody reads. ``fast=False`` checks every call on the full path."""
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
         reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
     checker = Checker(toolset, business=business, show_values=show_values)
-    for result in checker.run(reader.read(captures)):
-        if summary is not None:
-            summary.add(result)
-        yield result
+    lane = build_lane(checker, reader) if fast else None
+    if lane is None:
+        for result in checker.run(reader.read(captures)):
+            if summary is not None:
+                summary.add(result)
+            yield result
+    else:  # one loop: a fast trace yields a result every few microseconds
+        check = checker.check
+        add = summary.add if summary is not None else None
+        add_passed = summary.add_passed if summary is not None else None
+        for item in reader.read_checked(captures, lane):
+            kind = type(item)
+            if kind is PassedCall:
+                if add_passed is not None:
+                    add_passed(item.tool)
+                yield item
+            else:
+                result = check(item) if kind is ToolCall else item
+                if add is not None:
+                    add(result)
+                yield result
     if summary is not None:
         summary.files = reader.files
 

@@ -295,6 +295,55 @@ class CallResult:
         }
 
 
+class PassedCall:
+    """A call that passed every gate, as the fast lane leaves it: only what a report says
+    of a passing call, so that the common case builds no :class:`ToolCall`, no
+    :class:`Source` and no :class:`CallResult`. :meth:`result` builds them when a reader
+    wants them; the report entry is the same either way.
+
+    ``text`` is the arguments as the capture sent them (a JSON string), ``arguments`` their
+    parsed value.
+    """
+
+    __slots__ = ("arguments", "call_id", "dialect", "file", "hop", "line", "text", "tool")
+
+    def __init__(
+        self,
+        tool: str,
+        hop: Hop,
+        call_id: str,
+        dialect: str,
+        file: str,
+        line: int,
+        text: str,
+        arguments: Any,
+    ) -> None:
+        self.tool = tool
+        self.hop = hop
+        self.call_id = call_id
+        self.dialect = dialect
+        self.file = file
+        self.line = line
+        self.text = text
+        self.arguments = arguments
+
+    def call(self) -> ToolCall:
+        """The call, as the full path builds it."""
+        return ToolCall(
+            self.hop,
+            self.dialect,
+            self.tool,
+            self.call_id,
+            self.text,
+            ArgumentsForm.TEXT,
+            Source(self.file, self.line),
+        )
+
+    def result(self) -> CallResult:
+        """The result, as the full path builds it."""
+        return CallResult(self.call(), [], None, self.arguments)
+
+
 @dataclass(slots=True)
 class Summary:
     """Running totals over a check: by stage, by tool, by code and by severity."""
@@ -325,6 +374,16 @@ class Summary:
         for finding in result.findings:
             self.by_code[finding.code] += 1
             self.by_severity[finding.severity._value_] += 1
+
+    def add_passed(self, tool: str) -> None:
+        """Count one call of ``tool`` that passed with no finding."""
+        self.calls += 1
+        self.ok += 1
+        counts = self.by_tool.get(tool)
+        if counts is None:
+            self.by_tool[tool] = [1, 0]
+        else:
+            counts[0] += 1
 
     def worst(self) -> Severity | None:
         """The most severe finding seen, or ``None`` when there were none."""

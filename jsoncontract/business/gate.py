@@ -93,6 +93,14 @@ class BusinessRules:
         if self.tracker is not None:
             self.tracker.close()
 
+    def wants(self, tool: ToolContract) -> bool:
+        """Whether calls of ``tool`` can give findings here: it has rules, or it writes and
+        the idempotency checks are on. Calls of other tools need not be shown to the gate
+        (the fast lane skips it for them)."""
+        if self.rules is not None and self.rules.for_tool(tool.name):
+            return True
+        return self.tracker is not None and self.tracker.classify(tool).writes
+
     def check(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
         """Findings for one call (it passed the schema gate)."""
         findings: list[Finding] = []

@@ -46,6 +46,7 @@ from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
+    from jsoncontract.pipeline.fast import Lane
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 #: What a directory is searched for: each kind of capture, plain or compressed.
@@ -55,6 +56,8 @@ MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 #: of the document being read); deeper is no capture, and would exhaust the stack.
 MAX_NESTING: Final = 64
 _BOM: Final = b"\xef\xbb\xbf"
+#: How much of a JSONL file the fast lane's reader takes at a time.
+_BLOCK: Final = 1 << 20
 _HOPS: Final = {h.value: h for h in Hop}
 
 
@@ -126,8 +129,15 @@ class CaptureReader:
         for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
             yield from self.read_file(path)
 
-    def read_file(self, path: str | Path) -> Iterator[ToolCall]:
-        """Every call in one file (``-`` for stdin)."""
+    def read_checked(self, paths: Iterable[str | Path], lane: Lane) -> Iterator[Any]:
+        """:meth:`read`, with each JSONL line offered to ``lane`` first: what the lane
+        returns (a checked call) comes in place of the line's calls, in order; a line it
+        returns ``None`` for is read as usual."""
+        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
+            yield from self.read_file(path, lane)
+
+    def read_file(self, path: str | Path, lane: Lane | None = None) -> Iterator[Any]:
+        """Every call in one file (``-`` for stdin); see :meth:`read_checked` for ``lane``."""
         self.files += 1
         name = str(path)
         suffix = plain_suffix(name)
@@ -136,8 +146,11 @@ class CaptureReader:
             # a pipe, or a compressed file whose name does not say what it holds
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
-            lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
-            yield from self._jsonl(name, lines, state)
+            if lane is not None:
+                yield from self._jsonl_lane(name, state, lane)
+            else:
+                lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
+                yield from self._jsonl(name, lines, state)
         else:
             data = read_bytes(name)
             self.bytes_read += len(data)
@@ -270,8 +283,57 @@ class CaptureReader:
         )
         yield from self._jsonl(name, numbered, state)
 
+    def _jsonl_lane(self, name: str, state: _FileState, lane: Lane) -> Iterator[Any]:
+        """A JSONL file read in large blocks, each line offered to ``lane`` first and read
+        by :meth:`_jsonl` when the lane returns ``None`` (the same lines, numbers and
+        results as :func:`~jsoncontract._files.lines_of` gives, with less work per line)."""
+        stream = open_stream(name)
+        limit = self.max_line_bytes
+        jsonl = self._jsonl
+        number = 0
+        rest = b""
+        try:
+            while True:
+                block = stream.read(_BLOCK)
+                if not block:
+                    if not rest:
+                        break
+                    lines, rest = [rest], b""
+                else:
+                    lines = (rest + block if rest else block).split(b"\n")
+                    rest = lines.pop()
+                    self.bytes_read += len(block)
+                for line in lines:
+                    number += 1
+                    if len(line) > limit:
+                        yield from jsonl(name, ((number, None),), state)
+                        continue
+                    done = lane(name, number, line)
+                    if done is None:
+                        yield from jsonl(name, ((number, line),), state, counted=True)
+                    else:
+                        yield done
+                if len(rest) > limit:  # a line too long to hold: skipped, as lines_of does
+                    number += 1
+                    while True:  # drain the rest of it
+                        chunk = stream.readline(1 << 20)
+                        if not chunk or chunk.endswith(b"\n"):
+                            break
+                    yield from jsonl(name, ((number, None),), state)
+                    rest = b""
+        except DecompressionError as exc:
+            raise exc.input_error(name, number) from None
+        finally:
+            if stream is not sys.stdin.buffer:
+                stream.close()
+
     def _jsonl(
-        self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
+        self,
+        name: str,
+        lines: Iterable[tuple[int, bytes | None]],
+        state: _FileState,
+        *,
+        counted: bool = False,
     ) -> Iterator[ToolCall]:
         dispatch = self._dispatch
         tool = self.tool
@@ -287,7 +349,8 @@ class CaptureReader:
                     ),
                 )
                 continue
-            self.bytes_read += len(line)
+            if not counted:
+                self.bytes_read += len(line)
             try:
                 value, anomalies = load(line)
             except NotJSON as exc:

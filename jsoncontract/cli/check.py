@@ -27,7 +27,7 @@ from jsoncontract.cli.options import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from jsoncontract.model import CallResult
+    from jsoncontract.model import CallResult, PassedCall
 
     CheckFormat = str
 else:
@@ -100,7 +100,7 @@ def check_cli(
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
-    from jsoncontract.api import iter_check
+    from jsoncontract.api import iter_results
     from jsoncontract.business import load_business
     from jsoncontract.business.context import parse_context
     from jsoncontract.capture.reader import CaptureReader
@@ -136,7 +136,7 @@ def check_cli(
         sys.stderr.write(f"jsoncontract: warning: {warning}\n")
     reader = CaptureReader(dialect=forced, tool=tool)
     summary = Summary()
-    results = iter_check(
+    results = iter_results(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
         summary=summary, reader=reader,
     )
@@ -152,8 +152,8 @@ def check_cli(
 
 
 def _with_progress(
-    results: Iterator[CallResult], reader: Any, captures: list[str]
-) -> Iterator[CallResult]:
+    results: Iterator[CallResult | PassedCall], reader: Any, captures: list[str]
+) -> Iterator[CallResult | PassedCall]:
     """Pass results through while a transient progress bar on stderr follows the bytes read."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn

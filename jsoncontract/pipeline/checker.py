@@ -79,7 +79,20 @@ class Checker:
         if not parsed.ok:
             findings.extend(parsed.findings)
             return self._result(call, findings)
-        arguments = parsed.value
+        return self.check_parsed(call, tool, parsed.value, findings)
+
+    def check_parsed(
+        self,
+        call: ToolCall,
+        tool: ToolContract,
+        arguments: Any,
+        findings: list[Finding] | None = None,
+    ) -> CallResult:
+        """:meth:`check` from the schema gate on, for a call of ``tool`` whose arguments
+        passed the parse gate as ``arguments``; ``findings``: the call's findings so far
+        (warnings of its envelope)."""
+        if findings is None:
+            findings = []
         violations = schema_findings(
             self.tools.schema(tool.name), arguments, show_values=self.show_values
         )

@@ -22,7 +22,7 @@ from jsoncontract.reporters.interface import Reporter, ReportOptions
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from jsoncontract.model import CallResult, Summary
+    from jsoncontract.model import CallResult, PassedCall, Summary
 
 #: Results kept in memory before the spool moves to disk.
 _SPOOL_BYTES: Final = 32 * 1024 * 1024
@@ -30,6 +30,42 @@ _SPOOL_BYTES: Final = 32 * 1024 * 1024
 #: write costs about a microsecond, as much as serialising a result.
 _CHUNK_BYTES: Final = 256 * 1024
 REPORT_VERSION: Final = 1
+
+
+class PassedEntries:
+    """The report entry of a passing call, ``CallResult.to_dict()`` serialised, put
+    together from bytes kept per tool, dialect and file: only the call id and the line
+    change from one call to the next."""
+
+    __slots__ = ("_heads", "_middles")
+
+    def __init__(self) -> None:
+        self._heads: dict[str, tuple[str, bytes]] = {}
+        self._middles: dict[str, tuple[str, bytes]] = {}
+
+    def entry(self, passed: PassedCall) -> bytes:
+        """The entry (no separator, no line break)."""
+        tool, hop, dialect, file = passed.tool, passed.hop, passed.dialect, passed.file
+        head = self._heads.get(tool)
+        if head is None or head[0] is not hop:
+            head = self._heads[tool] = (
+                hop,
+                b'{"ok":true,"tool":' + orjson.dumps(tool)
+                + b',"hop":' + orjson.dumps(hop._value_) + b',"call_id":',
+            )  # fmt: skip
+        middle = self._middles.get(file)
+        if middle is None or middle[0] != dialect:
+            middle = self._middles[file] = (
+                dialect,
+                b',"dialect":' + orjson.dumps(str(dialect))
+                + b',"stage":null,"source":{"file":' + dumps_report(file) + b',"line":',
+            )  # fmt: skip
+        return b'%s%s%s%d},"findings":[]}' % (
+            head[1],
+            orjson.dumps(passed.call_id),
+            middle[1],
+            passed.line,
+        )
 
 
 class JsonCheckReporter(Reporter["CallResult", "Summary"]):
@@ -41,6 +77,7 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
         self._chunk = bytearray()
         self._separator = b""  # a comma once the first result is in
         self._dumps = orjson.dumps
+        self._passed = PassedEntries()
 
     def add(self, result: CallResult) -> None:
         """Spool one result."""
@@ -52,6 +89,16 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
         chunk = self._chunk
         chunk += self._separator
         chunk += data
+        self._separator = b","
+        if len(chunk) >= _CHUNK_BYTES:
+            self._spool.write(chunk)
+            chunk.clear()
+
+    def add_passed(self, passed: PassedCall) -> None:
+        """Spool one passing call's entry, made from its parts (as ``add`` would write it)."""
+        chunk = self._chunk
+        chunk += self._separator
+        chunk += self._passed.entry(passed)
         self._separator = b","
         if len(chunk) >= _CHUNK_BYTES:
             self._spool.write(chunk)
@@ -78,9 +125,17 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
 class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
     """One JSON result per line, then the summary line."""
 
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._passed = PassedEntries()
+
     def add(self, result: CallResult) -> None:
         """Write one result line."""
         self.stream.write(dumps_report(result.to_dict(), orjson.OPT_APPEND_NEWLINE))
+
+    def add_passed(self, passed: PassedCall) -> None:
+        """Write one passing call's line, made from its parts."""
+        self.stream.write(self._passed.entry(passed) + b"\n")
 
     def close(self, summary: Summary) -> None:
         """Write the summary line."""

@@ -17,7 +17,7 @@ from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import Line, LineWriter, Style, severity_label
 
 if TYPE_CHECKING:
-    from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.model import CallResult, Finding, PassedCall, Summary
 
 
 def call_header(result: CallResult) -> Line:
@@ -132,6 +132,11 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         for finding in result.findings:
             lines.extend(finding_lines(finding))
         self._out.write(lines)
+
+    def add_passed(self, passed: PassedCall) -> None:
+        """A passing call is listed only with ``verbose``."""
+        if self.options.verbose and not self.options.quiet:
+            self.add(passed.result())
 
     def close(self, summary: Summary) -> None:
         """Write the summary."""

@@ -16,7 +16,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from jsoncontract.model import PassedCall
 
 ResultT = TypeVar("ResultT")
 EndT = TypeVar("EndT")
@@ -66,6 +69,11 @@ class Reporter(ABC, Generic[ResultT, EndT]):
         """Take one result, in the order the run produced it."""
         raise TypeError(f"{type(self).__name__} takes its whole report at close()")
 
+    def add_passed(self, passed: PassedCall) -> None:
+        """Take one call that passed with no finding (``check``'s fast lane): by default as
+        its full result; a reporter that has less to say of it overrides this."""
+        self.add(passed.result())  # type: ignore[arg-type]
+
     @abstractmethod
     def close(self, end: EndT) -> None:
         """Write whatever is left: the summary of a streamed run, or the whole report."""
@@ -73,7 +81,12 @@ class Reporter(ABC, Generic[ResultT, EndT]):
     def write(self, end: EndT, results: Iterable[ResultT] = ()) -> None:
         """The whole report in one call: every result, then :meth:`close` with ``end``
         (a streamed run's summary fills up while ``results`` is consumed)."""
-        add = self.add
+        from jsoncontract.model import PassedCall  # not at import: --help stays light
+
+        add, add_passed = self.add, self.add_passed
         for result in results:
-            add(result)
+            if isinstance(result, PassedCall):
+                add_passed(result)
+            else:
+                add(result)
         self.close(end)

@@ -1,0 +1,199 @@
+"""The fast lane gives the same results as the full path, line for line and byte for byte.
+
+Every line below is checked twice, with the lane and without it; the JSON reports must be
+identical. The lines are the common case and, around it, each thing the lane must not take
+for it: what orjson hides (duplicate keys, big integers, lone surrogates, escapes), shapes
+one step away from the common one, unknown tools, invalid arguments, and calls the business
+gate has something to say about.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from jsoncontract.api import iter_check, iter_results
+from jsoncontract.business import BusinessRules
+from jsoncontract.business.idempotency import IdempotencySettings
+from jsoncontract.capture.reader import CaptureReader
+from jsoncontract.model import PassedCall, Summary
+from jsoncontract.pipeline.checker import Checker
+from jsoncontract.pipeline.fast import build_lane
+from jsoncontract.reporters import ReportOptions, render
+from jsoncontract.tools import ToolSet
+from tests.conftest import FIXTURES
+
+TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
+GOOD = {"city": "Oslo"}
+
+
+def completion(
+    arguments: Any = None, *, name: str = "get_weather", call_id: Any = "call_1", **top: Any
+) -> dict[str, Any]:
+    text = json.dumps(GOOD if arguments is None else arguments)
+    doc: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "gpt-4.1",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {"name": name, "arguments": text},
+                        }
+                    ],
+                },
+            }
+        ],
+    }
+    doc.update(top)
+    return doc
+
+
+def line(doc: Any) -> str:
+    return json.dumps(doc, separators=(",", ":"))
+
+
+def raw_arguments(text: str, **kw: Any) -> str:
+    """A completion whose arguments text is exactly ``text``."""
+    doc = completion(**kw)
+    doc["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = text
+    return line(doc)
+
+
+def _lines() -> list[str]:
+    two_calls = completion()
+    calls = two_calls["choices"][0]["message"]["tool_calls"]
+    calls.append(dict(calls[0], id="call_2"))
+    legacy = completion()
+    legacy["choices"][0]["message"]["function_call"] = {"name": "get_weather", "arguments": "{}"}
+    chunk = completion()
+    chunk["object"] = "chat.completion.chunk"
+    return [
+        line(completion()),  # the common case
+        line(completion({"city": "Oslo", "units": "celsius"})),
+        json.dumps(completion()),  # spaces after separators
+        line(completion()).replace('"id":"chatcmpl-1"', '"id":"chatcmpl-1","id":"x"'),
+        raw_arguments('{"city":"Oslo","city":"Bergen"}'),  # duplicate key in the arguments
+        raw_arguments('{"city":"Oslo","n":123456789012345678901234}'),  # beyond 64 bits
+        raw_arguments('{"city":"Oslo","n":12345678901234567890}'),  # 20 digits, fits u64
+        raw_arguments('{"city":"Oslo","n":-9223372036854775809}'),
+        raw_arguments('{"city":"Os\\u003alo"}'),  # an escaped colon
+        raw_arguments('{"city":"Os\\\\u003alo"}'),
+        raw_arguments('{"city":"\\ud800"}'),  # a lone surrogate in the arguments
+        line(completion()).replace("chatcmpl-1", "chatcmpl-\\udc00"),  # and in the envelope
+        raw_arguments('{"city":NaN}'),
+        raw_arguments('{"city": 1e400}'),
+        raw_arguments('```json\n{"city":"Oslo"}\n```'),  # a code fence
+        raw_arguments('{"city":"Oslo"'),  # cut off
+        raw_arguments(""),
+        raw_arguments('"{\\"city\\":\\"Oslo\\"}"'),  # encoded twice
+        raw_arguments("[1,2]"),
+        raw_arguments('{"city":"Oslo"}', name="get_wether"),  # an unknown tool
+        raw_arguments('{"city":"Oslo"}', name=""),
+        line(completion({"city": 5})),  # schema violations
+        line(completion({})),
+        line(completion({"city": "Oslo", "extra": True})),
+        line(completion(call_id=7)),  # an id that is no string
+        line(completion(call_id=None)),
+        line(two_calls),
+        line(legacy),
+        line(chunk),
+        line(completion(jsonrpc="2.0")),  # a mark detected before OpenAI Chat
+        line(completion(payload={"x": 1})),
+        line({"hop": "model", "payload": completion()}),
+        "\ufeff" + line(completion()),  # a byte order mark
+        "",
+        "not json",
+        "[" + line(completion()) + "]",
+        line(completion(list(range(5)))),
+        raw_arguments("[" * 300 + "]" * 300),
+        line(completion({"city": "Oslo"}, name="update_shipment")),
+        line(completion({"order_id": "ORD-1", "priority": "standard"}, name="update_shipment")),
+    ]
+
+
+def _report(path: Path, *, fast: bool, business: Any = None) -> bytes:
+    summary = Summary()
+    results = iter_results([path], tools=TOOLS, summary=summary, business=business, fast=fast)
+    out = _Sink()
+    render("check", "json", out, ReportOptions(), summary, results)
+    return out.data
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        return len(data)
+
+
+@pytest.mark.parametrize("business", [False, True])
+def test_the_lane_and_the_full_path_write_the_same_report(tmp_path: Path, business: bool) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(_lines()) + "\n", encoding="utf-8", errors="surrogatepass")
+
+    def gate() -> BusinessRules | None:
+        return BusinessRules(None, idempotency=IdempotencySettings()) if business else None
+
+    full = _report(trace, fast=False, business=gate())
+    fast = _report(trace, fast=True, business=gate())
+    assert fast == full
+    report = orjson.loads(full)
+    assert report["summary"]["calls"] >= len(_lines()) - 3
+    assert report["summary"]["ok"] >= 4
+    assert report["summary"]["failed"] >= 20
+
+
+def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) -> None:
+    lane = build_lane(Checker(TOOLS), CaptureReader())
+    assert lane is not None
+    lines = _lines()
+    taken = [lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass")) for text in lines]
+    passed = [i for i, item in enumerate(taken) if isinstance(item, PassedCall)]
+    assert passed == [0, 2]
+    # what might hide something, and every other shape, is read by the full path (a
+    # 20-digit integer that fits in 64 bits too: the probe is a cheap bound, not exact)
+    full_path = [i for i, item in enumerate(taken) if item is None]
+    assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, *range(24, 36)]
+    # the rest are failures the lane hands, read, to the checker's gates
+    assert all(taken[i] is not None and taken[i].stage for i in (1, 10, *range(12, 19)))
+
+
+def test_a_passed_call_is_the_full_result(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text(line(completion()) + "\n")
+    (fast,) = iter_results([trace], tools=TOOLS)
+    assert isinstance(fast, PassedCall)
+    (full,) = iter_check([trace], tools=TOOLS)
+    assert fast.result() == full
+    assert full.arguments == GOOD
+
+
+def test_every_report_format_is_the_same_with_the_lane(tmp_path: Path) -> None:
+    from jsoncontract.reporters import formats
+
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(_lines()[:30]) + "\n", encoding="utf-8", errors="surrogatepass")
+    for fmt in formats("check"):
+        reports = []
+        for fast in (False, True):
+            summary = Summary()
+            out = _Sink()
+            results = iter_results([trace], tools=TOOLS, summary=summary, fast=fast)
+            render("check", fmt, out, ReportOptions(verbose=True, color=False), summary, results)
+            reports.append(out.data)
+        assert reports[0] == reports[1], fmt
