@@ -51,13 +51,11 @@ def pin_cli(
     import gc
 
     gc.disable()  # short-lived, allocation-heavy, no cycles worth collecting
-    import orjson
-
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.pin import DEFAULT_LOCK, drift, pin, read_lock, write_lock
     from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.check_text import LineWriter
+    from jsoncontract.reporters.pin import PIN_REPORTERS, pin_summary
 
     cfg = load_config(config, discover=not no_config)
     targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
@@ -80,40 +78,11 @@ def pin_cli(
         )
         return 0
     findings = drift(read_lock(lock_path), current, base=base)
-    summary = {
-        "tools": current.count(),
-        "files": len(current.files),
-        "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
-        "added": sum(1 for f in findings if f.code == "pin.tool_added"),
-        "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
-        "lock": str(lock_path),
-    }
+    summary = pin_summary(
+        findings, tools=current.count(), files=len(current.files), lock=str(lock_path)
+    )
     with output_stream(output) as stream:
-        if format is PinFormat.json:
-            body = {"version": 1, "summary": summary, "findings": [f.to_dict() for f in findings]}
-            stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
-        else:
-            out = LineWriter(stream, ReportOptions(color=color))
-            for finding in findings:
-                where = str(finding.source) if finding.source else "?"
-                lines: list[list[tuple[str, str]]] = [
-                    [(where, "bold"), (": ", ""), ("error", "bold red"), (" ", ""),
-                     (finding.code, "bold"), (" ", ""), (finding.message, "")]
-                ]  # fmt: skip
-                if finding.hint:
-                    lines.append([("    hint: ", "dim"), (finding.hint, "dim")])
-                out.write(lines)
-            if findings:
-                out.write([[]])
-            verdict = (
-                f"{summary['changed']} changed, {summary['added']} added, "
-                f"{summary['removed']} removed since {lock_path}"
-                if findings
-                else f"{_tools(current.count())} "
-                f"match{'es' if current.count() == 1 else ''} {lock_path}"
-            )
-            out.write([[(verdict, "bold red" if findings else "bold green")]])
-            out.close()
+        PIN_REPORTERS[format.value](findings, summary, stream, ReportOptions(color=color))
     return 1 if findings else 0
 
 

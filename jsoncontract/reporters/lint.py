@@ -43,6 +43,8 @@ def finding_line(item: LintFinding) -> list[list[Segment]]:
         where += f":{item.line}"
         if item.column is not None:
             where += f":{item.column}"
+    elif item.tool is not None:  # no line (a live server): the tool and the pointer in it
+        where += f" {item.tool}{item.path}"
     line: list[Segment] = [
         (where, "bold"),
         (": ", ""),
@@ -54,7 +56,7 @@ def finding_line(item: LintFinding) -> list[list[Segment]]:
     if item.fix is not None:
         line.append(("[*] ", "green"))
     line.append((item.message, ""))
-    if item.tool is not None:
+    if item.tool is not None and item.line is not None:
         line.append((f" [{item.tool}]", "magenta"))
     lines = [line]
     if item.hint:
@@ -89,9 +91,10 @@ def write_text(report: LintReport, stream: IO[bytes], options: LintReportOptions
     sev = summary["by_severity"]
     files = summary["files"]
     total = summary["findings"]
+    unit = report.unit
     head = (
         f"{total} finding{'s' if total != 1 else ''} in {summary['tools']} "
-        f"tool{'s' if summary['tools'] != 1 else ''} ({files} file{'s' if files != 1 else ''})"
+        f"tool{'s' if summary['tools'] != 1 else ''} ({files} {unit}{'s' if files != 1 else ''})"
     )
     style = "bold red" if sev["error"] else "bold yellow" if total else "bold green"
     lines.append(

@@ -1,0 +1,648 @@
+"""``jsoncontract mcp``: list, lint, pin, probe and test live MCP servers; record, replay
+and break their traffic.
+
+A server is named as ``-- COMMAND ARGS...`` (stdio; the words after ``--``), an
+``http(s)://`` URL (Streamable HTTP), or a name from ``[mcp.servers]`` in the project config
+(or from the ``mcpServers`` map of the host config files it lists). The commands here only
+translate arguments; the work is in :mod:`jsoncontract.live`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Coroutine
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from jsoncontract.cli.options import (
+    ColorOpt,
+    ConfigOpt,
+    FailOnOpt,
+    NoConfigOpt,
+    OutputOpt,
+    exit_code,
+    output_stream,
+)
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.live.client import ConnectOptions
+    from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.tools import ToolListing
+
+T = TypeVar("T")
+
+HELP = """Live MCP servers: list, lint, pin, probe and test them; record and replay traffic.
+
+SERVER is -- COMMAND ARGS... (stdio), an http(s):// URL (Streamable HTTP, --header for
+credentials), or a name from [mcp.servers.NAME] in jsoncontract.toml. The protocol version
+is negotiated (server/discover, then initialize) and shown in every report.
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``mcp`` command group to the root app."""
+    group = typer.Typer(
+        name="mcp",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode="rich",
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    group.command("tools", no_args_is_help=True)(tools_cli)
+    group.command("lint", no_args_is_help=True)(lint_cli)
+    group.command("pin", no_args_is_help=True)(pin_cli)
+    group.command("probe", no_args_is_help=True)(probe_cli)
+    app.add_typer(group, name="mcp")
+
+
+# -- shared options ----------------------------------------------------------------------------
+
+ServerArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="SERVER",
+        help="A server name from the config, an http(s):// URL, or -- COMMAND ARGS... (stdio).",
+        show_default=False,
+    ),
+]
+HeaderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header",
+        "-H",
+        help="An HTTP header 'Name: value' for every request (repeatable; ${VAR} reads the "
+        "environment). Never shown in any report.",
+        show_default=False,
+    ),
+]
+EnvOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--env",
+        "-e",
+        help="An environment variable for a stdio server, KEY=VALUE or KEY (taken from here); "
+        "repeatable.",
+        show_default=False,
+    ),
+]
+NameOpt = Annotated[
+    str | None,
+    typer.Option(help="What to call the server in reports and locks.", show_default=False),
+]
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds each request may take: initialize, tools/list, every call (default: "
+        "[mcp] timeout, or 10).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+ConnectTimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds to start the server and negotiate (default: --timeout, at least 10).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+ProtocolOpt = Annotated[
+    str,
+    typer.Option(
+        "--protocol",
+        help="Protocol version: auto (server/discover, then initialize), legacy (initialize), "
+        "or a version such as 2025-06-18.",
+    ),
+]
+HostConfigOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--mcp-config",
+        help="A host's JSON config (mcpServers) to look server names up in (repeatable).",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+StderrOpt = Annotated[
+    bool,
+    typer.Option(
+        "--server-stderr",
+        help="Let a stdio server's stderr through (default: kept, and its "
+        "last lines quoted when something goes wrong).",
+    ),
+]
+
+
+def split_server(words: list[str] | None) -> tuple[list[str], list[str]]:
+    """The words before ``--`` and the command after it (click merges them into one list)."""
+    from jsoncontract.cli.app import INVOKED
+
+    given = list(words or [])
+    argv = INVOKED.get()
+    if "--" not in argv:
+        return given, []
+    after = len(argv) - argv.index("--") - 1
+    after = min(after, len(given))
+    return given[: len(given) - after], given[len(given) - after :]
+
+
+def quiet_sdk_logs() -> None:
+    """The SDK logs transport problems with tracebacks; the reports say them in one line.
+    ``JSONCONTRACT_DEBUG=1`` shows the log instead."""
+    import logging
+    import os
+
+    root = logging.getLogger()
+    if os.environ.get("JSONCONTRACT_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+        return
+    if not any(isinstance(h, logging.NullHandler) for h in root.handlers):
+        root.addHandler(logging.NullHandler())
+
+
+def resolve(
+    words: list[str] | None,
+    *,
+    cfg: Config,
+    headers: list[str] | None,
+    env: list[str] | None,
+    name: str | None,
+    host_configs: list[Path] | None,
+    requires_auth: bool | None = None,
+) -> ServerSpec:
+    """The one server the command line names."""
+    from jsoncontract.live.server import resolve_server
+
+    target, command = split_server(words)
+    return resolve_server(
+        target,
+        command,
+        config=cfg,
+        host_configs=host_configs or (),
+        headers=headers or (),
+        env=env or (),
+        name=name,
+        requires_auth=requires_auth,
+    )
+
+
+def connect_options(
+    cfg: Config,
+    spec: ServerSpec,
+    timeout: float | None,
+    protocol: str,
+    show_stderr: bool,
+    connect_timeout: float | None = None,
+) -> ConnectOptions:
+    """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
+    from jsoncontract.errors import UsageError
+    from jsoncontract.live.client import (
+        DEFAULT_TIMEOUT,
+        HANDSHAKE_VERSIONS,
+        MODERN_VERSIONS,
+        ConnectOptions,
+    )
+
+    known = ("auto", "legacy", *HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
+    if protocol not in known:
+        raise UsageError(f"--protocol {protocol!r} is not one of: {', '.join(known)}")
+    chosen = timeout or spec.timeout or cfg.section("mcp").get("timeout") or DEFAULT_TIMEOUT
+    return ConnectOptions(
+        timeout=float(chosen),
+        connect_timeout=connect_timeout,
+        protocol=protocol,
+        show_stderr=show_stderr,
+    )
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine function to its end (Ctrl-C stops it, and the server with it)."""
+    import anyio
+
+    quiet_sdk_logs()
+    return anyio.run(main)
+
+
+def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
+    """Connect, negotiate, and list every tool."""
+    from jsoncontract.live.client import connect
+    from jsoncontract.live.tools import list_tools
+
+    async def main() -> ToolListing:
+        async with connect(spec, options) as conn:
+            return await list_tools(conn)
+
+    return run_async(main)
+
+
+def warn(message: str) -> None:
+    """One warning line on stderr."""
+    sys.stderr.write(f"jsoncontract: warning: {message}\n")
+
+
+def report_problems(listing: ToolListing) -> None:
+    """Listing problems (a broken tool, stray stdout) as warning lines on stderr."""
+    for finding in listing.problems:
+        warn(f"{listing.label}: {finding.message}")
+
+
+# -- mcp tools ------------------------------------------------------------------------------
+
+
+class ToolsFormat(StrEnum):
+    """Formats of ``mcp tools``."""
+
+    text = "text"
+    json = "json"
+
+
+# fmt: off
+def tools_cli(
+    server: ServerArg = None,
+    *,
+    format: Annotated[ToolsFormat, typer.Option(
+        "--format", "-f", help="text, or json: the tools/list result (every page), which "
+        "check --tools, lint, pin and fixtures read unchanged.")] = ToolsFormat.text,
+    output: OutputOpt = None,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = None,
+    connect_timeout: ConnectTimeoutOpt = None,
+    protocol: ProtocolOpt = "auto",
+    mcp_config: HostConfigOpt = None,
+    server_stderr: StderrOpt = False,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """List a server's tools (every page of tools/list).
+
+    Exit 1 when the server lists a tool that cannot be used (no name, no inputSchema) or
+    writes something else than JSON-RPC to stdout; 2 when it cannot be reached.
+    """
+    from jsoncontract.config import load_config
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.live import TOOLS_REPORTERS
+
+    cfg = load_config(config, discover=not no_config)
+    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
+    listing = fetch_listing(spec, options)
+    report_problems(listing)
+    with output_stream(output) as stream:
+        TOOLS_REPORTERS[format.value](listing, stream, ReportOptions(color=color))
+    return 1 if listing.problems else 0
+
+
+# -- mcp lint -------------------------------------------------------------------------------
+
+
+class LintFormat(StrEnum):
+    """Report formats of ``mcp lint`` (those of ``lint``)."""
+
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    junit = "junit"
+    github = "github"
+
+
+# fmt: off
+def lint_cli(
+    server: ServerArg = None,
+    *,
+    profile: Annotated[list[str] | None, typer.Option(
+        "--profile", "-p", help="Targets to lint for, as lint takes them (default: mcp).",
+        show_default=False)] = None,
+    mcp_version: Annotated[str | None, typer.Option(
+        help="MCP version the mcp profile checks (default: the negotiated one).",
+        show_default=False)] = None,
+    select: Annotated[list[str] | None, typer.Option(
+        help="Run only these rules: codes, code prefixes, names, families, ALL.",
+        show_default=False)] = None,
+    ignore: Annotated[list[str] | None, typer.Option(
+        help="Skip these rules.", show_default=False)] = None,
+    format: Annotated[LintFormat | None, typer.Option(
+        "--format", "-f", help="Report format (default: text).", show_default=False)] = None,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = None,
+    connect_timeout: ConnectTimeoutOpt = None,
+    protocol: ProtocolOpt = "auto",
+    mcp_config: HostConfigOpt = None,
+    server_stderr: StderrOpt = False,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Lint what a server advertises, with the rule catalog of jsoncontract lint.
+
+    Findings name the server, the tool and the JSON Pointer inside the tool. The mcp profile
+    checks the negotiated protocol version unless --mcp-version says otherwise.
+    """
+    import gc
+
+    gc.disable()
+    from jsoncontract.cli.lint import _rule_metas, _split
+    from jsoncontract.config import load_config
+    from jsoncontract.lint.engine import Linter
+    from jsoncontract.lint.settings import build_settings
+    from jsoncontract.live.linting import lint_listing, lint_version
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.lint import LINT_REPORTERS, LintReportOptions
+
+    cfg = load_config(config, discover=not no_config)
+    section = cfg.section("lint")
+    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
+    listing = fetch_listing(spec, options)
+    version, note = lint_version(listing.negotiated.version, mcp_version)
+    if note:
+        warn(note)
+    settings = build_settings(
+        section,
+        config_file=str(cfg.path) if cfg.path else "config",
+        profiles=_split(profile) or ["mcp"],
+        mcp_version=version,
+        select=_split(select),
+        ignore=_split(ignore),
+    )
+    for message in settings.warnings:
+        warn(message)
+    linter = Linter(settings)
+    report = lint_listing(linter, listing)
+    fmt = (format.value if format else None) or section.get("format", "text")
+    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    view = LintReportOptions(
+        rules=_rule_metas(linter) if fmt in ("sarif", "github", "text") else {},
+        fail_on=threshold,
+        view=ReportOptions(color=color, quiet=quiet),
+    )
+    with output_stream(output) as stream:
+        LINT_REPORTERS[fmt](report, stream, view)
+    worst = report.worst()
+    return exit_code(worst.value if worst else None, threshold)
+
+
+# -- mcp pin -------------------------------------------------------------------------------
+
+
+class PinFormat(StrEnum):
+    """Formats of ``mcp pin --check`` (those of ``pin``)."""
+
+    text = "text"
+    json = "json"
+
+
+# fmt: off
+def pin_cli(
+    server: ServerArg = None,
+    *,
+    lock: Annotated[Path, typer.Option(
+        help="The lock file. Other servers' entries in it are kept.", dir_okay=False)],
+    check: Annotated[bool, typer.Option(
+        "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
+    ] = False,
+    format: Annotated[PinFormat, typer.Option(
+        "--format", "-f", help="Report format of --check.")] = PinFormat.text,
+    output: OutputOpt = None,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = None,
+    connect_timeout: ConnectTimeoutOpt = None,
+    protocol: ProtocolOpt = "auto",
+    mcp_config: HostConfigOpt = None,
+    server_stderr: StderrOpt = False,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Pin what a server advertises (each tool's name, description, input and output schema
+    and annotations); with --check, report what changed since.
+
+    The lock keys the server by --name, its config name, or the name it gives itself.
+    """
+    from jsoncontract.config import load_config
+    from jsoncontract.live.linting import pin_listing, server_key
+    from jsoncontract.pin import drift, read_lock, write_lock
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.pin import PIN_REPORTERS, pin_summary
+
+    cfg = load_config(config, discover=not no_config)
+    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
+    listing = fetch_listing(spec, options)
+    report_problems(listing)
+    key = server_key(listing)
+    current = pin_listing(listing, key)
+    base = lock.parent
+    if not check:
+        merged = read_lock(lock) if lock.is_file() else None
+        if merged is not None:
+            changed = drift(_only(merged, key), current, base=base)
+            merged.files[key] = current.files[key]
+            current = merged
+            note = f"; {len({f.tool for f in changed})} tools changed" if changed else ""
+        else:
+            note = ""
+        write_lock(current, lock)
+        count = len(current.files[key])
+        sys.stderr.write(
+            f"jsoncontract: pinned {count} tool{'' if count == 1 else 's'} of {key} in "
+            f"{lock}{note}\n"
+        )
+        return 0
+    findings = drift(_only(read_lock(lock), key), current, base=base)
+    summary = pin_summary(findings, tools=current.count(), files=1, lock=str(lock))
+    with output_stream(output) as stream:
+        PIN_REPORTERS[format.value](findings, summary, stream, ReportOptions(color=color))
+    return 1 if findings else 0
+
+
+def _only(lock: Any, key: str) -> Any:
+    """The lock with only ``key``'s entry (other servers and files are not compared)."""
+    from jsoncontract.pin import Lock
+
+    out = Lock()
+    if key in lock.files:
+        out.files[key] = lock.files[key]
+    return out
+
+
+# -- mcp probe -----------------------------------------------------------------------------
+
+
+class ProbeFormat(StrEnum):
+    """Report formats of ``mcp probe``."""
+
+    text = "text"
+    json = "json"
+    junit = "junit"
+    sarif = "sarif"
+    github = "github"
+
+
+# fmt: off
+def probe_cli(
+    server: ServerArg = None,
+    *,
+    tool: Annotated[list[str] | None, typer.Option(
+        "--tool", help="Probe only this tool (repeatable).", show_default=False)] = None,
+    allow: Annotated[list[str] | None, typer.Option(
+        "--allow", help="Call this tool although it is not annotated readOnlyHint: true "
+        "(repeatable).", show_default=False)] = None,
+    allow_writes: Annotated[bool, typer.Option(
+        "--allow-writes", help="Call every tool, read-only or not. Only against a server "
+        "whose writes do not matter.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Connect and list the tools, then print every call that would be "
+        "sent, and send none.")] = False,
+    cases: Annotated[str | None, typer.Option(
+        help="Case kinds to send, comma-separated: valid, missing-field, wrong-type, "
+        "wrong-enum, extra-field, string-for-number, out-of-range, string-arguments "
+        "(default: all but the last two).", show_default=False)] = None,
+    max_cases: Annotated[int, typer.Option(
+        help="At most this many calls per tool (0: all).", min=0)] = 0,
+    concurrency: Annotated[int | None, typer.Option(
+        help="Calls in flight at once (default: [mcp] concurrency, or 4).", min=1, max=64,
+        show_default=False)] = None,
+    all_servers: Annotated[bool, typer.Option(
+        "--all", help="Probe every server the config names.")] = False,
+    requires_auth: Annotated[bool | None, typer.Option(
+        "--requires-auth/--no-requires-auth", help="The HTTP server requires the credentials "
+        "in --header: check that a request without them is refused with 401.",
+        show_default=False)] = None,
+    format: Annotated[ProbeFormat, typer.Option(
+        "--format", "-f", help="Report format.")] = ProbeFormat.text,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Print only each server's scorecard line.")] = False,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = None,
+    connect_timeout: ConnectTimeoutOpt = None,
+    protocol: ProtocolOpt = "auto",
+    mcp_config: HostConfigOpt = None,
+    server_stderr: StderrOpt = False,
+    progress: Annotated[bool, typer.Option(
+        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Probe whether a server keeps its own contract: send each tool the calls derived from
+    its input schema (valid, missing required, wrong type, wrong enum, unknown property, a
+    string for a number) and check what it answers; check the protocol too.
+
+    Only tools annotated readOnlyHint: true are called, unless --allow or --allow-writes
+    says otherwise. Exit 1 when the server accepts what its schema forbids (or any finding
+    at --fail-on); 2 when a server cannot be probed.
+    """
+    from jsoncontract.cli.options import stderr_is_terminal
+    from jsoncontract.cli.progress import item_progress
+    from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
+    from jsoncontract.live.probe import ProbeSettings, parse_kinds, probe_servers
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.live import PROBE_REPORTERS, LiveReportOptions
+
+    cfg = load_config(config, discover=not no_config)
+    specs = _probe_targets(
+        server, all_servers, cfg=cfg, header=header, env=env, name=name,
+        mcp_config=mcp_config, requires_auth=requires_auth,
+    )
+    section = cfg.section("mcp")
+    settings = ProbeSettings(
+        tools=tuple(tool or ()),
+        allow=tuple(allow or ()),
+        allow_writes=allow_writes,
+        dry_run=dry_run,
+        kinds=parse_kinds(cases) if cases is not None else ProbeSettings().kinds,
+        max_cases=max_cases,
+        concurrency=concurrency or section.get("concurrency") or 4,
+    )
+    if settings.tools and len(specs) > 1:
+        raise UsageError("--tool names tools of one server; probe the servers one at a time")
+    options = [
+        connect_options(cfg, s, timeout, protocol, server_stderr, connect_timeout) for s in specs
+    ]
+    with item_progress("probing", enabled=progress and stderr_is_terminal()) as tick:
+
+        async def main() -> Any:
+            from jsoncontract.live.probe import ProbeReport
+
+            cards = []
+            for spec, chosen in zip(specs, options, strict=True):
+                report = await probe_servers([spec], settings, chosen, progress=tick)
+                cards.extend(report.servers)
+            return ProbeReport(cards)
+
+        report = run_async(main)
+    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    view = ReportOptions(color=color, quiet=quiet)
+    with output_stream(output) as stream:
+        PROBE_REPORTERS[format.value](report, stream, LiveReportOptions(threshold, view))
+    for card in report.servers:
+        if card.error is not None:
+            sys.stderr.write(f"jsoncontract: error: {card.error}\n")
+    if report.failed:
+        return 2
+    worst = report.worst()
+    return exit_code(worst.value if worst else None, threshold)
+
+
+def _probe_targets(
+    words: list[str] | None,
+    all_servers: bool,
+    *,
+    cfg: Config,
+    header: list[str] | None,
+    env: list[str] | None,
+    name: str | None,
+    mcp_config: list[Path] | None,
+    requires_auth: bool | None,
+) -> list[ServerSpec]:
+    """The servers to probe: one named on the command line, several names or URLs, or
+    every configured one (``--all``)."""
+    from jsoncontract.errors import UsageError
+    from jsoncontract.live.server import known_servers
+
+    target, command = split_server(words)
+    if all_servers:
+        if target or command:
+            raise UsageError("--all probes every configured server; name no server with it")
+        found = known_servers(cfg, mcp_config or ())
+        if not found:
+            raise UsageError(
+                "--all: no servers are configured ([mcp.servers] or [mcp] host_configs)"
+            )
+        target = [n for n, s in found.items() if not isinstance(s, str)]
+    if command or len(target) <= 1:
+        return [
+            resolve(words if not all_servers else target, cfg=cfg, headers=header, env=env,
+                    name=name, host_configs=mcp_config, requires_auth=requires_auth)
+        ]
+    if name:
+        raise UsageError("--name names one server; probe the servers one at a time")
+    return [
+        resolve([word], cfg=cfg, headers=header, env=env, name=None, host_configs=mcp_config,
+                requires_auth=requires_auth)
+        for word in target
+    ]
