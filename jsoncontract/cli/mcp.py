@@ -20,9 +20,11 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ContextOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    RulesOpt,
     exit_code,
     output_stream,
 )
@@ -57,6 +59,7 @@ def register(app: typer.Typer) -> None:
     group.command("lint", no_args_is_help=True)(lint_cli)
     group.command("pin", no_args_is_help=True)(pin_cli)
     group.command("probe", no_args_is_help=True)(probe_cli)
+    group.command("test", no_args_is_help=True)(test_cli)
     app.add_typer(group, name="mcp")
 
 
@@ -166,7 +169,8 @@ def quiet_sdk_logs() -> None:
 
 
 def resolve(
-    words: list[str] | None,
+    target: list[str],
+    command: list[str],
     *,
     cfg: Config,
     headers: list[str] | None,
@@ -175,10 +179,9 @@ def resolve(
     host_configs: list[Path] | None,
     requires_auth: bool | None = None,
 ) -> ServerSpec:
-    """The one server the command line names."""
+    """The one server the command line names (the words before and after ``--``)."""
     from jsoncontract.live.server import resolve_server
 
-    target, command = split_server(words)
     return resolve_server(
         target,
         command,
@@ -292,7 +295,10 @@ def tools_cli(
     from jsoncontract.reporters.live import TOOLS_REPORTERS
 
     cfg = load_config(config, discover=not no_config)
-    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    spec = resolve(
+        *split_server(server), cfg=cfg, headers=header, env=env, name=name,
+        host_configs=mcp_config,
+    )
     options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
     listing = fetch_listing(spec, options)
     report_problems(listing)
@@ -365,7 +371,10 @@ def lint_cli(
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
-    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    spec = resolve(
+        *split_server(server), cfg=cfg, headers=header, env=env, name=name,
+        host_configs=mcp_config,
+    )
     options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
     listing = fetch_listing(spec, options)
     version, note = lint_version(listing.negotiated.version, mcp_version)
@@ -443,7 +452,10 @@ def pin_cli(
     from jsoncontract.reporters.pin import PIN_REPORTERS, pin_summary
 
     cfg = load_config(config, discover=not no_config)
-    spec = resolve(server, cfg=cfg, headers=header, env=env, name=name, host_configs=mcp_config)
+    spec = resolve(
+        *split_server(server), cfg=cfg, headers=header, env=env, name=name,
+        host_configs=mcp_config,
+    )
     options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
     listing = fetch_listing(spec, options)
     report_problems(listing)
@@ -636,13 +648,150 @@ def _probe_targets(
         target = [n for n, s in found.items() if not isinstance(s, str)]
     if command or len(target) <= 1:
         return [
-            resolve(words if not all_servers else target, cfg=cfg, headers=header, env=env,
-                    name=name, host_configs=mcp_config, requires_auth=requires_auth)
+            resolve(target, command, cfg=cfg, headers=header, env=env, name=name,
+                    host_configs=mcp_config, requires_auth=requires_auth)
         ]
     if name:
         raise UsageError("--name names one server; probe the servers one at a time")
     return [
-        resolve([word], cfg=cfg, headers=header, env=env, name=None, host_configs=mcp_config,
-                requires_auth=requires_auth)
+        resolve([word], [], cfg=cfg, headers=header, env=env, name=None,
+                host_configs=mcp_config, requires_auth=requires_auth)
         for word in target
     ]
+
+
+# -- mcp test -------------------------------------------------------------------------------
+
+
+class TestFormat(StrEnum):
+    """Report formats of ``mcp test`` (those of ``test``)."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    text = "text"
+    json = "json"
+    junit = "junit"
+    github = "github"
+    sarif = "sarif"
+
+
+# fmt: off
+def test_cli(
+    words: Annotated[list[str] | None, typer.Argument(
+        metavar="SERVER SUITE_PATH...",
+        help="A server (name or URL) then suite files or directories; for a stdio server, "
+        "the suites then -- COMMAND ARGS...", show_default=False)] = None,
+    *,
+    allow: Annotated[list[str] | None, typer.Option(
+        "--allow", help="Call this tool although it is not annotated readOnlyHint: true "
+        "(repeatable).", show_default=False)] = None,
+    allow_writes: Annotated[bool, typer.Option(
+        "--allow-writes", help="Call every tool, read-only or not.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Check the cases and show the calls that would be sent; send "
+        "none.")] = False,
+    keyword: Annotated[str | None, typer.Option(
+        "-k", help="Only cases whose name, tool or tag matches (as test -k).",
+        show_default=False)] = None,
+    rules: RulesOpt = None,
+    context: ContextOpt = None,
+    concurrency: Annotated[int | None, typer.Option(
+        help="Calls in flight at once (default: [mcp] concurrency, or 4).", min=1, max=64,
+        show_default=False)] = None,
+    format: Annotated[TestFormat, typer.Option(
+        "--format", "-f", help="Report format.")] = TestFormat.text,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = None,
+    show_values: Annotated[bool, typer.Option(
+        help="Quote values of sensitive-looking fields instead of hashing them.")] = False,
+    verbose: Annotated[bool, typer.Option(
+        "--verbose", "-v", help="List passing and skipped cases too.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
+    header: HeaderOpt = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    timeout: TimeoutOpt = None,
+    connect_timeout: ConnectTimeoutOpt = None,
+    protocol: ProtocolOpt = "auto",
+    mcp_config: HostConfigOpt = None,
+    server_stderr: StderrOpt = False,
+    progress: Annotated[bool, typer.Option(
+        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    color: ColorOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Run fixture suites against a live server: each case through the check pipeline (as
+    jsoncontract test runs it, against the server's own tool list) and through tools/call.
+
+    A case fails when the server disagrees with it: it accepts a call the contract rejects,
+    refuses one the contract accepts, times out or crashes, or breaks its output schema.
+    Write: jsoncontract mcp test SERVER SUITE...  or  jsoncontract mcp test SUITE... --
+    COMMAND ARGS...
+    """
+    from jsoncontract.cli.options import stderr_is_terminal
+    from jsoncontract.cli.progress import item_progress
+    from jsoncontract.cli.test import load_gate
+    from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
+    from jsoncontract.live.suites import LiveTestSettings, run_live_suites
+    from jsoncontract.reporters import ReportOptions
+    from jsoncontract.reporters.suite_formats import TEST_REPORTERS
+    from jsoncontract.suites.runner import load_suites
+    from jsoncontract.suites.select import Selector
+    from jsoncontract.tools.toolset import ToolSet
+
+    cfg = load_config(config, discover=not no_config)
+    target, command = split_server(words)
+    if command:
+        server_words: list[str] = []
+        suite_words = target
+    else:
+        if not target:
+            raise UsageError("name a server, then the suites: jsoncontract mcp test SERVER "
+                             "SUITE_PATH...")
+        suite_words = target[1:]
+        server_words = target[:1]
+    if not suite_words:
+        raise UsageError("name the suite files or directories to run against the server")
+    paths = [Path(w) for w in suite_words]
+    spec = resolve(
+        server_words, command, cfg=cfg, headers=header, env=env, name=name,
+        host_configs=mcp_config,
+    )
+    options = connect_options(cfg, spec, timeout, protocol, server_stderr, connect_timeout)
+    suites = load_suites(paths)
+    select = Selector(keyword) if keyword is not None else None
+    settings = LiveTestSettings(
+        allow=tuple(allow or ()),
+        allow_writes=allow_writes,
+        dry_run=dry_run,
+        concurrency=concurrency or cfg.section("mcp").get("concurrency") or 4,
+    )
+    gate = None
+    if rules or context is not None or cfg.section("business"):
+        gate = load_gate(cfg, rules, context, ToolSet([]), show_values)
+    try:
+        with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
+
+            async def main() -> Any:
+                return await run_live_suites(
+                    spec, suites, settings, options,
+                    business=gate.fresh if gate is not None else None,
+                    select=select, show_values=show_values, progress=tick,
+                )
+
+            report, listing = run_async(main)
+    finally:
+        if gate is not None:
+            gate.close()
+    report_problems(listing)
+    if not report.outcomes:
+        raise UsageError("the suites hold no case" + (f" that -k {keyword!r} selects"
+                                                      if keyword else ""))
+    view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
+    with output_stream(output) as stream:
+        TEST_REPORTERS[format.value](report, stream, view)
+    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    return exit_code(None if report.ok else "error", threshold)

@@ -56,10 +56,6 @@ UNKNOWN_METHOD: Final = "jsoncontract/probe-unknown-method"
 #: Seconds the protocol checks wait for an answer at most (a server that ignores a
 #: malformed request must not hold the run for the whole call timeout).
 PROTOCOL_WAIT: Final = 2.0
-#: Server restarts after crashes before the rest of the calls are given up.
-MAX_RESTARTS: Final = 5
-#: Crashes of one tool after which its remaining cases are not sent.
-CRASHES_PER_TOOL: Final = 2
 
 
 class CaseKind(StrEnum):
@@ -778,103 +774,36 @@ async def _run_cases(
     card: ServerProbe,
     progress: Callable[[int, int], None] | None,
 ) -> dict[int, CaseResult]:
-    """Send every case, ``concurrency`` at a time.
-
-    When the server crashes, every call in flight ends with the connection: the server is
-    restarted, those calls are sent again one at a time (the one that crashes alone is to
-    blame), and the calls not sent yet go on concurrently.
-    """
-    from contextlib import AsyncExitStack
-
-    import anyio
-
-    from jsoncontract.live.client import connect
+    """Send every case (see :func:`~jsoncontract.live.calls.send_calls`) and judge each
+    answer."""
+    from jsoncontract.live.calls import Call, send_calls
 
     version = conn.version
-    outputs = {t["name"]: t.get("outputSchema") for t in listing.usable()}
+    usable = listing.usable()
+    outputs = {t["name"]: t.get("outputSchema") for t in usable}
+    run = await send_calls(
+        conn,
+        spec,
+        options,
+        [Call(id(case), case.tool, case.arguments) for case in cases],
+        concurrency=settings.concurrency,
+        tools=usable,
+        progress=progress,
+    )
+    card.restarts = run.restarts
     results: dict[int, CaseResult] = {}
-    crashes: Counter[str] = Counter()
-    total = len(cases)
-
-    def finish(case: ProbeCase, result: CaseResult) -> None:
-        results[id(case)] = result
-        if result.answer is AnswerKind.CRASHED:
-            crashes[case.tool] += 1
-        if progress is not None:
-            progress(len(results), total)
-
-    def give_up(case: ProbeCase) -> bool:
-        if crashes[case.tool] < CRASHES_PER_TOOL:
-            return False
-        finish(
+    for case in cases:
+        outcome = run.outcomes[id(case)]
+        if outcome.reply is None:
+            results[id(case)] = CaseResult(case, not_sent=outcome.not_sent)
+            continue
+        results[id(case)] = judge(
             case,
-            CaseResult(
-                case,
-                not_sent=f"the server crashed on {crashes[case.tool]} "
-                "calls of this tool; this one was not sent",
-            ),
+            outcome.reply,
+            version=version,
+            output_schema=outputs.get(case.tool),
+            label=spec.label,
         )
-        return True
-
-    async def send(connection: Connection, case: ProbeCase) -> CaseResult:
-        reply = await connection.call_tool(case.tool, case.arguments)
-        return judge(
-            case, reply, version=version, output_schema=outputs.get(case.tool), label=spec.label
-        )
-
-    async def batch(
-        connection: Connection, todo: list[ProbeCase]
-    ) -> tuple[list[ProbeCase], list[ProbeCase]]:
-        """Send ``todo`` concurrently; the calls lost to a crash: (sent, never sent)."""
-        limiter = anyio.CapacityLimiter(settings.concurrency)
-        in_flight: list[ProbeCase] = []
-        unsent: list[ProbeCase] = []
-
-        async def one(case: ProbeCase) -> None:
-            async with limiter:
-                if connection.closed:
-                    unsent.append(case)
-                    return
-                if give_up(case):
-                    return
-                result = await send(connection, case)
-            if result.answer is AnswerKind.CRASHED and settings.concurrency > 1:
-                in_flight.append(case)
-            else:
-                finish(case, result)
-
-        async with anyio.create_task_group() as tg:
-            for case in todo:
-                tg.start_soon(one, case)
-        return in_flight, unsent
-
-    suspects, queue = await batch(conn, cases)
-    async with AsyncExitStack() as stack:
-        current: Connection | None = None
-        while suspects or queue:
-            if card.restarts >= MAX_RESTARTS:
-                for case in suspects + queue:
-                    finish(
-                        case,
-                        CaseResult(
-                            case,
-                            not_sent=f"the server crashed "
-                            f"{card.restarts + 1} times; the remaining calls "
-                            "were not sent",
-                        ),
-                    )
-                break
-            card.restarts += 1
-            await stack.aclose()
-            current = await stack.enter_async_context(connect(spec, options))
-            current.learn_tools(listing.usable())
-            while suspects and not current.closed:
-                case = suspects.pop(0)
-                if not give_up(case):
-                    finish(case, await send(current, case))
-            if current.closed:
-                continue
-            suspects, queue = await batch(current, queue)
     return results
 
 
