@@ -40,7 +40,7 @@ T = TypeVar("T")
 HELP = """Live MCP servers: list, lint, pin, probe and test them; record and replay traffic.
 
 SERVER is -- COMMAND ARGS... (stdio), an http(s):// URL (Streamable HTTP, --header for
-credentials), or a name from [mcp.servers.NAME] in jsoncontract.toml. The protocol version
+credentials), or a name from \\[mcp.servers.NAME] in jsoncontract.toml. The protocol version
 is negotiated (server/discover, then initialize) and shown in every report.
 """
 
@@ -60,6 +60,8 @@ def register(app: typer.Typer) -> None:
     group.command("pin", no_args_is_help=True)(pin_cli)
     group.command("probe", no_args_is_help=True)(probe_cli)
     group.command("test", no_args_is_help=True)(test_cli)
+    group.command("record", no_args_is_help=True)(record_cli)
+    group.command("replay", no_args_is_help=True)(replay_cli)
     app.add_typer(group, name="mcp")
 
 
@@ -101,7 +103,7 @@ TimeoutOpt = Annotated[
     float | None,
     typer.Option(
         help="Seconds each request may take: initialize, tools/list, every call (default: "
-        "[mcp] timeout, or 10).",
+        "\\[mcp] timeout, or 10).",
         min=0.001,
         show_default=False,
     ),
@@ -530,7 +532,7 @@ def probe_cli(
     max_cases: Annotated[int, typer.Option(
         help="At most this many calls per tool (0: all).", min=0)] = 0,
     concurrency: Annotated[int | None, typer.Option(
-        help="Calls in flight at once (default: [mcp] concurrency, or 4).", min=1, max=64,
+        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).", min=1, max=64,
         show_default=False)] = None,
     all_servers: Annotated[bool, typer.Option(
         "--all", help="Probe every server the config names.")] = False,
@@ -696,7 +698,7 @@ def test_cli(
     rules: RulesOpt = None,
     context: ContextOpt = None,
     concurrency: Annotated[int | None, typer.Option(
-        help="Calls in flight at once (default: [mcp] concurrency, or 4).", min=1, max=64,
+        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).", min=1, max=64,
         show_default=False)] = None,
     format: Annotated[TestFormat, typer.Option(
         "--format", "-f", help="Report format.")] = TestFormat.text,
@@ -795,3 +797,114 @@ def test_cli(
         TEST_REPORTERS[format.value](report, stream, view)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code(None if report.ok else "error", threshold)
+
+
+# -- mcp record / replay ---------------------------------------------------------------------
+
+InjectOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--inject",
+        help="A fault to inject into tools/call answers: [TOOL:]KIND[=VALUE][@RATE], KIND one "
+        "of delay=2s, timeout, is-error, error=-32603, bad-output, malformed, truncate, drop, "
+        "list-changed (repeatable).",
+        show_default=False,
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option(help="Seed of the fault decisions (the same seed, the same faults).")
+]
+
+
+def _injector(rules: list[str] | None, seed: int) -> Any:
+    from jsoncontract.live.inject import Injector, parse_rule
+
+    return Injector([parse_rule(r) for r in rules or ()], seed)
+
+
+# fmt: off
+def record_cli(
+    server: ServerArg = None,
+    *,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="The trace to append frames to (JSON Lines, read by check, diff "
+        "and fixtures --capture).", dir_okay=False, show_default=False)] = None,
+    inject: InjectOpt = None,
+    seed: SeedOpt = 0,
+    listen: Annotated[str | None, typer.Option(
+        help="Proxy Streamable HTTP: listen on HOST:PORT (port 0: any free port; the URL is "
+        "printed on stderr).", show_default=False)] = None,
+    upstream: Annotated[str | None, typer.Option(
+        help="With --listen: the server's endpoint URL.", show_default=False)] = None,
+    env: EnvOpt = None,
+    name: NameOpt = None,
+    mcp_config: HostConfigOpt = None,
+    config: ConfigOpt = None,
+    no_config: NoConfigOpt = False,
+) -> int:
+    # fmt: on
+    """Record the traffic between an MCP host and a server, and inject faults into it.
+
+    Put it in the host's config in place of the server command:
+    jsoncontract mcp record -o trace.jsonl -- COMMAND ARGS...  Every byte is forwarded
+    unchanged in both directions; nothing but the server's output is written to stdout; the
+    exit code is the server's. For HTTP servers: --listen 127.0.0.1:PORT --upstream URL.
+    """
+    from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
+
+    injector = _injector(inject, seed)
+    if output is None and not injector.active:
+        raise UsageError("name the trace with -o TRACE.jsonl (or give --inject rules to only "
+                         "inject faults)")
+    if listen is not None or upstream is not None:
+        if listen is None or upstream is None:
+            raise UsageError("an HTTP proxy needs both --listen HOST:PORT and --upstream URL")
+        if server:
+            raise UsageError("--upstream names the server; give no SERVER with --listen")
+        if injector.active:
+            raise UsageError("--inject works on stdio servers (and replay); the HTTP proxy "
+                             "records only")
+        if not upstream.startswith(("http://", "https://")):
+            raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
+        from jsoncontract.live.record import record_http
+        from jsoncontract.live.server import safe_url
+
+        def ready(url: str) -> None:
+            sys.stderr.write(f"jsoncontract: recording {safe_url(upstream)} at {url}\n")
+            sys.stderr.flush()
+
+        quiet_sdk_logs()
+        return record_http(upstream, listen, trace=output, label=safe_url(upstream),
+                           on_ready=ready)
+    cfg = load_config(config, discover=not no_config)
+    spec = resolve(*split_server(server), cfg=cfg, headers=None, env=env, name=name,
+                   host_configs=mcp_config)
+    if not spec.command:
+        raise UsageError(f"{spec.label} is an HTTP server: record it with --listen "
+                         f"127.0.0.1:PORT --upstream {spec.endpoint}")
+    from jsoncontract.live.record import record_stdio
+
+    return record_stdio(spec, trace=output, injector=injector)
+
+
+# fmt: off
+def replay_cli(
+    trace: Annotated[Path, typer.Argument(
+        help="A trace of mcp record (or a log of JSON-RPC frames, one per line).",
+        dir_okay=False, show_default=False)],
+    *,
+    inject: InjectOpt = None,
+    seed: SeedOpt = 0,
+) -> int:
+    # fmt: on
+    """Serve a recorded session as a stdio MCP server: initialize, tools/list, and each
+    recorded tools/call answer by tool and arguments; anything not recorded gets a JSON-RPC
+    error saying so (code -32010, or -32601 for a method)."""
+    from jsoncontract.live.replay import load_recording, serve_replay
+
+    injector = _injector(inject, seed)
+    recording = load_recording(trace)
+    if not recording.pages and recording.initialize is None and recording.discover is None:
+        warn(f"{trace}: no initialize and no tools/list answer were recorded")
+    return serve_replay(recording, injector)

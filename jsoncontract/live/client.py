@@ -53,6 +53,8 @@ _STDERR_TAIL: Final = 4096
 _QUOTED: Final = 120
 #: Stray messages remembered (a server printing in a loop must not fill memory).
 _NOISE_KEPT: Final = 50
+#: The first request id of a connection's own requests.
+_FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
 
@@ -212,7 +214,9 @@ class Connection:
         self._session: ClientSession | None = None
         self._write: MemoryObjectSendStream[SessionMessage] | None = None
         self._waiting: dict[int, _Waiter] = {}
-        self._next_id = 0
+        #: ids this connection gives its requests (the SDK numbers its own from 1, and a
+        #: request id must not be reused within a session)
+        self._next_id = _FIRST_ID - 1
         self._verbatim: tuple[int | None, _Waiter] | None = None
         self._modern = False
         self._header_maps: dict[str, Any] = {}
