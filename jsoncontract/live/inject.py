@@ -232,7 +232,7 @@ class Injector:
             text = rule.value or f"injected failure of {tool} (jsoncontract)"
             found = message.get("result")
             before: dict[str, Any] = found if isinstance(found, dict) else {}
-            kept = {k: before[k] for k in ("resultType", "_meta") if k in before}
+            kept: dict[str, Any] = {k: before[k] for k in ("resultType", "_meta") if k in before}
             if self.enveloped:
                 kept.setdefault("resultType", "complete")
             result: dict[str, Any] = {
