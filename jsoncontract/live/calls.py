@@ -1,9 +1,10 @@
 """Sending many ``tools/call`` requests to one server, concurrently, surviving crashes.
 
-A crash ends every call in flight with the connection. The server is started again, the
-calls that were in flight are sent again one at a time (the one that crashes alone is to
-blame; the others get their real answers), and the calls not sent yet go on concurrently.
-A tool that crashed the server twice gets no more calls, and after :data:`MAX_RESTARTS`
+A crash ends every call in flight with the connection. The server is started again and the
+calls lost (in flight, or not sent yet) are sent one at a time, in the order they were
+planned: a call that crashes the server alone is to blame, the others get their real
+answers, and the result does not depend on timing. A tool that crashed the server twice
+gets no more calls, and after :data:`MAX_RESTARTS`
 restarts the rest is given up; both are reported, never silently dropped.
 """
 
@@ -89,50 +90,48 @@ async def send_calls(
         )
         return True
 
-    async def batch(connection: Connection, todo: list[Call]) -> tuple[list[Call], list[Call]]:
-        """Send ``todo`` concurrently; the calls lost to a crash: (in flight, never sent)."""
+    async def batch(connection: Connection, todo: list[Call]) -> list[Call]:
+        """Send ``todo`` concurrently; the calls lost to a crash (in flight, or not sent
+        yet), in the order they were planned."""
         limiter = anyio.CapacityLimiter(concurrency)
-        in_flight: list[Call] = []
-        unsent: list[Call] = []
+        lost: list[Call] = []
 
         async def one(call: Call) -> None:
             async with limiter:
                 if connection.closed:
-                    unsent.append(call)
+                    lost.append(call)
                     return
                 if give_up(call):
                     return
                 reply = await connection.call_tool(call.tool, call.arguments)
             if reply.kind is ReplyKind.CLOSED and concurrency > 1:
-                in_flight.append(call)
+                lost.append(call)
             else:
                 finish(call, Outcome(reply))
 
         async with anyio.create_task_group() as tg:
             for call in todo:
                 tg.start_soon(one, call)
-        return in_flight, unsent
+        return sorted(lost, key=lambda c: order[c.key])
 
-    suspects, queue = await batch(conn, list(calls))
+    order = {call.key: index for index, call in enumerate(calls)}
+    lost = await batch(conn, list(calls))
     async with AsyncExitStack() as stack:
-        while suspects or queue:
+        while lost:
             if run.restarts >= MAX_RESTARTS:
                 reason = (
                     f"the server crashed {run.restarts + 1} times; the remaining calls were "
                     "not sent"
                 )
-                for call in suspects + queue:
+                for call in lost:
                     finish(call, Outcome(not_sent=reason))
                 break
             run.restarts += 1
             await stack.aclose()
             current = await stack.enter_async_context(connect(spec, options))
             current.learn_tools(tools)
-            while suspects and not current.closed:
-                call = suspects.pop(0)
+            while lost and not current.closed:
+                call = lost.pop(0)
                 if not give_up(call):
                     finish(call, Outcome(await current.call_tool(call.tool, call.arguments)))
-            if current.closed:
-                continue
-            suspects, queue = await batch(current, queue)
     return run

@@ -657,12 +657,15 @@ async def connect(
             await conn._negotiate()
             yield conn
     except BaseExceptionGroup as group:
-        raise _unwrapped(group) from None
+        raise _unwrapped(group, spec) from None
+    except Exception as exc:
+        raise _reported(exc, spec) from None
 
 
-def _unwrapped(group: BaseExceptionGroup[Any]) -> BaseException:
+def _unwrapped(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
     """The one error worth reporting from the task groups the SDK and the tap run in: an
-    error of this library first (it says what went wrong), else the only error there is."""
+    error of this library first (it says what went wrong), then a network error (as a
+    :class:`ServerError`), else the only error there is."""
     from jsoncontract.errors import JsoncontractError
 
     leaves: list[BaseException] = []
@@ -676,7 +679,26 @@ def _unwrapped(group: BaseExceptionGroup[Any]) -> BaseException:
     for leaf in leaves:
         if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
             return leaf
+    for leaf in leaves:
+        if isinstance(leaf, Exception) and _network(leaf):
+            return _reported(leaf, spec)
     return leaves[0] if len(leaves) == 1 else group
+
+
+def _network(exc: Exception) -> bool:
+    """Whether ``exc`` is the transport failing to reach the server."""
+    if isinstance(exc, OSError):
+        return True
+    module = type(exc).__module__.split(".")[0]
+    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
+
+
+def _reported(exc: Exception, spec: ServerSpec) -> Exception:
+    """A network error as one line naming the server (never its headers)."""
+    if not _network(exc):
+        return exc
+    reason = str(exc) or type(exc).__name__
+    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
 
 
 def verbatim_message(text: str, request_id: int | None) -> Any:

@@ -250,7 +250,7 @@ def _tool_table(card: ServerProbe) -> list[list[Segment]]:
         return [[("tools: none to probe", "bold")]]
     width = max(max(len(t.name) for t in card.tools), 5)
     head = f"{'tools':<{width + 2}}  {'calls':>5}" + "".join(f"  {c:>8}" for c, _ in _COLUMNS)
-    lines: list[list[Segment]] = [[(head + f"  {'p50 ms':>7}", "bold")]]
+    lines: list[list[Segment]] = [[(head + f"  {'p50':>9}", "bold")]]
     for tool in card.tools:
         if tool.skipped is not None:
             lines.append(
@@ -268,7 +268,8 @@ def _tool_table(card: ServerProbe) -> list[list[Segment]]:
             row.append(
                 (f"  {value:>8}", "" if not value or key in ("tool-error", "accepted") else "red")
             )
-        row.append((f"  {latency['p50'] if latency else '-':>7}", "dim"))
+        median = f"{latency['p50']} ms" if latency else "-"
+        row.append((f"  {median:>9}", "dim"))
         bad = sum(1 for r in tool.results if not r.ok and r.not_sent is None)
         if bad:
             row.append((f"  {bad} with findings", "red"))

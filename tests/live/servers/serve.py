@@ -18,16 +18,27 @@ import anyio
 
 
 def transport_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--http`` and ``--token`` to a server's options."""
+    """Add ``--http``, ``--token`` and ``--pid-file`` to a server's options."""
     parser.add_argument("--http", metavar="URL_FILE", help="serve Streamable HTTP; write the URL")
     parser.add_argument("--token", help="require this bearer token (HTTP)")
+    parser.add_argument("--pid-file", help="write the process id here at start")
+
+
+def started(options: argparse.Namespace) -> None:
+    """Write the process id where ``--pid-file`` says (tests check the process is gone)."""
+    import os
+
+    if options.pid_file:
+        Path(options.pid_file).write_text(str(os.getpid()))
 
 
 def serve(server: Any, options: argparse.Namespace) -> None:
     """Run a ``Server`` or ``MCPServer`` over the transport the options name."""
     if options.http:
+        started(options)
         _serve_http(server, Path(options.http), options.token)
         return
+    started(options)
     if hasattr(server, "run_stdio_async"):  # an MCPServer
         anyio.run(server.run_stdio_async)
         return

@@ -15,7 +15,9 @@ Tools (all ``readOnlyHint: true`` except ``delete_order``):
 - ``crash_report``: the process exits in the middle of the call;
 - ``delete_order``: destructive; validates strictly.
 
-Options: ``--only NAME`` (repeatable) serves just those tools; ``--tools N`` serves N
+Options: ``--only NAME`` (repeatable) serves just those tools; ``--describe TEXT`` changes
+every description (a server that changed since it was pinned); ``--call-log FILE`` logs each
+``tools/call``; ``--tools N`` serves N
 generated well-behaved tools instead; ``--page-size N`` paginates ``tools/list``;
 ``--invalid-tool`` adds tools whose definitions break the rules; ``--junk-stdout`` prints a
 log line to stdout at start; ``--exit-on-initialize`` exits when the first message
@@ -25,10 +27,15 @@ with -32601, as servers before MCP 2026-07-28 do.
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__" and "--junk-stdout" in sys.argv:  # before the slow imports
+    sys.stdout.write("Loading order index... done (3 orders)\n")
+    sys.stdout.flush()
+
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +46,7 @@ from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve import serve, transport_options
+from serve import serve, started, transport_options
 
 READ_ONLY = {"readOnlyHint": True, "openWorldHint": False}
 ORDER_ID = {"type": "string", "pattern": "^ORD-[0-9]{4}$", "description": "Order id, ORD-nnnn."}
@@ -178,6 +185,11 @@ def build(options: argparse.Namespace) -> Server[Any]:
     tools = generated(options.tools) if options.tools else dict(TOOLS)
     if options.only:
         tools = {name: tools[name] for name in options.only}
+    if options.describe:
+        tools = {
+            name: {**d, "description": d["description"] + options.describe}
+            for name, d in tools.items()
+        }
     listed = [types.Tool(name=name, **definition) for name, definition in tools.items()]
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
@@ -191,6 +203,9 @@ def build(options: argparse.Namespace) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name = params.name
+        if options.call_log:
+            with Path(options.call_log).open("a", encoding="utf-8") as log:
+                log.write(json.dumps({"tool": name, "arguments": params.arguments}) + "\n")
         definition = tools.get(name)
         if definition is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
@@ -224,10 +239,8 @@ def build(options: argparse.Namespace) -> Server[Any]:
 
 
 def _raw_misbehaviour(options: argparse.Namespace) -> None:
-    """The faults that happen before (or instead of) any MCP exchange."""
-    if options.junk_stdout:
-        sys.stdout.write("Loading order index... done (3 orders)\n")
-        sys.stdout.flush()
+    """The faults that happen before (or instead of) any MCP exchange (``--junk-stdout``
+    is written at the very start)."""
     if options.exit_on_initialize:
         sys.stdin.buffer.readline()
         sys.stderr.write("workbench: cannot read config.yaml: no such file\n")
@@ -294,9 +307,14 @@ if __name__ == "__main__":
     parser.add_argument("--exit-on-initialize", action="store_true")
     parser.add_argument("--silent", action="store_true")
     parser.add_argument("--legacy", action="store_true")
+    parser.add_argument("--call-log", help="append every tools/call to this file")
+    parser.add_argument("--describe", default="", help="append this to every description")
     opts = parser.parse_args()
+    if opts.pid_file and (opts.exit_on_initialize or opts.silent or opts.junk_stdout):
+        started(opts)
     _raw_misbehaviour(opts)
     if (opts.legacy or opts.invalid_tool) and not opts.http:
+        started(opts)
         _sifted(build(opts), opts)
     else:
         serve(build(opts), opts)
