@@ -466,13 +466,14 @@ def pin_cli(
     base = lock.parent
     if not check:
         merged = read_lock(lock) if lock.is_file() else None
+        note = ""
         if merged is not None:
-            changed = drift(_only(merged, key), current, base=base)
+            if key in merged.files:
+                changed = {f.tool for f in drift(_only(merged, key), current, base=base)}
+                count = len(changed)
+                note = f"; {count} tool{'' if count == 1 else 's'} changed" if changed else ""
             merged.files[key] = current.files[key]
             current = merged
-            note = f"; {len({f.tool for f in changed})} tools changed" if changed else ""
-        else:
-            note = ""
         write_lock(current, lock)
         count = len(current.files[key])
         sys.stderr.write(
@@ -854,12 +855,12 @@ def record_cli(
     from jsoncontract.errors import UsageError
 
     injector = _injector(inject, seed)
+    if (listen is None) != (upstream is None):
+        raise UsageError("an HTTP proxy needs both --listen HOST:PORT and --upstream URL")
     if output is None and not injector.active:
         raise UsageError("name the trace with -o TRACE.jsonl (or give --inject rules to only "
                          "inject faults)")
-    if listen is not None or upstream is not None:
-        if listen is None or upstream is None:
-            raise UsageError("an HTTP proxy needs both --listen HOST:PORT and --upstream URL")
+    if listen is not None and upstream is not None:
         if server:
             raise UsageError("--upstream names the server; give no SERVER with --listen")
         if injector.active:

@@ -189,8 +189,11 @@ def test_junit_and_github_reports(report: ProbeReport) -> None:
     assert "workbench: protocol" in suites and "workbench: get_stock" in suites
     skipped = suites["workbench: delete_order"].find("testcase/skipped")
     assert skipped is not None
-    failed = [c.get("name") for c in suites["workbench: get_stock"].iter("testcase")
-              if c.find("failure") is not None]  # fmt: skip
+    failed = [
+        c.get("name")
+        for c in suites["workbench: get_stock"].iter("testcase")
+        if c.find("failure") is not None
+    ]
     assert failed == ["string-for-number:/quantity"]
     github = _render(report, "github")
     assert "::error title=probe.coerced coerced-string-to-number::workbench: [get_stock]" in github
@@ -209,9 +212,17 @@ def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path
     assert clean.code == 0, clean.stdout  # one warning: the malformed request, unanswered
     assert "0 errors, 1 warnings" in clean.stdout
     strict = run_cli(
-        "mcp", "probe", "--tool", "lookup_order", "--fail-on", "warning", "--timeout", "0.5",
-        "--", *command,
-    )  # fmt: skip
+        "mcp",
+        "probe",
+        "--tool",
+        "lookup_order",
+        "--fail-on",
+        "warning",
+        "--timeout",
+        "0.5",
+        "--",
+        *command,
+    )
     assert strict.code == 1, strict.stdout
     called = {json.loads(line)["tool"] for line in log.read_text().splitlines()}
     assert called == {"lookup_order", UNKNOWN_TOOL}
@@ -219,8 +230,16 @@ def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path
 
 def test_writes_are_called_only_when_allowed(run_cli: Run, repo_cwd: Path, tmp_path: Path) -> None:
     log = tmp_path / "calls.log"
-    command = ["python", "tests/live/servers/workbench.py", "--only", "delete_order",
-               "--only", "lookup_order", "--call-log", str(log)]  # fmt: skip
+    command = [
+        "python",
+        "tests/live/servers/workbench.py",
+        "--only",
+        "delete_order",
+        "--only",
+        "lookup_order",
+        "--call-log",
+        str(log),
+    ]
     refused = run_cli("mcp", "probe", "--tool", "delete_order", "--", *command)
     assert "not called: not annotated readOnlyHint: true" in refused.stdout
     assert {json.loads(line)["tool"] for line in log.read_text().splitlines()} == {UNKNOWN_TOOL}
@@ -240,8 +259,16 @@ def test_bad_probe_options(run_cli: Run, repo_cwd: Path) -> None:
 
 
 def test_a_server_that_cannot_be_probed(run_cli: Run, repo_cwd: Path) -> None:
-    result = run_cli("mcp", "probe", "--connect-timeout", "2", "--", "python",
-                     "tests/live/servers/workbench.py", "--exit-on-initialize")  # fmt: skip
+    result = run_cli(
+        "mcp",
+        "probe",
+        "--connect-timeout",
+        "2",
+        "--",
+        "python",
+        "tests/live/servers/workbench.py",
+        "--exit-on-initialize",
+    )
     assert result.code == 2
     assert "could not probe" in result.stdout
     assert "cannot read config.yaml" in result.stderr and "Traceback" not in result.stderr
