@@ -196,6 +196,17 @@ class Negotiated:
         return text + ")"
 
 
+def display_name(spec: ServerSpec, negotiated: Negotiated | None) -> str:
+    """The server's given name, else the name it gives itself, else its command or URL."""
+    if spec.name:
+        return spec.name
+    info = negotiated.server_info if negotiated is not None else None
+    own = info.get("name") if info else None
+    if isinstance(own, str) and own.strip():
+        return own.strip()
+    return spec.label
+
+
 class Connection:
     """An open connection; see :func:`connect`."""
 
@@ -222,6 +233,12 @@ class Connection:
         self._header_maps: dict[str, Any] = {}
 
     # -- what reports show -----------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """What reports call the server: its given name, else the name it gives itself,
+        else its command or URL."""
+        return display_name(self.spec, self.negotiated)
 
     @property
     def version(self) -> str:
@@ -757,7 +774,7 @@ async def _open_stdio(
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     if options.show_stderr:
-        errlog: Any = sys.stderr
+        errlog: Any = sys.stderr if _has_fileno(sys.stderr) else sys.__stderr__
     else:
         errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
         conn._stderr = errlog
@@ -782,6 +799,14 @@ async def _open_stdio(
     except (OSError, ValueError) as exc:
         raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
     return streams
+
+
+def _has_fileno(stream: Any) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 async def _open_http(

@@ -55,7 +55,7 @@ UNKNOWN_TOOL: Final = "jsoncontract_probe_no_such_tool"
 UNKNOWN_METHOD: Final = "jsoncontract/probe-unknown-method"
 #: Seconds the protocol checks wait for an answer at most (a server that ignores a
 #: malformed request must not hold the run for the whole call timeout).
-PROTOCOL_WAIT: Final = 2.0
+PROTOCOL_WAIT: Final = 1.0
 
 
 class CaseKind(StrEnum):
@@ -268,8 +268,10 @@ class ServerProbe:
 
     @property
     def label(self) -> str:
-        """What reports call the server."""
-        return self.server.label
+        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
+        from jsoncontract.live.client import display_name
+
+        return display_name(self.server, self.negotiated)
 
     def all_findings(self) -> list[Finding]:
         """Every finding: the server's, the protocol checks', then the tools'."""
@@ -679,7 +681,7 @@ async def probe_server(
             card.protocol.append(_stdout_check(conn, spec))
             card.findings.extend(_noise_after(conn, listing))
         if spec.requires_auth and not settings.dry_run:
-            card.protocol.append(await _auth_check(spec, options))
+            card.protocol.append(await _auth_check(spec, options, card.label))
     except ServerError as exc:
         card.error = str(exc)
     card.seconds = perf_counter() - start
@@ -802,7 +804,7 @@ async def _run_cases(
             outcome.reply,
             version=version,
             output_schema=outputs.get(case.tool),
-            label=spec.label,
+            label=card.label,
         )
     return results
 
@@ -813,7 +815,7 @@ async def _protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pr
     from jsoncontract.live.client import ReplyKind
 
     checks: list[ProtocolCheck] = []
-    label = conn.spec.label
+    label = conn.label
     version = conn.version
     wait = min(PROTOCOL_WAIT, conn.options.timeout)
     if settings.dry_run:
@@ -914,7 +916,7 @@ def _noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:
     return _noise_findings(conn)
 
 
-async def _auth_check(spec: ServerSpec, options: ConnectOptions) -> ProtocolCheck:
+async def _auth_check(spec: ServerSpec, options: ConnectOptions, label: str) -> ProtocolCheck:
     """An ``initialize`` POST without the credential headers must be refused with 401."""
     from time import perf_counter
 
@@ -959,7 +961,7 @@ async def _auth_check(spec: ServerSpec, options: ConnectOptions) -> ProtocolChec
                 f"initialize without the credential headers was answered with HTTP {status}; a "
                 "server that requires credentials answers 401"
                 + (" (403 means authenticated but forbidden)" if status == 403 else ""),
-                source=Source(spec.label),
+                source=Source(label),
                 hint="refuse unauthenticated requests with 401 and a WWW-Authenticate header "
                 "(MCP authorization, RFC 9110)",
             )

@@ -45,8 +45,10 @@ class ToolListing:
 
     @property
     def label(self) -> str:
-        """What reports call the server."""
-        return self.server.label
+        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
+        from jsoncontract.live.client import display_name
+
+        return display_name(self.server, self.negotiated)
 
     def usable(self) -> list[dict[str, Any]]:
         """The tool objects that can be linted, pinned and called."""
@@ -118,7 +120,7 @@ async def list_tools(conn: Connection) -> ToolListing:
     seen: set[str] = set()
     pages = 0
     start = perf_counter()
-    label = conn.spec.label
+    label = conn.label
     while True:
         params = {} if cursor is None else {"cursor": cursor}
         reply = await conn.request("tools/list", params)
@@ -228,7 +230,7 @@ def _noise_findings(conn: Connection) -> list[Finding]:
             Severity.ERROR,
             f"the server wrote something that is not a JSON-RPC message: {first.text!r}{extra}: "
             f"{first.reason}",
-            source=Source(conn.spec.label),
+            source=Source(conn.label),
             hint="a stdio server's stdout carries JSON-RPC messages only; hosts may drop the "
             "connection on anything else: write logs to stderr",
         )

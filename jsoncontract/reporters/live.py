@@ -308,9 +308,13 @@ def _verdict(card: ServerProbe) -> list[Segment]:
     if details:
         text += " (" + ", ".join(details) + ")"
     text += f"; protocol checks {checks['passed']} passed, {checks['failed']} failed"
-    text += f"; {sev['error']} errors, {sev['warning']} warnings"
+    text += f"; {_plural(sev['error'], 'error')}, {_plural(sev['warning'], 'warning')}"
     style = "bold red" if sev["error"] else "bold yellow" if sev["warning"] else "bold green"
     return [("scorecard: ", "bold"), (text, style)]
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def write_probe_json(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:

@@ -221,3 +221,46 @@ def test_help_does_not_import_the_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_docs_list_every_code() -> None:
+    from jsoncontract.live.codes import CODES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    table = text.split("## Finding codes", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip().strip("`") for c in line.strip("|").split("|")]
+        if len(cells) == 4 and "." in cells[0]:
+            rows[cells[0]] = (cells[1], cells[3], cells[2])
+    assert rows == {
+        code: (name, summary, sev.value) for code, (name, summary, sev) in CODES.items()
+    }
+
+
+def test_a_stdio_server_gets_only_the_safe_environment_and_env(
+    run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHOP_SECRET", "do-not-pass")
+    script = 'echo "shop=$SHOP secret=$SHOP_SECRET" >&2; exit 3'
+    result = run_cli("mcp", "tools", "--env", "SHOP=42", "--name", "env", "--", "sh", "-c", script)
+    assert result.code == 2
+    assert "its stderr ends: shop=42 secret=" in result.stderr
+    assert "do-not-pass" not in result.stderr
+
+
+def test_probe_every_configured_server(run_cli: Run, repo_cwd: Path, tmp_path: Path) -> None:
+    config = tmp_path / "jsoncontract.toml"
+    config.write_text(
+        "[mcp]\ntimeout = 0.5\n"
+        '[mcp.servers.bench]\ncommand = "python"\n'
+        'args = ["tests/live/servers/workbench.py", "--only", "lookup_order"]\n'
+        '[mcp.servers.broken]\ncommand = "python"\n'
+        'args = ["tests/live/servers/workbench.py", "--exit-on-initialize"]\n'
+    )
+    result = run_cli("mcp", "probe", "--all", "--config", str(config), "-q")
+    assert result.code == 2
+    assert "bench 0.9.0 · MCP 2026-07-28 (server/discover)" in result.stdout
+    assert "scorecard: 1 of 1 tools called, 5 calls" in result.stdout
+    assert "broken · stdio" in result.stdout and "could not probe" in result.stdout
+    assert result.stderr.startswith("jsoncontract: error: broken: the server closed")

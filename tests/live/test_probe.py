@@ -210,7 +210,7 @@ def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path
     assert not log.exists()  # nothing was called
     clean = run_cli("mcp", "probe", "--tool", "lookup_order", "--timeout", "0.5", "--", *command)
     assert clean.code == 0, clean.stdout  # one warning: the malformed request, unanswered
-    assert "0 errors, 1 warnings" in clean.stdout
+    assert "0 errors, 1 warning\n" in clean.stdout
     strict = run_cli(
         "mcp",
         "probe",

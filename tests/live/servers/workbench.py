@@ -18,7 +18,8 @@ Tools (all ``readOnlyHint: true`` except ``delete_order``):
 Options: ``--only NAME`` (repeatable) serves just those tools; ``--describe TEXT`` changes
 every description (a server that changed since it was pinned); ``--call-log FILE`` logs each
 ``tools/call``; ``--tools N`` serves N
-generated well-behaved tools instead; ``--page-size N`` paginates ``tools/list``;
+generated well-behaved tools instead (``--latency MS``: each call takes that long, as a
+backend would); ``--page-size N`` paginates ``tools/list``;
 ``--invalid-tool`` adds tools whose definitions break the rules; ``--junk-stdout`` prints a
 log line to stdout at start; ``--exit-on-initialize`` exits when the first message
 arrives; ``--silent`` reads and never answers; ``--legacy`` answers ``server/discover``
@@ -213,6 +214,8 @@ def build(options: argparse.Namespace) -> Server[Any]:
         schema = definition["inputSchema"]
         if name == "slow_report":
             await anyio.sleep_forever()
+        if options.latency:
+            await anyio.sleep(options.latency / 1000)
         if name == "crash_report":
             sys.stderr.write("crash_report: segmentation fault in the report engine\n")
             sys.stderr.flush()
@@ -308,6 +311,7 @@ if __name__ == "__main__":
     parser.add_argument("--silent", action="store_true")
     parser.add_argument("--legacy", action="store_true")
     parser.add_argument("--call-log", help="append every tools/call to this file")
+    parser.add_argument("--latency", type=float, default=0, help="ms each call takes")
     parser.add_argument("--describe", default="", help="append this to every description")
     opts = parser.parse_args()
     if opts.pid_file and (opts.exit_on_initialize or opts.silent or opts.junk_stdout):
