@@ -23,7 +23,8 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract.model import Anomaly, escape_pointer_token
+from jsoncontract.model import Anomaly
+from jsoncontract.pointer import escape_pointer_token
 
 #: orjson refuses documents nested deeper than this.
 MAX_DEPTH: Final = 1024

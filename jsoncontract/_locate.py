@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from typing import Any, Final
 
-from jsoncontract.model import escape_pointer_token
+from jsoncontract.pointer import escape_pointer_token
 
 #: One match per value, key or closing bracket: the comma before it and the colon after a
 #: key are consumed with it, so the loop runs once per node rather than once per token.

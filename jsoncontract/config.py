@@ -9,7 +9,6 @@ Command-line flags override the file.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,6 +18,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError
 
 CONFIG_NAME: Final = "jsoncontract.toml"
@@ -125,15 +125,35 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
     return Config(path, table)
 
 
+#: Config keys whose value is a report format, as (section, key) -> the command whose
+#: reporter table lists the formats (``[fixtures] test_format`` is the old name of
+#: ``[test] format``).
+FORMAT_KEYS: Final = {
+    ("check", "format"): "check",
+    ("diff", "format"): "diff",
+    ("lint", "format"): "lint",
+    ("test", "format"): "test",
+    ("fixtures", "test_format"): "test",
+}
+
+
 @cache
 def config_schema() -> dict[str, Any]:
-    """The JSON Schema of the configuration, assembled from one file per section."""
+    """The JSON Schema of the configuration, assembled from one file per section.
+
+    The values a ``format`` key allows are not written in the files: they are the
+    formats of the command's reporter table (:data:`FORMAT_KEYS`).
+    """
+    from jsoncontract.reporters import formats
+
     folder = resources.files("jsoncontract") / "schemas" / "config"
     schema: dict[str, Any] = orjson.loads((folder / "_root.json").read_bytes())
     properties = schema.setdefault("properties", {})
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".json") and not entry.name.startswith("_"):
             properties[entry.name.removesuffix(".json")] = orjson.loads(entry.read_bytes())
+    for (section, key), command in FORMAT_KEYS.items():
+        properties[section]["properties"][key]["enum"] = formats(command)
     schema["additionalProperties"] = False
     return schema
 
@@ -164,8 +184,8 @@ def validate_config(table: dict[str, Any], *, file: str, prefix: str = "") -> No
             node = node.get(token, {}) if isinstance(node, dict) else {}
         allowed = list(node.get("properties", {})) if isinstance(node, dict) else []
         key = ".".join(p for p in (prefix, where, str(unexpected)) if p)
-        guess = difflib.get_close_matches(str(unexpected), allowed, n=1)
-        tip = f"; did you mean {guess[0]!r}?" if guess else f"; known keys: {', '.join(allowed)}"
+        guess = did_you_mean(str(unexpected), allowed)
+        tip = f"; did you mean {guess!r}?" if guess else f"; known keys: {', '.join(allowed)}"
         raise ConfigError(f"unknown config key {key!r}{tip}", file=file)
     key = ".".join(p for p in (prefix, where) if p) or "(top level)"
     raise ConfigError(f"config key {key!r}: {error.message}", file=file)

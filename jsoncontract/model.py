@@ -8,16 +8,32 @@ per tool, a :class:`ToolCall` per extracted call, a :class:`Finding` per problem
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
+
+# The JSON Pointer helpers live in jsoncontract.pointer; they stay importable from here.
+from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
+from jsoncontract.pointer import join_pointer as join_pointer
+from jsoncontract.pointer import pointer_tokens as pointer_tokens
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
 # ``.value`` is a Python-level property, five times slower.
 
 
 class Severity(StrEnum):
-    """How bad a finding is. ``--fail-on`` compares against :attr:`rank`."""
+    """How bad a finding is. The members are declared worst first, and that order is the
+    only one: iterating the enum, :attr:`rank` and :meth:`worst` follow it. ``--fail-on``
+    compares ranks.
+
+    >>> [s.value for s in Severity]
+    ['error', 'warning', 'info']
+    >>> Severity.worst([Severity.INFO, Severity.WARNING, Severity.INFO])
+    <Severity.WARNING: 'warning'>
+    >>> Severity.worst([]) is None
+    True
+    """
 
     ERROR = "error"
     WARNING = "warning"
@@ -28,8 +44,20 @@ class Severity(StrEnum):
         """2 for errors, 1 for warnings, 0 for info: higher is worse."""
         return _SEVERITY_RANK[self]
 
+    @classmethod
+    def worst(cls, severities: Iterable[Severity]) -> Severity | None:
+        """The most severe of ``severities``, or ``None`` when there are none (reading
+        stops at the first error)."""
+        worst: Severity | None = None
+        for severity in severities:
+            if worst is None or _SEVERITY_RANK[severity] > _SEVERITY_RANK[worst]:
+                worst = severity
+                if severity is cls.ERROR:
+                    break
+        return worst
 
-_SEVERITY_RANK: Final = {Severity.ERROR: 2, Severity.WARNING: 1, Severity.INFO: 0}
+
+_SEVERITY_RANK: Final = {s: len(Severity) - 1 - i for i, s in enumerate(Severity)}
 
 
 class Stage(StrEnum):
@@ -53,26 +81,22 @@ class Hop(StrEnum):
 
 
 class Dialect(StrEnum):
-    """The wire format a tool definition or a capture was written in."""
+    """The names of the wire formats jsoncontract reads built in.
+
+    Captures and tool definitions carry their dialect's name as a string: a built-in one is
+    a member of this enum, a dialect registered in
+    :class:`~jsoncontract.capture.registry.Registry` may bring its own. ``json-schema`` names
+    a bare JSON Schema given as a tool definition; it is no capture dialect.
+    """
 
     OPENAI_CHAT = "openai-chat"
     OPENAI_RESPONSES = "openai-responses"
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
     MCP = "mcp"
+    MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
     JSON_SCHEMA = "json-schema"
-
-
-#: The hop each capture dialect belongs to.
-HOP_OF_DIALECT: Final = {
-    Dialect.OPENAI_CHAT: Hop.MODEL,
-    Dialect.OPENAI_RESPONSES: Hop.MODEL,
-    Dialect.ANTHROPIC: Hop.MODEL,
-    Dialect.GEMINI: Hop.MODEL,
-    Dialect.MCP: Hop.MCP,
-    Dialect.DOWNSTREAM: Hop.DOWNSTREAM,
-}
 
 
 @dataclass(slots=True)
@@ -151,16 +175,36 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class SchemaLocation:
+    """Where a tool's schema is written in its file.
+
+    ``openapi`` is true for a schema written in the OpenAPI 3.0 subset (Gemini
+    ``parameters`` and ``response``): the contract holds its JSON Schema translation.
+    """
+
+    pointer: str
+    openapi: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ToolContract:
     """One tool, normalised from whichever dialect defined it.
 
     ``input_schema`` is the canonical JSON Schema of the arguments; ``definition`` keeps the
-    original definition object untouched (for linting and pinning).
+    original definition object untouched (for linting and pinning). ``dialect`` is the name
+    of the dialect that defined it (a :class:`Dialect` for the built-in ones).
+
+    The loader records where the parts sit in the file at ``source`` (JSON Pointers):
+    ``body_pointer`` is the object holding name and description (the definition itself, or
+    its ``function`` member in OpenAI Chat; ``None`` means the definition itself), and
+    ``input_location`` / ``output_location`` the schemas as written. A location is ``None``
+    when the schema is not written in that file: made up for a function without
+    ``parameters``, or taken from another copy of the tool.
     """
 
     name: str
     input_schema: dict[str, Any]
-    dialect: Dialect
+    dialect: str
     source: Source
     description: str | None = None
     title: str | None = None
@@ -168,6 +212,9 @@ class ToolContract:
     annotations: dict[str, Any] | None = None
     strict: bool | None = None
     definition: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    body_pointer: str | None = field(default=None, compare=False)
+    input_location: SchemaLocation | None = field(default=None, compare=False)
+    output_location: SchemaLocation | None = field(default=None, compare=False)
 
 
 class ArgumentsForm(StrEnum):
@@ -197,12 +244,13 @@ class ToolCall:
 
     ``load_findings`` holds what was already wrong while the call was being extracted (a
     malformed envelope, or a trace line that is not JSON at all, in which case ``tool`` and
-    ``hop`` are ``None``). ``response`` is the MCP response with the same id, when the
-    capture holds it and it came before the call was handed on.
+    ``hop`` are ``None``). ``dialect`` is the name of the dialect it was read in (a
+    :class:`Dialect` for the built-in ones). ``response`` is the MCP response with the same
+    id, when the capture holds it and it came before the call was handed on.
     """
 
     hop: Hop | None
-    dialect: Dialect | None
+    dialect: str | None
     tool: str | None
     call_id: str | None
     arguments: Any
@@ -241,7 +289,7 @@ class CallResult:
             "tool": call.tool,
             "hop": call.hop._value_ if call.hop is not None else None,
             "call_id": call.call_id,
-            "dialect": call.dialect._value_ if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
             "stage": self.stage._value_ if self.stage is not None else None,
             "source": call.source.to_dict(),
             "findings": [f.to_dict() for f in self.findings],
@@ -281,10 +329,7 @@ class Summary:
 
     def worst(self) -> Severity | None:
         """The most severe finding seen, or ``None`` when there were none."""
-        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            if self.by_severity.get(severity.value):
-                return severity
-        return None
+        return Severity.worst(s for s in Severity if self.by_severity.get(s._value_))
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``check`` JSON report."""
@@ -298,10 +343,7 @@ class Summary:
                 name: {"calls": c[0], "failed": c[1]} for name, c in sorted(self.by_tool.items())
             },
             "by_code": dict(sorted(self.by_code.items())),
-            "by_severity": {
-                s.value: self.by_severity.get(s.value, 0)
-                for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-            },
+            "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
         }
 
 
@@ -324,24 +366,3 @@ class CheckReport:
             "summary": self.summary.to_dict(),
             "results": [r.to_dict() for r in self.results],
         }
-
-
-def escape_pointer_token(token: str | int) -> str:
-    """Escape one reference token for a JSON Pointer (RFC 6901)."""
-    if isinstance(token, int):
-        return str(token)
-    if "~" in token or "/" in token:
-        return token.replace("~", "~0").replace("/", "~1")
-    return token
-
-
-def join_pointer(base: str, *tokens: str | int) -> str:
-    """Append reference tokens to a JSON Pointer."""
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
-
-
-def pointer_tokens(pointer: str) -> list[str]:
-    """Split a JSON Pointer into its unescaped reference tokens."""
-    if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]

@@ -15,17 +15,20 @@ that was probably meant, the number that was sent as a string).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
 
 from jsoncontract._json import json_type, short_repr
-from jsoncontract._spelling import closest
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
-from jsoncontract.model import Source, join_pointer, pointer_tokens
+from jsoncontract.pointer import get_in, join_pointer
 from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
+
+if TYPE_CHECKING:
+    from jsoncontract.model import Source
 
 DRAFT3: Final = "http://json-schema.org/draft-03/schema"
 #: Keywords whose failure says little on its own; they sort after the specific ones.
@@ -212,226 +215,261 @@ def _hides(value: Any, path: str, show_values: bool) -> bool:
     return not show_values and (pointer_is_sensitive(path) or redacted(value) is not value)
 
 
-def _resolve(schema: Any, tokens: Iterable[str]) -> Any:
-    node = schema
-    for token in tokens:
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+# -- explaining an engine error: one explainer per keyword, in one table (as python-jsonschema
+# keeps one function per keyword) ----------------------------------------------------------
 
 
-def _closest(word: str, options: Iterable[Any]) -> str | None:
-    """The option ``word`` was probably meant to be (a spelling or case slip), if any."""
-    strings = [o for o in options if isinstance(o, str)]
-    match = closest(word, strings)
-    if match is not None:
-        return match
-    lowered = {o.lower(): o for o in strings}
-    return lowered.get(word.lower())
+class _Failure:
+    """One error of the engine, with what every explainer reads."""
+
+    __slots__ = (
+        "error",
+        "keyword",
+        "params",
+        "path",
+        "schema",
+        "schema_path",
+        "schema_tokens",
+        "show_values",
+    )
+
+    def __init__(self, error: Any, schema: Any, show_values: bool) -> None:
+        self.error = error
+        self.keyword: str = error.kind.name
+        self.params: dict[str, Any] = error.kind.as_dict()
+        self.path = join_pointer("", *error.instance_path)
+        self.schema_tokens = [str(t) for t in error.schema_path]
+        self.schema_path = join_pointer("#", *self.schema_tokens)
+        self.schema = schema
+        self.show_values = show_values
+
+    @property
+    def instance(self) -> Any:
+        """The value that fails."""
+        return self.error.instance
+
+    def shown(self) -> str:
+        """The value as a message quotes it, secrets hashed. Only explainers of keywords
+        about one value call it: the instance of ``required`` may be the whole payload."""
+        return _show(self.error.instance, self.path, self.show_values)
+
+    def violation(self, message: str, hint: str | None = None) -> list[Violation]:
+        """This keyword's violation at this place."""
+        return [Violation(self.keyword, self.path, self.schema_path, message, hint)]
 
 
 def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
-    kind = error.kind
-    keyword = kind.name
-    params = kind.as_dict()
-    path = join_pointer("", *error.instance_path)
-    schema_tokens = [str(t) for t in error.schema_path]
-    schema_path = join_pointer("#", *schema_tokens)
-    instance = error.instance
-    hint: str | None
+    """The violations one engine error stands for, in words a person can act on."""
+    failure = _Failure(error, schema, show_values)
+    return _EXPLAINERS.get(failure.keyword, _other)(failure)
 
-    if keyword == "required":
-        name = params["property"]
-        return [
+
+def _required(f: _Failure) -> list[Violation]:
+    name = f.params["property"]
+    return [
+        Violation(
+            "required",
+            join_pointer(f.path, name),
+            f.schema_path,
+            f"required property {name!r} is missing",
+            f"add {name!r}; the tool cannot run without it",
+        )
+    ]
+
+
+def _additional_properties(f: _Failure) -> list[Violation]:
+    parent = get_in(f.schema, f.schema_tokens[:-1])
+    allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
+    out = []
+    for name in f.params.get("unexpected", []):
+        guess = did_you_mean(name, allowed)
+        if guess:
+            hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
+        elif allowed:
+            hint = f"remove it; the schema allows only: {', '.join(allowed)}"
+        else:
+            hint = "remove it; this object takes no properties"
+        out.append(
             Violation(
-                "required",
-                join_pointer(path, name),
-                schema_path,
-                f"required property {name!r} is missing",
-                f"add {name!r}; the tool cannot run without it",
-            )
-        ]
-    if keyword == "additionalProperties":
-        parent = _resolve(schema, schema_tokens[:-1])
-        allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
-        out = []
-        for name in params.get("unexpected", []):
-            guess = _closest(name, allowed)
-            if guess:
-                hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
-            elif allowed:
-                hint = f"remove it; the schema allows only: {', '.join(allowed)}"
-            else:
-                hint = "remove it; this object takes no properties"
-            out.append(
-                Violation(
-                    "additionalProperties",
-                    join_pointer(path, name),
-                    schema_path,
-                    f"property {name!r} is not allowed here",
-                    hint,
-                )
-            )
-        return out
-    if keyword in ("minItems", "maxItems", "minProperties", "maxProperties"):
-        limit = params.get("limit")
-        size = len(instance) if isinstance(instance, list | dict) else "?"
-        what = "items" if "Items" in keyword else "properties"
-        bound = "at least" if keyword.startswith("min") else "at most"
-        return [
-            Violation(
-                keyword, path, schema_path, f"has {size} {what}; {bound} {limit} allowed", None
-            )
-        ]
-    if keyword == "uniqueItems":
-        return [Violation(keyword, path, schema_path, "array items are not unique", None)]
-    # the value itself is quoted from here on (not above: it may be the whole payload)
-    shown = _show(instance, path, show_values)
-    if keyword == "enum":
-        options = params.get("options", [])
-        listed = ", ".join(short_repr(o, 30) for o in options[:12])
-        if len(options) > 12:
-            listed += f", ... ({len(options)} values)"
-        guess = _closest(instance, options) if isinstance(instance, str) else None
-        return [
-            Violation(
-                "enum",
-                path,
-                schema_path,
-                f"{shown} is not one of {listed}",
-                f"did you mean {guess!r}?" if guess else "use one of the listed values",
-            )
-        ]
-    if keyword == "type":
-        types = params.get("types", [])
-        wanted = " or ".join(types)
-        hint = _type_hint(instance, types, hide=not show_values and pointer_is_sensitive(path))
-        return [
-            Violation(
-                "type",
-                path,
-                schema_path,
-                f"expected {wanted}, got {json_type(instance)} {shown}",
+                "additionalProperties",
+                join_pointer(f.path, name),
+                f.schema_path,
+                f"property {name!r} is not allowed here",
                 hint,
             )
-        ]
-    if keyword == "const":
-        return [
-            Violation(
-                "const",
-                path,
-                schema_path,
-                f"{shown} must be exactly {short_repr(params.get('expected_value'))}",
-                None,
-            )
-        ]
-    if keyword == "format":
-        fmt = params.get("format", "?")
-        return [
-            Violation(
-                "format",
-                path,
-                schema_path,
-                f"{shown} is not a valid {fmt}",
-                _FORMAT_HINTS.get(fmt),
-            )
-        ]
-    if keyword == "pattern":
-        pattern = params.get("pattern", "?")
-        return [
-            Violation(
-                "pattern",
-                path,
-                schema_path,
-                f"{shown} does not match the pattern {pattern}",
-                "the pattern is an ECMA-262 regular expression (\\d and \\w are ASCII only)",
-            )
-        ]
-    if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        limit = params.get("limit")
-        words = {
-            "minimum": "less than the minimum",
-            "maximum": "greater than the maximum",
-            "exclusiveMinimum": "not greater than the exclusive minimum",
-            "exclusiveMaximum": "not less than the exclusive maximum",
-        }[keyword]
-        return [Violation(keyword, path, schema_path, f"{shown} is {words} {limit}", None)]
-    if keyword in ("minLength", "maxLength"):
-        limit = params.get("limit")
-        size = len(instance) if isinstance(instance, str) else "?"
-        rel = "shorter" if keyword == "minLength" else "longer"
-        bound = "at least" if keyword == "minLength" else "at most"
-        return [
-            Violation(
-                keyword,
-                path,
-                schema_path,
-                f"{shown} is {rel} than allowed ({size} characters; {bound} {limit})",
-                None,
-            )
-        ]
-    if keyword in ("anyOf", "oneOf"):
-        context = params.get("context") or []
-        if type(kind).__name__ == "OneOfMultipleValid":
-            message = f"{shown} matches more than one alternative of oneOf"
-            return [Violation(keyword, path, schema_path, message, "make the branches exclusive")]
-        branches = _resolve(schema, schema_tokens) or []
-        branch_types = [
-            b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)
-        ]
-        message = (
-            f"{shown} matches none of the {len(context) or 'listed'} alternatives of {keyword}"
         )
-        if branch_types and len(branch_types) == len(context):
-            message += f" ({', '.join(branch_types)})"
-        hint = None
-        best = _best_branch_error(context)
-        if best is not None:
-            reason = _first_line(best.message)
-            where = join_pointer("", *best.instance_path)
-            if _hides(best.instance, where, show_values):
-                reason = f"the value {_show(best.instance, where, show_values)} fails "
-                reason += repr(best.kind.name)
-            hint = f"closest alternative fails because: {reason}"
-        return [Violation(keyword, path, schema_path, message, hint)]
-    if keyword == "falseSchema":
-        return [
-            Violation(
-                "false",
-                path,
-                schema_path,
-                "no value is allowed here (the schema is false)",
-                "remove this member",
-            )
-        ]
-    if keyword == "multipleOf":
-        return [
-            Violation(
-                keyword,
-                path,
-                schema_path,
-                f"{shown} is not a multiple of {params.get('multiple_of')}",
-                None,
-            )
-        ]
-    if keyword == "backtrackLimitExceeded":
-        return [
-            Violation(
-                "pattern",
-                path,
-                schema_path,
-                "the pattern could not be evaluated within the backtracking limit",
-                "simplify the pattern (nested quantifiers backtrack catastrophically)",
-            )
-        ]
-    message = error.message
-    if _hides(instance, path, show_values):
-        message = f"the value {shown} fails {keyword!r}"
-    return [Violation(keyword, path, schema_path, _first_line(message), None)]
+    return out
+
+
+def _size(f: _Failure) -> list[Violation]:
+    """minItems, maxItems, minProperties, maxProperties."""
+    instance = f.instance
+    size = len(instance) if isinstance(instance, list | dict) else "?"
+    what = "items" if "Items" in f.keyword else "properties"
+    bound = "at least" if f.keyword.startswith("min") else "at most"
+    return f.violation(f"has {size} {what}; {bound} {f.params.get('limit')} allowed")
+
+
+def _unique_items(f: _Failure) -> list[Violation]:
+    return f.violation("array items are not unique")
+
+
+def _enum(f: _Failure) -> list[Violation]:
+    options = f.params.get("options", [])
+    listed = ", ".join(short_repr(o, 30) for o in options[:12])
+    if len(options) > 12:
+        listed += f", ... ({len(options)} values)"
+    instance = f.instance
+    guess = did_you_mean(instance, options) if isinstance(instance, str) else None
+    return f.violation(
+        f"{f.shown()} is not one of {listed}",
+        f"did you mean {guess!r}?" if guess else "use one of the listed values",
+    )
+
+
+def _type(f: _Failure) -> list[Violation]:
+    types = f.params.get("types", [])
+    wanted = " or ".join(types)
+    hidden = not f.show_values and pointer_is_sensitive(f.path)
+    return f.violation(
+        f"expected {wanted}, got {json_type(f.instance)} {f.shown()}",
+        _type_hint(f.instance, types, hide=hidden),
+    )
+
+
+def _const(f: _Failure) -> list[Violation]:
+    expected = short_repr(f.params.get("expected_value"))
+    return f.violation(f"{f.shown()} must be exactly {expected}")
+
+
+def _format(f: _Failure) -> list[Violation]:
+    fmt = f.params.get("format", "?")
+    return f.violation(f"{f.shown()} is not a valid {fmt}", _FORMAT_HINTS.get(fmt))
+
+
+def _pattern(f: _Failure) -> list[Violation]:
+    if type(f.error.kind).__name__ == "BacktrackLimitExceeded":
+        return _backtrack_limit(f)
+    return f.violation(
+        f"{f.shown()} does not match the pattern {f.params.get('pattern', '?')}",
+        "the pattern is an ECMA-262 regular expression (\\d and \\w are ASCII only)",
+    )
+
+
+_BOUND_WORDS: Final = {
+    "minimum": "less than the minimum",
+    "maximum": "greater than the maximum",
+    "exclusiveMinimum": "not greater than the exclusive minimum",
+    "exclusiveMaximum": "not less than the exclusive maximum",
+}
+
+
+def _bound(f: _Failure) -> list[Violation]:
+    """minimum, maximum, exclusiveMinimum, exclusiveMaximum."""
+    return f.violation(f"{f.shown()} is {_BOUND_WORDS[f.keyword]} {f.params.get('limit')}")
+
+
+def _length(f: _Failure) -> list[Violation]:
+    """minLength, maxLength."""
+    instance = f.instance
+    size = len(instance) if isinstance(instance, str) else "?"
+    rel, bound = ("shorter", "at least") if f.keyword == "minLength" else ("longer", "at most")
+    limit = f.params.get("limit")
+    return f.violation(f"{f.shown()} is {rel} than allowed ({size} characters; {bound} {limit})")
+
+
+def _alternatives(f: _Failure) -> list[Violation]:
+    """anyOf, oneOf: the branches' types, and why the closest branch fails."""
+    keyword = f.keyword
+    context = f.params.get("context") or []
+    if type(f.error.kind).__name__ == "OneOfMultipleValid":
+        return f.violation(
+            f"{f.shown()} matches more than one alternative of oneOf",
+            "make the branches exclusive",
+        )
+    branches = get_in(f.schema, f.schema_tokens) or []
+    branch_types = [
+        b["type"] for b in branches if isinstance(b, dict) and isinstance(b.get("type"), str)
+    ]
+    message = (
+        f"{f.shown()} matches none of the {len(context) or 'listed'} alternatives of {keyword}"
+    )
+    if branch_types and len(branch_types) == len(context):
+        message += f" ({', '.join(branch_types)})"
+    hint = None
+    best = _best_branch_error(context)
+    if best is not None:
+        reason = _first_line(best.message)
+        where = join_pointer("", *best.instance_path)
+        if _hides(best.instance, where, f.show_values):
+            reason = f"the value {_show(best.instance, where, f.show_values)} fails "
+            reason += repr(best.kind.name)
+        hint = f"closest alternative fails because: {reason}"
+    return f.violation(message, hint)
+
+
+def _false_schema(f: _Failure) -> list[Violation]:
+    return [
+        Violation(
+            "false",
+            f.path,
+            f.schema_path,
+            "no value is allowed here (the schema is false)",
+            "remove this member",
+        )
+    ]
+
+
+def _multiple_of(f: _Failure) -> list[Violation]:
+    return f.violation(f"{f.shown()} is not a multiple of {f.params.get('multiple_of')}")
+
+
+def _backtrack_limit(f: _Failure) -> list[Violation]:
+    """A pattern the engine gave up on (reported under the ``pattern`` keyword)."""
+    return [
+        Violation(
+            "pattern",
+            f.path,
+            f.schema_path,
+            "the pattern could not be evaluated within the backtracking limit",
+            "simplify the pattern (nested quantifiers backtrack catastrophically)",
+        )
+    ]
+
+
+def _other(f: _Failure) -> list[Violation]:
+    """Any other keyword: the engine's own message, unless it would quote a secret."""
+    message = f.error.message
+    if _hides(f.instance, f.path, f.show_values):
+        message = f"the value {f.shown()} fails {f.keyword!r}"
+    return f.violation(_first_line(message))
+
+
+#: keyword -> explainer; a keyword not listed gets :func:`_other`.
+_EXPLAINERS: Final[dict[str, Callable[[_Failure], list[Violation]]]] = {
+    "required": _required,
+    "additionalProperties": _additional_properties,
+    "minItems": _size,
+    "maxItems": _size,
+    "minProperties": _size,
+    "maxProperties": _size,
+    "uniqueItems": _unique_items,
+    "enum": _enum,
+    "type": _type,
+    "const": _const,
+    "format": _format,
+    "pattern": _pattern,
+    "minimum": _bound,
+    "maximum": _bound,
+    "exclusiveMinimum": _bound,
+    "exclusiveMaximum": _bound,
+    "minLength": _length,
+    "maxLength": _length,
+    "anyOf": _alternatives,
+    "oneOf": _alternatives,
+    "falseSchema": _false_schema,
+    "multipleOf": _multiple_of,
+}
 
 
 def _best_branch_error(context: list[list[Any]]) -> Any:
@@ -468,8 +506,3 @@ def _is_number(text: str) -> bool:
     """Whether ``text`` is a JSON number (``float()`` also takes ``1_000``, ``+5``, ``.5``,
     ``inf`` and other scripts' digits, none of which JSON allows)."""
     return _JSON_NUMBER.fullmatch(text) is not None
-
-
-def pointer_get(document: Any, pointer: str) -> Any:
-    """The node at ``pointer`` in ``document``, or ``None`` when it does not exist."""
-    return _resolve(document, pointer_tokens(pointer))

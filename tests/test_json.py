@@ -24,6 +24,7 @@ class TestLoad:
         ("text", "pointer"),
         [
             (b'{"a":1,"a":2}', "/a"),
+            (b'{"a":1,"a":2,"a":3}', "/a"),  # one finding per key, however often it repeats
             (b'{"t":"10:00","b":{"c":1,"c":1}}', "/b/c"),
             (b'[{"x":"a:b:c","x":"d"}]', "/0/x"),
             (b'{"a~b/c":1,"a~b/c":2}', "/a~0b~1c"),

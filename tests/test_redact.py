@@ -6,7 +6,20 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.redact import fingerprint, is_sensitive, pointer_is_sensitive, redacted
+from jsoncontract.diff import Differ
+from jsoncontract.diff.correlate import given
+from jsoncontract.diff.values import redact_value, shown
+from jsoncontract.model import ArgumentsForm, Dialect, Hop, Source, ToolCall
+from jsoncontract.pointer import ABSENT
+from jsoncontract.redact import (
+    fingerprint,
+    is_fingerprint,
+    is_sensitive,
+    pointer_is_sensitive,
+    redacted,
+    redacted_text,
+    secrets_in,
+)
 
 
 @pytest.mark.parametrize(
@@ -65,3 +78,74 @@ def test_redacted_hides_whole_what_is_too_deep_to_search() -> None:
     for _ in range(150):
         deep = {"a": deep}
     assert "hunter2" not in repr(redacted(deep))
+
+
+def test_redacted_hides_the_whole_value_at_a_sensitive_pointer() -> None:
+    assert redacted({"kind": "basic"}, "/auth") == fingerprint({"kind": "basic"})
+    assert redacted("Oslo", "/address/city") == "Oslo"
+    assert redacted("Oslo", None) == "Oslo"
+
+
+def test_redacted_copies_only_what_it_changes() -> None:
+    value: dict[str, Any] = {"keep": {"a": [1, 2]}, "user": {"name": "bob", "token": "t-1"}}
+    out = redacted(value)
+    assert out["keep"] is value["keep"]
+    assert out["user"] == {"name": "bob", "token": fingerprint("t-1")}
+    assert list(out) == ["keep", "user"] and list(out["user"]) == ["name", "token"]
+
+
+def _buried(secret: str, depth: int) -> Any:
+    value: Any = {"password": secret}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("depth", [99, 101, 150, 400])
+def test_a_password_nested_deeper_than_the_search_is_hashed_by_both_paths(depth: int) -> None:
+    deep = _buried("hunter2", depth)
+    # check and lint quote values through redacted(); diff through its redact_value()
+    for hidden in (redacted(deep), redact_value(deep, "/payload"), redact_value([deep], "/items")):
+        assert "hunter2" not in repr(hidden)
+
+
+def test_a_password_nested_deep_is_hashed_in_a_diff_report() -> None:
+    deep = _buried("hunter2", 150)
+    calls = [
+        ToolCall(hop, dialect, "t", "c1", value, ArgumentsForm.VALUE, Source("x.json"))
+        for hop, dialect, value in (
+            (Hop.MODEL, Dialect.ANTHROPIC, {"payload": deep, "n": 1}),
+            (Hop.MCP, Dialect.MCP, {"n": 1}),
+        )
+    ]
+    result = Differ().diff(given(calls))
+    (dropped,) = result.differences
+    assert dropped.code.value == "dropped" and dropped.from_path == "/payload"
+    assert "hunter2" not in repr(result.to_dict())
+    assert all("hunter2" not in str(row.cells) for row in result.rows())
+
+
+def test_the_diff_leaves_an_absent_side_alone() -> None:
+    assert redact_value(ABSENT, "/password") is ABSENT
+
+
+def test_a_fingerprint_is_shown_as_it_is() -> None:
+    assert is_fingerprint(fingerprint("x"))
+    assert is_fingerprint("<redacted: nested too deeply to hash>")
+    assert not is_fingerprint("<redacted sha256:")  # the start of a string is not enough
+    assert shown(fingerprint("x")) == fingerprint("x")
+    assert shown("plain") == '"plain"'
+
+
+def test_secrets_in_follows_what_redacted_hides() -> None:
+    value = {
+        "to": "bob@example.com",
+        "auth": {"user": "admin", "keys": ["k-123456", 7]},
+        "password": "pw",  # too short to look for in a message
+        "items": [{"api_key": "sk-live-1"}],
+    }
+    assert list(secrets_in(value)) == ["admin", "k-123456", "sk-live-1"]
+    assert redacted_text("admin used sk-live-1", value) == (
+        f"{fingerprint('admin')} used {fingerprint('sk-live-1')}"
+    )
+    assert redacted_text("nothing to hide", value) == "nothing to hide"

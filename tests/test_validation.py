@@ -223,6 +223,14 @@ def test_catastrophic_pattern_does_not_hang() -> None:
     assert time.perf_counter() - start < 2
 
 
+def test_a_pattern_beyond_the_backtracking_limit_says_so() -> None:
+    # a back-reference keeps the regex engine from its linear-time path
+    (v,) = CompiledSchema({"pattern": "(a*)*\\1b"}).violations("a" * 40)
+    assert (v.keyword, v.schema_path) == ("pattern", "#/pattern")
+    assert v.message == "the pattern could not be evaluated within the backtracking limit"
+    assert v.hint is not None and v.hint.startswith("simplify the pattern")
+
+
 def test_formats_are_asserted() -> None:
     compiled = CompiledSchema({"type": "string", "format": "email"})
     assert not compiled.is_valid("not-an-email")
@@ -382,3 +390,70 @@ def test_draft_3_messages_do_not_quote_secrets() -> None:
     schema = {"$schema": "http://json-schema.org/draft-03/schema#", "type": "array"}
     (found,) = CompiledSchema(schema).violations({"password": "hunter2"})
     assert "hunter2" not in found.message
+
+
+#: One failing value per keyword with an explainer: (schema, instance, reported keyword).
+EXPLAINED: dict[str, tuple[Any, Any, str]] = {
+    "required": ({"required": ["a"]}, {}, "required"),
+    "additionalProperties": (
+        {"properties": {"b": {}}, "additionalProperties": False},
+        {"a": 1},
+        "additionalProperties",
+    ),
+    "minItems": ({"minItems": 2}, [1], "minItems"),
+    "maxItems": ({"maxItems": 1}, [1, 2], "maxItems"),
+    "minProperties": ({"minProperties": 1}, {}, "minProperties"),
+    "maxProperties": ({"maxProperties": 0}, {"a": 1}, "maxProperties"),
+    "uniqueItems": ({"uniqueItems": True}, [1, 1], "uniqueItems"),
+    "enum": ({"enum": ["a"]}, "b", "enum"),
+    "type": ({"type": "string"}, 1, "type"),
+    "const": ({"const": "a"}, "b", "const"),
+    "format": ({"format": "date"}, "x", "format"),
+    "pattern": ({"pattern": "^a$"}, "b", "pattern"),
+    "minimum": ({"minimum": 1}, 0, "minimum"),
+    "maximum": ({"maximum": 1}, 2, "maximum"),
+    "exclusiveMinimum": ({"exclusiveMinimum": 1}, 1, "exclusiveMinimum"),
+    "exclusiveMaximum": ({"exclusiveMaximum": 1}, 1, "exclusiveMaximum"),
+    "minLength": ({"minLength": 2}, "a", "minLength"),
+    "maxLength": ({"maxLength": 1}, "ab", "maxLength"),
+    "anyOf": ({"anyOf": [{"type": "string"}, {"type": "null"}]}, 1, "anyOf"),
+    "oneOf": ({"oneOf": [{"type": "integer"}, {"minimum": 0}]}, 1, "oneOf"),
+    "falseSchema": ({"properties": {"a": False}}, {"a": 1}, "false"),
+    "multipleOf": ({"multipleOf": 2}, 3, "multipleOf"),
+}
+
+
+def test_every_explainer_in_the_table_has_a_case() -> None:
+    from jsoncontract.validation import _EXPLAINERS
+
+    assert set(EXPLAINED) == set(_EXPLAINERS)
+
+
+@pytest.mark.parametrize("keyword", sorted(EXPLAINED))
+def test_the_explainer_of_each_keyword(keyword: str) -> None:
+    schema, instance, reported = EXPLAINED[keyword]
+    (v,) = CompiledSchema(schema).violations(instance)
+    assert v.keyword == reported
+    assert v.message and "\n" not in v.message
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "keyword", "message"),
+    [
+        ({"not": {"type": "string"}}, "x", "not", '{"type":"string"} is not allowed for "x"'),
+        ({"contains": {"const": 1}}, [2], "contains", "None of [2] are valid"),
+        (
+            {"properties": {"password": {"not": {"const": "hunter2"}}}},
+            {"password": "hunter2"},
+            "not",
+            "the value <redacted sha256:",
+        ),
+    ],
+)
+def test_other_keywords_keep_the_engine_message_unless_it_quotes_a_secret(
+    schema: Any, instance: Any, keyword: str, message: str
+) -> None:
+    (v,) = CompiledSchema(schema).violations(instance)
+    assert v.keyword == keyword
+    assert v.message.startswith(message)
+    assert "hunter2" not in v.message

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.context import merge, parse_now
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
-from jsoncontract.model import Finding, Severity, Stage, join_pointer
-from jsoncontract.redact import fingerprint, is_sensitive
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pointer import ABSENT, get_in, join_pointer
+from jsoncontract.redact import redacted_text
 
 if TYPE_CHECKING:
     from jsoncontract.business.rules import Rule, RuleSet
@@ -124,7 +125,7 @@ class BusinessRules:
             "tool": call.tool,
             "hop": call.hop.value if call.hop is not None else None,
             "call_id": call.call_id,
-            "dialect": call.dialect.value if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
         }
         root: Any = None
         activations: dict[str, Any] = {}
@@ -247,22 +248,14 @@ class BusinessRules:
 
     def _redact(self, message: str, arguments: Any) -> str:
         """Replace values of sensitive-looking fields quoted in a message by their hash."""
-        if self.show_values:
-            return message
-        for secret in _sensitive_values(arguments):
-            if secret in message:
-                message = message.replace(secret, fingerprint(secret))
-        return message
+        return message if self.show_values else redacted_text(message, arguments)
 
 
 def _plain_target(value: Any, tokens: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     """:func:`scoped` for a scope of plain member names, without a generator."""
-    for token in tokens:
-        if not isinstance(value, dict):
-            return ()
-        value = value.get(token)
-        if value is None:
-            return ()
+    value = get_in(value, tokens)
+    if value is None or value is ABSENT:
+        return ()
     return (("/" + "/".join(tokens), value),)
 
 
@@ -291,21 +284,6 @@ def scoped(value: Any, tokens: tuple[str, ...], prefix: str = "") -> Iterator[tu
         index = int(head)
         if index < len(value):
             yield from scoped(value[index], rest, f"{prefix}/{index}")
-
-
-def _sensitive_values(value: Any) -> Iterator[str]:
-    """Strings (4 characters or more) under sensitive-looking member names, at any depth
-    in document order (walked without recursion: arguments may nest as deep as a parser
-    allows)."""
-    stack: list[tuple[Any, str | None]] = [(value, None)]
-    while stack:
-        item, name = stack.pop()
-        if isinstance(item, dict):
-            stack.extend((member, key) for key, member in reversed(item.items()))
-        elif isinstance(item, list):
-            stack.extend((member, name) for member in reversed(item))
-        elif isinstance(item, str) and len(item) >= 4 and is_sensitive(name):
-            yield item
 
 
 def _default_message(rule: Rule) -> str:

@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.model import Finding, Severity, Stage, join_pointer
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pointer import join_pointer
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolCall, ToolContract

@@ -10,7 +10,6 @@ files are often shared by several tool sets.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,9 +20,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.errors import ConfigError
-from jsoncontract.model import Hop, Severity, Source, pointer_tokens
+from jsoncontract.model import Hop, Severity, Source
+from jsoncontract.pointer import pointer_tokens
 
 if TYPE_CHECKING:
     from jsoncontract.business._cel import CelEnvironment, Expression
@@ -168,8 +169,8 @@ def load_rules(
     for item in parsed:
         for tool, entries in item.document.get("tools", {}).items():
             if known is not None and tool not in known:
-                guess = difflib.get_close_matches(tool, known, n=1, cutoff=0.6)
-                tip = f"; did you mean {guess[0]!r}?" if guess else ""
+                guess = did_you_mean(tool, known)
+                tip = f"; did you mean {guess!r}?" if guess else ""
                 line = item.index.line(("tools", tool))
                 ruleset.warnings.append(
                     f"{item.label}:{line}: rules for tool {tool!r}, which no tools file "
@@ -266,8 +267,8 @@ def _explain(error: Any, document: Any, path: tuple[Any, ...], schema: dict[str,
     if kind == "additionalProperties":
         unexpected = details.get("unexpected", ["?"])[0]
         allowed = _allowed_keys(path, schema)
-        guess = difflib.get_close_matches(str(unexpected), allowed, n=1)
-        tip = f"; did you mean {guess[0]!r}?" if guess else f" (known keys: {', '.join(allowed)})"
+        guess = did_you_mean(str(unexpected), allowed)
+        tip = f"; did you mean {guess!r}?" if guess else f" (known keys: {', '.join(allowed)})"
         return f"{where}: unknown key {unexpected!r}{tip}"
     if kind == "oneOf" and isinstance(node, dict):
         if len(path) >= 3 and path[0] == "tools":

@@ -18,6 +18,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     RulesOpt,
     exit_code,
+    format_choices,
     output_stream,
     stderr_is_terminal,
     tool_paths,
@@ -28,16 +29,9 @@ if TYPE_CHECKING:
 
     from jsoncontract.model import CallResult
 
-
-class CheckFormat(StrEnum):
-    """Report formats of ``check``."""
-
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-    github = "github"
-    sarif = "sarif"
-    junit = "junit"
+    CheckFormat = str
+else:
+    CheckFormat = format_choices("check")  # the formats of the reporter table
 
 
 class DialectChoice(StrEnum):
@@ -49,6 +43,7 @@ class DialectChoice(StrEnum):
     anthropic = "anthropic"
     gemini = "gemini"
     mcp = "mcp"
+    mcp_trace = "mcp-trace"
     downstream = "downstream"
 
 
@@ -113,7 +108,7 @@ def check_cli(
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.model import Dialect, Summary
-    from jsoncontract.reporters import CHECK_REPORTERS, ReportOptions
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -124,7 +119,7 @@ def check_cli(
     tool = tool or section.get("tool")
     chosen = dialect.value if dialect else section.get("dialect", "auto")
     forced = None if chosen == "auto" else Dialect(chosen)
-    fmt = (format.value if format else None) or section.get("format", "text")
+    fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     options = ReportOptions(
         color=color,
@@ -150,10 +145,7 @@ def check_cli(
         results = _with_progress(results, reader, captures)
     try:
         with output_stream(output) as stream:
-            reporter = CHECK_REPORTERS[fmt](stream, options)
-            for result in results:
-                reporter.add(result)
-            reporter.close(summary)
+            render("check", fmt, stream, options, summary, results)
     finally:
         business.close()
     worst = summary.worst()

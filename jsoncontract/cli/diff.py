@@ -16,6 +16,7 @@ from jsoncontract.cli.options import (
     NoConfigOpt,
     OutputOpt,
     exit_code,
+    format_choices,
     output_stream,
 )
 
@@ -23,13 +24,9 @@ if TYPE_CHECKING:
     from jsoncontract.config import Config
     from jsoncontract.diff.compare import ArrayRule
 
-
-class DiffFormat(StrEnum):
-    """Report formats of ``diff``."""
-
-    text = "text"
-    json = "json"
-    patch = "patch"
+    DiffFormat = str
+else:
+    DiffFormat = format_choices("diff")  # the formats of the reporter table
 
 
 class RowsChoice(StrEnum):
@@ -143,7 +140,7 @@ def diff_cli(
     from jsoncontract.diff.model import DiffSummary
     from jsoncontract.errors import UsageError
     from jsoncontract.model import Dialect, Hop
-    from jsoncontract.reporters import DIFF_REPORTERS, DiffReportOptions
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -181,16 +178,15 @@ def diff_cli(
         show_values=show_values or bool(section.get("show_values", False)),
         correlate=tuple(fields),
     )
-    fmt = (format.value if format else None) or section.get("format", "text")
+    fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    report_options = DiffReportOptions(
+    report_options = ReportOptions(
         color=color,
         rows=(rows.value if rows else None) or section.get("rows", "auto"),
         verbose=verbose or bool(hop_files),
         quiet=quiet,
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         width=width,
-        show_values=options.show_values,
     )
     summary = DiffSummary()
     results = iter_diff(
@@ -206,10 +202,7 @@ def diff_cli(
         summary=summary,
     )
     with output_stream(output) as stream:
-        reporter = DIFF_REPORTERS[fmt](stream, report_options)
-        for result in results:
-            reporter.add(result)
-        reporter.close(summary)
+        render("diff", fmt, stream, report_options, summary, results)
     worst = summary.worst()
     return exit_code(worst.value if worst else None, threshold)
 

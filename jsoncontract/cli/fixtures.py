@@ -17,6 +17,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     RulesOpt,
     exit_code,
+    format_choices,
     output_stream,
     stderr_is_terminal,
     tool_paths,
@@ -31,15 +32,12 @@ if TYPE_CHECKING:
     from jsoncontract.suites.hooks import ViolationSource
     from jsoncontract.tools.toolset import ToolSet
 
+    FixturesFormat = str
+else:
+    FixturesFormat = format_choices("fixtures")  # the formats of the reporter table
+
 #: Where ``test`` looks for suites when neither the command line nor the config says.
 DEFAULT_SUITE_DIR = "fixtures"
-
-
-class FixturesFormat(StrEnum):
-    """Report formats of ``fixtures``."""
-
-    text = "text"
-    json = "json"
 
 
 class Kind(StrEnum):
@@ -145,8 +143,7 @@ def fixtures_cli(
     from jsoncontract.cli.progress import item_progress
     from jsoncontract.cli.test import load_gate
     from jsoncontract.config import load_config
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.suite_formats import FIXTURES_REPORTERS
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.suites.generate import generate_suites
     from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
     from jsoncontract.suites.model import DERIVED_KINDS, CaseKind
@@ -179,9 +176,9 @@ def fixtures_cli(
             )
     finally:
         gate.close()
-    fmt = format.value if format else "text"
+    options = ReportOptions(color=color, quiet=quiet)
     with output_stream(output) as stream:
-        FIXTURES_REPORTERS[fmt](report, stream, ReportOptions(color=color, quiet=quiet))
+        render("fixtures", format or "text", stream, options, report)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code(_worst(report), threshold)
 
@@ -190,5 +187,7 @@ def _worst(report: GenerationReport) -> str | None:
     """The most severe of the run's findings: tools without cases, capture calls left
     unrecorded (and, with ``--check``, suites out of date) are errors; stale and skipped
     cases are warnings."""
-    severities = {f.severity.value for f in report.findings()}
-    return next((s for s in ("error", "warning", "info") if s in severities), None)
+    from jsoncontract.model import Severity
+
+    worst = Severity.worst(f.severity for f in report.findings())
+    return worst.value if worst is not None else None

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,18 +15,14 @@ from jsoncontract.cli.options import (
     NoConfigOpt,
     OutputOpt,
     exit_code,
+    format_choices,
     output_stream,
 )
 
-
-class LintFormat(StrEnum):
-    """Report formats of ``lint``."""
-
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-    github = "github"
+if TYPE_CHECKING:
+    LintFormat = str
+else:
+    LintFormat = format_choices("lint")  # the formats of the reporter table
 
 
 def register(app: typer.Typer) -> None:
@@ -92,8 +87,7 @@ def lint_cli(
     from jsoncontract.errors import UsageError
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import build_settings
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.lint import LINT_REPORTERS, LintReportOptions
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
@@ -128,25 +122,13 @@ def lint_cli(
             return 1 if changed else 0
     report = linter.lint_paths(targets)
     report.fixed = fixed
-    fmt = (format.value if format else None) or section.get("format", "text")
+    fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = LintReportOptions(
-        rules=_rule_metas(linter) if fmt in ("sarif", "github", "text") else {},
-        fail_on=threshold,
-        statistics=statistics,
-        view=ReportOptions(color=color, quiet=quiet),
-    )
+    options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=threshold)
     with output_stream(output) as stream:
-        LINT_REPORTERS[fmt](report, stream, options)
+        render("lint", fmt, stream, options, report)
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)
-
-
-def _rule_metas(linter: Any) -> dict[str, Any]:
-    """Metadata (with the documentation) of every enabled rule, for SARIF and text."""
-    from jsoncontract.lint.docs import rule_meta
-
-    return {rule.code: rule_meta(rule) for rule in linter.rules}
 
 
 def _split(values: list[str] | None) -> list[str] | None:

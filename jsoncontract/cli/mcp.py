@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Coroutine
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -26,6 +25,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     RulesOpt,
     exit_code,
+    format_choices,
     output_stream,
 )
 
@@ -259,11 +259,10 @@ def report_problems(listing: ToolListing) -> None:
 # -- mcp tools ------------------------------------------------------------------------------
 
 
-class ToolsFormat(StrEnum):
-    """Formats of ``mcp tools``."""
-
-    text = "text"
-    json = "json"
+if TYPE_CHECKING:
+    ToolsFormat = str
+else:
+    ToolsFormat = format_choices("mcp tools")  # the formats of its reporter table
 
 
 # fmt: off
@@ -272,7 +271,7 @@ def tools_cli(
     *,
     format: Annotated[ToolsFormat, typer.Option(
         "--format", "-f", help="text, or json: the tools/list result (every page), which "
-        "check --tools, lint, pin and fixtures read unchanged.")] = ToolsFormat.text,
+        "check --tools, lint, pin and fixtures read unchanged.")] = "text",
     output: OutputOpt = None,
     header: HeaderOpt = None,
     env: EnvOpt = None,
@@ -293,8 +292,7 @@ def tools_cli(
     writes something else than JSON-RPC to stdout; 2 when it cannot be reached.
     """
     from jsoncontract.config import load_config
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.live import TOOLS_REPORTERS
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     spec = resolve(
@@ -305,21 +303,17 @@ def tools_cli(
     listing = fetch_listing(spec, options)
     report_problems(listing)
     with output_stream(output) as stream:
-        TOOLS_REPORTERS[format.value](listing, stream, ReportOptions(color=color))
+        render("mcp tools", format, stream, ReportOptions(color=color), listing)
     return 1 if listing.problems else 0
 
 
 # -- mcp lint -------------------------------------------------------------------------------
 
 
-class LintFormat(StrEnum):
-    """Report formats of ``mcp lint`` (those of ``lint``)."""
-
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    junit = "junit"
-    github = "github"
+if TYPE_CHECKING:
+    LintFormat = str
+else:
+    LintFormat = format_choices("mcp lint")  # the formats of its reporter table
 
 
 # fmt: off
@@ -363,13 +357,12 @@ def lint_cli(
     import gc
 
     gc.disable()
-    from jsoncontract.cli.lint import _rule_metas, _split
+    from jsoncontract.cli.lint import _split
     from jsoncontract.config import load_config
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import build_settings
     from jsoncontract.live.linting import lint_listing, lint_version
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.lint import LINT_REPORTERS, LintReportOptions
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
@@ -394,15 +387,11 @@ def lint_cli(
         warn(message)
     linter = Linter(settings)
     report = lint_listing(linter, listing)
-    fmt = (format.value if format else None) or section.get("format", "text")
+    fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    view = LintReportOptions(
-        rules=_rule_metas(linter) if fmt in ("sarif", "github", "text") else {},
-        fail_on=threshold,
-        view=ReportOptions(color=color, quiet=quiet),
-    )
+    view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
-        LINT_REPORTERS[fmt](report, stream, view)
+        render("mcp lint", fmt, stream, view, report)
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)
 
@@ -410,11 +399,10 @@ def lint_cli(
 # -- mcp pin -------------------------------------------------------------------------------
 
 
-class PinFormat(StrEnum):
-    """Formats of ``mcp pin --check`` (those of ``pin``)."""
-
-    text = "text"
-    json = "json"
+if TYPE_CHECKING:
+    PinFormat = str
+else:
+    PinFormat = format_choices("mcp pin")  # the formats of its reporter table
 
 
 # fmt: off
@@ -427,7 +415,7 @@ def pin_cli(
         "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
     ] = False,
     format: Annotated[PinFormat, typer.Option(
-        "--format", "-f", help="Report format of --check.")] = PinFormat.text,
+        "--format", "-f", help="Report format of --check.")] = "text",
     output: OutputOpt = None,
     header: HeaderOpt = None,
     env: EnvOpt = None,
@@ -449,9 +437,8 @@ def pin_cli(
     """
     from jsoncontract.config import load_config
     from jsoncontract.live.linting import pin_listing, server_key
-    from jsoncontract.pin import drift, read_lock, write_lock
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.pin import PIN_REPORTERS, pin_summary
+    from jsoncontract.pin import DriftReport, drift, read_lock, write_lock
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     spec = resolve(
@@ -482,9 +469,9 @@ def pin_cli(
         )
         return 0
     findings = drift(_only(read_lock(lock), key), current, base=base)
-    summary = pin_summary(findings, tools=current.count(), files=1, lock=str(lock))
+    report = DriftReport(str(lock), current.count(), 1, findings)
     with output_stream(output) as stream:
-        PIN_REPORTERS[format.value](findings, summary, stream, ReportOptions(color=color))
+        render("mcp pin", format, stream, ReportOptions(color=color), report)
     return 1 if findings else 0
 
 
@@ -501,14 +488,10 @@ def _only(lock: Any, key: str) -> Any:
 # -- mcp probe -----------------------------------------------------------------------------
 
 
-class ProbeFormat(StrEnum):
-    """Report formats of ``mcp probe``."""
-
-    text = "text"
-    json = "json"
-    junit = "junit"
-    sarif = "sarif"
-    github = "github"
+if TYPE_CHECKING:
+    ProbeFormat = str
+else:
+    ProbeFormat = format_choices("mcp probe")  # the formats of its reporter table
 
 
 # fmt: off
@@ -542,7 +525,7 @@ def probe_cli(
         "in --header: check that a request without them is refused with 401.",
         show_default=False)] = None,
     format: Annotated[ProbeFormat, typer.Option(
-        "--format", "-f", help="Report format.")] = ProbeFormat.text,
+        "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     quiet: Annotated[bool, typer.Option(
@@ -575,8 +558,7 @@ def probe_cli(
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.live.probe import ProbeSettings, parse_kinds, probe_servers
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.live import PROBE_REPORTERS, LiveReportOptions
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     specs = _probe_targets(
@@ -611,9 +593,9 @@ def probe_cli(
 
         report = run_async(main)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    view = ReportOptions(color=color, quiet=quiet)
+    view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
-        PROBE_REPORTERS[format.value](report, stream, LiveReportOptions(threshold, view))
+        render("mcp probe", format, stream, view, report)
     for card in report.servers:
         if card.error is not None:
             sys.stderr.write(f"jsoncontract: error: {card.error}\n")
@@ -666,16 +648,10 @@ def _probe_targets(
 # -- mcp test -------------------------------------------------------------------------------
 
 
-class TestFormat(StrEnum):
-    """Report formats of ``mcp test`` (those of ``test``)."""
-
-    __test__ = False  # not a pytest test class, despite the name
-
-    text = "text"
-    json = "json"
-    junit = "junit"
-    github = "github"
-    sarif = "sarif"
+if TYPE_CHECKING:
+    TestFormat = str
+else:
+    TestFormat = format_choices("mcp test")  # the formats of its reporter table
 
 
 # fmt: off
@@ -702,7 +678,7 @@ def test_cli(
         help="Calls in flight at once (default: \\[mcp] concurrency, or 4).", min=1, max=64,
         show_default=False)] = None,
     format: Annotated[TestFormat, typer.Option(
-        "--format", "-f", help="Report format.")] = TestFormat.text,
+        "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     show_values: Annotated[bool, typer.Option(
@@ -739,8 +715,7 @@ def test_cli(
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.live.suites import LiveTestSettings, run_live_suites
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.suite_formats import TEST_REPORTERS
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.suites.runner import load_suites
     from jsoncontract.suites.select import Selector
     from jsoncontract.tools.toolset import ToolSet
@@ -795,7 +770,7 @@ def test_cli(
                                                       if keyword else ""))
     view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
-        TEST_REPORTERS[format.value](report, stream, view)
+        render("mcp test", format, stream, view, report)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code(None if report.ok else "error", threshold)
 

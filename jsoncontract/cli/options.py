@@ -87,6 +87,16 @@ ColorOpt = Annotated[
 ]
 
 
+def format_choices(command: str) -> type[StrEnum]:
+    """The choices of ``--format`` for ``command``: an enum of exactly the formats in its
+    reporter table (:data:`jsoncontract.reporters.REPORTERS`), in the table's order."""
+    from jsoncontract.reporters import formats
+
+    members = [(name, name) for name in formats(command)]
+    choices: type[StrEnum] = StrEnum(f"{command.capitalize()}Format", members)  # type: ignore[misc]
+    return choices
+
+
 def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
     """The tool definition paths: ``--tools``, else the config's ``tools``.
 

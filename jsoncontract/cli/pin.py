@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from jsoncontract.cli.options import ColorOpt, ConfigOpt, NoConfigOpt, OutputOpt, output_stream
+from jsoncontract.cli.options import (
+    ColorOpt,
+    ConfigOpt,
+    NoConfigOpt,
+    OutputOpt,
+    format_choices,
+    output_stream,
+)
 
-
-class PinFormat(StrEnum):
-    """Formats of ``pin --check``."""
-
-    text = "text"
-    json = "json"
+if TYPE_CHECKING:
+    PinFormat = str
+else:
+    PinFormat = format_choices("pin")  # the formats of the reporter table
 
 
 def register(app: typer.Typer) -> None:
@@ -39,7 +43,7 @@ def pin_cli(
     tool: Annotated[str | None, typer.Option(
         help="Name of the tool when a file is a bare JSON Schema.", show_default=False)] = None,
     format: Annotated[PinFormat, typer.Option(
-        "--format", "-f", help="Report format.")] = PinFormat.text,
+        "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
@@ -53,9 +57,8 @@ def pin_cli(
     gc.disable()  # short-lived, allocation-heavy, no cycles worth collecting
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.pin import DEFAULT_LOCK, drift, pin, read_lock, write_lock
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.pin import PIN_REPORTERS, pin_summary
+    from jsoncontract.pin import DEFAULT_LOCK, check_lock, pin, write_lock
+    from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
@@ -77,13 +80,10 @@ def pin_cli(
             f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
         )
         return 0
-    findings = drift(read_lock(lock_path), current, base=base)
-    summary = pin_summary(
-        findings, tools=current.count(), files=len(current.files), lock=str(lock_path)
-    )
+    report = check_lock(lock_path, current, base=base)
     with output_stream(output) as stream:
-        PIN_REPORTERS[format.value](findings, summary, stream, ReportOptions(color=color))
-    return 1 if findings else 0
+        render("pin", format, stream, ReportOptions(color=color), report)
+    return 1 if report.findings else 0
 
 
 def _describe_update(lock_path: Path, current: Any, base: Path) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,6 +17,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     RulesOpt,
     exit_code,
+    format_choices,
     output_stream,
     stderr_is_terminal,
     tool_paths,
@@ -28,17 +28,9 @@ if TYPE_CHECKING:
     from jsoncontract.config import Config
     from jsoncontract.tools.toolset import ToolSet
 
-
-class TestFormat(StrEnum):
-    """Report formats of ``test``."""
-
-    __test__ = False  # not a pytest test class, despite the name
-
-    text = "text"
-    json = "json"
-    junit = "junit"
-    github = "github"
-    sarif = "sarif"
+    TestFormat = str
+else:
+    TestFormat = format_choices("test")  # the formats of the reporter table
 
 
 def register(app: typer.Typer) -> None:
@@ -115,8 +107,7 @@ def test_cli(
     from jsoncontract.cli.progress import fewer_gc_passes, item_progress
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.reporters import ReportOptions
-    from jsoncontract.reporters.suite_formats import TEST_REPORTERS
+    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.suites.format import find_suite_files
     from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
@@ -125,7 +116,7 @@ def test_cli(
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("fixtures")
-    fmt = format.value if format else _configured_format(cfg)
+    fmt = format or _configured_format(cfg)
     select = Selector(keyword) if keyword is not None else None
     files = find_suite_files(suites or [suite_dir(cfg, None)])
     toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
@@ -148,7 +139,7 @@ def test_cli(
         if update:
             report = apply_updates(report)
         with output_stream(output) as stream:
-            TEST_REPORTERS[fmt](report, stream, options)
+            render("test", fmt, stream, options, report)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code(None if report.ok else "error", threshold)
 

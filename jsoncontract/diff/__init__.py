@@ -20,7 +20,6 @@ from jsoncontract.diff.differ import Differ, DiffOptions, diff, iter_diff
 from jsoncontract.diff.downstream import DownstreamSchemas, load_downstream_schema
 from jsoncontract.diff.mapping import MappingSet, load_mappings
 from jsoncontract.diff.model import (
-    ABSENT,
     CallDiff,
     CallStatus,
     DiffCode,
@@ -31,6 +30,7 @@ from jsoncontract.diff.model import (
     Row,
 )
 from jsoncontract.diff.patch import apply_patch, make_patch
+from jsoncontract.pointer import ABSENT
 
 __all__ = [
     "ABSENT",

@@ -37,8 +37,9 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._json import json_type
-from jsoncontract.diff.model import ABSENT, DiffCode
+from jsoncontract.diff.model import DiffCode
 from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.pointer import ABSENT, escape_pointer_token
 
 #: Below this depth, subtrees are compared whole (bounded recursion, whatever the input).
 MAX_WALK_DEPTH: Final = 200
@@ -146,7 +147,11 @@ def _sorted(value: Any) -> Any:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Strict JSON equality: like ``==``, but ``1``, ``1.0`` and ``true`` differ."""
+    """Strict JSON equality: like ``==``, but ``1``, ``1.0`` and ``true`` differ.
+
+    >>> same({"a": [1, 2]}, {"a": [1, 2]}), same(1, 1.0), same([True], [1])
+    (True, False, False)
+    """
     if a is b:
         return True
     kind = type(a)
@@ -196,7 +201,13 @@ def _numbers_equal(x: float, y: float, tolerance: float) -> bool:
 
 
 def same_meaning(a: Any, b: Any, tolerance: float = 0.0) -> bool:
-    """Whether two values of different JSON types mean the same thing (a coercion)."""
+    """Whether two values of different JSON types mean the same thing (a coercion).
+
+    >>> same_meaning("5", 5), same_meaning(1, True), same_meaning(0, True)
+    (True, True, False)
+    >>> same_meaning("2.50", 2.5), same_meaning("null", None), same_meaning("1e3", 1000)
+    (True, True, True)
+    """
     ta, tb = type(a), type(b)
     if ta is bool or tb is bool:
         flag, other = (a, b) if ta is bool else (b, a)
@@ -225,7 +236,13 @@ def same_meaning(a: Any, b: Any, tolerance: float = 0.0) -> bool:
 
 
 def classify(a: Any, b: Any, tolerance: float = 0.0) -> tuple[DiffCode, str | None]:
-    """The code of a changed scalar (or of a type change), with ``type → type`` detail."""
+    """The code of a changed scalar (or of a type change), with ``type → type`` detail.
+
+    >>> classify(5, "5")
+    (<DiffCode.COERCED: 'coerced'>, 'integer → string')
+    >>> classify("2025-10-01", "01/10/2025")
+    (<DiffCode.VALUE_CHANGED: 'value-changed'>, None)
+    """
     ta, tb = json_type(a), json_type(b)
     detail = f"{ta} → {tb}" if ta != tb else None
     if ta != tb and same_meaning(a, b, tolerance):
@@ -305,7 +322,7 @@ class Comparer:
         if type(value) is dict and value and depth < MAX_WALK_DEPTH:
             ignore = self.ignore
             for key, item in value.items():
-                token = "/" + _escape(key)
+                token = "/" + escape_pointer_token(key)
                 if ignore is not None and (pa + token in ignore or pb + token in ignore):
                     continue
                 self._equal(item, pa + token, pb + token, depth + 1, out)
@@ -322,7 +339,7 @@ class Comparer:
         ignore = self.ignore
         walk = self._walk
         for key, item in a.items():
-            token = "/" + _escape(key)
+            token = "/" + escape_pointer_token(key)
             if ignore is not None and (pa + token in ignore or pb + token in ignore):
                 continue
             if key in b:
@@ -331,7 +348,7 @@ class Comparer:
                 out.append(Entry(_DROPPED, pa + token, None, item, ABSENT))
         for key, item in b.items():
             if key not in a:
-                token = "/" + _escape(key)
+                token = "/" + escape_pointer_token(key)
                 if ignore is not None and (pa + token in ignore or pb + token in ignore):
                     continue
                 out.append(Entry(_ADDED, None, pb + token, ABSENT, item))
@@ -550,19 +567,13 @@ def _pruned(value: Any, path: str, ignore: PathSet, depth: int = 0) -> Any:
     if type(value) is dict:
         out = {}
         for key, item in value.items():
-            child = path + "/" + _escape(key)
+            child = path + "/" + escape_pointer_token(key)
             if child not in ignore:
                 out[key] = _pruned(item, child, ignore, depth + 1)
         return out
     if type(value) is list:
         return [_pruned(item, f"{path}/{i}", ignore, depth + 1) for i, item in enumerate(value)]
     return value
-
-
-def _escape(key: str) -> str:
-    if "~" in key or "/" in key:
-        return key.replace("~", "~0").replace("/", "~1")
-    return key
 
 
 # -- sequence alignment ----------------------------------------------------------------------

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import Final
 
 from jsoncontract.diff.model import HOP_RANK
-from jsoncontract.model import Hop, ToolCall, pointer_tokens
+from jsoncontract.model import Hop, ToolCall
+from jsoncontract.pointer import get_in, pointer_tokens
 
 #: Correlation fields looked for when none are configured.
 DEFAULT_FIELDS: Final = ("tool_call_id", "toolCallId", "call_id", "callId", "correlation_id")
@@ -97,15 +98,6 @@ class Group:
         )
 
 
-def _lookup(source: dict[str, Any], tokens: list[str]) -> Any:
-    node: Any = source
-    for token in tokens:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(token)
-    return node
-
-
 class Correlator:
     """Groups calls from a trace into the hops of each logical call.
 
@@ -141,7 +133,7 @@ class Correlator:
             if not source:
                 continue
             found = [source.get(name) for name in self._names]
-            found.extend(_lookup(source, tokens) for tokens in self._pointers)
+            found.extend(get_in(source, tokens) for tokens in self._pointers)
             for value in found:
                 if value is None:
                     continue

@@ -22,7 +22,6 @@ from jsoncontract.diff.explain import explain, undeclared_moves
 from jsoncontract.diff.hops import evaluate, read_hop_files
 from jsoncontract.diff.mapping import MappingSet
 from jsoncontract.diff.model import (
-    ABSENT,
     HOP_RANK,
     CallDiff,
     DiffCode,
@@ -38,6 +37,7 @@ from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Dialect, Finding, Severity, Stage
 from jsoncontract.pipeline.checker import locate
+from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
     from jsoncontract.diff.downstream import DownstreamSchemas

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import load_document
-from jsoncontract.diff.model import ABSENT
-from jsoncontract.diff.paths import get
 from jsoncontract.errors import SchemaLoadError, UsageError
-from jsoncontract.model import Source, escape_pointer_token
+from jsoncontract.model import Source
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get
 from jsoncontract.validation import CompiledSchema
 
 #: Members of the whole document carried along with the chosen schema, so $ref resolves.

@@ -22,9 +22,17 @@ from typing import Any
 from jsoncontract._json import short_repr
 from jsoncontract.diff.compare import Comparer, Entry, canonical, classify, same
 from jsoncontract.diff.mapping import ConversionError, Transform
-from jsoncontract.diff.model import ABSENT, DiffCode
-from jsoncontract.diff.paths import expand, get, is_within, parent, substitute
-from jsoncontract.model import Finding, Hop, Severity, escape_pointer_token, pointer_tokens
+from jsoncontract.diff.model import DiffCode
+from jsoncontract.diff.paths import expand, substitute
+from jsoncontract.model import Finding, Hop, Severity
+from jsoncontract.pointer import (
+    ABSENT,
+    escape_pointer_token,
+    get,
+    is_within,
+    parent,
+    pointer_tokens,
+)
 
 
 @dataclass(slots=True)

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING, Any
 from jsoncontract._files import expand
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
-from jsoncontract.diff.model import ABSENT, HopView
+from jsoncontract.diff.model import HopView
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
 from jsoncontract.pipeline.checker import locate
 from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
 from jsoncontract.pipeline.schema import schema_findings
+from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
     from jsoncontract.diff.downstream import DownstreamSchemas

@@ -25,7 +25,6 @@ closest name.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections import Counter
@@ -42,17 +41,13 @@ import orjson
 from jsoncontract._files import load_document, read_bytes
 from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
-from jsoncontract.diff.model import ABSENT, HOP_RANK
-from jsoncontract.diff.paths import (
-    PathRules,
-    PathSet,
-    get,
-    parent,
-    wildcards,
-)
+from jsoncontract.diff.model import HOP_RANK
+from jsoncontract.diff.paths import PathRules, PathSet, wildcards
 from jsoncontract.errors import ConfigError
-from jsoncontract.model import Finding, Hop, Severity, Source, escape_pointer_token, pointer_tokens
+from jsoncontract.model import Finding, Hop, Severity, Source
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 
 _HOPS: Final = {h.value: h for h in Hop}
 _TYPE_CONVERSIONS: Final = frozenset(
@@ -526,8 +521,8 @@ def _check_paths(mapping: Mapping, schema_of: SchemaLookup) -> list[Finding]:
             if problem is None:
                 continue
             token, known = problem
-            guess = difflib.get_close_matches(token, known, n=1, cutoff=0.6)
-            hint = f"did you mean {guess[0]!r}?" if guess else None
+            guess = did_you_mean(token, known)
+            hint = f"did you mean {guess!r}?" if guess else None
             if hint is None and known:
                 hint = "the schema has: " + ", ".join(known[:12])
             out.append(

@@ -16,28 +16,13 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import Finding, Hop, Severity
+from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolCall
 
 
-class _Absent:
-    """The value of a member that is not there (distinct from JSON ``null``)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-#: Marks a side of a difference where the member does not exist.
-ABSENT: Final = _Absent()
-
-#: Hops in the order a payload travels.
-HOP_ORDER: Final = (Hop.MODEL, Hop.MCP, Hop.DOWNSTREAM)
+#: Hops in the order a payload travels: the model's call, the MCP request, the HTTP body.
 HOP_RANK: Final = {Hop.MODEL: 0, Hop.MCP: 1, Hop.DOWNSTREAM: 2}
 
 
@@ -195,7 +180,7 @@ class HopView:
         call = self.call
         out: dict[str, Any] = {
             "hop": self.hop.value,
-            "dialect": call.dialect.value if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
             "tool": call.tool,
             "call_id": call.call_id,
             "source": call.source.to_dict(),
@@ -318,11 +303,9 @@ class CallDiff:
 
     def worst(self) -> Severity | None:
         """The most severe difference or finding, or ``None``."""
-        ranks = [d.severity.rank for d in self.differences]
-        ranks.extend(f.severity.rank for f in self.findings)
-        if not ranks:
-            return None
-        return (Severity.INFO, Severity.WARNING, Severity.ERROR)[max(ranks)]
+        return Severity.worst(
+            [*(d.severity for d in self.differences), *(f.severity for f in self.findings)]
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``diff`` JSON report."""
@@ -396,11 +379,7 @@ class DiffSummary:
 
     def worst(self) -> Severity | None:
         """The most severe difference or finding seen, or ``None``."""
-        counts = self.by_severity
-        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-            if counts[severity.value]:
-                return severity
-        return None
+        return Severity.worst(s for s in Severity if self.by_severity[s._value_])
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``diff`` JSON report."""

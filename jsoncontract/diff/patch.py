@@ -17,10 +17,8 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract.diff.compare import align_sequences, canonical, same
-from jsoncontract.diff.model import ABSENT
-from jsoncontract.diff.paths import get, parent
 from jsoncontract.diff.values import redact_value
-from jsoncontract.model import escape_pointer_token, pointer_tokens
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 
 #: Arrays up to this length are reordered with ``move`` operations; longer ones replaced.
 MOVE_LIMIT: Final = 200

@@ -1,4 +1,4 @@
-"""JSON Pointer patterns with wildcards, and small pointer helpers.
+"""JSON Pointer patterns with wildcards.
 
 A pattern is a JSON Pointer in which a token may be ``*`` (any one member name or array
 index) or ``**`` (any number of tokens, none included). A pattern that does not start with
@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-from jsoncontract.diff.model import ABSENT
-from jsoncontract.model import escape_pointer_token, pointer_tokens
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get, pointer_tokens
 
 T = TypeVar("T")
 
@@ -36,7 +35,16 @@ def pattern_regex(pattern: str) -> str:
 
 
 class PathSet:
-    """A set of pointer patterns: does a path match any of them?"""
+    """A set of pointer patterns: does a path match any of them?
+
+    >>> ignored = PathSet(["/meta/*", "/lines/**/note", "requestId"])
+    >>> "/meta/trace" in ignored, "/meta/trace/id" in ignored, "/meta" in ignored
+    (True, False, False)
+    >>> "/lines/note" in ignored, "/lines/0/extra/note" in ignored
+    (True, True)
+    >>> "/requestId" in ignored, "/a/b/requestId" in ignored
+    (True, True)
+    """
 
     __slots__ = ("_match", "patterns")
 
@@ -91,39 +99,6 @@ class PathRules(Generic[T]):
         return PathRules((*self.rules, *other.rules))
 
 
-def get(document: Any, pointer: str) -> Any:
-    """The node at ``pointer``, or :data:`ABSENT`."""
-    node = document
-    for token in pointer_tokens(pointer):
-        if isinstance(node, dict):
-            if token not in node:
-                return ABSENT
-            node = node[token]
-        elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
-                return ABSENT
-            node = node[int(token)]
-        else:
-            return ABSENT
-    return node
-
-
-def parent(pointer: str) -> str:
-    """The pointer of the containing node (``""`` for a root member)."""
-    return pointer[: pointer.rfind("/")] if pointer else ""
-
-
-def last_token(pointer: str) -> str:
-    """The unescaped last token."""
-    tokens = pointer_tokens(pointer)
-    return tokens[-1] if tokens else ""
-
-
-def is_within(path: str, ancestor: str) -> bool:
-    """Whether ``path`` is ``ancestor`` or lies below it."""
-    return path == ancestor or path.startswith(ancestor + "/") or ancestor == ""
-
-
 def expand(document: Any, pattern: str) -> Iterator[tuple[str, tuple[str, ...]]]:
     """Concrete pointers in ``document`` matching a pattern whose tokens may be ``*``.
 
@@ -175,76 +150,11 @@ def wildcards(pattern: str) -> int:
     return sum(1 for t in pointer_tokens(pattern) if t == "*")
 
 
-def set_at(document: Any, pointer: str, value: Any) -> Any:
-    """Put ``value`` at ``pointer``, making missing parent objects; returns the document.
-
-    The root is replaced when ``pointer`` is ``""``. Containers on the way are copied, so
-    the original document is never changed.
-    """
-    tokens = pointer_tokens(pointer)
-    if not tokens:
-        return value
-    root = _copy(document) if isinstance(document, dict | list) else {}
-    node = root
-    for token in tokens[:-1]:
-        child = node.get(token, ABSENT) if isinstance(node, dict) else _item(node, token)
-        child = _copy(child) if isinstance(child, dict | list) else {}
-        _put(node, token, child)
-        node = child
-    _put(node, tokens[-1], value)
-    return root
-
-
-def remove_at(document: Any, pointer: str) -> Any:
-    """A copy of the document without the member at ``pointer`` (unchanged when absent)."""
-    tokens = pointer_tokens(pointer)
-    if not tokens or get(document, pointer) is ABSENT:
-        return document
-    root = _copy(document)
-    node = root
-    for token in tokens[:-1]:
-        child = _copy(node[token] if isinstance(node, dict) else node[int(token)])
-        _put(node, token, child)
-        node = child
-    if isinstance(node, dict):
-        del node[tokens[-1]]
-    else:
-        del node[int(tokens[-1])]
-    return root
-
-
-def _copy(node: Any) -> Any:
-    return dict(node) if isinstance(node, dict) else list(node)
-
-
-def _item(node: list[Any], token: str) -> Any:
-    if token.isdigit() and int(token) < len(node):
-        return node[int(token)]
-    return ABSENT
-
-
-def _put(node: Any, token: str, value: Any) -> None:
-    if isinstance(node, dict):
-        node[token] = value
-    elif token == "-":
-        node.append(value)
-    elif token.isdigit() and int(token) < len(node):
-        node[int(token)] = value
-    else:
-        node.append(value)
-
-
 __all__ = [
     "PathRules",
     "PathSet",
     "expand",
-    "get",
-    "is_within",
-    "last_token",
-    "parent",
     "pattern_regex",
-    "remove_at",
-    "set_at",
     "substitute",
     "wildcards",
 ]

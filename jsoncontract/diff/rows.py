@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from jsoncontract.diff.compare import Entry
-from jsoncontract.diff.model import ABSENT, DiffCode, Difference, HopView, Row
-from jsoncontract.diff.paths import get
+from jsoncontract.diff.model import DiffCode, Difference, HopView, Row
+from jsoncontract.pointer import ABSENT, get
 
 _REENCODED = DiffCode.RE_ENCODED
 

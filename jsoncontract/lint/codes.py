@@ -9,11 +9,11 @@ a rule name (``additional-properties-allowed``), a family (``closure``) or ``ALL
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from functools import cache
 from typing import Final
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.lint.rule import Family, Rule
 from jsoncontract.lint.rules import (
     anthropic,
@@ -170,28 +170,9 @@ def unknown(word: str) -> str:
     if upper in NOT_LINT_RULES:
         return f"{upper} is not a lint rule: {NOT_LINT_RULES[upper]}"
     candidates = [*all_rules(), *by_name(), *(f.value for f in Family)]
-    guess = closest(upper if upper.startswith("JC") else word, candidates)
+    guess = did_you_mean(upper if upper.startswith("JC") else word, candidates)
     tip = f"; did you mean {guess!r}?" if guess else " (jsoncontract rules lists them)"
     return f"unknown rule {word!r}{tip}"
-
-
-def closest(word: str, candidates: list[str]) -> str | None:
-    """The candidate most like ``word``: by similarity, then by the longest common prefix."""
-    best: tuple[float, int, int] | None = None
-    found: str | None = None
-    for index, candidate in enumerate(candidates):
-        ratio = difflib.SequenceMatcher(None, word, candidate).ratio()
-        if ratio < 0.5:
-            continue
-        prefix = 0
-        for a, b in zip(word, candidate, strict=False):
-            if a != b:
-                break
-            prefix += 1
-        key = (ratio, prefix, -index)
-        if best is None or key > best:
-            best, found = key, candidate
-    return found
 
 
 def resolve_selectors(selectors: Iterable[str]) -> tuple[list[str], list[str]]:

@@ -12,6 +12,7 @@ as each rule's help.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -50,6 +51,15 @@ def profiles_of(rule: Rule) -> list[str]:
     table = rule.profiles
     default = table.get(ALL)
     return [p for p in PROFILES if (table.get(p, default)) is not None]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleListing:
+    """What ``jsoncontract rules`` shows: catalog rules in a table, or (``detail``) each
+    with its whole documentation page."""
+
+    rules: tuple[Rule, ...]
+    detail: bool = False
 
 
 def rule_meta(rule: Rule) -> RuleMeta:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.model import escape_pointer_token, pointer_tokens
+from jsoncontract.pointer import escape_pointer_token, pointer_tokens
 
 if TYPE_CHECKING:
     from jsoncontract.lint.rule import Edit

@@ -8,11 +8,11 @@ lives here, with its source, and can be changed in ``[lint.limits.<group>]`` or 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError, UsageError
 
 
@@ -126,6 +126,6 @@ def parse_limit_option(text: str) -> tuple[str, str, int]:
 
 
 def _unknown(what: str, word: str, known: list[str] | tuple[str, ...], origin: str) -> Exception:
-    guess = difflib.get_close_matches(word, list(known), n=1)
-    tip = f"; did you mean {guess[0]!r}?" if guess else f"; known: {', '.join(known)}"
+    guess = did_you_mean(word, known)
+    tip = f"; did you mean {guess!r}?" if guess else f"; known: {', '.join(known)}"
     return ConfigError(f"{origin}: unknown {what}{tip}")

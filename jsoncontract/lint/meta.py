@@ -1,4 +1,4 @@
-"""Checking a schema against its dialect's meta-schema, fast.
+"""Checking a schema against its draft's meta-schema, fast.
 
 jsonschema-rs carries the meta-schemas of drafts 4, 6, 7, 2019-09 and 2020-12 and checks a
 typical tool schema in a few microseconds (python-jsonschema takes about a millisecond), so
@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import escape_pointer_token
+from jsoncontract._spelling import did_you_mean
+from jsoncontract.pointer import escape_pointer_token
 
 #: Dialect name -> the meta-schema URI jsonschema-rs knows it by.
 META_URIS: Final = {
@@ -43,20 +44,20 @@ def refuse_retrieval(uri: str) -> Any:
 
 
 @cache
-def _validator(dialect: str) -> Any:
+def _validator(draft: str) -> Any:
     import jsonschema_rs
 
-    uri = META_URIS[dialect]
+    uri = META_URIS[draft]
     return jsonschema_rs.validator_for(
         {"$schema": uri, "$ref": uri}, validate_formats=True, retriever=refuse_retrieval
     )
 
 
-def meta_errors(schema: Any, dialect: str) -> list[MetaError]:
-    """Every meta-schema error of ``schema`` in ``dialect`` (empty when it is valid)."""
-    if dialect == "draft-03":
+def meta_errors(schema: Any, draft: str) -> list[MetaError]:
+    """Every meta-schema error of ``schema`` in ``draft`` (empty when it is valid)."""
+    if draft == "draft-03":
         return _draft3_errors(schema)
-    validator = _validator(dialect)
+    validator = _validator(draft)
     if validator.is_valid(schema):
         return []
     out: list[MetaError] = []
@@ -75,10 +76,8 @@ def _message(error: Any, tokens: list[str]) -> str:
     if tokens and tokens[-1] == "type" and kind in ("anyOf", "enum", "type"):
         shown = instance if isinstance(instance, str) else None
         if shown is not None:
-            import difflib
-
-            guess = difflib.get_close_matches(shown.lower(), SIMPLE_TYPES, n=1, cutoff=0.5)
-            tip = f"; did you mean {guess[0]!r}?" if guess else ""
+            guess = did_you_mean(shown, SIMPLE_TYPES)
+            tip = f"; did you mean {guess!r}?" if guess else ""
             return f"{shown!r} is not a JSON Schema type (types: {', '.join(SIMPLE_TYPES)}){tip}"
     if tokens and tokens[-1] == "required" and isinstance(instance, bool):
         return (

@@ -12,8 +12,6 @@ if TYPE_CHECKING:
     from jsoncontract.lint.rule import Fix
     from jsoncontract.lint.settings import Suppression
 
-_SEVERITIES = (Severity.ERROR, Severity.WARNING, Severity.INFO)
-
 
 class LintFinding:
     """A lint finding: the fields of a :class:`~jsoncontract.model.Finding` plus what only
@@ -150,14 +148,7 @@ class LintReport:
 
     def worst(self) -> Severity | None:
         """The most severe finding, or ``None`` when there is none."""
-        worst: Severity | None = None
-        for item in self.findings:
-            severity = item.severity
-            if worst is None or severity.rank > worst.rank:
-                worst = severity
-                if severity is Severity.ERROR:
-                    break
-        return worst
+        return Severity.worst(item.severity for item in self.findings)
 
     def summary(self) -> dict[str, Any]:
         """The ``summary`` object of the JSON report."""
@@ -177,7 +168,7 @@ class LintReport:
             "tools": self.tools,
             "tools_with_findings": len(tools_with_findings),
             "findings": len(self.findings),
-            "by_severity": {s.value: by_severity.get(s.value, 0) for s in _SEVERITIES},
+            "by_severity": {s.value: by_severity.get(s.value, 0) for s in Severity},
             "by_code": dict(sorted(by_code.items())),
             "fixable": fixable,
             "suppressed": len(self.suppressed),

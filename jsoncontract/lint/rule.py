@@ -23,9 +23,10 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
+from jsoncontract.model import Severity
+
 if TYPE_CHECKING:
     from jsoncontract.lint.context import FileCtx, Node, RunCtx, ToolCtx
-    from jsoncontract.model import Severity
 
 #: The profile key meaning "every profile".
 ALL: Final = "*"
@@ -158,7 +159,7 @@ class Rule:
         self, profiles: Iterable[str], mcp_version: str | None
     ) -> tuple[Severity | None, tuple[str, ...]]:
         """The highest severity over ``profiles`` and the profiles that run the rule."""
-        worst: Severity | None = None
+        found: list[Severity] = []
         active: list[str] = []
         table = self.profiles
         default = table.get(ALL)
@@ -173,9 +174,8 @@ class Rule:
             ):
                 continue
             active.append(profile)
-            if worst is None or severity.rank > worst.rank:
-                worst = severity
-        return worst, tuple(active)
+            found.append(severity)
+        return Severity.worst(found), tuple(active)
 
     @property
     def default_severity(self) -> Severity:
@@ -184,8 +184,9 @@ class Rule:
             value = self.profiles[ALL]
             assert value is not None
             return value
-        values = [s for s in self.profiles.values() if s is not None]
-        return max(values, key=lambda s: s.rank)
+        worst = Severity.worst(s for s in self.profiles.values() if s is not None)
+        assert worst is not None, f"{self.code} runs in no profile"
+        return worst
 
     @classmethod
     def doc(cls) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError, UsageError
 from jsoncontract.lint.limits import Limits, parse_limit_option
 from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
@@ -103,8 +104,6 @@ def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
     Raises:
         UsageError: an unknown profile (with the closest name).
     """
-    import difflib
-
     out: list[str] = []
     for value in values:
         for name in (p.strip() for p in value.split(",")):
@@ -114,8 +113,8 @@ def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
                 out.extend(PROFILES)
                 continue
             if name not in PROFILES:
-                guess = difflib.get_close_matches(name, PROFILES, n=1)
-                tip = f"; did you mean {guess[0]!r}?" if guess else ""
+                guess = did_you_mean(name, PROFILES)
+                tip = f"; did you mean {guess!r}?" if guess else ""
                 known = ", ".join(PROFILES)
                 raise UsageError(
                     f"{origin}: unknown profile {name!r}{tip} (profiles: {known}, all)"
@@ -143,7 +142,6 @@ def build_settings(
     mcp_version: str | None = None,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    extend_ignore: Sequence[str] = (),
     limits: Sequence[str] = (),
     tool_name: str | None = None,
 ) -> LintSettings:
@@ -184,7 +182,6 @@ def build_settings(
         chosen_ignore = resolve(ignore, "--ignore", cli=True)
     else:
         chosen_ignore = resolve(section.get("ignore", ()), f"{origin} ignore", cli=False)
-    chosen_ignore |= resolve(extend_ignore, "--extend-ignore", cli=True)
 
     severities: dict[str, Severity] = {}
     for selector, level in (section.get("severity") or {}).items():

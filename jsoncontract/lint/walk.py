@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from jsoncontract.lint.context import Node, Site
-from jsoncontract.model import escape_pointer_token
+from jsoncontract.pointer import escape_pointer_token
 
 #: Keywords whose value is one subschema.
 SINGLE: Final = frozenset(
@@ -38,7 +38,6 @@ MAPS: Final = frozenset(
 LISTS: Final = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})
 #: Steps after which a subschema only sometimes applies to the instance.
 UNION: Final = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
-SUBSCHEMA_KEYWORDS: Final = SINGLE | MAPS | LISTS
 
 
 def walk(site: Site, *, max_depth: int, max_nodes: int) -> Iterator[Node]:

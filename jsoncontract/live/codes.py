@@ -8,9 +8,12 @@ rule metadata are built from, and tested against, this table.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from jsoncontract.model import Severity
+
+if TYPE_CHECKING:
+    from jsoncontract.reporters.findings import RuleMeta
 
 #: code -> (kebab-case name, summary, default severity)
 CODES: Final[dict[str, tuple[str, str, Severity]]] = {
@@ -130,8 +133,8 @@ CODES: Final[dict[str, tuple[str, str, Severity]]] = {
 HELP_URI: Final = "https://github.com/jsoncontract/jsoncontract/blob/main/docs/mcp.md#finding-codes"
 
 
-def rule_metas() -> dict[str, object]:
-    """SARIF rule metadata for every code (:class:`~jsoncontract.reporters.findings.RuleMeta`)."""
+def rule_metas() -> dict[str, RuleMeta]:
+    """SARIF rule metadata for every code."""
     from jsoncontract.reporters.findings import RuleMeta
 
     return {

@@ -707,10 +707,10 @@ def _plan(
     contracts = {c.name: c for c in listing.contracts()}
     unknown = [n for n in settings.tools if n not in contracts]
     if unknown:
-        from jsoncontract._spelling import closest
+        from jsoncontract._spelling import did_you_mean
 
         names = list(contracts)
-        guesses = [closest(n, names) for n in unknown]
+        guesses = [did_you_mean(n, names) for n in unknown]
         hint = "; ".join(f"did you mean {g!r}?" for g in guesses if g)
         raise ServerError(
             f"{label}: no tool named {', '.join(map(repr, unknown))}"

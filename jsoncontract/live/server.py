@@ -253,7 +253,7 @@ def _replace(spec: ServerSpec, **changes: Any) -> ServerSpec:
 
 
 def _unknown(word: str, found: Mapping[str, object], config: Config | None) -> str:
-    from jsoncontract._spelling import closest
+    from jsoncontract._spelling import did_you_mean
 
     if os.sep in word or word.endswith((".py", ".js", ".ts")) or shutil_which(word):
         return (
@@ -266,7 +266,7 @@ def _unknown(word: str, found: Mapping[str, object], config: Config | None) -> s
             f"no server is named {word!r}: no servers are configured (add [mcp.servers.{word}] "
             f"to {where}, or list host configs under [mcp] host_configs)"
         )
-    guess = closest(word, list(found))
+    guess = did_you_mean(word, list(found))
     hint = f"did you mean {guess!r}? " if guess else ""
     return f"no server is named {word!r}; {hint}known: {', '.join(sorted(found))}"
 

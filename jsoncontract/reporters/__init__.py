@@ -1,83 +1,141 @@
-"""Reporters: turning results into text, JSON and CI formats.
+"""Reporters: every command's results rendered as text, JSON and the formats CI reads.
 
-Lookup is by format name; the CLI offers exactly the keys of each table. The tables are
-built on first use, so a command imports only its own reporters (``check`` never pays for
-the diff table's imports, and ``--help`` for none).
+Each command has one table, format name -> reporter class, written ``"module:Class"`` (a
+module starting with ``.`` is one of this package's) and imported on first use: ``--help``
+imports no reporter and a command only its own. A table is the single list of its
+command's formats: the command line offers exactly its keys, in its order, and the config
+schema's ``format`` values are filled in from it. Every reporter implements
+:class:`~jsoncontract.reporters.interface.Reporter`.
+
+Modules: ``interface`` (the reporter interface and its options), ``text`` (the styled
+text writer every text report shares), ``findings``, ``sarif``, ``github`` and ``junit``
+(findings and the renderers of the CI formats), then one module per command and family
+(``check_text``, ``check_json``, ``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``,
+``pin``, ``rules``, ``live`` for ``mcp tools`` and ``mcp probe``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
-from jsoncontract.reporters.interface import CheckReporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
-    from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
+    from collections.abc import Iterable
 
-    CHECK_REPORTERS: Mapping[str, type[CheckReporter]]
-    DIFF_REPORTERS: Mapping[str, type[DiffReporter]]
-
-#: table name -> {format: "module:class"}
-_TABLES: Final = {
-    "CHECK_REPORTERS": {
-        "text": "check_text:TextCheckReporter",
-        "json": "check_json:JsonCheckReporter",
-        "jsonl": "check_json:JsonlCheckReporter",
-        "github": "check_ci:GithubCheckReporter",
-        "sarif": "check_ci:SarifCheckReporter",
-        "junit": "check_ci:JUnitCheckReporter",
-    },
-    "DIFF_REPORTERS": {
-        "text": "diff_text:TextDiffReporter",
-        "json": "diff_json:JsonDiffReporter",
-        "patch": "diff_json:PatchDiffReporter",
-    },
+CHECK_REPORTERS: Final = {
+    "text": ".check_text:TextCheckReporter",
+    "json": ".check_json:JsonCheckReporter",
+    "jsonl": ".check_json:JsonlCheckReporter",
+    "github": ".check_ci:GithubCheckReporter",
+    "sarif": ".check_ci:SarifCheckReporter",
+    "junit": ".check_ci:JUnitCheckReporter",
 }
-_LAZY: Final = {"DiffReporter": "diff_interface", "DiffReportOptions": "diff_interface"}
+DIFF_REPORTERS: Final = {
+    "text": ".diff_text:TextDiffReporter",
+    "json": ".diff_json:JsonDiffReporter",
+    "patch": ".diff_json:PatchDiffReporter",
+}
+LINT_REPORTERS: Final = {
+    "text": ".lint_text:TextLintReporter",
+    "json": ".lint_json:JsonLintReporter",
+    "sarif": ".lint_ci:SarifLintReporter",
+    "junit": ".lint_ci:JUnitLintReporter",
+    "github": ".lint_ci:GithubLintReporter",
+}
+TEST_REPORTERS: Final = {
+    "text": ".suite_text:TextTestReporter",
+    "json": ".suite_json:JsonTestReporter",
+    "junit": ".suite_ci:JUnitTestReporter",
+    "github": ".suite_ci:GithubTestReporter",
+    "sarif": ".suite_ci:SarifTestReporter",
+}
+FIXTURES_REPORTERS: Final = {
+    "text": ".suite_text:TextFixturesReporter",
+    "json": ".suite_json:JsonFixturesReporter",
+}
+PIN_REPORTERS: Final = {
+    "text": ".pin:TextPinReporter",
+    "json": ".pin:JsonPinReporter",
+}
+RULES_REPORTERS: Final = {
+    "text": ".rules:TextRulesReporter",
+    "json": ".rules:JsonRulesReporter",
+}
+MCP_TOOLS_REPORTERS: Final = {
+    "text": ".live:TextToolsReporter",
+    "json": ".live:JsonToolsReporter",
+}
+MCP_PROBE_REPORTERS: Final = {
+    "text": ".live:TextProbeReporter",
+    "json": ".live:JsonProbeReporter",
+    "junit": ".live:JUnitProbeReporter",
+    "sarif": ".live:SarifProbeReporter",
+    "github": ".live:GithubProbeReporter",
+}
+
+#: command -> its table.
+REPORTERS: Final[dict[str, dict[str, str]]] = {
+    "check": CHECK_REPORTERS,
+    "diff": DIFF_REPORTERS,
+    "lint": LINT_REPORTERS,
+    "test": TEST_REPORTERS,
+    "fixtures": FIXTURES_REPORTERS,
+    "pin": PIN_REPORTERS,
+    "rules": RULES_REPORTERS,
+    # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
+    "mcp tools": MCP_TOOLS_REPORTERS,
+    "mcp lint": LINT_REPORTERS,
+    "mcp pin": PIN_REPORTERS,
+    "mcp probe": MCP_PROBE_REPORTERS,
+    "mcp test": TEST_REPORTERS,
+}
 
 
-class _Table(Mapping[str, Any]):
-    """A format table whose reporter classes are imported when first looked up."""
-
-    def __init__(self, targets: dict[str, str]) -> None:
-        self._targets = targets
-        self._loaded: dict[str, Any] = {}
-
-    def __getitem__(self, fmt: str) -> Any:
-        if fmt not in self._loaded:
-            module, _, cls = self._targets[fmt].partition(":")
-            self._loaded[fmt] = getattr(import_module(f"{__name__}.{module}"), cls)
-        return self._loaded[fmt]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._targets)
-
-    def __len__(self) -> int:
-        return len(self._targets)
+def formats(command: str) -> list[str]:
+    """The formats of ``command``, in the order its ``--format`` lists them."""
+    return list(REPORTERS[command])
 
 
-def __getattr__(name: str) -> Any:
-    targets = _TABLES.get(name)
-    if targets is not None:
-        table = _Table(targets)
-        globals()[name] = table
-        return table
-    if name in _LAZY:
-        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def reporter_class(command: str, fmt: str) -> type[Reporter[Any, Any]]:
+    """The reporter of ``command`` for ``fmt``, imported now.
+
+    Raises:
+        KeyError: the command has no such format (the command line only offers known ones).
+    """
+    module, _, name = REPORTERS[command][fmt].partition(":")
+    cls: type[Reporter[Any, Any]] = getattr(import_module(module, __name__), name)
+    return cls
 
 
-#: ``lint`` formats (the writers live in :mod:`jsoncontract.reporters.lint`).
-LINT_FORMATS: Final = ("text", "json", "sarif", "junit", "github")
+def render(
+    command: str,
+    fmt: str,
+    stream: IO[bytes],
+    options: ReportOptions,
+    end: Any,
+    results: Iterable[Any] = (),
+) -> None:
+    """Write one report: build ``command``'s reporter for ``fmt``, hand it every result,
+    then close it with ``end`` (see :meth:`Reporter.write`)."""
+    reporter_class(command, fmt)(stream, options).write(end, results)
+
 
 __all__ = [
     "CHECK_REPORTERS",
     "DIFF_REPORTERS",
-    "LINT_FORMATS",
-    "CheckReporter",
-    "DiffReportOptions",
-    "DiffReporter",
+    "FIXTURES_REPORTERS",
+    "LINT_REPORTERS",
+    "MCP_PROBE_REPORTERS",
+    "MCP_TOOLS_REPORTERS",
+    "PIN_REPORTERS",
+    "REPORTERS",
+    "RULES_REPORTERS",
+    "TEST_REPORTERS",
     "ReportOptions",
+    "Reporter",
+    "formats",
+    "render",
+    "reporter_class",
 ]

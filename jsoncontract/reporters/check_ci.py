@@ -13,26 +13,65 @@ not the arguments, so their size follows the number of failures.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
-from typing import IO, TYPE_CHECKING, Any
+from abc import abstractmethod
+from typing import IO, TYPE_CHECKING
 
-import orjson
-
-from jsoncontract._json import printable
 from jsoncontract.pipeline.codes import describe
-from jsoncontract.reporters.findings import RuleMeta, portable_path
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
 from jsoncontract.reporters.github import annotations_from_findings, render_github
-from jsoncontract.reporters.interface import CheckReporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
-from jsoncontract.reporters.sarif import render_sarif
+from jsoncontract.reporters.sarif import sarif_log
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from jsoncontract.model import CallResult, Finding, Summary
 
 HELP_URI = "https://github.com/jsoncontract/jsoncontract#finding-codes"
 
 
-class GithubCheckReporter(CheckReporter):
+def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:
+    """What a report says about each code among ``findings``, in order of first occurrence."""
+    rules: dict[str, RuleMeta] = {}
+    for finding in findings:
+        if finding.code not in rules:
+            rules[finding.code] = RuleMeta(
+                code=finding.code,
+                name=finding.code.replace(".", "-").replace("_", "-"),
+                summary=describe(finding.code),
+                severity=finding.severity,
+                help_uri=HELP_URI,
+            )
+    return rules
+
+
+class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
+    """``check`` results as one :class:`FindingSet`, for the formats made of findings.
+
+    Keeps each call's findings (not its arguments, so memory follows the failures) and
+    renders them all at the end, with the metadata of every code that occurred.
+    """
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._findings: list[Finding] = []
+
+    def add(self, result: CallResult) -> None:
+        """Keep the call's findings."""
+        self._findings.extend(result.findings)
+
+    def close(self, summary: Summary) -> None:
+        """Write the rendered findings."""
+        findings = self._findings
+        self.stream.write(self.render(FindingSet(findings, rule_metadata(findings))))
+
+    @abstractmethod
+    def render(self, found: FindingSet) -> bytes:
+        """The report of ``found``."""
+
+
+class GithubCheckReporter(Reporter["CallResult", "Summary"]):
     """Workflow annotations, streamed; a plain summary line at the end."""
 
     def add(self, result: CallResult) -> None:
@@ -49,51 +88,15 @@ class GithubCheckReporter(CheckReporter):
         )
 
 
-class SarifCheckReporter(CheckReporter):
-    """A SARIF 2.1.0 log of every finding."""
+class SarifCheckReporter(CheckFindingsReporter):
+    """A SARIF 2.1.0 log of every finding, a rule for every code that occurred."""
 
-    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
-        super().__init__(stream, options)
-        self._findings: list[Finding] = []
-
-    def add(self, result: CallResult) -> None:
-        """Keep the call's findings."""
-        self._findings.extend(result.findings)
-
-    def close(self, summary: Summary) -> None:
-        """Write the log, listing a rule for every code that occurred."""
-        rules: dict[str, RuleMeta] = {}
-        for finding in self._findings:
-            if finding.code not in rules:
-                rules[finding.code] = RuleMeta(
-                    code=finding.code,
-                    name=finding.code.replace(".", "-").replace("_", "-"),
-                    summary=describe(finding.code),
-                    severity=finding.severity,
-                    help_uri=HELP_URI,
-                )
-        try:
-            text = render_sarif(self._findings, rules).encode()
-        except (orjson.JSONEncodeError, UnicodeEncodeError):  # text UTF-8 cannot hold
-            findings = [_printable(f) for f in self._findings]
-            text = render_sarif(findings, rules).encode()
-        self.stream.write(text)
+    def render(self, found: FindingSet) -> bytes:
+        """The SARIF log."""
+        return sarif_log(found)
 
 
-def _printable(finding: Finding) -> Finding:
-    """The finding with its texts spelt out where they hold lone surrogates (a capture's
-    invalid UTF-8 in a tool name, key or file name: see :func:`printable`)."""
-    changes: dict[str, Any] = {
-        f.name: printable(value)
-        for f in fields(finding)
-        if type(value := getattr(finding, f.name)) is str  # not the enums (severity...)
-    }
-    if finding.source is not None:
-        changes["source"] = replace(finding.source, file=printable(finding.source.file))
-    return replace(finding, **changes)
-
-
-class JUnitCheckReporter(CheckReporter):
+class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
     """A test case per call, a suite per capture file."""
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:

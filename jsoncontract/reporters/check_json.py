@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Final
 import orjson
 
 from jsoncontract._json import dumps_report
-from jsoncontract.reporters.interface import CheckReporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, Summary
@@ -30,7 +30,7 @@ _CHUNK_BYTES: Final = 256 * 1024
 REPORT_VERSION: Final = 1
 
 
-class JsonCheckReporter(CheckReporter):
+class JsonCheckReporter(Reporter["CallResult", "Summary"]):
     """The single-object JSON report."""
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
@@ -66,7 +66,7 @@ class JsonCheckReporter(CheckReporter):
         self.stream.write(b"]}\n")
 
 
-class JsonlCheckReporter(CheckReporter):
+class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
     """One JSON result per line, then the summary line."""
 
     def add(self, result: CallResult) -> None:
@@ -83,4 +83,4 @@ class JsonlCheckReporter(CheckReporter):
         )
 
 
-__all__ = ["JsonCheckReporter", "JsonlCheckReporter", "ReportOptions"]
+__all__ = ["JsonCheckReporter", "JsonlCheckReporter"]

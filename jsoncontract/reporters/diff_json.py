@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary
@@ -54,10 +54,10 @@ def dumps(value: Any, option: int = _OPTIONS) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-class JsonDiffReporter(DiffReporter):
+class JsonDiffReporter(Reporter["CallDiff", "DiffSummary"]):
     """The single-object JSON report."""
 
-    def __init__(self, stream: IO[bytes], options: DiffReportOptions) -> None:
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
         self._spool: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
         self._count = 0
@@ -85,7 +85,7 @@ class JsonDiffReporter(DiffReporter):
         self.stream.write(b"]}\n")
 
 
-class PatchDiffReporter(DiffReporter):
+class PatchDiffReporter(Reporter["CallDiff", "DiffSummary"]):
     """One RFC 6902 patch per pair of consecutive hops, one JSON line each."""
 
     def add(self, result: CallDiff) -> None:

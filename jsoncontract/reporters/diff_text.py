@@ -17,9 +17,8 @@ from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.diff.model import CallStatus, Difference
 from jsoncontract.diff.rows import count_leaves
-from jsoncontract.reporters.check_text import LineWriter, Segment
-from jsoncontract.reporters.diff_interface import DiffReporter, DiffReportOptions
-from jsoncontract.reporters.interface import ReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.text import Line, LineWriter, Style, severity_label
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary, HopView, Row
@@ -36,7 +35,6 @@ _STATUS: Final = {
     CallStatus.UNPAIRED: ("UNPAIRED", "bold yellow"),
     CallStatus.UNREADABLE: ("UNREADABLE", "bold red"),
 }
-_SEVERITY_STYLE: Final = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 _ABSENT_CELL: Final = "—"
 _UNPARSED_CELL: Final = "?"
 
@@ -65,13 +63,13 @@ def _pointer(path: str) -> str:
     return path or "/"
 
 
-class TextDiffReporter(DiffReporter):
+class TextDiffReporter(Reporter["CallDiff", "DiffSummary"]):
     """The human-readable ``diff`` report."""
 
-    def __init__(self, stream: IO[bytes], options: DiffReportOptions) -> None:
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
         self.width = options.width or shutil.get_terminal_size((100, 24)).columns
-        self._out = LineWriter(stream, ReportOptions(color=options.color, width=self.width))
+        self._out = LineWriter(stream, options.color, self.width)
         self._shown = 0
         self._hidden = 0
 
@@ -90,7 +88,7 @@ class TextDiffReporter(DiffReporter):
 
     def close(self, summary: DiffSummary) -> None:
         """Write the run's findings and the summary."""
-        lines: list[list[Segment]] = []
+        lines: list[Line] = []
         if self._hidden:
             lines.append(
                 [
@@ -112,9 +110,9 @@ class TextDiffReporter(DiffReporter):
 
     # -- one call ----------------------------------------------------------------------------
 
-    def call_lines(self, result: CallDiff) -> list[list[Segment]]:
+    def call_lines(self, result: CallDiff) -> list[Line]:
         """Every line of one call, ending with a blank line."""
-        lines: list[list[Segment]] = [self._header(result)]
+        lines: list[Line] = [self._header(result)]
         lines.extend(self._hops(result))
         if result.hops:
             lines.append([])
@@ -126,9 +124,9 @@ class TextDiffReporter(DiffReporter):
         lines.append([])
         return lines
 
-    def _header(self, result: CallDiff) -> list[Segment]:
+    def _header(self, result: CallDiff) -> Line:
         word, style = _STATUS[result.status]
-        out: list[Segment] = [(word, style), (" ", ""), (result.tool or "(no tool)", "magenta")]
+        out: Line = [(word, style), (" ", ""), (result.tool or "(no tool)", Style.TOOL)]
         if result.call_id:
             out.append((f" · {result.call_id}", "dim"))
         parts = []
@@ -149,13 +147,13 @@ class TextDiffReporter(DiffReporter):
             out.append((" · " + " · ".join(parts), "bold" if not result.ok else ""))
         return out
 
-    def _hops(self, result: CallDiff) -> list[list[Segment]]:
+    def _hops(self, result: CallDiff) -> list[Line]:
         if not result.hops:
             return []
         rows = []
         for view in result.hops:
             call = view.call
-            dialect = call.dialect.value if call.dialect is not None else "?"
+            dialect = str(call.dialect) if call.dialect is not None else "?"
             pairing = ""
             if view.matched_by == "id":
                 pairing = f"paired by id {view.match_key}"
@@ -163,16 +161,16 @@ class TextDiffReporter(DiffReporter):
                 pairing = "paired by order and tool"
             rows.append((view.hop.value, dialect, str(call.source), _checks(view), pairing))
         widths = [max(len(r[i]) for r in rows) for i in range(3)]
-        out: list[list[Segment]] = []
+        out: list[Line] = []
         for hop, dialect, source, (checks, bad), pairing in rows:
-            line: list[Segment] = [
+            line: Line = [
                 ("  ", ""),
                 (f"{hop:<{widths[0]}}", "bold"),
                 ("  ", ""),
                 (f"{dialect:<{widths[1]}}", "dim"),
                 ("  ", ""),
             ]
-            tail: list[Segment] = [(checks, "red" if bad else "green")]
+            tail: Line = [(checks, "red" if bad else "green")]
             if pairing:
                 tail.append((f" · {pairing}", "dim"))
             wide = 2 + sum(widths) + 6 + sum(len(t) for t, _ in tail)
@@ -183,7 +181,7 @@ class TextDiffReporter(DiffReporter):
                 out.append([(" " * (4 + widths[0]), ""), *tail])
         return out
 
-    def _table(self, result: CallDiff) -> list[list[Segment]]:
+    def _table(self, result: CallDiff) -> list[Line]:
         mode = self.options.rows
         views = result.hops
         total = max((count_leaves(v.value, AUTO_ROWS) for v in views if v.available), default=0)
@@ -201,7 +199,7 @@ class TextDiffReporter(DiffReporter):
         room = self.width - 2 - path_w - verdict_w - 2 * (len(views) + 1)
         natural = [max([len(t[i]) for t in texts] + [len(headers[i])]) for i in range(len(views))]
         widths = _fit(natural, room)
-        out: list[list[Segment]] = []
+        out: list[Line] = []
         if min(widths, default=0) < _NARROW:
             out.extend(self._stacked(rows, texts, verdicts, headers, views))
         else:
@@ -225,7 +223,7 @@ class TextDiffReporter(DiffReporter):
                 ]
             )
             for row, cells, (word, style) in zip(rows, texts, verdicts, strict=True):
-                line: list[Segment] = [
+                line: Line = [
                     ("  ", ""),
                     (f"{_cut(_pointer(row.path), path_w):<{path_w}}", "bold"),
                 ]
@@ -248,10 +246,10 @@ class TextDiffReporter(DiffReporter):
         verdicts: list[tuple[str, str]],
         headers: list[str],
         views: list[HopView],
-    ) -> list[list[Segment]]:
+    ) -> list[Line]:
         label_w = max(len(h) for h in headers)
         room = max(self.width - 6 - label_w, 10)
-        out: list[list[Segment]] = []
+        out: list[Line] = []
         for row, cells, (word, style) in zip(rows, texts, verdicts, strict=True):
             path = _pointer(row.path)
             if not row.differences and len(set(cells)) == 1:  # one line when all hops agree
@@ -291,8 +289,8 @@ class TextDiffReporter(DiffReporter):
                 out.append(cell[1])
         return out
 
-    def _notes(self, result: CallDiff) -> list[list[Segment]]:
-        lines: list[list[Segment]] = []
+    def _notes(self, result: CallDiff) -> list[Line]:
+        lines: list[Line] = []
         items = 0
         total = len(result.differences) + len(result.findings)
         hinted: set[str] = set()  # a hint is said once per call, on its first difference
@@ -310,13 +308,12 @@ class TextDiffReporter(DiffReporter):
             lines.append([(f"  ... {total - items} more (--format json lists everything)", "dim")])
         return lines
 
-    def _difference(self, d: Difference, hinted: set[str]) -> list[list[Segment]]:
-        severity = d.severity.value
-        head: list[Segment] = [
+    def _difference(self, d: Difference, hinted: set[str]) -> list[Line]:
+        head: Line = [
             ("  ", ""),
-            (f"{severity:<7}", _SEVERITY_STYLE[severity]),
+            severity_label(d.severity),
             (" ", ""),
-            (d.code.value, "bold"),
+            (d.code.value, Style.CODE),
             (" ", ""),
         ]
         lines = self._wrap(head, d.message, "", 10)
@@ -329,20 +326,19 @@ class TextDiffReporter(DiffReporter):
             lines.extend(self._wrap([(" " * 10, ""), ("rule: ", "dim")], d.rule, "dim", 16))
         return lines
 
-    def _finding(self, finding: Finding, indent: str = "  ") -> list[list[Segment]]:
-        severity = finding.severity.value
+    def _finding(self, finding: Finding, indent: str = "  ") -> list[Line]:
         where = finding.path
         if not where and finding.code.startswith(("parse.", "schema.")):
             where = "/"  # the whole payload
         if finding.hop is not None:
             where = f"{where} ({finding.hop.value})" if where else f"({finding.hop.value})"
-        head: list[Segment] = [
+        head: Line = [
             (indent, ""),
-            (f"{severity:<7}", _SEVERITY_STYLE[severity]),
+            severity_label(finding.severity),
             (" ", ""),
-            (finding.code, "bold"),
+            (finding.code, Style.CODE),
             (" ", ""),
-            (where, "blue"),
+            (where, Style.POINTER),
             (": ", ""),
         ]
         text = finding.message
@@ -350,11 +346,11 @@ class TextDiffReporter(DiffReporter):
             text += f" [{finding.source}]"
         lines = self._wrap(head, text, "", len(indent) + 8)
         if finding.hint:
-            hint_head: list[Segment] = [(indent + " " * 8, ""), ("hint: ", "dim")]
+            hint_head: Line = [(indent + " " * 8, ""), ("hint: ", "dim")]
             lines.extend(self._wrap(hint_head, finding.hint, "dim", len(indent) + 14))
         return lines
 
-    def _wrap(self, head: list[Segment], text: str, style: str, hang: int) -> list[list[Segment]]:
+    def _wrap(self, head: Line, text: str, style: str, hang: int) -> list[Line]:
         """``head`` then ``text``, wrapped to the width with a hanging indent."""
         used = sum(len(t) for t, _ in head)
         if used + len(text) <= self.width or self.width - hang < 20:
@@ -364,7 +360,7 @@ class TextDiffReporter(DiffReporter):
         )
         if not pieces:
             return [head]
-        out: list[list[Segment]] = [[*head, (pieces[0], style)]]
+        out: list[Line] = [[*head, (pieces[0], style)]]
         rest = " ".join(pieces[1:])
         out.extend(
             [(" " * hang, ""), (piece, style)]
@@ -419,7 +415,7 @@ def _fit(natural: list[int], room: int) -> list[int]:
     return widths
 
 
-def summary_lines(summary: DiffSummary) -> list[list[Segment]]:
+def summary_lines(summary: DiffSummary) -> list[Line]:
     """The closing summary: calls by status, differences by code, findings by severity."""
     status = summary.by_status
     noun = "call" if summary.calls == 1 else "calls"
@@ -429,7 +425,7 @@ def summary_lines(summary: DiffSummary) -> list[list[Segment]]:
         for s in CallStatus
         if status.get(s.value, 0) or s in (CallStatus.AGREE, CallStatus.DIFFER)
     ]
-    lines: list[list[Segment]] = [
+    lines: list[Line] = [
         [
             (f"{summary.calls} {noun} diffed ({summary.files} {files}): ", "bold"),
             (" · ".join(parts), "bold red" if status.get("differ") else "green"),

@@ -1,54 +1,60 @@
-"""The reporter interface: results in, bytes out.
+"""The reporter interface, one for every command: results in, bytes out.
 
-``check`` results stream (a trace can hold millions of calls), so a check reporter receives
-results one at a time and the summary at the end, writing to a binary stream as it goes.
-Reporters never decide the exit code and never read input.
+A command looks its reporter class up in its format table (:mod:`jsoncontract.reporters`),
+builds it on the output stream with the :class:`ReportOptions`, hands it each result as the
+run produces it (:meth:`Reporter.add`) and ends with :meth:`Reporter.close`, which takes
+what the run ends with: the summary of a streamed run (``check``, ``diff``: a trace can hold
+millions of calls, so results are never gathered in memory), or the whole report of a
+command that builds one at once (``lint``, ``test``, ``fixtures``, ``pin``, ``rules``; their
+reporters take no results one by one, which their type says with ``Never``).
+
+Reporters render and nothing else: they never read input and never decide the exit code.
 """
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING
+from typing import IO, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from jsoncontract.model import CallResult, Summary
+ResultT = TypeVar("ResultT")
+EndT = TypeVar("EndT")
 
 
 @dataclass(frozen=True, slots=True)
 class ReportOptions:
-    """How a person wants to see the report.
+    """How a person wants to see a report. Every reporter takes the same options and reads
+    the ones its format has a use for.
 
-    ``color``: ``None`` decides from the stream (a terminal, and ``NO_COLOR`` unset).
-    ``max_shown``: failing calls shown in full by the text reporter (0 = all).
-    ``verbose``: show passing calls too. ``quiet``: show only the summary.
+    ``color``: style the text (``None``: decide from the stream, a terminal and ``NO_COLOR``
+    unset). ``width``: the columns to lay text out for (``None``: the terminal's).
+    ``verbose``: show what passed too. ``quiet``: show only the summary. ``max_shown``: items
+    with findings written in full by a text report (0 = all). ``rows``: which members the
+    ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
+    ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
+    ``fail_on``: the lowest severity of a finding that makes a failing test case
+    (``lint --format junit``).
     """
 
     color: bool | None = None
-    max_shown: int = 50
+    width: int | None = None
     verbose: bool = False
     quiet: bool = False
-    width: int | None = None
+    max_shown: int = 50
+    rows: str = "auto"
+    statistics: bool = False
+    fail_on: str = "error"
 
 
-def wants_color(stream: IO[bytes], option: bool | None) -> bool:
-    """Whether to style output: an explicit choice wins, then ``NO_COLOR``, then a TTY."""
-    if option is not None:
-        return option
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+class Reporter(ABC, Generic[ResultT, EndT]):
+    """Writes one report of one command in one format.
 
-
-class CheckReporter(ABC):
-    """Streams a ``check`` report.
+    ``ResultT`` is what the command streams (one checked call, one diffed call), ``Never``
+    for commands that build their report at once; ``EndT`` is what :meth:`close` takes.
 
     Arguments:
-        stream: where to write (binary).
+        stream: where to write (binary; the reporter leaves it open).
         options: presentation choices.
     """
 
@@ -56,10 +62,18 @@ class CheckReporter(ABC):
         self.stream = stream
         self.options = options
 
-    @abstractmethod
-    def add(self, result: CallResult) -> None:
-        """Take one result (in capture order)."""
+    def add(self, result: ResultT) -> None:
+        """Take one result, in the order the run produced it."""
+        raise TypeError(f"{type(self).__name__} takes its whole report at close()")
 
     @abstractmethod
-    def close(self, summary: Summary) -> None:
-        """Write whatever is left, ending with the summary."""
+    def close(self, end: EndT) -> None:
+        """Write whatever is left: the summary of a streamed run, or the whole report."""
+
+    def write(self, end: EndT, results: Iterable[ResultT] = ()) -> None:
+        """The whole report in one call: every result, then :meth:`close` with ``end``
+        (a streamed run's summary fills up while ``results`` is consumed)."""
+        add = self.add
+        for result in results:
+            add(result)
+        self.close(end)

@@ -16,7 +16,6 @@ from xml.sax.saxutils import quoteattr as _quoteattr
 from jsoncontract.model import Finding, Severity
 from jsoncontract.reporters.findings import portable_path
 
-_RANK = {"error": 2, "warning": 1, "info": 0}
 #: Characters XML 1.0 cannot carry at all (control characters, lone surrogates).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -128,7 +127,10 @@ def suites_from_findings(
 ) -> list[JUnitSuite]:
     """One suite per file; findings at or above ``fail_on`` become failing cases, the rest
     are reported on passing cases; every tool without failures is a passing case."""
-    threshold = _RANK.get(fail_on, 3)
+    try:
+        threshold = Severity(fail_on).rank
+    except ValueError:  # never
+        threshold = len(Severity)
     by_file: dict[str, list[Finding]] = {portable_path(f): [] for f in files}
     for finding in findings:
         name = portable_path(finding.source.file) if finding.source else _NOWHERE
@@ -144,7 +146,7 @@ def suites_from_findings(
             text = f"{where}: {finding.message}" if where else finding.message
             if finding.hint:
                 text += f"\nhint: {finding.hint}"
-            if _RANK[finding.severity.value] >= threshold:
+            if finding.severity.rank >= threshold:
                 failing_tools.add(finding.tool or "")
                 suite.cases.append(
                     JUnitCase(

@@ -9,14 +9,13 @@ github (a finding per result, located at the server and tool, since there is no 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Never
 
 import orjson
 
 from jsoncontract.model import Severity
-from jsoncontract.reporters.check_text import LineWriter, Segment
-from jsoncontract.reporters.interface import ReportOptions
+from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.text import SEVERITY_STYLE, LineWriter, Segment, plural
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Negotiated
@@ -25,14 +24,6 @@ if TYPE_CHECKING:
     from jsoncontract.live.tools import ToolListing
 
 _RANK: Final = {"error": 2, "warning": 1, "info": 0, "never": 3}
-
-
-@dataclass(frozen=True, slots=True)
-class LiveReportOptions:
-    """What a live report needs besides the report."""
-
-    fail_on: str = "error"
-    view: ReportOptions = field(default_factory=ReportOptions)
 
 
 def server_line(spec: ServerSpec, negotiated: Negotiated | None) -> list[Segment]:
@@ -54,9 +45,15 @@ def server_line(spec: ServerSpec, negotiated: Negotiated | None) -> list[Segment
 # -- mcp tools -------------------------------------------------------------------------------
 
 
-def write_tools_text(listing: ToolListing, stream: IO[bytes], options: ReportOptions) -> None:
+class TextToolsReporter(Reporter[Never, "ToolListing"]):
     """The tool list for people: name, safety, description, then the arguments."""
-    out = LineWriter(stream, options)
+
+    def close(self, listing: ToolListing) -> None:
+        """Write the server line, the count, and a row (or two) per usable tool."""
+        _write_tools_text(listing, LineWriter(self.stream, self.options.color, self.options.width))
+
+
+def _write_tools_text(listing: ToolListing, out: LineWriter) -> None:
     count = len(listing.tools)
     pages = f"{listing.pages} page{'s' if listing.pages != 1 else ''}"
     lines: list[list[Segment]] = [
@@ -146,37 +143,36 @@ def _ms(seconds: float | None) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds >= 0.0095 else f"{seconds * 1000:.1f} ms"
 
 
-def write_tools_json(listing: ToolListing, stream: IO[bytes], options: ReportOptions) -> None:
+class JsonToolsReporter(Reporter[Never, "ToolListing"]):
     """The ``tools/list`` result (every page), indented for review and diffs."""
-    stream.write(orjson.dumps(listing.result(), option=orjson.OPT_INDENT_2))
-    stream.write(b"\n")
 
-
-TOOLS_REPORTERS: Final[dict[str, Callable[[ToolListing, IO[bytes], ReportOptions], None]]] = {
-    "text": write_tools_text,
-    "json": write_tools_json,
-}
+    def close(self, listing: ToolListing) -> None:
+        """Write the result object."""
+        self.stream.write(orjson.dumps(listing.result(), option=orjson.OPT_INDENT_2) + b"\n")
 
 
 # -- mcp probe -------------------------------------------------------------------------------
 
 
-def write_probe_text(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:
+class TextProbeReporter(Reporter[Never, "ProbeReport"]):
     """A scorecard per server: protocol checks, a row per tool, the findings, the verdict."""
-    out = LineWriter(stream, options.view)
-    for index, card in enumerate(report.servers):
-        if index:
-            out.write([[]])
-        out.write(_card_lines(card, options))
-    out.close()
+
+    def close(self, report: ProbeReport) -> None:
+        """Write every server's scorecard."""
+        out = LineWriter(self.stream, self.options.color, self.options.width)
+        for index, card in enumerate(report.servers):
+            if index:
+                out.write([[]])
+            out.write(_card_lines(card, self.options))
+        out.close()
 
 
-def _card_lines(card: ServerProbe, options: LiveReportOptions) -> list[list[Segment]]:
+def _card_lines(card: ServerProbe, options: ReportOptions) -> list[list[Segment]]:
     lines: list[list[Segment]] = [server_line(card.server, card.negotiated)]
     if card.error is not None:
         lines.append([("  could not probe: ", "bold red"), (card.error, "")])
         return lines
-    quiet = options.view.quiet
+    quiet = options.quiet
     if not quiet:
         lines.append([("protocol", "bold")])
         width = max(len(c.name) for c in card.protocol) if card.protocol else 8
@@ -209,7 +205,7 @@ def probe_finding_lines(finding: Any) -> list[list[Segment]]:
     severity = finding.severity
     line: list[Segment] = [
         ("  ", ""),
-        (f"{severity.value:<7}", _SEVERITY_STYLE[severity]),
+        (f"{severity.value:<7}", SEVERITY_STYLE[severity]),
         (" ", ""),
         (finding.code, "bold"),
         (" ", ""),
@@ -222,13 +218,6 @@ def probe_finding_lines(finding: Any) -> list[list[Segment]]:
     if finding.hint:
         lines.append([(" " * 10, ""), ("hint: ", "dim"), (finding.hint, "dim")])
     return lines
-
-
-_SEVERITY_STYLE: Final = {
-    Severity.ERROR: "bold red",
-    Severity.WARNING: "yellow",
-    Severity.INFO: "cyan",
-}
 
 
 _STATUS: Final[dict[bool | None, Segment]] = {
@@ -308,30 +297,32 @@ def _verdict(card: ServerProbe) -> list[Segment]:
     if details:
         text += " (" + ", ".join(details) + ")"
     text += f"; protocol checks {checks['passed']} passed, {checks['failed']} failed"
-    text += f"; {_plural(sev['error'], 'error')}, {_plural(sev['warning'], 'warning')}"
+    text += f"; {plural(sev['error'], 'error')}, {plural(sev['warning'], 'warning')}"
     style = "bold red" if sev["error"] else "bold yellow" if sev["warning"] else "bold green"
     return [("scorecard: ", "bold"), (text, style)]
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def write_probe_json(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:
+class JsonProbeReporter(Reporter[Never, "ProbeReport"]):
     """``{"version": 1, "summary": {...}, "servers": [...]}``."""
-    stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+
+    def close(self, report: ProbeReport) -> None:
+        """Write the report object."""
+        self.stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
 
 
-def write_probe_sarif(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:
+class SarifProbeReporter(Reporter[Never, "ProbeReport"]):
     """SARIF 2.1.0: a result per finding, its logical location the tool and pointer."""
-    from jsoncontract.live.codes import rule_metas
-    from jsoncontract.reporters.sarif import render_sarif
 
-    findings = [_unfiled(f) for f in report.all_findings()]
-    metas = rule_metas()
-    used = {f.code for f in findings}
-    text = render_sarif(findings, {c: m for c, m in metas.items() if c in used})  # type: ignore[misc]
-    stream.write(text.encode())
+    def close(self, report: ProbeReport) -> None:
+        """Write the SARIF log."""
+        from jsoncontract.live.codes import rule_metas
+        from jsoncontract.reporters.findings import FindingSet
+        from jsoncontract.reporters.sarif import sarif_log
+
+        findings = [_unfiled(f) for f in report.all_findings()]
+        used = {f.code for f in findings}
+        metas = {c: m for c, m in rule_metas().items() if c in used}
+        self.stream.write(sarif_log(FindingSet(findings, metas)))
 
 
 def _unfiled(finding: Any) -> Any:
@@ -341,23 +332,28 @@ def _unfiled(finding: Any) -> Any:
     return replace(finding, source=None)
 
 
-def write_probe_github(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:
+class GithubProbeReporter(Reporter[Never, "ProbeReport"]):
     """Workflow annotations (no file: they show on the run), then a plain summary line."""
-    from jsoncontract.live.codes import CODES
-    from jsoncontract.reporters.github import annotations_from_findings, render_github
 
-    names = {code: name for code, (name, _, _) in CODES.items()}
-    for card in report.servers:
-        findings = [_unfiled(f) for f in card.all_findings()]
-        annotations = annotations_from_findings(findings, names)
-        annotations = [
-            type(a)(a.level, f"{card.label}: {a.message}", a.file, a.line, a.col, a.title)
-            for a in annotations
-        ]
-        stream.write(render_github(annotations).encode("utf-8", "backslashreplace"))
-        if card.error is not None:
-            stream.write(render_github([_error_annotation(card)]).encode())
-    stream.write(_summary_line(report).encode())
+    def close(self, report: ProbeReport) -> None:
+        """Write an annotation per finding, one per server that could not be probed."""
+        from dataclasses import replace
+
+        from jsoncontract.live.codes import CODES
+        from jsoncontract.reporters.github import annotations_from_findings, render_github
+
+        names = {code: name for code, (name, _, _) in CODES.items()}
+        stream = self.stream
+        for card in report.servers:
+            findings = [_unfiled(f) for f in card.all_findings()]
+            annotations = [
+                replace(a, message=f"{card.label}: {a.message}")
+                for a in annotations_from_findings(findings, names)
+            ]
+            stream.write(render_github(annotations).encode("utf-8", "backslashreplace"))
+            if card.error is not None:
+                stream.write(render_github([_error_annotation(card)]).encode())
+        stream.write(_summary_line(report).encode())
 
 
 def _error_annotation(card: ServerProbe) -> Any:
@@ -378,12 +374,19 @@ def _summary_line(report: ProbeReport) -> str:
     )
 
 
-def write_probe_junit(report: ProbeReport, stream: IO[bytes], options: LiveReportOptions) -> None:
+class JUnitProbeReporter(Reporter[Never, "ProbeReport"]):
     """JUnit XML: per server, a suite for the protocol checks and one per tool; a case per
     check and per call, failing when it has a finding at or above ``--fail-on``."""
+
+    def close(self, report: ProbeReport) -> None:
+        """Write the XML."""
+        self.stream.write(_junit(report, self.options.fail_on).encode())
+
+
+def _junit(report: ProbeReport, fail_on: str) -> str:
     from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 
-    threshold = _RANK.get(options.fail_on, 2)
+    threshold = _RANK.get(fail_on, 2)
     suites: list[JUnitSuite] = []
 
     def failure(findings: list[Any]) -> JUnitFailure | None:
@@ -428,7 +431,7 @@ def write_probe_junit(report: ProbeReport, stream: IO[bytes], options: LiveRepor
         )
         suites.append(protocol)
         suites.extend(_tool_suite(card.label, tool, failure) for tool in card.tools)
-    stream.write(render_junit(suites, name="jsoncontract mcp probe").encode())
+    return render_junit(suites, name="jsoncontract mcp probe")
 
 
 def _tool_suite(label: str, tool: ToolProbe, failure: Callable[[list[Any]], Any]) -> Any:
@@ -455,12 +458,3 @@ def _tool_suite(label: str, tool: ToolProbe, failure: Callable[[list[Any]], Any]
         )
         suite.time += result.seconds or 0.0
     return suite
-
-
-PROBE_REPORTERS: Final[dict[str, Callable[[ProbeReport, IO[bytes], LiveReportOptions], None]]] = {
-    "text": write_probe_text,
-    "json": write_probe_json,
-    "junit": write_probe_junit,
-    "sarif": write_probe_sarif,
-    "github": write_probe_github,
-}

@@ -1,69 +1,52 @@
-"""``pin --check`` reports: the drift findings as text or JSON (``pin`` and ``mcp pin``)."""
+"""``pin --check --format text | json``: drift against the lock.
+
+``text`` writes one line per change, ``file:line:col: error CODE message``, with its hint,
+then the verdict (what changed since the lock, or that every tool matches it). ``json`` is
+``{"version": 1, "summary": {...}, "findings": [...]}``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Never
 
 import orjson
 
-from jsoncontract.reporters.check_text import LineWriter, Segment
-from jsoncontract.reporters.interface import ReportOptions
+from jsoncontract.reporters.interface import Reporter
+from jsoncontract.reporters.text import LineWriter, located_finding, note, plural
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Finding
+    from jsoncontract.pin import DriftReport
 
 
-def pin_summary(
-    findings: Sequence[Finding], *, tools: int, files: int, lock: str
-) -> dict[str, Any]:
-    """The ``summary`` object: tools and files checked, tools changed, added and removed."""
-    return {
-        "tools": tools,
-        "files": files,
-        "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
-        "added": sum(1 for f in findings if f.code == "pin.tool_added"),
-        "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
-        "lock": lock,
-    }
+class TextPinReporter(Reporter[Never, "DriftReport"]):
+    """The human-readable drift report."""
+
+    def close(self, report: DriftReport) -> None:
+        """Write each change, then the verdict."""
+        out = LineWriter(self.stream, self.options.color, self.options.width)
+        findings = report.findings
+        for finding in findings:
+            where = str(finding.source) if finding.source else "?"
+            lines = [located_finding(where, finding.severity, finding.code, finding.message)]
+            if finding.hint:
+                lines.append(note("hint", finding.hint))
+            out.write(lines)
+        if findings:
+            summary = report.summary()
+            verdict = (
+                f"{summary['changed']} changed, {summary['added']} added, "
+                f"{summary['removed']} removed since {report.lock}"
+            )
+            out.write([[], [(verdict, "bold red")]])
+        else:
+            matches = "matches" if report.tools == 1 else "match"
+            out.write([[(f"{plural(report.tools, 'tool')} {matches} {report.lock}", "bold green")]])
+        out.close()
 
 
-def write_pin_json(
-    findings: Sequence[Finding], summary: dict[str, Any], stream: IO[bytes], options: ReportOptions
-) -> None:
-    """``{"version": 1, "summary": {...}, "findings": [...]}``."""
-    body = {"version": 1, "summary": summary, "findings": [f.to_dict() for f in findings]}
-    stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
+class JsonPinReporter(Reporter[Never, "DriftReport"]):
+    """The JSON drift report."""
 
-
-def write_pin_text(
-    findings: Sequence[Finding], summary: dict[str, Any], stream: IO[bytes], options: ReportOptions
-) -> None:
-    """A line per finding (where, code, message) and its hint, then the verdict."""
-    out = LineWriter(stream, options)
-    for finding in findings:
-        where = str(finding.source) if finding.source else "?"
-        lines: list[list[Segment]] = [
-            [(where, "bold"), (": ", ""), ("error", "bold red"), (" ", ""),
-             (finding.code, "bold"), (" ", ""), (finding.message, "")]
-        ]  # fmt: skip
-        if finding.hint:
-            lines.append([("    hint: ", "dim"), (finding.hint, "dim")])
-        out.write(lines)
-    if findings:
-        out.write([[]])
-    tools = summary["tools"]
-    lock = summary["lock"]
-    verdict = (
-        f"{summary['changed']} changed, {summary['added']} added, "
-        f"{summary['removed']} removed since {lock}"
-        if findings
-        else f"{tools} tool{'' if tools == 1 else 's'} match{'es' if tools == 1 else ''} {lock}"
-    )
-    out.write([[(verdict, "bold red" if findings else "bold green")]])
-    out.close()
-
-
-PinWriter = Callable[[Sequence["Finding"], dict[str, Any], IO[bytes], ReportOptions], None]
-
-PIN_REPORTERS: Final[dict[str, PinWriter]] = {"text": write_pin_text, "json": write_pin_json}
+    def close(self, report: DriftReport) -> None:
+        """Write the report object."""
+        self.stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))

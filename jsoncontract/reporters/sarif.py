@@ -6,33 +6,31 @@ rules). Each result carries its rule, level, message, file/line/column region, a
 location (tool and JSON Pointer), and a partial fingerprint built from code, file, tool and
 pointer, so a dashboard keeps tracking a finding when lines move. Suppressed findings are
 included with their justification, which is how SARIF consumers expect suppressions.
+
+:func:`sarif_log` renders a command's :class:`~jsoncontract.reporters.findings.FindingSet`,
+whatever text its findings quote.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import orjson
 
+from jsoncontract._json import printable
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import RuleMeta, ToolInfo, portable_path
+from jsoncontract.reporters.findings import (
+    FindingSet,
+    RuleMeta,
+    ToolInfo,
+    fingerprint,
+    portable_path,
+    printable_finding,
+)
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS: Final = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def fingerprint(finding: Finding) -> str:
-    """A stable identity for a finding that survives line moves."""
-    source = finding.source
-    parts = (
-        finding.code,
-        portable_path(source.file) if source else "",
-        finding.tool or "",
-        finding.path,
-    )
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 def _rule(meta: RuleMeta) -> dict[str, Any]:
@@ -152,3 +150,20 @@ def render_sarif(
         ],
     }
     return orjson.dumps(log, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def sarif_log(found: FindingSet) -> bytes:
+    """The SARIF log of a command's findings, as UTF-8.
+
+    Text UTF-8 cannot hold (lone surrogates from a capture's invalid bytes, in a tool name,
+    key or file name) is spelt out as ``\\udXXX`` escapes rather than failing the report.
+    """
+    try:
+        return render_sarif(found.findings, found.rules, suppressed=found.suppressed).encode()
+    except (orjson.JSONEncodeError, UnicodeEncodeError):
+        findings = [printable_finding(f) for f in found.findings]
+        suppressed = [(printable_finding(f), printable(reason)) for f, reason in found.suppressed]
+        return render_sarif(findings, found.rules, suppressed=suppressed).encode()
+
+
+__all__ = ["LEVELS", "SARIF_SCHEMA", "fingerprint", "render_sarif", "sarif_log"]

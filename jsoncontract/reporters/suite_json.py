@@ -8,23 +8,28 @@
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING, Never
 
 import orjson
 
+from jsoncontract.reporters.interface import Reporter
+
 if TYPE_CHECKING:
-    from jsoncontract.reporters.interface import ReportOptions
     from jsoncontract.suites.generate import GenerationReport
     from jsoncontract.suites.model import TestReport
 
 
-def write_test_json(report: TestReport, stream: IO[bytes], options: ReportOptions) -> None:
-    """Write the ``test`` JSON report."""
-    stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+class JsonTestReporter(Reporter[Never, "TestReport"]):
+    """The ``test`` JSON report."""
+
+    def close(self, report: TestReport) -> None:
+        """Write the report object."""
+        self.stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
 
 
-def write_fixtures_json(
-    report: GenerationReport, stream: IO[bytes], options: ReportOptions
-) -> None:
-    """Write the ``fixtures`` JSON report."""
-    stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+class JsonFixturesReporter(Reporter[Never, "GenerationReport"]):
+    """The ``fixtures`` JSON report."""
+
+    def close(self, report: GenerationReport) -> None:
+        """Write the report object."""
+        self.stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import IO, TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Never
 
-from jsoncontract.reporters.check_text import LineWriter, Segment
+from jsoncontract.reporters.interface import Reporter
+from jsoncontract.reporters.text import Line, LineWriter, Segment, plural
 from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
-    from jsoncontract.reporters.interface import ReportOptions
     from jsoncontract.suites.generate import GenerationReport, ToolGeneration
     from jsoncontract.suites.model import CaseOutcome, TestReport, TestSummary
 
@@ -28,10 +28,6 @@ _LABEL: Final = {
     Status.ERROR: ("ERR ", "bold red"),
 }
 _INDENT: Final = "        "
-
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (plural or word + 's')}"
 
 
 def _counts(counts: Mapping[str, int]) -> list[Segment]:
@@ -49,16 +45,16 @@ def _counts(counts: Mapping[str, int]) -> list[Segment]:
         if parts:
             parts.append((", ", ""))
         if key == "weakness":
-            text = _plural(value, word, "weaknesses")
+            text = plural(value, word, "weaknesses")
         elif key == "errors":
-            text = _plural(value, word)
+            text = plural(value, word)
         else:
             text = f"{value} {word}"
         parts.append((text, style if value else ""))
     return parts
 
 
-def outcome_lines(outcome: CaseOutcome) -> list[list[Segment]]:
+def outcome_lines(outcome: CaseOutcome) -> list[Line]:
     """The lines of one case: status, name and place, then what happened and the hint."""
     label, style = _LABEL[outcome.status]
     suite, case = outcome.suite, outcome.case
@@ -67,7 +63,7 @@ def outcome_lines(outcome: CaseOutcome) -> list[list[Segment]]:
         line = suite.line_of(case)
         if line is not None:
             where = f"{where}:{line}"
-    lines: list[list[Segment]] = [
+    lines: list[Line] = [
         [("  ", ""), (label, style), ("  ", ""), (outcome.name, "bold"), (f"  ({where})", "dim")]
     ]
     if outcome.message:
@@ -79,9 +75,9 @@ def outcome_lines(outcome: CaseOutcome) -> list[list[Segment]]:
     return lines
 
 
-def summary_lines(summary: TestSummary) -> list[list[Segment]]:
+def summary_lines(summary: TestSummary) -> list[Line]:
     """The per-tool table and the closing totals."""
-    lines: list[list[Segment]] = []
+    lines: list[Line] = []
     if summary.by_tool:
         width = max(4, *(len(name) for name in summary.by_tool))
         head = (
@@ -120,7 +116,7 @@ def _totals(summary: TestSummary) -> dict[str, int]:
 
 def totals_head(summary: TestSummary) -> str:
     """``19 cases in 1 suite``."""
-    return f"{_plural(summary.cases, 'case')} in {_plural(summary.suites, 'suite')}"
+    return f"{plural(summary.cases, 'case')} in {plural(summary.suites, 'suite')}"
 
 
 def totals_counts(summary: TestSummary) -> str:
@@ -128,44 +124,48 @@ def totals_counts(summary: TestSummary) -> str:
     return "".join(text for text, _ in _counts(_totals(summary)))
 
 
-def write_test_text(report: TestReport, stream: IO[bytes], options: ReportOptions) -> None:
-    """Write the ``test`` report for people."""
-    out = LineWriter(stream, options)
-    if not options.quiet:
-        groups = group_by_suite(report.outcomes)
-        width = max([4, *(len(suite.tool) for suite, _ in groups)])
-        files = max([0, *(len(suite.file) for suite, _ in groups)])
-        for suite, outcomes in groups:
-            counts = Counter(o.status.value for o in outcomes)
-            counts["errors"] = counts.pop(Status.ERROR.value, 0)
-            head: list[Segment] = [
-                (f"{suite.tool:<{width}}", "bold magenta"),
-                (f"  {suite.file:<{files}}  ", "dim"),
-                *_counts(counts),
-            ]
-            lines = [head]
-            for outcome in outcomes:
-                if options.verbose or not outcome.ok:
-                    lines.extend(outcome_lines(outcome))
-            out.write(lines)
-        if groups:
-            out.write([[]])
-    for update in report.updates:
-        out.write(
-            [
-                [
-                    ("updated ", "bold cyan"),
-                    (f"{update.tool} {update.case}", "bold"),
-                    (f": {update.before.describe()} -> {update.after.describe()}", ""),
+class TextTestReporter(Reporter[Never, "TestReport"]):
+    """The human-readable ``test`` report."""
+
+    def close(self, report: TestReport) -> None:
+        """Write each suite with the cases that did not pass, then the totals."""
+        options = self.options
+        out = LineWriter(self.stream, options.color, options.width)
+        if not options.quiet:
+            groups = group_by_suite(report.outcomes)
+            width = max([4, *(len(suite.tool) for suite, _ in groups)])
+            files = max([0, *(len(suite.file) for suite, _ in groups)])
+            for suite, outcomes in groups:
+                counts = Counter(o.status.value for o in outcomes)
+                counts["errors"] = counts.pop(Status.ERROR.value, 0)
+                head: list[Segment] = [
+                    (f"{suite.tool:<{width}}", "bold magenta"),
+                    (f"  {suite.file:<{files}}  ", "dim"),
+                    *_counts(counts),
                 ]
-            ]
-        )
-    if report.updates:
-        noun = _plural(len(report.updates), "expectation")
-        files = len({u.file for u in report.updates})
-        out.write([[(f"{noun} rewritten in {_plural(files, 'suite file')}", "cyan")], []])
-    out.write(summary_lines(report.summary))
-    out.close()
+                lines = [head]
+                for outcome in outcomes:
+                    if options.verbose or not outcome.ok:
+                        lines.extend(outcome_lines(outcome))
+                out.write(lines)
+            if groups:
+                out.write([[]])
+        for update in report.updates:
+            out.write(
+                [
+                    [
+                        ("updated ", "bold cyan"),
+                        (f"{update.tool} {update.case}", "bold"),
+                        (f": {update.before.describe()} -> {update.after.describe()}", ""),
+                    ]
+                ]
+            )
+        if report.updates:
+            noun = plural(len(report.updates), "expectation")
+            files = len({u.file for u in report.updates})
+            out.write([[(f"{noun} rewritten in {plural(files, 'suite file')}", "cyan")], []])
+        out.write(summary_lines(report.summary))
+        out.close()
 
 
 # -- fixtures -------------------------------------------------------------------------------
@@ -176,64 +176,66 @@ def _tool_line(record: ToolGeneration, width: int, files: int) -> list[Segment]:
     if record.error is not None and not record.cases:
         return [*head, ("no suite: ", "bold red"), (record.error, "")]
     head.append((f"{record.path!s:<{files}}  ", "dim"))
-    head.append((f"{_plural(record.cases, 'case')} ({record.describe_change()})", ""))
+    head.append((f"{plural(record.cases, 'case')} ({record.describe_change()})", ""))
     return head
 
 
-def write_fixtures_text(
-    report: GenerationReport, stream: IO[bytes], options: ReportOptions
-) -> None:
-    """Write the ``fixtures`` report for people."""
-    out = LineWriter(stream, options)
-    width = max([4, *(len(t.tool) for t in report.tools)])
-    files = max([0, *(len(str(t.path)) for t in report.tools)])
-    for record in report.tools:
-        if options.quiet:
-            break
-        lines = [_tool_line(record, width, files)]
-        if record.error is not None and record.cases:
-            lines.append([("  error: ", "bold red"), (record.error, "")])
-        stale_kept = [n for n in record.stale if n not in record.removed]
-        if stale_kept:
-            lines.append(
-                [
-                    ("  stale: ", "yellow"),
-                    (", ".join(stale_kept), ""),
-                    (" (no longer generated; --prune removes those never edited)", "dim"),
-                ]
+class TextFixturesReporter(Reporter[Never, "GenerationReport"]):
+    """The human-readable ``fixtures`` report."""
+
+    def close(self, report: GenerationReport) -> None:
+        """Write a line per tool (and what was stale or skipped), then the totals."""
+        options = self.options
+        out = LineWriter(self.stream, options.color, options.width)
+        width = max([4, *(len(t.tool) for t in report.tools)])
+        files = max([0, *(len(str(t.path)) for t in report.tools)])
+        for record in report.tools:
+            if options.quiet:
+                break
+            lines = [_tool_line(record, width, files)]
+            if record.error is not None and record.cases:
+                lines.append([("  error: ", "bold red"), (record.error, "")])
+            stale_kept = [n for n in record.stale if n not in record.removed]
+            if stale_kept:
+                lines.append(
+                    [
+                        ("  stale: ", "yellow"),
+                        (", ".join(stale_kept), ""),
+                        (" (no longer generated; --prune removes those never edited)", "dim"),
+                    ]
+                )
+            lines.extend(
+                [("  skipped ", "dim"), (skip.what, ""), (f": {skip.reason}", "dim")]
+                for skip in record.skipped
             )
-        lines.extend(
-            [("  skipped ", "dim"), (skip.what, ""), (f": {skip.reason}", "dim")]
-            for skip in record.skipped
-        )
-        out.write(lines)
-    for finding in report.unrecorded:
-        lines = [
-            [
-                ("error: ", "bold red"),
-                (f"{finding.source}: " if finding.source is not None else "", ""),
-                (finding.message, ""),
-                ("; no regression case was written", "dim"),
+            out.write(lines)
+        for finding in report.unrecorded:
+            lines = [
+                [
+                    ("error: ", "bold red"),
+                    (f"{finding.source}: " if finding.source is not None else "", ""),
+                    (finding.message, ""),
+                    ("; no regression case was written", "dim"),
+                ]
             ]
+            if finding.hint:
+                lines.append([("  hint: ", "dim"), (finding.hint, "dim")])
+            out.write(lines)
+        done = "would change" if report.check else "written"
+        total = sum(t.cases for t in report.tools)
+        suites = sum(1 for t in report.tools if t.error is None or t.cases)
+        summary: list[Segment] = [
+            (f"{plural(suites, 'suite')} in {report.directory}: {plural(total, 'case')}; ", "bold"),
+            (f"{report.changed} {done}", "cyan" if report.changed else ""),
         ]
-        if finding.hint:
-            lines.append([("  hint: ", "dim"), (finding.hint, "dim")])
-        out.write(lines)
-    done = "would change" if report.check else "written"
-    total = sum(t.cases for t in report.tools)
-    suites = sum(1 for t in report.tools if t.error is None or t.cases)
-    summary: list[Segment] = [
-        (f"{_plural(suites, 'suite')} in {report.directory}: {_plural(total, 'case')}; ", "bold"),
-        (f"{report.changed} {done}", "cyan" if report.changed else ""),
-    ]
-    stale = sum(len(t.stale) - len(t.removed) for t in report.tools)
-    skipped = sum(len(t.skipped) for t in report.tools)
-    if stale:
-        summary.append((f", {stale} stale", "yellow"))
-    if skipped:
-        summary.append((f", {skipped} skipped", "dim"))
-    missing = sum(1 for t in report.tools if t.error is not None and not t.cases)
-    if missing:
-        summary.append((f", {_plural(missing, 'tool')} without a suite", "bold red"))
-    out.write([summary] if options.quiet else [[], summary])
-    out.close()
+        stale = sum(len(t.stale) - len(t.removed) for t in report.tools)
+        skipped = sum(len(t.skipped) for t in report.tools)
+        if stale:
+            summary.append((f", {stale} stale", "yellow"))
+        if skipped:
+            summary.append((f", {skipped} skipped", "dim"))
+        missing = sum(1 for t in report.tools if t.error is not None and not t.cases)
+        if missing:
+            summary.append((f", {plural(missing, 'tool')} without a suite", "bold red"))
+        out.write([summary] if options.quiet else [[], summary])
+        out.close()

@@ -27,7 +27,8 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract.model import Hop, Stage, join_pointer, pointer_tokens
+from jsoncontract.model import Hop, Stage
+from jsoncontract.pointer import join_pointer, remove_at, set_at
 from jsoncontract.suites.instance import Node, Skip
 from jsoncontract.suites.model import CaseKind, Expectation, InputKind
 from jsoncontract.suites.walk import type_allows
@@ -127,41 +128,6 @@ def _schema_failure(node: Node, keyword: str, path: str, member: str | None = No
     return Expectation(Stage.SCHEMA, keyword=kw, path=where)
 
 
-# -- changing one place of the instance ------------------------------------------------------
-
-
-def replace_at(document: Any, pointer: str, value: Any) -> Any:
-    """A copy of ``document`` with the node at ``pointer`` replaced (copied along the path)."""
-    return _edit(document, pointer_tokens(pointer), value, delete=False)
-
-
-def remove_at(document: Any, pointer: str) -> Any:
-    """A copy of ``document`` without the member at ``pointer``."""
-    return _edit(document, pointer_tokens(pointer), None, delete=True)
-
-
-def _edit(node: Any, tokens: list[str], value: Any, *, delete: bool) -> Any:
-    if not tokens:
-        return value
-    head, rest = tokens[0], tokens[1:]
-    if isinstance(node, dict):
-        copy = dict(node)
-        if not rest and delete:
-            copy.pop(head, None)
-        else:
-            copy[head] = _edit(node[head], rest, value, delete=delete)
-        return copy
-    if isinstance(node, list):
-        items = list(node)
-        i = int(head)
-        if not rest and delete:
-            del items[i]
-        else:
-            items[i] = _edit(node[i], rest, value, delete=delete)
-        return items
-    return node
-
-
 # -- the kinds -----------------------------------------------------------------------------
 
 
@@ -220,7 +186,7 @@ def _wrong_enum(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) -
             case_name(CaseKind.WRONG_ENUM, node.pointer),
             CaseKind.WRONG_ENUM,
             Hop.MODEL,
-            replace_at(base, node.pointer, wrong),
+            set_at(base, node.pointer, wrong),
             _schema_failure(node, keyword, node.pointer),
         )
     )
@@ -256,7 +222,7 @@ def _wrong_type(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) -
             case_name(CaseKind.WRONG_TYPE, node.pointer),
             CaseKind.WRONG_TYPE,
             Hop.MODEL,
-            replace_at(base, node.pointer, wrong),
+            set_at(base, node.pointer, wrong),
             _schema_failure(node, "type", node.pointer),
         )
     )
@@ -304,7 +270,7 @@ def _extra_field(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) 
             name_of_case,
             CaseKind.EXTRA_FIELD,
             Hop.MODEL,
-            replace_at(base, node.pointer, {**value, name: "unexpected"}),
+            set_at(base, node.pointer, {**value, name: "unexpected"}),
             _schema_failure(node, keyword, path),
         )
     )
@@ -333,7 +299,7 @@ def _out_of_range(base: Any, node: Node, drafts: list[Draft], skips: list[Skip])
                 case_name(f"{CaseKind.OUT_OF_RANGE}.{keyword}", pointer),
                 CaseKind.OUT_OF_RANGE,
                 Hop.MODEL,
-                replace_at(base, pointer, wrong),
+                set_at(base, pointer, wrong),
                 _schema_failure(node, keyword, pointer),
             )
         )

@@ -21,8 +21,10 @@ import orjson
 
 from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._locate import PositionIndex
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import InputError
-from jsoncontract.model import Anomaly, escape_pointer_token
+from jsoncontract.model import Anomaly
+from jsoncontract.pointer import escape_pointer_token, get
 from jsoncontract.suites.model import (
     CASE_KEYS,
     SUITE_SUFFIX,
@@ -32,7 +34,6 @@ from jsoncontract.suites.model import (
     json_line,
     json_scalar,
 )
-from jsoncontract.validation import pointer_get
 
 #: Lines a writer tries not to exceed by keeping short values on one line.
 LINE_WIDTH: Final = 100
@@ -214,7 +215,7 @@ def _explain(
     pointer = base + _pointer(error.instance_path)
     kind = error.kind.name
     params = error.kind.as_dict()
-    node = pointer_get(document, pointer)
+    node = get(document, pointer)
     what = _describe_location(pointer)
     if kind == "oneOf" and isinstance(node, dict):
         given = [k for k in _INPUTS if k in node]
@@ -271,16 +272,14 @@ def _given(value: Any) -> str:
 
 
 def _did_you_mean(word: str, pointer: str) -> str:
-    import difflib
-
     if "/expect" in pointer:
         known: tuple[str, ...] = ("stage", "code", "keyword", "path", "fields")
     elif pointer.startswith("/cases/"):
         known = CASE_KEYS
     else:
         known = ("version", "tool", "description", "seed", "cases")
-    match = difflib.get_close_matches(word, known, n=1)
-    return f" (did you mean {match[0]!r}?)" if match else f" (known: {', '.join(known)})"
+    match = did_you_mean(word, known)
+    return f" (did you mean {match!r}?)" if match else f" (known: {', '.join(known)})"
 
 
 def _describe_location(pointer: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract.model import join_pointer
+from jsoncontract.pointer import escape_pointer_token, join_pointer
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import (
     TYPE_ORDER,
@@ -543,13 +543,13 @@ def member_schema(schema: dict[str, Any], name: str, path: str) -> tuple[Any, st
     """The subschema that applies to member ``name`` of an object, and its path."""
     props = schema.get("properties")
     if isinstance(props, dict) and name in props:
-        return props[name], f"{path}/properties/{_escape(name)}"
+        return props[name], f"{path}/properties/{escape_pointer_token(name)}"
     patterns = schema.get("patternProperties")
     if isinstance(patterns, dict):
         for pattern, sub in patterns.items():
             try:
                 if re.search(pattern, name):
-                    return sub, f"{path}/patternProperties/{_escape(pattern)}"
+                    return sub, f"{path}/patternProperties/{escape_pointer_token(pattern)}"
             except re.error:
                 continue
     extra = schema.get("additionalProperties")
@@ -566,10 +566,6 @@ def item_schemas(schema: dict[str, Any]) -> tuple[list[Any], Any]:
         extra = schema.get("additionalItems")
         return list(items), extra
     return (list(prefix) if isinstance(prefix, list) else []), items
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 # -- annotation ---------------------------------------------------------------------------

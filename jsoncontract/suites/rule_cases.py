@@ -22,12 +22,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import ArgumentsForm, Hop, Severity, Source, ToolCall
-from jsoncontract.suites.derive import remove_at, replace_at
+from jsoncontract.pointer import ABSENT, get, join_pointer, remove_at, set_at
 from jsoncontract.suites.hooks import RuleViolation
 from jsoncontract.suites.instance import annotate
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import Resolver
-from jsoncontract.validation import pointer_get
 
 if TYPE_CHECKING:
     from jsoncontract.business.gate import BusinessRules
@@ -101,20 +100,20 @@ class RuleViolations:
 
     def _changes(self, valid: Any, pointer: str, nodes: dict[str, Any]) -> Iterator[Any]:
         """Copies of ``valid`` changed at ``pointer`` (or at its members), a few ways."""
-        value = pointer_get(valid, pointer) if pointer else valid
-        targets = [pointer] if pointer and value is not None else []
+        value = get(valid, pointer)
+        targets = [pointer] if pointer and value is not None and value is not ABSENT else []
         if isinstance(value, dict):  # a rule about an object: change each of its members
-            targets += [f"{pointer}/{k}" for k in value]
+            targets += [join_pointer(pointer, k) for k in value]
         tries = 0
         for target in targets:
-            current = pointer_get(valid, target)
+            current = get(valid, target)
             node = nodes.get(target)
             schema = node.eff.schema if node is not None else {}
             for other in _values_for(current, schema):
                 tries += 1
                 if tries > MAX_TRIES:
                     return
-                yield replace_at(valid, target, other)
+                yield set_at(valid, target, other)
             if node is not None and target.count("/") >= 1:
                 tries += 1
                 yield remove_at(valid, target)

@@ -16,8 +16,7 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._json import json_type as parse_json_type
-from jsoncontract.model import escape_pointer_token
-from jsoncontract.validation import pointer_get
+from jsoncontract.pointer import ABSENT, escape_pointer_token, get
 
 #: JSON types in the order the generator prefers them when a schema allows several.
 TYPE_ORDER: Final = ("object", "array", "string", "integer", "number", "boolean", "null")
@@ -137,8 +136,8 @@ class Resolver:
         if ref == "#" or ref == "":
             return self.root, "#"
         if ref.startswith("#/"):
-            node = pointer_get(self.root, ref[1:])
-            if node is None:
+            node = get(self.root, ref[1:])
+            if node is ABSENT:
                 raise Unsatisfiable(f"$ref {ref!r} does not resolve", schema_path)
             return node, ref
         if ref.startswith("#"):

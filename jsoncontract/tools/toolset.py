@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
-from jsoncontract._spelling import closest
+from jsoncontract._spelling import did_you_mean
+from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.tools.loader import load_tool_files
 from jsoncontract.validation import CompiledSchema
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Dialect, ToolContract
-
-_WORDS: Final = re.compile(r"[^a-z0-9]+")
-
-
-def _folded(name: str) -> str:
-    """A name with case and separators removed: ``searchInvoices`` ~ ``search_invoices``."""
-    return _WORDS.sub("", name.lower())
+    from jsoncontract.model import ToolContract
 
 
 def _merged(known: ToolContract, other: ToolContract) -> ToolContract:
@@ -55,7 +48,6 @@ class ToolSet:
     def __init__(self, tools: Iterable[ToolContract], *, compile_schemas: bool = True) -> None:
         self._tools: dict[str, ToolContract] = {}
         self._compiled: dict[str, CompiledSchema] = {}
-        self._folded: dict[str, str] = {}
         for tool in tools:
             known = self._tools.get(tool.name)
             if known is not None:
@@ -69,7 +61,6 @@ class ToolSet:
                 self._tools[tool.name] = _merged(known, tool)
                 continue
             self._tools[tool.name] = tool
-            self._folded.setdefault(_folded(tool.name), tool.name)
             if compile_schemas:
                 self._compiled[tool.name] = CompiledSchema(
                     tool.input_schema, label=f"tool {tool.name!r} input schema", source=tool.source
@@ -81,10 +72,11 @@ class ToolSet:
         paths: Iterable[str | Path],
         *,
         tool_name: str | None = None,
-        dialect: Dialect | None = None,
+        dialect: str | None = None,
+        dialects: Registry = DIALECTS,
     ) -> ToolSet:
-        """Load and compile every tool in the named files and directories."""
-        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect))
+        """Load and compile every tool in the named files and directories (in ``dialects``)."""
+        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect, dialects=dialects))
 
     def __len__(self) -> int:
         return len(self._tools)
@@ -115,7 +107,4 @@ class ToolSet:
 
     def suggest(self, name: str) -> str | None:
         """The known tool name closest to ``name`` (case, separators, then spelling)."""
-        same = self._folded.get(_folded(name))
-        if same is not None:
-            return same
-        return closest(name, self._tools)
+        return did_you_mean(name, self._tools)

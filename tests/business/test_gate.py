@@ -160,6 +160,21 @@ def test_sensitive_values_are_hashed_in_messages(gate_from: Build, bz: Any) -> N
     assert shown[0].message == "bob@gmail.com is not a company address"
 
 
+def test_strings_inside_a_sensitive_object_are_hashed_in_messages(
+    gate_from: Build, bz: Any
+) -> None:
+    # the same members a quoted value would hide: everything inside "credentials"
+    rules = """
+        [[tools.t]]
+        id = "admin-login"
+        rule = "self.credentials.user != 'root'"
+        messageExpression = "'login as ' + self.credentials.user + ' refused'"
+        """
+    (finding,) = bz.run(gate_from(rules), "t", {"credentials": {"user": "root"}})
+    assert "root" not in finding.message
+    assert finding.message.startswith("login as <redacted sha256:")
+
+
 def test_severity_reason_hint(gate_from: Build, bz: Any) -> None:
     gate = gate_from(
         """

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from jsoncontract.api import check
 from jsoncontract.business import BusinessRules, load_business
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker, name_writes
 from jsoncontract.config import load_config
@@ -101,6 +102,48 @@ def test_same_write_without_a_key_is_a_probable_double_write(bz: Any) -> None:
     assert double.severity is Severity.WARNING
     assert "already made at t.jsonl:4" in double.message
     assert bz.run(g, tool, {"to": "b"}, call_id="c3") == []
+
+
+@pytest.mark.parametrize("hop", [Hop.MODEL, Hop.DOWNSTREAM])
+def test_double_write_without_call_ids(bz: Any, hop: Hop) -> None:
+    # a legacy function_call or a bare downstream body carries no call id to tell
+    # "the same call captured twice" from "a second call"
+    g = gate(missing_key=None)
+    tool = bz.contract("send_email", {"to": {"type": "string"}})
+    assert bz.run(g, tool, {"to": "a"}, hop=hop, call_id=None, file="t.jsonl", line=1) == []
+    (double,) = bz.run(g, tool, {"to": "a"}, hop=hop, call_id=None, file="t.jsonl", line=2)
+    assert double.code == "business.idempotency.double_write"
+    assert "already made at t.jsonl:1" in double.message
+
+
+LEGACY_CALL = (
+    '{"role": "assistant", "content": null,'
+    ' "function_call": {"name": "send_email", "arguments": "{\\"to\\": \\"a\\"}"}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "options"),
+    [
+        (LEGACY_CALL, {}),  # OpenAI Chat's legacy function_call has no id
+        ('{"to": "a"}', {"tool": "send_email", "dialect": "downstream"}),  # a bare body
+    ],
+)
+def test_double_write_of_captured_calls_without_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str, options: dict[str, Any]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("tools.json").write_text(
+        '{"tools": [{"name": "send_email", "inputSchema": {"type": "object",'
+        ' "properties": {"to": {"type": "string"}}}}]}'
+    )
+    Path("t.jsonl").write_text(f"{line}\n{line}\n")
+    report = check(["t.jsonl"], tools=["tools.json"], business=load_business(), **options)
+    first, second = (result.findings for result in report.results)
+    assert [f.code for f in first] == ["business.idempotency.missing_key"]
+    (double,) = second
+    assert double.code == "business.idempotency.double_write"
+    assert "already made at t.jsonl:1" in double.message
 
 
 def test_idempotent_tools_only_check_conflicts(bz: Any) -> None:

@@ -89,7 +89,25 @@ def test_help_stays_light() -> None:
     code = (
         "import sys; from jsoncontract.cli.app import build; build(); "
         "heavy = [m for m in ('jsonschema', 'jsonschema_rs', 'deepdiff', 'rich', 'orjson', "
-        "'jsoncontract.lint.engine', 'jsoncontract.pin') if m in sys.modules]; print(heavy)"
+        "'jsoncontract.lint.engine', 'jsoncontract.pin', 'jsoncontract.model', "
+        "'jsoncontract.reporters.text', 'jsoncontract.reporters.check_text') "
+        "if m in sys.modules]; print(heavy)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_reports_match_their_golden_files(run_cli: Run, golden: Callable[[str, str], None]) -> None:
+    for args, name in (
+        ((), "list.txt"),
+        (("-p", "gemini", "-f", "json"), "list-gemini.json"),
+        (("JC020",), "JC020.md"),
+        (("JC020", "-f", "json"), "JC020.json"),
+    ):
+        result = run_cli("rules", *args)
+        assert result.code == 0
+        text = result.stdout
+        golden(
+            f"rules/{name}",
+            json.dumps(json.loads(text), indent=2) + "\n" if "json" in args else text,
+        )

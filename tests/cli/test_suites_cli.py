@@ -27,6 +27,9 @@ def test_text_report_of_the_weak_tool(
     assert result.code == 1
     assert result.stderr == ""
     golden("suites-test-weak.txt", result.stdout)
+    as_json = run_cli("test", "--no-config", "-f", "json", *WEAK)
+    assert as_json.code == 1
+    golden("suites-test-weak.json", json.dumps(json.loads(as_json.stdout), indent=2) + "\n")
 
 
 def test_the_bundled_example_passes(run_cli: Callable[..., Any], in_repo: Path) -> None:
@@ -287,6 +290,9 @@ def test_fixtures_report_and_check(
     )
     assert result.code == 0, result.stdout
     golden("suites-fixtures-example.txt", result.stdout)
+    as_json = run_cli("fixtures", "--no-config", "--check", "-f", "json", *EXAMPLE)
+    assert as_json.code == 0
+    golden("suites-fixtures-example.json", json.dumps(json.loads(as_json.stdout), indent=2) + "\n")
 
 
 def test_fixtures_generate_then_test(

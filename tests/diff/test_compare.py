@@ -19,8 +19,9 @@ from jsoncontract.diff.compare import (
     same,
     same_meaning,
 )
-from jsoncontract.diff.model import ABSENT, DiffCode
+from jsoncontract.diff.model import DiffCode
 from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.pointer import ABSENT
 
 
 def diffs(a: Any, b: Any, **options: Any) -> list[tuple[str | None, str | None, str | None]]:
@@ -117,7 +118,20 @@ def test_coerced(a: Any, b: Any, detail: str) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [(5, "6"), ("5x", 5), (2, True), ("yes", True), (None, ""), (None, "None"), (1.5, 1)],
+    [
+        (5, "6"),
+        ("5x", 5),
+        (2, True),
+        ("yes", True),
+        (None, ""),
+        (None, "None"),
+        (1.5, 1),
+        # 0 and 1 coerce only to the boolean they mean
+        (True, 0),
+        (0, True),
+        (False, 1),
+        (1, False),
+    ],
 )
 def test_other_types_with_another_meaning_are_value_changed(a: Any, b: Any) -> None:
     entry = only({"v": a}, {"v": b})

@@ -333,6 +333,28 @@ def test_undeclared_rename_and_move_are_unexpected(write: Write) -> None:
     assert ("dropped", "/flag", None, False) in got
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "renamed"),
+    [
+        ("is_active", "active", True),  # names 80% alike
+        ("archived", "deleted", False),  # names 27% alike: two unrelated flags
+        ("enabled", "is_enabled", True),
+        ("deleted", "hidden", False),
+        # the cut-off: names at least 60% alike (difflib's ratio) pair up
+        ("is_public", "public_flag", True),  # 60%
+        ("public_flag", "delete_flag", False),  # 55%
+    ],
+)
+def test_a_flag_pairs_up_only_when_its_names_look_alike(
+    write: Write, before: str, after: str, renamed: bool
+) -> None:
+    got, _ = run(write, {before: True, "id": 1}, {after: True, "id": 1})
+    if renamed:
+        assert got == [("renamed", f"/{before}", f"/{after}", False)]
+    else:
+        assert got == [("dropped", f"/{before}", None, False), ("added", None, f"/{after}", False)]
+
+
 def test_undeclared_move_between_objects(write: Write) -> None:
     got, _ = run(write, {"a": {"x": "v1"}, "b": {}}, {"a": {}, "b": {"x": "v1"}})
     assert got == [("moved", "/a/x", "/b/x", False)]

@@ -21,8 +21,7 @@ from jsoncontract.live.probe import (
     probe,
 )
 from jsoncontract.live.server import ServerSpec
-from jsoncontract.reporters.interface import ReportOptions
-from jsoncontract.reporters.live import PROBE_REPORTERS, LiveReportOptions
+from jsoncontract.reporters import ReportOptions, render
 from tests.conftest import REPO, CliResult
 from tests.live.conftest import PYTHON, WAREHOUSE, WORKBENCH, untimed
 
@@ -143,8 +142,7 @@ def test_the_scorecard(report: ProbeReport) -> None:
 
 def _render(report: ProbeReport, fmt: str) -> str:
     stream = io.BytesIO()
-    options = LiveReportOptions("error", ReportOptions(color=False))
-    PROBE_REPORTERS[fmt](report, stream, options)
+    render("mcp probe", fmt, stream, ReportOptions(color=False), report)
     return stream.getvalue().decode()
 
 

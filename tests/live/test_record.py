@@ -111,6 +111,27 @@ def test_every_frame_is_recorded_in_order(recorded: Any) -> None:
     assert all(f["ms"] >= 0 for f in frames)
 
 
+def test_check_reads_the_recorded_trace(
+    recorded: Any, run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The trace of the SDK's client, checked against the tool list it carries."""
+    trace, _, _ = recorded
+    listing = next(
+        f["frame"]["result"]
+        for f in _frames(trace)
+        if f.get("from") == "server" and "tools" in f.get("frame", {}).get("result", {})
+    )
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps(listing))
+    result = run_cli("check", "--no-config", "--tools", str(tools), str(trace), "-f", "json")
+    assert result.code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["summary"]["calls"] == 3 and report["summary"]["failed"] == 1
+    (failed,) = [r for r in report["results"] if not r["ok"]]
+    assert (failed["tool"], failed["hop"], failed["stage"]) == ("lookup_order", "mcp", "schema")
+    assert failed["findings"][0]["path"] == "/order_id"
+
+
 def test_the_server_is_gone_when_the_host_hangs_up(recorded: Any) -> None:
     _, _, pid = recorded
     assert wait_gone(pid)

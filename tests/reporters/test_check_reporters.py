@@ -12,7 +12,7 @@ import pytest
 
 from jsoncontract import check
 from jsoncontract.model import CheckReport
-from jsoncontract.reporters import CHECK_REPORTERS, ReportOptions
+from jsoncontract.reporters import ReportOptions, reporter_class
 from jsoncontract.tools import ToolSet
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -33,18 +33,9 @@ def report(in_repo: Path) -> CheckReport:
 
 def render(report: CheckReport, fmt: str, **options: object) -> str:
     stream = io.BytesIO()
-    reporter = CHECK_REPORTERS[fmt](stream, ReportOptions(color=False, **options))  # type: ignore[arg-type]
-    for result in report.results:
-        reporter.add(result)
-    reporter.close(report.summary)
+    reporter = reporter_class("check", fmt)(stream, ReportOptions(color=False, **options))  # type: ignore[arg-type]
+    reporter.write(report.summary, report.results)
     return stream.getvalue().decode()
-
-
-def test_every_format_is_registered() -> None:
-    from jsoncontract.cli.check import CheckFormat
-
-    assert set(CHECK_REPORTERS) == {f.value for f in CheckFormat}
-    assert set(CHECK_REPORTERS) == {"text", "json", "jsonl", "github", "sarif", "junit"}
 
 
 def test_text(report: CheckReport, golden: Callable[[str, str], None]) -> None:
@@ -82,10 +73,8 @@ def test_jsonl(report: CheckReport, golden: Callable[[str, str], None]) -> None:
 def test_styled_text_uses_ansi_and_the_same_words(report: CheckReport) -> None:
     plain = render(report, "text")
     stream = io.BytesIO()
-    reporter = CHECK_REPORTERS["text"](stream, ReportOptions(color=True, width=200))
-    for result in report.results:
-        reporter.add(result)
-    reporter.close(report.summary)
+    reporter = reporter_class("check", "text")(stream, ReportOptions(color=True, width=200))
+    reporter.write(report.summary, report.results)
     styled = stream.getvalue().decode()
     assert "\x1b[" in styled
     import re
@@ -94,7 +83,7 @@ def test_styled_text_uses_ansi_and_the_same_words(report: CheckReport) -> None:
 
 
 def test_no_color_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from jsoncontract.reporters.interface import wants_color
+    from jsoncontract.reporters.text import wants_color
 
     class Tty(io.BytesIO):
         def isatty(self) -> bool:
@@ -203,10 +192,9 @@ def test_text_utf8_cannot_hold_is_spelt_out(tmp_path: Path, fmt: str, color: boo
     report = surrogate_report(tmp_path)
     assert [r.stage for r in report.results] == ["envelope", "parse"]
     stream = io.BytesIO()
-    reporter = CHECK_REPORTERS[fmt](stream, ReportOptions(color=color))
-    for result in report.results:
-        reporter.add(result)
-    reporter.close(report.summary)
+    reporter_class("check", fmt)(stream, ReportOptions(color=color)).write(
+        report.summary, report.results
+    )
     text = stream.getvalue().decode("utf-8")  # strict: the report is UTF-8
     if fmt in ("json", "jsonl", "sarif"):  # and still JSON
         for document in text.splitlines() if fmt == "jsonl" else [text]:
@@ -239,10 +227,9 @@ def test_text_from_a_capture_cannot_drive_the_terminal(tmp_path: Path, color: bo
     path.write_bytes(json.dumps(message).encode() + b"\n")
     report = check([path], tools=ToolSet.from_paths([FIXTURES / "tools"]))
     stream = io.BytesIO()
-    reporter = CHECK_REPORTERS["text"](stream, ReportOptions(color=color))
-    for result in report.results:
-        reporter.add(result)
-    reporter.close(report.summary)
+    reporter_class("check", "text")(stream, ReportOptions(color=color)).write(
+        report.summary, report.results
+    )
     text = stream.getvalue().decode()
     if color:  # rich's own styling is the only escape sequence left
         import re

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import jsonschema
+import pytest
 
 from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.reporters.findings import RuleMeta, ToolInfo
@@ -140,6 +143,39 @@ def test_fingerprint_survives_line_moves() -> None:
         source=Source("tools/server.json", 99, 1),
     )
     assert fingerprint(moved) == fingerprint(FINDINGS[1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"path": "/tools/1/inputSchema/properties/shipping"},
+        {"path": ""},
+        {"code": "JC021"},
+        {"tool": "create_order"},
+        {"tool": None},
+        {"source": Source("tools/other.json", 20, 11)},
+        {"source": None},
+    ],
+)
+def test_fingerprint_changes_with_what_identifies_the_finding(change: dict[str, Any]) -> None:
+    # a dashboard must not merge two findings about different members, rules, tools or files
+    assert fingerprint(replace(FINDINGS[1], **change)) != fingerprint(FINDINGS[1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"source": Source("tools/server.json", 21, 11)},
+        {"source": Source("tools/server.json", 20, 3, "/tools/1")},
+        {"message": "reworded"},
+        {"hint": None},
+        {"severity": Severity.ERROR},
+        {"keyword": "properties", "schema_path": "#/properties"},
+    ],
+)
+def test_fingerprint_ignores_where_and_how_the_finding_is_shown(change: dict[str, Any]) -> None:
+    # lines move, wording and severity get tuned: the dashboard still tracks the same finding
+    assert fingerprint(replace(FINDINGS[1], **change)) == fingerprint(FINDINGS[1])
 
 
 def test_junit_golden(golden: Callable[[str, str], None]) -> None:

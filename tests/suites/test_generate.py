@@ -605,3 +605,33 @@ def test_suite_file_names_are_safe_and_unique() -> None:
     assert names["a_b"].startswith("a_b-")
     assert names[".hidden"] == "_.hidden.suite.json"
     assert len(set(names.values())) == 6
+
+
+def test_rule_cases_change_members_whose_names_need_escaping(
+    toolset: Callable[..., ToolSet], tmp_path: Path
+) -> None:
+    from jsoncontract.business import BusinessRules, load_rules
+    from jsoncontract.suites.rule_cases import RuleViolations
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "limits": {
+                "type": "object",
+                "properties": {"per/day": {"type": "integer", "enum": [5, 500]}},
+                "required": ["per/day"],
+            }
+        },
+        "required": ["limits"],
+    }
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        '[[tools.ship]]\nid = "cap"\nrule = "self.limits[\'per/day\'] <= 100"\n'
+        'fieldPath = "/limits"\n'
+    )
+    tools = toolset(schema)
+    tool = tools.get("ship")
+    assert tool is not None
+    source = RuleViolations(BusinessRules(load_rules([rules])), tools)
+    (violation,) = source.violations(tool, {"limits": {"per/day": 5}})
+    assert violation.arguments == {"limits": {"per/day": 500}}

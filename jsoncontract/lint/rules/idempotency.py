@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from jsoncontract.lint.heuristics import folded, writes
 from jsoncontract.lint.rule import ALL, Family, Issue, ToolRule, by_profile
-from jsoncontract.model import Severity, escape_pointer_token
+from jsoncontract.model import Severity
+from jsoncontract.pointer import escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import ToolCtx

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.lint.heuristics import json_equal, matches_type
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
 from jsoncontract.lint.rules.support import KEYWORDS
@@ -18,7 +18,6 @@ W = Severity.WARNING
 #: Non-standard keywords with a known meaning to a provider or to OpenAPI.
 VENDOR: Final = frozenset({"propertyOrdering", "discriminator", "nullable", "example", "xml",
                            "externalDocs"})  # fmt: skip
-_TYPO_CUTOFF: Final = 0.75
 #: Formats of JSON Schema 2020-12, plus OpenAPI's numeric and binary formats.
 FORMATS: Final = frozenset(
     {
@@ -83,13 +82,9 @@ class KeywordUnknown(NodeRule):
                         schema_path=node.schema_path(key),
                     )
                 continue
-            guess = difflib.get_close_matches(key, list(KEYWORDS), n=1, cutoff=_TYPO_CUTOFF)
-            if not guess:
-                lowered = {k.lower(): k for k in KEYWORDS}
-                found = lowered.get(key.lower())
-                guess = [found] if found else []
+            guess = did_you_mean(key, KEYWORDS)
             if guess:
-                hint = f"did you mean {guess[0]!r}?"
+                hint = f"did you mean {guess!r}?"
             else:
                 hint = "prefix extensions with x- so readers know validators ignore them"
             yield Issue(
@@ -139,12 +134,12 @@ class FormatUnknown(NodeRule):
         known = OPENAPI_FORMATS if node.site.openapi else FORMATS
         if fmt in known:
             return
-        guess = difflib.get_close_matches(fmt.lower().replace("_", "-"), list(FORMATS), n=1)
+        guess = did_you_mean(fmt, FORMATS)
         yield Issue(
             f"format {fmt!r} is not a defined format; validators do not check it",
             node.pointer("format"),
             keyword="format",
-            hint=f"did you mean {guess[0]!r}?" if guess else "use a pattern instead",
+            hint=f"did you mean {guess!r}?" if guess else "use a pattern instead",
             schema_path=node.schema_path("format"),
         )
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, Final
 from jsoncontract.lint.heuristics import DESTRUCTIVE_VERBS, write_verb
 from jsoncontract.lint.profiles import MCP
 from jsoncontract.lint.rule import Edit, Family, Fix, Issue, NodeRule, ToolRule, by_profile
-from jsoncontract.model import Dialect, Severity, escape_pointer_token
+from jsoncontract.model import Dialect, Severity
+from jsoncontract.pointer import escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import Node, ToolCtx

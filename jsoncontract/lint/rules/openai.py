@@ -18,7 +18,8 @@ from jsoncontract.lint.rule import (
 )
 from jsoncontract.lint.rules.support import all_of_fix, drop_fix, one_of_fix
 from jsoncontract.lint.walk import LISTS, MAPS, SINGLE
-from jsoncontract.model import Severity, escape_pointer_token
+from jsoncontract.model import Severity
+from jsoncontract.pointer import escape_pointer_token
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import FileCtx, Node, ToolCtx
@@ -483,7 +484,7 @@ class StrictModeNotEnabled(FileRule):
 
     def check(self, file: FileCtx, active: frozenset[str]) -> Iterator[Issue]:
         for tool in file.tools:
-            dialect = tool.contract.dialect.value
+            dialect = tool.contract.dialect
             for profile, dialects in STRICT_PROFILES.items():
                 if profile not in active or dialect not in dialects:
                     continue

@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import Any, Final
 from urllib.parse import unquote
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.lint.context import REF_OVERRIDES_SIBLINGS, Node, Site, ToolCtx
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, ToolRule, by_profile
-from jsoncontract.model import Severity, escape_pointer_token, pointer_tokens
+from jsoncontract.model import Severity
+from jsoncontract.pointer import (
+    ABSENT,
+    Absent,
+    escape_pointer_token,
+    get,
+    get_in,
+    pointer_tokens,
+)
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
-_MISSING: Final[object] = object()
 #: Keywords that annotate without constraining (allowed next to ``$ref`` by the OpenAI
 #: Agents SDK).
 ANNOTATIONS: Final = frozenset(
@@ -36,18 +43,6 @@ ANNOTATIONS: Final = frozenset(
 _MAX_REFS: Final = 2000
 
 
-def _get(document: Any, pointer: str) -> Any:
-    node = document
-    for token in pointer_tokens(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _MISSING
-    return node
-
-
 def _from_raw(site: Site, pointer: str) -> str:
     """A pointer into an OpenAPI original, as a pointer into its translation."""
     if not site.openapi:
@@ -57,9 +52,9 @@ def _from_raw(site: Site, pointer: str) -> str:
     )
 
 
-def target_of(site: Site, ref: str) -> str | object | None:
+def target_of(site: Site, ref: str) -> str | Absent | None:
     """Where a ``$ref`` points inside the site: a schema-relative pointer, ``None`` when it
-    points outside the document, or ``_MISSING`` when it resolves to nothing."""
+    points outside the document, or :data:`ABSENT` when it resolves to nothing."""
     base, _, fragment = ref.partition("#")
     prefix = ""
     if base:
@@ -72,12 +67,12 @@ def target_of(site: Site, ref: str) -> str | object | None:
     if fragment.startswith("/"):
         pointer = prefix + unquote(fragment)
         document = site.raw if site.openapi else site.schema
-        absent = _get(document, pointer) is _MISSING
+        absent = get(document, pointer) is ABSENT  # mypy: an `is` test on Any narrows ABSENT
         if absent:
-            return _MISSING
+            return ABSENT
         return _from_raw(site, pointer)
-    anchored = site.anchors.get(fragment)
-    return anchored if anchored is not None else _MISSING
+    anchored: str | None = site.anchors.get(fragment)
+    return anchored if anchored is not None else ABSENT
 
 
 def _is_network(ref: str) -> bool:
@@ -190,7 +185,7 @@ class RefUnresolved(ToolRule):
                 target = target_of(site, ref)
                 if target is None:
                     continue
-                if target is _MISSING:
+                if target is ABSENT:
                     yield Issue(
                         f"$ref {ref!r} does not resolve: the document has no such node",
                         node.pointer("$ref"),
@@ -214,11 +209,11 @@ class RefUnresolved(ToolRule):
 def _closest_target(document: Any, ref: str) -> str | None:
     pointer = ref.partition("#")[2]
     parent, _, last = pointer.rpartition("/")
-    container = _get(document, unquote(parent))
+    container = get(document, unquote(parent))
     if isinstance(container, dict):
-        guess = difflib.get_close_matches(last, list(container), n=1)
+        guess = did_you_mean(last, container)
         if guess:
-            return f"did you mean #{parent}/{guess[0]}?"
+            return f"did you mean #{parent}/{guess}?"
         if container:
             return f"{parent or '/'} holds: {', '.join(list(container)[:10])}"
     return "point it at a node that exists (usually under #/$defs)"
@@ -233,7 +228,7 @@ def _loop(site: Site, start: str, target: str) -> str | None:
             if current != start:
                 return None  # a loop further on is reported at its own start
             return " -> ".join(f"#{p}" for p in [*seen, current])
-        node = _get(site.schema, current)
+        node = get(site.schema, current)
         if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
             return None
         seen.append(current)
@@ -441,7 +436,7 @@ def _through_optional(site: Site, trail: list[str]) -> bool:
         node: Any = site.schema
         for index, token in enumerate(tokens):
             if isinstance(node, dict) and index > 0 and tokens[index - 1] == "properties":
-                owner = _get(site.schema, "/" + "/".join(tokens[: index - 1]))
+                owner = get_in(site.schema, tokens[: index - 1])
                 required = owner.get("required", []) if isinstance(owner, dict) else []
                 if isinstance(required, list) and token not in required:
                     return True
@@ -500,9 +495,9 @@ class RefWithSiblings(NodeRule):
         constraining = [k for k in siblings if k not in ANNOTATIONS and not k.startswith("x-")]
         reasons: list[str] = []
         narrowed: list[str] = []
-        everywhere = bool(constraining) and (node.site.effective_dialect in REF_OVERRIDES_SIBLINGS)
+        everywhere = bool(constraining) and (node.site.effective_draft in REF_OVERRIDES_SIBLINGS)
         if everywhere:
-            reasons.append(f"{node.site.effective_dialect} ignores keywords next to $ref")
+            reasons.append(f"{node.site.effective_draft} ignores keywords next to $ref")
         if constraining and OPENAI_STRICT in active:
             narrowed.append(OPENAI_STRICT)
             reasons.append("OpenAI strict mode allows only annotations there")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._spelling import did_you_mean
 from jsoncontract.lint.profiles import OPENAI_STRICT
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, NodeRule, by_profile
 from jsoncontract.model import Severity
@@ -223,12 +223,8 @@ class RequiredPropertyUndefined(NodeRule):
         for index, name in enumerate(required):
             if not isinstance(name, str) or name in declared:
                 continue
-            guess = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.6)
-            if not guess:
-                folded = {k.replace("_", "").lower(): k for k in declared}
-                found = folded.get(name.replace("_", "").lower())
-                guess = [found] if found else []
-            hint = f"did you mean {guess[0]!r}?" if guess else "declare it under properties"
+            guess = did_you_mean(name, declared)
+            hint = f"did you mean {guess!r}?" if guess else "declare it under properties"
             yield Issue(
                 f"required lists {name!r}, which is not a declared property"
                 + ("; the object is closed, so no payload can be valid" if closed else ""),

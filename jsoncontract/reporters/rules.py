@@ -1,0 +1,133 @@
+"""``rules --format text | json``: the lint rule catalog, or one rule's documentation.
+
+``text`` lists one rule per line (code, ``[*]`` when ``--fix`` repairs it, name, summary,
+severities), or prints a rule's documentation page: Markdown as is when piped, rendered on
+a terminal. ``json`` is ``{"version": 1, "summary": {...}, "rules": [...]}``; each rule
+carries its severity in every profile, and its documentation when one was asked for.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any, Never
+
+import orjson
+
+from jsoncontract.reporters.interface import Reporter
+from jsoncontract.reporters.text import Line, LineWriter, Style, wants_color
+
+if TYPE_CHECKING:
+    from jsoncontract.lint.docs import RuleListing
+    from jsoncontract.lint.rule import Rule
+
+
+class TextRulesReporter(Reporter[Never, "RuleListing"]):
+    """The rule table, or documentation pages."""
+
+    def close(self, listing: RuleListing) -> None:
+        """Write the pages asked for, or the table."""
+        if listing.detail:
+            for rule in listing.rules:
+                self._page(rule)
+        else:
+            self._table(listing.rules)
+
+    def _table(self, rules: tuple[Rule, ...]) -> None:
+        from jsoncontract.lint.docs import severities
+
+        out = LineWriter(self.stream, self.options.color, self.options.width)
+        width = max((len(r.name) for r in rules), default=4)
+        lines: list[Line] = []
+        for rule in rules:
+            mark = "[*]" if rule.fixable else "   "
+            lines.append(
+                [
+                    (rule.code, Style.CODE),
+                    (f" {mark} ", Style.GOOD),
+                    (f"{rule.name:<{width}}", "cyan"),
+                    (f"  {rule.summary}", ""),
+                    (f"  ({severities(rule)})", Style.DIM),
+                ]
+            )
+        lines.append([])
+        lines.append(
+            [
+                (f"{len(rules)} rules; [*] fixable with --fix. ", Style.DIM),
+                ("jsoncontract rules CODE explains one.", Style.DIM),
+            ]
+        )
+        out.write(lines)
+        out.close()
+
+    def _page(self, rule: Rule) -> None:
+        from jsoncontract.lint.docs import rule_markdown
+
+        text = rule_markdown(rule)
+        if not wants_color(self.stream, self.options.color):
+            self.stream.write(text.encode("utf-8"))
+            return
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        wrapper = io.TextIOWrapper(self.stream, encoding="utf-8", write_through=True)
+        Console(file=wrapper, force_terminal=True, width=self.options.width).print(Markdown(text))
+        wrapper.flush()
+        wrapper.detach()
+
+
+class JsonRulesReporter(Reporter[Never, "RuleListing"]):
+    """The rules as JSON: the catalog with its redirects, or the rules asked for with their
+    documentation."""
+
+    def close(self, listing: RuleListing) -> None:
+        """Write the report object."""
+        from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS
+        from jsoncontract.lint.docs import rule_markdown
+
+        rules = listing.rules
+        body: dict[str, Any]
+        if listing.detail:
+            entries = [{**rule_entry(r), "documentation": rule_markdown(r)} for r in rules]
+            body = {"version": 1, "summary": {"rules": len(rules)}, "rules": entries}
+        else:
+            families: dict[str, int] = {}
+            for rule in rules:
+                families[rule.family.value] = families.get(rule.family.value, 0) + 1
+            body = {
+                "version": 1,
+                "summary": {"rules": len(rules), "by_family": families},
+                "rules": [rule_entry(r) for r in rules],
+                "redirects": REDIRECTS,
+                "not_lint_rules": NOT_LINT_RULES,
+            }
+        self.stream.write(orjson.dumps(body, option=orjson.OPT_APPEND_NEWLINE))
+
+
+def rule_entry(rule: Rule) -> dict[str, Any]:
+    """One rule as the JSON report writes it."""
+    from jsoncontract.lint.docs import DOCS_URL, profiles_of
+    from jsoncontract.lint.profiles import MCP_VERSIONS, PROFILES
+    from jsoncontract.lint.rule import ALL
+
+    table = rule.profiles
+    default = table.get(ALL)
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "family": rule.family.value,
+        "summary": rule.summary,
+        "severity": rule.default_severity.value,
+        "severities": {
+            p: (level.value if level is not None else None)
+            for p in PROFILES
+            for level in [table.get(p, default)]
+        },
+        "profiles": profiles_of(rule),
+        "mcp_versions": [v for v in MCP_VERSIONS if v in rule.mcp_versions]
+        if rule.mcp_versions is not None
+        else None,
+        "fixable": rule.fixable,
+        "added": rule.added,
+        "status": rule.status,
+        "docs_url": DOCS_URL.format(code=rule.code),
+    }

@@ -1,0 +1,185 @@
+"""``test --format junit | github | sarif``: fixture runs in the formats CI systems read.
+
+- ``junit``: one ``<testsuite>`` per suite file (named after its tool), one ``<testcase>``
+  per case (``classname`` the tool, ``name`` the case, ``file`` and ``line`` where it is
+  written). A case that did not pass has a ``<failure>`` whose ``type`` is the mismatch kind
+  (``accepted`` for a contract weakness, ``tool_missing`` for a suite whose tool is gone); a
+  skipped case has ``<skipped>``.
+- ``github``: each case that did not pass becomes one ``::error`` annotation on the line of
+  the suite file where the case is written, titled with what happened and ``tool › case``;
+  a contract weakness is an error too (it fails the run). A last plain line (not a workflow
+  command, as ``check`` writes) gives the totals.
+- ``sarif``: each case that did not pass is a result on its line of the suite file; its rule
+  is the kind of mismatch (``suite.accepted`` for a contract weakness,
+  ``suite.wrong_reason``, ``suite.tool_missing``...), described in the driver.
+
+All three are built on the shared renderers (:mod:`~jsoncontract.reporters.junit`,
+:mod:`~jsoncontract.reporters.github`, :mod:`~jsoncontract.reporters.sarif`), which escape
+for their wire format. :class:`TestFindingsReporter` is how a fixture run becomes a
+:class:`~jsoncontract.reporters.findings.FindingSet`, for every format made of findings.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import TYPE_CHECKING, Final, Never
+
+from jsoncontract.model import Finding, Severity, Source
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
+from jsoncontract.reporters.github import Annotation, render_github
+from jsoncontract.reporters.interface import Reporter
+from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
+from jsoncontract.reporters.sarif import sarif_log
+from jsoncontract.reporters.suite_text import totals_counts, totals_head
+from jsoncontract.suites.model import Mismatch, Status, group_by_suite
+
+if TYPE_CHECKING:
+    from jsoncontract.suites.model import CaseOutcome, TestReport
+
+#: What each mismatch means, as rule descriptions.
+SUMMARIES: Final = {
+    Mismatch.ACCEPTED: "a negative case the contract accepts: the contract is weaker than the "
+    "case says it should be",
+    Mismatch.UNEXPECTED_FAILURE: "a case expected to pass fails",
+    Mismatch.WRONG_STAGE: "a negative case fails at another gate than expected",
+    Mismatch.WRONG_REASON: "a negative case fails for another reason than expected",
+    Mismatch.WRONG_PATH: "a negative case fails for the expected reason at another place",
+    Mismatch.WRONG_FIELDS: "a call carries other argument fields than recorded",
+    Mismatch.WRONG_TOOL: "a captured call goes to another tool than recorded",
+    Mismatch.WRONG_HOP: "a captured call is at another hop than expected",
+    Mismatch.NO_CALL: "a capture holds no call the case can check",
+    Mismatch.TOOL_MISSING: "a suite's tool is not in the tool list",
+}
+
+
+# -- junit ----------------------------------------------------------------------------------
+
+
+def failure_text(outcome: CaseOutcome) -> str:
+    """What was expected, what happened (every error), and the hint."""
+    lines = [f"expected: {outcome.case.expect.describe()}"] if outcome.case is not None else []
+    actual = outcome.actual
+    if actual is not None:
+        lines.append(f"actual: {actual.describe()}")
+        lines.extend(f"  {f.code} at {f.path or '/'}: {f.message}" for f in actual.errors[1:])
+    if outcome.server is not None:
+        lines.append(f"server: {outcome.server.text}")
+    if outcome.hint:
+        lines.append(f"hint: {outcome.hint}")
+    return "\n".join(lines)
+
+
+def _case(outcome: CaseOutcome) -> JUnitCase:
+    suite, case = outcome.suite, outcome.case
+    junit = JUnitCase(
+        name=outcome.name,
+        classname=suite.tool,
+        time=outcome.seconds,
+        file=portable_path(suite.file),
+        line=suite.line_of(case) if case is not None else None,
+    )
+    if outcome.server is not None:
+        junit.system_out = f"server: {outcome.server.text}"
+    if outcome.status is Status.SKIPPED:
+        junit.skipped = outcome.message
+    elif not outcome.ok:
+        kind = outcome.mismatch.value if outcome.mismatch is not None else outcome.status.value
+        junit.failure = JUnitFailure(outcome.message, kind, failure_text(outcome))
+    return junit
+
+
+class JUnitTestReporter(Reporter[Never, "TestReport"]):
+    """JUnit XML: a suite per suite file, a case per case."""
+
+    def close(self, report: TestReport) -> None:
+        """Write the XML."""
+        suites = []
+        for suite, outcomes in group_by_suite(report.outcomes):
+            cases = [_case(o) for o in outcomes]
+            suites.append(JUnitSuite(suite.tool, cases, sum(c.time for c in cases)))
+        self.stream.write(render_junit(suites, name="jsoncontract test").encode("utf-8"))
+
+
+# -- github ---------------------------------------------------------------------------------
+
+
+class GithubTestReporter(Reporter[Never, "TestReport"]):
+    """One annotation per case that did not pass, then a line with the totals."""
+
+    def close(self, report: TestReport) -> None:
+        """Write the workflow commands and the totals."""
+        annotations = []
+        for outcome in report.outcomes:
+            if outcome.ok:
+                continue
+            suite, case = outcome.suite, outcome.case
+            kind = "contract weakness" if outcome.status is Status.WEAKNESS else "fixture failed"
+            annotations.append(
+                Annotation(
+                    "error",
+                    outcome.message + (f"\nhint: {outcome.hint}" if outcome.hint else ""),
+                    file=portable_path(suite.file),
+                    line=suite.line_of(case) if case is not None else None,
+                    title=f"{kind}: {suite.tool} › {outcome.name}",
+                )
+            )
+        summary = report.summary
+        totals = f"jsoncontract test: {totals_head(summary)}, {totals_counts(summary)}\n"
+        self.stream.write((render_github(annotations) + totals).encode("utf-8"))
+
+
+# -- findings (sarif) -----------------------------------------------------------------------
+
+
+def rule_metadata() -> dict[str, RuleMeta]:
+    """One rule per mismatch kind."""
+    return {
+        f"suite.{kind.value}": RuleMeta(
+            code=f"suite.{kind.value}",
+            name=kind.value.replace("_", "-"),
+            summary=summary,
+            severity=Severity.ERROR,
+            tags=("fixture-suite",),
+        )
+        for kind, summary in SUMMARIES.items()
+    }
+
+
+def as_finding(outcome: CaseOutcome) -> Finding:
+    """A case that did not pass, as a finding on its line of the suite file."""
+    suite, case = outcome.suite, outcome.case
+    expect = case.expect if case is not None else None
+    return Finding(
+        code=outcome.code or "suite.passed",
+        severity=Severity.ERROR,
+        message=f"{suite.tool} › {outcome.name}: {outcome.message}",
+        path=(expect.path or "") if expect is not None else "",
+        tool=suite.tool,
+        keyword=expect.keyword if expect is not None else None,
+        source=Source(suite.file, suite.line_of(case) if case is not None else None),
+        hint=outcome.hint,
+    )
+
+
+class TestFindingsReporter(Reporter[Never, "TestReport"]):
+    """A fixture run as one :class:`FindingSet`, for the formats made of findings: a
+    finding per case that did not pass, a rule per kind of mismatch."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    def close(self, report: TestReport) -> None:
+        """Write the rendered findings."""
+        findings = [as_finding(o) for o in report.outcomes if not o.ok]
+        self.stream.write(self.render(FindingSet(findings, rule_metadata())))
+
+    @abstractmethod
+    def render(self, found: FindingSet) -> bytes:
+        """The report of ``found``."""
+
+
+class SarifTestReporter(TestFindingsReporter):
+    """The SARIF log of the cases that did not pass."""
+
+    def render(self, found: FindingSet) -> bytes:
+        """The SARIF log."""
+        return sarif_log(found)
