@@ -136,10 +136,38 @@ HostConfigOpt = Annotated[
 StderrOpt = Annotated[
     bool,
     typer.Option(
-        "--server-stderr",
-        help="Let a stdio server's stderr through (default: kept, and its "
-        "last lines quoted when something goes wrong).",
+        "--server-stderr", help="Let a stdio server's stderr through (default: kept, and its "
+        "last lines quoted when something goes wrong)."
     ),
+]
+AllowOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow",
+        help="Call this tool although it is not annotated readOnlyHint: true (repeatable).",
+        show_default=False,
+    ),
+]
+AllowWritesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-writes",
+        help="Call every tool, read-only or not. Only against a server whose writes do not "
+        "matter.",
+    ),
+]
+ConcurrencyOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).",
+        min=1,
+        max=64,
+        show_default=False,
+    ),
+]
+ProgressOpt = Annotated[
+    bool,
+    typer.Option(help="Show a progress bar on stderr (only when stderr is a terminal)."),
 ]
 
 
@@ -500,12 +528,8 @@ def probe_cli(
     *,
     tool: Annotated[list[str] | None, typer.Option(
         "--tool", help="Probe only this tool (repeatable).", show_default=False)] = None,
-    allow: Annotated[list[str] | None, typer.Option(
-        "--allow", help="Call this tool although it is not annotated readOnlyHint: true "
-        "(repeatable).", show_default=False)] = None,
-    allow_writes: Annotated[bool, typer.Option(
-        "--allow-writes", help="Call every tool, read-only or not. Only against a server "
-        "whose writes do not matter.")] = False,
+    allow: AllowOpt = None,
+    allow_writes: AllowWritesOpt = False,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Connect and list the tools, then print every call that would be "
         "sent, and send none.")] = False,
@@ -515,9 +539,7 @@ def probe_cli(
         "(default: all but the last two).", show_default=False)] = None,
     max_cases: Annotated[int, typer.Option(
         help="At most this many calls per tool (0: all).", min=0)] = 0,
-    concurrency: Annotated[int | None, typer.Option(
-        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).", min=1, max=64,
-        show_default=False)] = None,
+    concurrency: ConcurrencyOpt = None,
     all_servers: Annotated[bool, typer.Option(
         "--all", help="Probe every server the config names.")] = False,
     requires_auth: Annotated[bool | None, typer.Option(
@@ -538,8 +560,7 @@ def probe_cli(
     protocol: ProtocolOpt = "auto",
     mcp_config: HostConfigOpt = None,
     server_stderr: StderrOpt = False,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -661,11 +682,8 @@ def test_cli(
         help="A server (name or URL) then suite files or directories; for a stdio server, "
         "the suites then -- COMMAND ARGS...", show_default=False)] = None,
     *,
-    allow: Annotated[list[str] | None, typer.Option(
-        "--allow", help="Call this tool although it is not annotated readOnlyHint: true "
-        "(repeatable).", show_default=False)] = None,
-    allow_writes: Annotated[bool, typer.Option(
-        "--allow-writes", help="Call every tool, read-only or not.")] = False,
+    allow: AllowOpt = None,
+    allow_writes: AllowWritesOpt = False,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Check the cases and show the calls that would be sent; send "
         "none.")] = False,
@@ -674,9 +692,7 @@ def test_cli(
         show_default=False)] = None,
     rules: RulesOpt = None,
     context: ContextOpt = None,
-    concurrency: Annotated[int | None, typer.Option(
-        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).", min=1, max=64,
-        show_default=False)] = None,
+    concurrency: ConcurrencyOpt = None,
     format: Annotated[TestFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
@@ -694,8 +710,7 @@ def test_cli(
     protocol: ProtocolOpt = "auto",
     mcp_config: HostConfigOpt = None,
     server_stderr: StderrOpt = False,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,

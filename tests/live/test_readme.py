@@ -45,7 +45,7 @@ def test_the_readme_commands_run_as_written(
         assert result.code in (0, 1), f"{command}: {result.stderr}"
         assert untimed(result.stdout) == untimed(expected), command
         shown += 1
-    assert shown == 7
+    assert shown == 9
 
 
 def test_every_subcommand_is_shown() -> None:

@@ -54,6 +54,13 @@ async def _session(args: list[str], last: str = "ORD-9999") -> dict[str, Any]:
     return seen
 
 
+def _recording(trace: Path, *options: str, tools: tuple[str, ...] = ("lookup_order",)) -> list[str]:
+    """The arguments of ``python -m jsoncontract mcp record`` around the workbench."""
+    only = [word for tool in tools for word in ("--only", tool)]
+    return ["-m", "jsoncontract", "mcp", "record", "-o", str(trace), *options, "--", PYTHON,
+            str(WORKBENCH), *only]  # fmt: skip
+
+
 def _frames(trace: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in trace.read_text().splitlines()]
 
@@ -254,27 +261,13 @@ def test_a_server_that_does_not_start(tmp_path: Path) -> None:
 
 def test_injected_faults_reach_the_client_and_are_marked(tmp_path: Path) -> None:
     trace = tmp_path / "t.jsonl"
-    args = [
-        "-m",
-        "jsoncontract",
-        "mcp",
-        "record",
-        "-o",
-        str(trace),
-        "--inject",
-        "lookup_order:is-error=order store unavailable",
-        "--inject",
-        "list_orders:drop",
-        "--inject",
-        "lookup_order:list-changed",
-        "--",
-        PYTHON,
-        str(WORKBENCH),
-        "--only",
-        "lookup_order",
-        "--only",
-        "list_orders",
-    ]
+    args = _recording(
+        trace,
+        "--inject", "lookup_order:is-error=order store unavailable",
+        "--inject", "list_orders:drop",
+        "--inject", "lookup_order:list-changed",
+        tools=("lookup_order", "list_orders"),
+    )  # fmt: skip
     seen = anyio.run(_session, args)
     assert seen["tools"] == ["lookup_order"]  # list_orders was dropped
     assert seen["good"] == (True, None)  # the injected isError
@@ -296,21 +289,7 @@ def test_injected_faults_reach_the_client_and_are_marked(tmp_path: Path) -> None
 
 def test_an_injected_timeout_withholds_the_answer(tmp_path: Path) -> None:
     trace = tmp_path / "t.jsonl"
-    args = [
-        "-m",
-        "jsoncontract",
-        "mcp",
-        "record",
-        "-o",
-        str(trace),
-        "--inject",
-        "lookup_order:timeout",
-        "--",
-        PYTHON,
-        str(WORKBENCH),
-        "--only",
-        "lookup_order",
-    ]
+    args = _recording(trace, "--inject", "lookup_order:timeout")
 
     async def main() -> str:
         from mcp.shared.exceptions import MCPError
