@@ -136,8 +136,9 @@ HostConfigOpt = Annotated[
 StderrOpt = Annotated[
     bool,
     typer.Option(
-        "--server-stderr", help="Let a stdio server's stderr through (default: kept, and its "
-        "last lines quoted when something goes wrong)."
+        "--server-stderr",
+        help="Let a stdio server's stderr through (default: kept, and its "
+        "last lines quoted when something goes wrong).",
     ),
 ]
 AllowOpt = Annotated[
@@ -152,8 +153,7 @@ AllowWritesOpt = Annotated[
     bool,
     typer.Option(
         "--allow-writes",
-        help="Call every tool, read-only or not. Only against a server whose writes do not "
-        "matter.",
+        help="Call every tool, read-only or not. Only against a server whose writes do not matter.",
     ),
 ]
 ConcurrencyOpt = Annotated[
@@ -263,14 +263,10 @@ def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
     """Connect, negotiate, and list every tool."""
-    from jsoncontract.live.client import connect
-    from jsoncontract.live.tools import list_tools
+    from jsoncontract.live.tools import fetch_tools
 
-    async def main() -> ToolListing:
-        async with connect(spec, options) as conn:
-            return await list_tools(conn)
-
-    return run_async(main)
+    quiet_sdk_logs()
+    return fetch_tools(spec, options)
 
 
 def warn(message: str) -> None:

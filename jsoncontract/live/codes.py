@@ -83,6 +83,11 @@ CODES: Final[dict[str, tuple[str, str, Severity]]] = {
         "a malformed request was not answered with -32600",
         Severity.WARNING,
     ),
+    "probe.list_changed_undeclared": (
+        "list-changed-undeclared",
+        "the server sent tools/list_changed without declaring capabilities.tools.listChanged",
+        Severity.WARNING,
+    ),
     "probe.auth_not_enforced": (
         "auth-not-enforced",
         "a request without the credential headers was not refused with 401",

@@ -680,6 +680,7 @@ async def probe_server(
                     tool.results = [results[id(c)] for c in plan.get(tool.name, [])]
             card.protocol.append(_stdout_check(conn, spec))
             card.findings.extend(_noise_after(conn, listing))
+            card.findings.extend(_notification_findings(conn, card.label))
         if spec.requires_auth and not settings.dry_run:
             card.protocol.append(await _auth_check(spec, options, card.label))
     except ServerError as exc:
@@ -905,6 +906,28 @@ def _stdout_check(conn: Connection, spec: ServerSpec) -> ProtocolCheck:
         False,
         f"{conn.noise_count} line(s) that are not JSON-RPC, first: {conn.noise[0].text!r}",
     )
+
+
+def _notification_findings(conn: Connection, label: str) -> list[Finding]:
+    """A ``tools/list_changed`` notification from a server that did not declare
+    ``capabilities.tools.listChanged`` (hosts that trust the capability never re-list)."""
+    sent = conn.notifications.get("notifications/tools/list_changed", 0)
+    negotiated = conn.negotiated
+    tools = negotiated.capabilities.get("tools") if negotiated is not None else None
+    declared = isinstance(tools, dict) and tools.get("listChanged") is True
+    if not sent or declared:
+        return []
+    return [
+        Finding(
+            "probe.list_changed_undeclared",
+            Severity.WARNING,
+            f"the server sent notifications/tools/list_changed ({sent} time"
+            f"{'s' if sent != 1 else ''}) without declaring capabilities.tools.listChanged",
+            source=Source(label),
+            hint="declare tools.listChanged: true, or do not send the notification: a host "
+            "that reads the capability never lists the tools again",
+        )
+    ]
 
 
 def _noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:

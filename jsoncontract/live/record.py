@@ -3,17 +3,19 @@
 **stdio.** The host runs ``jsoncontract mcp record -o TRACE -- COMMAND ARGS...`` where its
 config named ``COMMAND ARGS...``. The proxy starts the server, forwards every byte the host
 writes to the server's stdin and every byte the server writes to the host, unchanged and as
-soon as a frame is complete, and appends each frame to the trace afterwards, so recording
-adds nothing to the path a frame takes. It never writes to stdout itself (its own messages
+soon as a frame is complete. Each frame is appended to the trace just before it is passed
+on, so the trace holds frames in the order they happened (a request always before its
+answer: the two directions are read by two threads, and recording after forwarding would
+let an answer overtake its request). It never writes to stdout itself (its own messages
 go to stderr, the server's stderr passes through), ends the server when the host hangs up,
 and exits with the server's exit code. With ``--inject`` rules, server frames answering
 ``tools/call`` may be delayed, withheld, replaced or broken (see
 :mod:`jsoncontract.live.inject`); without rules, frames pass untouched.
 
 **Streamable HTTP.** ``--listen 127.0.0.1:PORT --upstream URL`` serves the upstream's
-endpoint path on the local address and forwards every request and response, streamed
-(JSON bodies and server-sent events alike). Request bodies and every JSON-RPC message of the
-responses are recorded; headers (credentials) never are.
+endpoint path on the local address and forwards every request and response (server-sent
+events streamed as they come). Request bodies and every JSON-RPC message of the responses are
+recorded, each before it is passed on; headers (credentials) never are.
 """
 
 from __future__ import annotations
@@ -177,27 +179,28 @@ class StdioProxy:
         assert child.stdin is not None
         target = _Output(child.stdin.fileno())
         inject = self.injector.active
+        writer = self._writer
         for line in _lines(self._in):
+            if writer is not None or inject:
+                body = line.rstrip(b"\n")
+                if inject:
+                    self.injector.client_frame(_parse(body))
+                if writer is not None:
+                    writer.frame(CLIENT, body)
             target.write(line)
             if target.broken:
                 break
-            if self._writer is None and not inject:
-                continue
-            body = line.rstrip(b"\n")
-            if inject:
-                self.injector.client_frame(_parse(body))
-            if self._writer is not None:
-                self._writer.frame(CLIENT, body)
         with contextlib.suppress(OSError):
             child.stdin.close()
 
     def _server_to_client(self, fd: int) -> None:
         inject = self.injector.active
+        writer = self._writer
         for line in _lines(fd):
             if not inject:
+                if writer is not None:
+                    writer.frame(SERVER, line.rstrip(b"\n"))
                 self._out.write(line)
-                if self._writer is not None:
-                    self._writer.frame(SERVER, line.rstrip(b"\n"))
                 continue
             body = line.rstrip(b"\n")
             ending = line[len(body) :]
@@ -209,30 +212,34 @@ class StdioProxy:
         data = delivery.data
         writer = self._writer
 
+        def record(delivered: bool) -> None:
+            if writer is not None and data is not None:
+                writer.frame(
+                    SERVER,
+                    data,
+                    fault=delivery.fault,
+                    original=delivery.original,
+                    delivered=delivered,
+                )
+
         def send() -> None:
+            record(True)
             if data is not None:
                 self._out.write(data + (ending or b"\n"))
             for extra in delivery.then:
-                self._out.write(extra + b"\n")
                 if writer is not None:
                     writer.frame(SERVER, extra, fault="list-changed", injected=True)
+                self._out.write(extra + b"\n")
 
-        withheld = delivery.delay == NEVER
-        if delivery.delay > 0:
+        if delivery.delay == NEVER:
+            record(False)
+        elif delivery.delay > 0:
             timer = threading.Timer(delivery.delay, send)
             timer.daemon = True
             self._timers.append(timer)
             timer.start()
-        elif not withheld:
+        else:
             send()
-        if writer is not None and data is not None:
-            writer.frame(
-                SERVER,
-                data,
-                fault=delivery.fault,
-                original=delivery.original,
-                delivered=not withheld,
-            )
 
 
 def _raise_exit(signum: int, frame: Any) -> None:
@@ -407,19 +414,25 @@ class HttpProxy:
             }
 
             async def stream() -> Any:
+                """The upstream body, each message recorded before the client gets it."""
                 events = _SseFrames(writer) if "text/event-stream" in kind else None
+                whole = writer is not None and events is None and "json" in kind
                 collected = bytearray()
                 try:
                     async for chunk in response.aiter_raw():
-                        yield chunk
+                        if whole:
+                            collected.extend(chunk)  # one JSON answer: recorded complete
+                            continue
                         if events is not None:
                             events.feed(chunk)
-                        elif writer is not None and "json" in kind:
-                            collected.extend(chunk)
+                        yield chunk
                 finally:
                     await response.aclose()
-                    if writer is not None and collected.strip():
+                if collected:
+                    assert writer is not None
+                    if collected.strip():
                         writer.frame(SERVER, bytes(collected))
+                    yield bytes(collected)
 
             await StreamingResponse(
                 stream(), status_code=response.status_code, headers=out_headers

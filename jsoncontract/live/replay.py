@@ -67,24 +67,31 @@ def load_recording(path: Path) -> Recording:
     """
     recording = Recording()
     pending: dict[Any, dict[str, Any]] = {}
+    #: answers logged before their request (a recorder that writes the two directions
+    #: from two threads may), by id
+    early: dict[Any, dict[str, Any]] = {}
     for frame in read_frames(path):
         message = frame.message
         if not isinstance(message, dict):
             continue
         recording.frames += 1
+        key = _key(message.get("id"))
         is_request = "method" in message and "id" in message
         if is_request and frame.direction in (None, CLIENT):
-            pending[_key(message.get("id"))] = message
+            answer = early.pop(key, None)
+            if answer is not None:
+                _file(recording, message, answer)
+            else:
+                pending[key] = message
             continue
-        if "method" in message or frame.direction == CLIENT:
-            continue
-        if not frame.delivered:
-            continue
-        request = pending.pop(_key(message.get("id")), None)
-        if request is None:
+        if "method" in message or frame.direction == CLIENT or not frame.delivered:
             continue
         answer = {k: message[k] for k in ("result", "error") if k in message}
         if not answer:
+            continue
+        request = pending.pop(key, None)
+        if request is None:
+            early[key] = answer
             continue
         _file(recording, request, answer)
     return recording

@@ -241,3 +241,22 @@ def _json_type(value: Any) -> str:
     from jsoncontract._json import json_type
 
     return json_type(value)
+
+
+def fetch_tools(spec: ServerSpec, options: Any = None) -> ToolListing:
+    """Connect to ``spec``, negotiate, and list every tool (the synchronous entry point;
+    inside an event loop, use :func:`~jsoncontract.live.client.connect` and
+    :func:`list_tools`).
+
+    Raises:
+        ServerError: the server cannot be started, reached, negotiated with, or listed.
+    """
+    import anyio
+
+    from jsoncontract.live.client import connect
+
+    async def main() -> ToolListing:
+        async with connect(spec, options) as conn:
+            return await list_tools(conn)
+
+    return anyio.run(main)

@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
+from jsoncontract.live.probe import parse_kinds
 from tests.conftest import REPO
 from tests.live.conftest import PYTHON, SERVERS, WORKBENCH, wait_for, wait_gone
 
@@ -171,6 +172,25 @@ def test_replay_with_an_older_client(recorded: Any) -> None:
                 return client.protocol_version, [t.name for t in (await client.list_tools()).tools]
 
     assert anyio.run(main) == ("2025-11-25", ["lookup_order"])
+
+
+def test_probing_a_replay_with_faults(recorded: Any) -> None:
+    """A replayed server that sends list_changed without declaring it, and answers the
+    probe's unrecorded calls with -32010: the probe says both."""
+    from jsoncontract.live.probe import ProbeSettings, probe
+    from jsoncontract.live.server import ServerSpec
+
+    trace, _, _ = recorded
+    spec = ServerSpec(
+        command=(PYTHON, "-m", "jsoncontract", "mcp", "replay", str(trace), "--inject",
+                 "list-changed"),
+        name="replay",
+    )  # fmt: skip
+    card = probe(spec, ProbeSettings(kinds=parse_kinds("valid"), protocol_checks=False))
+    codes = [f.code for f in card.servers[0].all_findings()]
+    assert "probe.list_changed_undeclared" in codes
+    (result,) = card.servers[0].tools[0].results
+    assert (result.answer and result.answer.value, result.code) == ("protocol-error", -32010)
 
 
 def test_bytes_pass_unchanged(tmp_path: Path) -> None:

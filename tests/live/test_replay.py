@@ -68,6 +68,14 @@ def test_the_same_call_is_answered_in_the_recorded_order(tmp_path: Path) -> None
     assert never["error"]["message"] == "jsoncontract replay: tools/call other was never recorded"
 
 
+def test_an_answer_logged_before_its_request(tmp_path: Path) -> None:
+    trace = _trace(tmp_path / "t.jsonl", _answer(1, "early"), _call(1, {"a": 1}))
+    replay = Replayer(load_recording(trace))
+    ask = {"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+           "params": {"name": "get", "arguments": {"a": 1}}}  # fmt: skip
+    assert _text(replay.answer(ask) or {}) == "early"
+
+
 def test_plain_frame_logs_replay_too(tmp_path: Path) -> None:
     log = tmp_path / "frames.jsonl"
     log.write_text(

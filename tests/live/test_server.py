@@ -194,3 +194,16 @@ def test_the_config_schema_checks_server_entries(tmp_path: Path) -> None:
     path.write_text('[mcp.servers.x]\ncomand = "a"\n')
     with pytest.raises(ConfigError, match="comand"):
         load_config(path)
+
+
+def test_the_public_api_is_lazy_and_complete() -> None:
+    import subprocess
+    import sys
+
+    import jsoncontract.live as live
+
+    assert sorted(live.__all__) == sorted(live._LAZY)
+    for name in live.__all__:
+        assert getattr(live, name) is not None
+    code = "import sys, jsoncontract.live; assert 'mcp' not in sys.modules"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
