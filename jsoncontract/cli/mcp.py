@@ -234,12 +234,8 @@ def connect_options(
 ) -> ConnectOptions:
     """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.client import (
-        DEFAULT_TIMEOUT,
-        HANDSHAKE_VERSIONS,
-        MODERN_VERSIONS,
-        ConnectOptions,
-    )
+    from jsoncontract.live.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
+    from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
 
     known = ("auto", "legacy", *HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
     if protocol not in known:
@@ -725,7 +721,9 @@ def test_cli(
     from jsoncontract.cli.test import load_gate
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.suites import LiveTestSettings, run_live_suites
+    from jsoncontract.live.client import connect
+    from jsoncontract.live.suites import LiveTestSettings, run_on_server
+    from jsoncontract.live.tools import list_tools
     from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.suites.runner import load_suites
     from jsoncontract.suites.select import Selector
@@ -758,23 +756,30 @@ def test_cli(
         dry_run=dry_run,
         concurrency=concurrency or cfg.section("mcp").get("concurrency") or 4,
     )
-    gate = None
-    if rules or context is not None or cfg.section("business"):
-        gate = load_gate(cfg, rules, context, ToolSet([]), show_values)
-    try:
-        with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
+    with_business = bool(rules or context is not None or cfg.section("business"))
+    with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
 
-            async def main() -> Any:
-                return await run_live_suites(
-                    spec, suites, settings, options,
-                    business=gate.fresh if gate is not None else None,
-                    select=select, show_values=show_values, progress=tick,
+        async def main() -> Any:
+            async with connect(spec, options) as conn:
+                listing = await list_tools(conn)
+                # business rules are loaded against the server's own tools
+                gate = (
+                    load_gate(cfg, rules, context, ToolSet(listing.contracts()), show_values)
+                    if with_business
+                    else None
                 )
+                try:
+                    report = await run_on_server(
+                        conn, listing, suites, settings, options,
+                        business=gate.fresh if gate is not None else None,
+                        select=select, show_values=show_values, progress=tick,
+                    )
+                finally:
+                    if gate is not None:
+                        gate.close()
+                return report, listing
 
-            report, listing = run_async(main)
-    finally:
-        if gate is not None:
-            gate.close()
+        report, listing = run_async(main)
     report_problems(listing)
     if not report.outcomes:
         raise UsageError("the suites hold no case" + (f" that -k {keyword!r} selects"

@@ -24,8 +24,11 @@ from typing import Any, Final
 
 from jsoncontract.model import Finding, Severity, escape_pointer_token
 
-#: Protocol versions, oldest first.
-VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+#: Protocol versions, oldest first: those the ``initialize`` handshake negotiates, then
+#: those of the per-request envelope (negotiated with ``server/discover``).
+HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+MODERN_VERSIONS: Final = ("2026-07-28",)
+VERSIONS: Final = (*HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
 #: The versions whose MCP schema ships with jsoncontract (others are checked as the
 #: nearest one).
 SCHEMA_VERSIONS: Final = ("2025-06-18", "2025-11-25", "2026-07-28")

@@ -32,6 +32,7 @@ from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     import anyio.abc
@@ -44,9 +45,6 @@ if TYPE_CHECKING:
 
 #: Seconds a request may take when nothing else is said.
 DEFAULT_TIMEOUT: Final = 10.0
-#: The protocol versions a connection can ask for by name.
-HANDSHAKE_VERSIONS: Final = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-MODERN_VERSIONS: Final = ("2026-07-28",)
 #: Bytes of a server's stderr kept for messages (the end of it).
 _STDERR_TAIL: Final = 4096
 #: Characters of a stray stdout line quoted in a message.
@@ -353,7 +351,7 @@ class Connection:
                     raw = await self._dispatcher.send_raw_request(method, body, options)  # type: ignore[arg-type]
                     reply = Reply(ReplyKind.RESULT, perf_counter() - start, result=raw)
                 except MCPError as exc:
-                    reply = self._error_reply(exc, perf_counter() - start, method)
+                    reply = self._error_reply(exc, perf_counter() - start)
         finally:
             self._waiting.pop(request_id, None)
         seconds = perf_counter() - start
@@ -363,7 +361,7 @@ class Connection:
             return Reply(ReplyKind.TIMEOUT, seconds, detail=f"no answer within {_seconds(limit)}")
         return reply
 
-    def _error_reply(self, exc: Any, seconds: float, method: str) -> Reply:
+    def _error_reply(self, exc: Any, seconds: float) -> Reply:
         from mcp_types import CONNECTION_CLOSED
 
         if self.closed and exc.code == CONNECTION_CLOSED:
@@ -475,7 +473,7 @@ class Connection:
                         assert self.negotiated is not None
                         self.negotiated.fallback = fallback
                 elif protocol in MODERN_VERSIONS:
-                    failure = await self._discover_or_none(protocol, fall_back=False)
+                    failure = await self._discover_or_none(protocol)
                     if failure is not None:
                         raise ServerError(
                             f"{self.spec.label}: the server does not speak MCP {protocol}: "
@@ -491,11 +489,13 @@ class Connection:
         self.negotiated.seconds = perf_counter() - start
 
     def _stage(self) -> str:
-        return "initialize" if self.options.protocol != "auto" else "server/discover or initialize"
+        """What the negotiation sends, for messages."""
+        protocol = self.options.protocol
+        if protocol == "auto":
+            return "server/discover or initialize"
+        return "server/discover" if protocol in MODERN_VERSIONS else "initialize"
 
-    async def _discover_or_none(
-        self, version: str | None = None, *, fall_back: bool = True
-    ) -> str | None:
+    async def _discover_or_none(self, version: str | None = None) -> str | None:
         """Negotiate with ``server/discover``; ``None`` when it settled the version, else
         why it did not (the caller falls back to ``initialize``)."""
         from mcp.shared.exceptions import MCPError

@@ -35,7 +35,6 @@ from jsoncontract.errors import SchemaLoadError, ServerError
 from jsoncontract.live.answers import (
     AnswerKind,
     error_findings,
-    expected_rejection,
     invalid_arguments_findings,
     result_envelope_findings,
     structured_content_findings,
@@ -883,13 +882,13 @@ async def _protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pr
         not problems,
         kind.phrase(code) + (f": {said}" if said else ""),
         reply.seconds,
-        [replace_source(f, label) for f in problems],
+        [_at_server(f, label) for f in problems],
     )
     checks.append(check)
     return checks
 
 
-def replace_source(finding: Finding, label: str) -> Finding:
+def _at_server(finding: Finding, label: str) -> Finding:
     """The finding, located at the server."""
     from dataclasses import replace
 
@@ -990,12 +989,6 @@ async def _auth_check(spec: ServerSpec, options: ConnectOptions, label: str) -> 
             )
         ],
     )
-
-
-def expected_rejection_phrase(version: str) -> str:
-    """How ``version`` says invalid arguments are answered, as a phrase."""
-    kind = expected_rejection(version)
-    return "an isError result" if kind is AnswerKind.TOOL_ERROR else "JSON-RPC error -32602"
 
 
 async def probe_servers(

@@ -199,8 +199,9 @@ class Replayer:
 def _handshake_from(discover: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """An ``initialize`` result for a client that does not speak 2026-07-28, built from a
     recorded ``server/discover`` result (same capabilities and server)."""
+    from jsoncontract.live.answers import HANDSHAKE_VERSIONS as known
+
     offered = params.get("protocolVersion")
-    known = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
     raw = discover.get("_meta")
     meta: dict[str, Any] = raw if isinstance(raw, dict) else {}
     info = meta.get("io.modelcontextprotocol/serverInfo")

@@ -264,3 +264,36 @@ def test_probe_every_configured_server(run_cli: Run, repo_cwd: Path, tmp_path: P
     assert "scorecard: 1 of 1 tools called, 5 calls" in result.stdout
     assert "broken · stdio" in result.stdout and "could not probe" in result.stdout
     assert result.stderr.startswith("jsoncontract: error: broken: the server closed")
+
+
+def test_mcp_test_loads_business_rules_against_the_servers_tools(
+    run_cli: Run, repo_cwd: Path, tmp_path: Path
+) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        'version = 1\n[[tools.lookup_order]]\nid = "known-range"\n'
+        'rule = "self.order_id < \'ORD-5000\'"\nfieldPath = "/order_id"\n'
+    )
+    suite = tmp_path / "lookup_order.suite.json"
+    suite.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "tool": "lookup_order",
+                "cases": [
+                    {"name": "known", "hop": "mcp", "expect": "ok",
+                     "arguments": {"order_id": "ORD-1234"}},
+                    {"name": "too-high", "hop": "mcp",
+                     "expect": {"stage": "business", "code": "business.known-range"},
+                     "arguments": {"order_id": "ORD-9000"}},
+                ],
+            }
+        )
+    )  # fmt: skip
+    result = run_cli("mcp", "test", "-f", "json", "--rules", str(rules), str(suite), "--",
+                     *WORKBENCH, "--only", "lookup_order")  # fmt: skip
+    report = json.loads(result.stdout)
+    statuses = {r["case"]: (r["status"], r["mismatch"]) for r in report["results"]}
+    # the contract's rule rejects ORD-9000; the server does not know the rule and accepts it
+    assert statuses == {"known": ("passed", None), "too-high": ("failed", "server_accepted")}
+    assert result.code == 1
