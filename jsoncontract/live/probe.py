@@ -652,7 +652,7 @@ async def probe_server(
             card.tools_listed = len(listing.tools)
             card.pages = listing.pages
             card.findings.extend(listing.problems)
-            card.protocol.append(_timing_check("initialize", conn, options.timeout))
+            card.protocol.append(_negotiation_check(conn))
             card.protocol.append(
                 ProtocolCheck(
                     "tools/list",
@@ -688,7 +688,9 @@ async def probe_server(
     return card
 
 
-def _timing_check(name: str, conn: Connection, timeout: float) -> ProtocolCheck:
+def _negotiation_check(conn: Connection) -> ProtocolCheck:
+    """The negotiation, as a check: how, which version, how long (it passed, or the
+    connection would have failed)."""
     negotiated = conn.negotiated
     assert negotiated is not None
     text = negotiated.describe()
