@@ -297,3 +297,21 @@ def test_mcp_test_loads_business_rules_against_the_servers_tools(
     # the contract's rule rejects ORD-9000; the server does not know the rule and accepts it
     assert statuses == {"known": ("passed", None), "too-high": ("failed", "server_accepted")}
     assert result.code == 1
+
+
+def test_server_stderr_passes_through_when_asked() -> None:
+    script = "echo from-the-server >&2; exit 3"
+    kept = subprocess.run(
+        [sys.executable, "-m", "jsoncontract", "mcp", "tools", "--name", "s", "--", "sh", "-c",
+         script],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert kept.returncode == 2
+    assert kept.stderr.count("from-the-server") == 1  # quoted in the one error line
+    shown = subprocess.run(
+        [sys.executable, "-m", "jsoncontract", "mcp", "tools", "--server-stderr", "--name", "s",
+         "--", "sh", "-c", script],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert shown.returncode == 2
+    assert shown.stderr.splitlines()[0] == "from-the-server"

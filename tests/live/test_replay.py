@@ -59,6 +59,7 @@ def test_the_same_call_is_answered_in_the_recorded_order(tmp_path: Path) -> None
     withheld = {**ask, "params": {"name": "get", "arguments": {"a": 9}}}
     assert (replay.answer(withheld) or {})["error"]["code"] == NOT_RECORDED
     assert replay.answer({"jsonrpc": "2.0", "method": "notifications/initialized"}) is None
+    assert replay.answer({"jsonrpc": "2.0", "id": 3, "method": "ping"}) == {"result": {}}
     unknown = replay.answer({"jsonrpc": "2.0", "id": 8, "method": "resources/list"}) or {}
     assert unknown["error"] == {
         "code": -32601,
