@@ -14,9 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from jsoncontract._files import is_stream
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.model import CallResult, CheckReport, Dialect, PassedCall, Summary, ToolCall
+from jsoncontract.model import (
+    CallResult,
+    CheckReport,
+    Dialect,
+    PassedCall,
+    ResultRun,
+    Summary,
+    ToolCall,
+)
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.tools.toolset import ToolSet
@@ -71,7 +80,11 @@ def iter_check(
         reader=reader,
         dialects=dialects,
     ):
-        yield result.result() if isinstance(result, PassedCall) else result
+        if isinstance(result, PassedCall):
+            yield result.result()
+        else:
+            assert isinstance(result, CallResult)  # runs only come when asked for
+            yield result
 
 
 def iter_results(
@@ -86,15 +99,44 @@ def iter_results(
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
     fast: bool = True,
-) -> Iterator[CallResult | PassedCall]:
+    jobs: int = 1,
+    result_runs: bool = False,
+) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
     :meth:`~jsoncontract.model.PassedCall.result` to build the full result), which saves
-    building objects nobody reads. ``fast=False`` checks every call on the full path."""
+    building objects nobody reads. ``fast=False`` checks every call on the full path.
+
+    ``jobs`` above 1 checks in that many worker processes (see
+    :mod:`jsoncontract.pipeline.parallel`), where they can be forked and there is more
+    than one part to check; results come in input order all the same. A passing call then
+    comes without its arguments, and with ``result_runs`` consecutive results come as one
+    :class:`~jsoncontract.model.ResultRun`, counted and encoded for a JSON report by the
+    workers (for reporters that take them).
+    """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
         reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
     checker = Checker(toolset, business=business, show_values=show_values)
+    if jobs > 1 and fast:
+        from jsoncontract.pipeline import parallel
+
+        names = [str(c) for c in captures]
+        if parallel.can_fork() and not any(is_stream(n) for n in names):
+            parts = parallel.plan(names)
+            if len(parts) > 1:
+                yield from parallel.iter_parallel(
+                    parts,
+                    checker=checker,
+                    reader=reader,
+                    jobs=jobs,
+                    summary=summary,
+                    runs=result_runs,
+                )
+                if summary is not None:
+                    summary.files = reader.files
+                return
+        captures = names
     lane = build_lane(checker, reader) if fast else None
     if lane is None:
         for result in checker.run(reader.read(captures)):

@@ -345,6 +345,19 @@ class PassedCall:
         return CallResult(self.call(), [], None, self.arguments)
 
 
+class ResultRun:
+    """Consecutive results as a worker of a parallel run hands them back for a JSON report:
+    already counted (``summary``, a summary of these results alone) and encoded
+    (``entries``: each ``CallResult.to_dict()`` serialised, one per line), so that the
+    parent only adds counts and copies bytes."""
+
+    __slots__ = ("entries", "summary")
+
+    def __init__(self, summary: Summary, entries: bytes) -> None:
+        self.summary = summary
+        self.entries = entries
+
+
 @dataclass(slots=True)
 class Summary:
     """Running totals over a check: by stage, by tool, by code and by severity."""
@@ -385,6 +398,23 @@ class Summary:
             self.by_tool[tool] = [1, 0]
         else:
             counts[0] += 1
+
+    def merge(self, other: Summary) -> None:
+        """Add the counts of ``other`` (a summary of other results of the same run)."""
+        self.calls += other.calls
+        self.ok += other.ok
+        self.failed += other.failed
+        by_tool = self.by_tool
+        for tool, (calls, failed) in other.by_tool.items():
+            counts = by_tool.get(tool)
+            if counts is None:
+                by_tool[tool] = [calls, failed]
+            else:
+                counts[0] += calls
+                counts[1] += failed
+        self.by_stage.update(other.by_stage)
+        self.by_code.update(other.by_code)
+        self.by_severity.update(other.by_severity)
 
     def worst(self) -> Severity | None:
         """The most severe finding seen, or ``None`` when there were none."""

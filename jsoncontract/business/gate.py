@@ -103,13 +103,19 @@ class BusinessRules:
 
     def check(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
         """Findings for one call (it passed the schema gate)."""
+        findings = self.check_rules(call, arguments, tool)
+        if self.tracker is not None:
+            findings.extend(self.tracker.observe(call, arguments, tool))
+        return findings
+
+    def check_rules(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
+        """The per-call part of :meth:`check`: the rules of the call's tool, without the
+        trace-level checks."""
         findings: list[Finding] = []
         if self.rules is not None:
             rules = self.rules.for_tool(tool.name)
             if rules:
                 findings.extend(self._run_rules(rules, call, arguments))
-        if self.tracker is not None:
-            findings.extend(self.tracker.observe(call, arguments, tool))
         return findings
 
     # -- per-call rules ---------------------------------------------------------------------

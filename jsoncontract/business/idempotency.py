@@ -31,7 +31,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import orjson
 
@@ -139,6 +139,19 @@ class IdempotencySettings:
         )
 
 
+class KeyRecord(NamedTuple):
+    """What the idempotency checks keep of one write call (see
+    :meth:`IdempotencyTracker.prepare`): small, and cheap to send between processes."""
+
+    hop: str
+    key_field: str
+    key: str | None
+    digest: int
+    call_tag: int  # a hash of the call id (0: none), to tell a call captured twice
+    file: str
+    line: int
+
+
 @dataclass(frozen=True, slots=True)
 class WriteKind:
     """How a tool was classified: whether it writes, whether repeats are harmless, why."""
@@ -208,22 +221,41 @@ class IdempotencyTracker:
 
     def observe(self, call: ToolCall, arguments: Any, tool: ToolContract) -> list[Finding]:
         """Record one schema-valid call and return what it reveals."""
+        record = self.prepare(call, arguments, tool)
+        return self.apply(record, tool) if record is not None else []
+
+    def prepare(self, call: ToolCall, arguments: Any, tool: ToolContract) -> KeyRecord | None:
+        """What :meth:`apply` needs of one schema-valid call, or ``None`` when the checks
+        have nothing to follow in it. Pure: workers of a parallel run prepare the records
+        of their calls, and the one tracker of the run applies them in input order."""
         if not self.settings.enabled or not isinstance(arguments, dict):
-            return []
+            return None
         kind = self.classify(tool)
         if not kind.writes:
-            return []
+            return None
         key_field, key = self._key(arguments)
-        hop = call.hop.value if call.hop is not None else ""
-        digest = _digest(arguments)
+        call_id = call.call_id
+        return KeyRecord(
+            call.hop.value if call.hop is not None else "",
+            key_field,
+            key,
+            _digest(arguments),
+            _hash64(call_id) | 1 if call_id is not None else 0,
+            call.source.file,
+            call.source.line or 0,
+        )
+
+    def apply(self, record: KeyRecord, tool: ToolContract) -> list[Finding]:
+        """Record one prepared call, in input order, and return what it reveals."""
+        hop, key_field, key, digest = record.hop, record.key_field, record.key, record.digest
         if key is None:
-            return self._keyless(call, tool, kind, hop, digest)
+            return self._keyless(record, tool, self.classify(tool), hop, digest)
         if self.settings.conflict is None:
             return []
         slot = _hash64(f"{hop}\x00{tool.name}\x00{key}")
         packed = self._keys.get(slot)
         if packed is None:
-            self._keys.add(slot, self._pack(digest, call))
+            self._keys.add(slot, self._pack(digest, record))
             return []
         if packed >> (_LINE_BITS + _FILE_BITS) == digest:
             return []  # a retry with the same key and the same arguments: what keys are for
@@ -245,7 +277,7 @@ class IdempotencyTracker:
         ]
 
     def _keyless(
-        self, call: ToolCall, tool: ToolContract, kind: WriteKind, hop: str, digest: int
+        self, record: KeyRecord, tool: ToolContract, kind: WriteKind, hop: str, digest: int
     ) -> list[Finding]:
         settings = self.settings
         findings: list[Finding] = []
@@ -292,10 +324,10 @@ class IdempotencyTracker:
         if double is None:
             return findings
         slot = _hash64(f"{hop}\x00{tool.name}") ^ digest
-        call_tag = _hash64(call.call_id) | 1 if call.call_id is not None else 0
+        call_tag = record.call_tag
         first = self._writes.get(slot)
         if first is None:
-            self._writes.add(slot, (call_tag << 64) | self._pack(0, call))
+            self._writes.add(slot, (call_tag << 64) | self._pack(0, record))
             return findings
         packed, first_tag = first & ((1 << 64) - 1), first >> 64
         if call_tag and first_tag == call_tag:
@@ -325,13 +357,13 @@ class IdempotencyTracker:
                 return name, str(value)
         return "", None
 
-    def _pack(self, digest: int, call: ToolCall) -> int:
-        file = call.source.file
+    def _pack(self, digest: int, record: KeyRecord) -> int:
+        file = record.file
         index = self._file_ids.get(file)
         if index is None:
             index = self._file_ids[file] = len(self._files)
             self._files.append(file)
-        line = call.source.line or 0
+        line = record.line
         return (
             (digest << (_LINE_BITS + _FILE_BITS))
             | ((index & ((1 << _FILE_BITS) - 1)) << _LINE_BITS)

@@ -108,6 +108,7 @@ class CaptureReader:
         self.max_line_bytes = max_line_bytes
         self.files = 0
         self.bytes_read = 0
+        self.carried = False
         self.dialects = dialects
         self._fallback = dialects.fallback
         self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
@@ -283,18 +284,52 @@ class CaptureReader:
         )
         yield from self._jsonl(name, numbered, state)
 
-    def _jsonl_lane(self, name: str, state: _FileState, lane: Lane) -> Iterator[Any]:
+    def read_range(
+        self, name: str, start: int, end: int, first_line: int, lane: Lane, *, last: bool
+    ) -> Iterator[Any]:
+        """The calls of the lines of a plain JSONL file from byte ``start`` (where line
+        ``first_line`` starts) to byte ``end`` (a line boundary), each line offered to
+        ``lane`` first, as :meth:`read_checked` reads them: one part of a file split
+        between workers. Afterwards :attr:`carried` says whether anything was still open at
+        ``end`` (a stream, a call waiting for what follows): then the part is not exact on
+        its own. The ``last`` part flushes what is open, as the end of a file does."""
+        self.carried = False
+        state = _FileState(self.dialects)
+        yield from self._jsonl_lane(name, state, lane, start=start, end=end, first=first_line)
+        flushed = state.flush()
+        if last:
+            yield from flushed
+        else:
+            self.carried = bool(flushed)
+
+    def _jsonl_lane(
+        self,
+        name: str,
+        state: _FileState,
+        lane: Lane,
+        *,
+        start: int = 0,
+        end: int | None = None,
+        first: int = 1,
+    ) -> Iterator[Any]:
         """A JSONL file read in large blocks, each line offered to ``lane`` first and read
         by :meth:`_jsonl` when the lane returns ``None`` (the same lines, numbers and
         results as :func:`~jsoncontract._files.lines_of` gives, with less work per line)."""
         stream = open_stream(name)
+        if start:
+            stream.seek(start)
+        left = end - start if end is not None else -1
         limit = self.max_line_bytes
         jsonl = self._jsonl
-        number = 0
+        number = first - 1
         rest = b""
         try:
             while True:
-                block = stream.read(_BLOCK)
+                if left == 0:
+                    block = b""
+                else:
+                    block = stream.read(_BLOCK if left < 0 else min(_BLOCK, left))
+                    left -= len(block) if left > 0 else 0
                 if not block:
                     if not rest:
                         break

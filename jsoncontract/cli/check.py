@@ -27,7 +27,7 @@ from jsoncontract.cli.options import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from jsoncontract.model import CallResult, PassedCall
+    from jsoncontract.model import CallResult, PassedCall, ResultRun
 
     CheckFormat = str
 else:
@@ -94,6 +94,9 @@ def check_cli(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
     color: ColorOpt = None,
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", help="Worker processes (default: one per core; 1 checks in this "
+        "process).", min=1, show_default=False)] = None,
     progress: Annotated[bool, typer.Option(
         help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
     config: ConfigOpt = None,
@@ -108,7 +111,8 @@ def check_cli(
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.model import Dialect, Summary
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.pipeline.parallel import default_jobs
+    from jsoncontract.reporters import ReportOptions, render, reporter_class
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -139,7 +143,8 @@ def check_cli(
     summary = Summary()
     results = iter_results(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader,
+        summary=summary, reader=reader, jobs=jobs or section.get("jobs") or default_jobs(),
+        result_runs=reporter_class("check", fmt).takes_result_runs,
     )
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)
@@ -153,8 +158,8 @@ def check_cli(
 
 
 def _with_progress(
-    results: Iterator[CallResult | PassedCall], reader: Any, captures: list[str]
-) -> Iterator[CallResult | PassedCall]:
+    results: Iterator[CallResult | PassedCall | ResultRun], reader: Any, captures: list[str]
+) -> Iterator[CallResult | PassedCall | ResultRun]:
     """Pass results through while a transient progress bar on stderr follows the bytes read."""
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn

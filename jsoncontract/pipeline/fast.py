@@ -70,9 +70,6 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     before = tuple(d.mark for d in detected[:position] if d.mark is not None)
     if any(m in ("choices", "payload", "object") for m in before):
         return None
-    first_mark = before[0] if len(before) == 1 else None
-    if len(before) > 1:
-        return None
 
     tools = checker.tools
     business = checker.business
@@ -112,8 +109,9 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             return None
         if type(doc) is not dict or doc.get("object") != _COMPLETION or "payload" in doc:
             return None
-        if first_mark is not None and first_mark in doc:
-            return None
+        for mark in before:  # a dialect detected before OpenAI Chat would read it
+            if mark in doc:
+                return None
         choices = doc.get("choices")
         if type(choices) is not list or len(choices) != 1:
             return None

@@ -22,7 +22,7 @@ from jsoncontract.reporters.interface import Reporter, ReportOptions
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from jsoncontract.model import CallResult, PassedCall, Summary
+    from jsoncontract.model import CallResult, PassedCall, ResultRun, Summary
 
 #: Results kept in memory before the spool moves to disk.
 _SPOOL_BYTES: Final = 32 * 1024 * 1024
@@ -30,6 +30,15 @@ _SPOOL_BYTES: Final = 32 * 1024 * 1024
 #: write costs about a microsecond, as much as serialising a result.
 _CHUNK_BYTES: Final = 256 * 1024
 REPORT_VERSION: Final = 1
+
+
+def encode_result(result: CallResult) -> bytes:
+    """One result's report entry: ``result.to_dict()`` serialised."""
+    entry = result.to_dict()
+    try:
+        return orjson.dumps(entry)
+    except orjson.JSONEncodeError:  # text UTF-8 cannot hold, from the capture
+        return dumps_report(entry)
 
 
 class PassedEntries:
@@ -81,11 +90,7 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
 
     def add(self, result: CallResult) -> None:
         """Spool one result."""
-        entry = result.to_dict()
-        try:
-            data = self._dumps(entry)
-        except orjson.JSONEncodeError:  # text UTF-8 cannot hold, from the capture
-            data = dumps_report(entry)
+        data = encode_result(result)
         chunk = self._chunk
         chunk += self._separator
         chunk += data
@@ -99,6 +104,18 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
         chunk = self._chunk
         chunk += self._separator
         chunk += self._passed.entry(passed)
+        self._separator = b","
+        if len(chunk) >= _CHUNK_BYTES:
+            self._spool.write(chunk)
+            chunk.clear()
+
+    takes_result_runs = True
+
+    def add_result_run(self, run: ResultRun) -> None:
+        """Spool a run of encoded results (one entry per line) as array items."""
+        chunk = self._chunk
+        chunk += self._separator
+        chunk += run.entries.replace(b"\n", b",")  # entries hold no raw line break
         self._separator = b","
         if len(chunk) >= _CHUNK_BYTES:
             self._spool.write(chunk)
@@ -132,6 +149,12 @@ class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
     def add(self, result: CallResult) -> None:
         """Write one result line."""
         self.stream.write(dumps_report(result.to_dict(), orjson.OPT_APPEND_NEWLINE))
+
+    takes_result_runs = True
+
+    def add_result_run(self, run: ResultRun) -> None:
+        """Write a run of encoded results' lines."""
+        self.stream.write(run.entries + b"\n")
 
     def add_passed(self, passed: PassedCall) -> None:
         """Write one passing call's line, made from its parts."""

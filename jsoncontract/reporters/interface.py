@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from jsoncontract.model import PassedCall
+    from jsoncontract.model import PassedCall, ResultRun
 
 ResultT = TypeVar("ResultT")
 EndT = TypeVar("EndT")
@@ -69,6 +69,14 @@ class Reporter(ABC, Generic[ResultT, EndT]):
         """Take one result, in the order the run produced it."""
         raise TypeError(f"{type(self).__name__} takes its whole report at close()")
 
+    #: Whether :meth:`add_result_run` takes runs of results encoded as JSON report entries
+    #: (the JSON formats); results are then worth encoding in the worker that checked them.
+    takes_result_runs = False
+
+    def add_result_run(self, run: ResultRun) -> None:
+        """Take a run of encoded results (only when :attr:`takes_result_runs`)."""
+        raise TypeError(f"{type(self).__name__} takes no runs of encoded results")
+
     def add_passed(self, passed: PassedCall) -> None:
         """Take one call that passed with no finding (``check``'s fast lane): by default as
         its full result; a reporter that has less to say of it overrides this."""
@@ -81,12 +89,14 @@ class Reporter(ABC, Generic[ResultT, EndT]):
     def write(self, end: EndT, results: Iterable[ResultT] = ()) -> None:
         """The whole report in one call: every result, then :meth:`close` with ``end``
         (a streamed run's summary fills up while ``results`` is consumed)."""
-        from jsoncontract.model import PassedCall  # not at import: --help stays light
+        from jsoncontract.model import PassedCall, ResultRun  # not at import: --help stays light
 
         add, add_passed = self.add, self.add_passed
         for result in results:
             if isinstance(result, PassedCall):
                 add_passed(result)
+            elif isinstance(result, ResultRun):
+                self.add_result_run(result)
             else:
                 add(result)
         self.close(end)

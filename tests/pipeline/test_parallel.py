@@ -1,0 +1,271 @@
+"""``--jobs``: worker processes give the report of one process, byte for byte.
+
+The traces are cut into parts of a few kilobytes so that every test crosses many cuts: calls
+of every dialect, streams whose chunks straddle a cut, idempotency keys reused far apart,
+key-less double writes. A worker that dies, and Ctrl-C, stop the run cleanly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jsoncontract.api import iter_results
+from jsoncontract.business import load_business
+from jsoncontract.errors import JsoncontractError
+from jsoncontract.model import Summary
+from jsoncontract.pipeline import parallel
+from jsoncontract.reporters import ReportOptions, formats, render, reporter_class
+from jsoncontract.tools import ToolSet
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers are forked even when an earlier test in this process left a thread behind
+    (a run only forks from a single thread, as a guard; these tests fork regardless)."""
+    assert "fork" in __import__("multiprocessing").get_all_start_methods()
+    monkeypatch.setattr(parallel, "can_fork", lambda: True)
+
+
+TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
+CAN_FORK = parallel.can_fork
+MIXED = (FIXTURES / "captures" / "trace.jsonl").read_bytes().decode("utf-8", "surrogateescape")
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        return len(data)
+
+
+def report(path: Path, fmt: str, *, jobs: int, business: Any = None) -> bytes:
+    summary = Summary()
+    results = iter_results(
+        [path],
+        tools=TOOLS,
+        summary=summary,
+        business=business,
+        jobs=jobs,
+        result_runs=reporter_class("check", fmt).takes_result_runs,
+    )
+    out = _Sink()
+    render("check", fmt, out, ReportOptions(color=False, max_shown=0), summary, results)
+    return out.data
+
+
+def chunk_stream(index: int) -> list[str]:
+    """An OpenAI Chat stream of one call in three chunks."""
+    rid = f"chatcmpl-s{index}"
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        return json.dumps(
+            {
+                "id": rid,
+                "object": "chat.completion.chunk",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+        )
+
+    call = {"index": 0, "id": f"call_s{index}", "type": "function"}
+    return [
+        chunk({"tool_calls": [{**call, "function": {"name": "get_weather", "arguments": ""}}]}),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"city": "Os'}}]}),
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'lo"}'}}]}, "tool_calls"),
+    ]
+
+
+@pytest.fixture
+def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "PART_BYTES", 4096)
+
+
+def test_every_format_is_the_same_with_workers(tmp_path: Path, small_parts: None) -> None:
+    lines: list[str] = []
+    for i in range(40):
+        lines.extend(MIXED.splitlines())
+        lines.extend(chunk_stream(i))  # some of them straddle a cut
+    trace = tmp_path / "trace.jsonl"
+    trace.write_bytes(_encode("\n".join(lines) + "\n"))
+    assert len(parallel.plan([trace])) > 20
+    for fmt in formats("check"):
+        assert report(trace, fmt, jobs=2) == report(trace, fmt, jobs=1), fmt
+
+
+def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path) -> None:
+    lines = [line for i in range(300) for line in chunk_stream(i)]
+    trace = tmp_path / "streams.jsonl"
+    trace.write_bytes(_encode("\n".join(lines) + "\n"))
+    parts = parallel.plan([trace], part_bytes=2048)
+    cut = parts[0].end
+    assert cut is not None
+    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.pipeline.checker import Checker
+    from jsoncontract.pipeline.fast import build_lane
+
+    reader = CaptureReader()
+    lane = build_lane(Checker(TOOLS), reader)
+    assert lane is not None
+    carried = []
+    for part in parts[:-1]:
+        list(
+            reader.read_range(
+                str(trace), part.start, part.end or 0, part.first_line, lane, last=False
+            )
+        )
+        carried.append(reader.carried)
+    assert any(carried)  # the test does cross streams
+    full = orjson_loads(report(trace, "json", jobs=1))
+    assert full["summary"]["calls"] == 300 and full["summary"]["failed"] == 0
+    assert report(trace, "json", jobs=2) == report(trace, "json", jobs=1)
+
+
+def orjson_loads(data: bytes) -> Any:
+    return json.loads(data)
+
+
+def test_idempotency_is_exact_across_workers(tmp_path: Path, small_parts: None) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"order_id": {"type": "string"}, "idempotency_key": {"type": "string"}},
+        "required": ["order_id"],
+    }
+    tools_file = tmp_path / "tools.json"
+    tools_file.write_text(json.dumps({"tools": [{"name": "update_order", "inputSchema": schema}]}))
+    tools = ToolSet.from_paths([tools_file])
+    lines = []
+    for i in range(600):
+        args = {"order_id": f"O{i % 300}", "idempotency_key": f"k{i % 150}"}
+        if i % 7 == 0:  # no key: the same write again under another id is a double write
+            args = {"order_id": f"O{i % 5}"}
+        call = {"name": "update_order", "arguments": args}
+        lines.append(
+            json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": call})
+        )
+    trace = tmp_path / "writes.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+
+    def run(jobs: int) -> bytes:
+        business = load_business(None, tools=tools)
+        try:
+            summary = Summary()
+            results = iter_results(
+                [trace],
+                tools=tools,
+                summary=summary,
+                business=business,
+                jobs=jobs,
+                result_runs=True,
+            )
+            out = _Sink()
+            render("check", "json", out, ReportOptions(), summary, results)
+            return out.data
+        finally:
+            business.close()
+
+    serial = run(1)
+    codes = json.loads(serial)["summary"]["by_code"]
+    assert codes["business.idempotency.conflict"] > 100
+    assert codes["business.idempotency.double_write"] > 50
+    assert codes["business.idempotency.missing_key"] > 50
+    assert run(2) == serial
+
+
+def test_compressed_and_several_files_keep_input_order(tmp_path: Path, small_parts: None) -> None:
+    import gzip
+
+    folder = tmp_path / "day"
+    folder.mkdir()
+    for n in range(5):
+        text = "\n".join(MIXED.splitlines() * (n + 1)) + "\n"
+        if n % 2:
+            (folder / f"{n}.jsonl.gz").write_bytes(gzip.compress(_encode(text)))
+        else:
+            (folder / f"{n}.jsonl").write_bytes(_encode(text))
+    assert report(folder, "jsonl", jobs=2) == report(folder, "jsonl", jobs=1)
+
+
+def test_a_worker_that_dies_stops_the_run_naming_the_part(
+    tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 60) + "\n"))
+    real = parallel._run_part
+
+    def dying(part: parallel.Part, *args: Any) -> Any:
+        if part.first_line > 200:
+            os._exit(9)  # as the kernel's out-of-memory killer would
+        return real(part, *args)
+
+    monkeypatch.setattr(parallel, "_run_part", dying)
+    with pytest.raises(JsoncontractError, match=r"a worker process died while checking .*trace"):
+        list(iter_results([trace], tools=TOOLS, jobs=2))
+
+
+def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
+    tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch, run_cli: Any
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 60) + "\n"))
+    monkeypatch.setattr(parallel, "_run_part", lambda *a: os._exit(9))
+    out = tmp_path / "report.json"
+    tools = str(FIXTURES / "tools")
+    result = run_cli("check", "-t", tools, str(trace), "-f", "json", "-o", str(out), "-j", "2")
+    assert result.code == 2
+    assert "a worker process died while checking" in result.stderr
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["trace.jsonl"]
+
+
+def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
+    trace = tmp_path / "big.jsonl"
+    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 20_000) + "\n"))  # ~ 360,000 calls
+    command = [sys.executable, "-m", "jsoncontract", "check", "-t", str(FIXTURES / "tools")]
+    command += [str(trace), "-f", "json", "-o", str(tmp_path / "r.json"), "--jobs", "2"]
+    proc = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)
+    try:
+        time.sleep(3)  # the workers are checking by now
+        assert proc.poll() is None
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err and b"Exception" not in err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)  # is any process of the group left?
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a worker outlived the interrupted run")
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_process_with_threads_running_checks_in_one_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    real = CAN_FORK  # the one the fixture did not replace
+    monkeypatch.setattr(threading, "active_count", lambda: 2)
+    assert real() is False
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    assert real() is (sys.platform != "darwin")
