@@ -101,6 +101,7 @@ def iter_results(
     fast: bool = True,
     jobs: int = 1,
     result_runs: bool = False,
+    keep: str = "all",
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
@@ -112,7 +113,9 @@ def iter_results(
     than one part to check; results come in input order all the same. A passing call then
     comes without its arguments, and with ``result_runs`` consecutive results come as one
     :class:`~jsoncontract.model.ResultRun`, counted and encoded for a JSON report by the
-    workers (for reporters that take them).
+    workers (for reporters that take them); ``keep`` says which results those runs list
+    (``all``, ``findings``, ``failed``: the report's ``results`` option), while their
+    summaries count every one.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
@@ -132,6 +135,7 @@ def iter_results(
                     jobs=jobs,
                     summary=summary,
                     runs=result_runs,
+                    keep=keep,
                 )
                 if summary is not None:
                     summary.files = reader.files

@@ -47,6 +47,14 @@ class DialectChoice(StrEnum):
     downstream = "downstream"
 
 
+class ResultsChoice(StrEnum):
+    """What ``--results`` can list."""
+
+    all = "all"
+    findings = "findings"
+    failed = "failed"
+
+
 def register(app: typer.Typer) -> None:
     """Add the command to the root app."""
     app.command("check", help=HELP, short_help=HELP.split(".")[0] + ".")(check_cli)
@@ -89,6 +97,10 @@ def check_cli(
     show_values: Annotated[bool, typer.Option(
         help="Quote values of sensitive-looking fields (token, password, email...) instead "
              "of hashing them.")] = False,
+    listed: Annotated[ResultsChoice | None, typer.Option(
+        "--results", help="Which calls the report lists: all (default), findings (calls with any "
+             "finding) or failed (calls that failed a gate); the summary counts every call. "
+             "Keeps the report of a huge trace small.", show_default=False)] = None,
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="List passing calls too.")] = False,
     quiet: Annotated[bool, typer.Option(
@@ -125,7 +137,9 @@ def check_cli(
     forced = None if chosen == "auto" else Dialect(chosen)
     fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    keep = listed.value if listed else section.get("results", "all")
     options = ReportOptions(
+        results=keep,
         color=color,
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         verbose=verbose,
@@ -144,7 +158,7 @@ def check_cli(
     results = iter_results(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
         summary=summary, reader=reader, jobs=jobs or section.get("jobs") or default_jobs(),
-        result_runs=reporter_class("check", fmt).takes_result_runs,
+        result_runs=reporter_class("check", fmt).takes_result_runs, keep=keep,
     )
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)

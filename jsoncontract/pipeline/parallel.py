@@ -178,6 +178,7 @@ def _check_part(part: Part) -> tuple[list[Any], bool]:
         _WORKER["lane"],
         _WORKER["deferred"],
         _WORKER["encoder"],
+        _WORKER["keep"],
     )
 
 
@@ -188,13 +189,15 @@ def _run_part(
     lane: Lane,
     deferred: _DeferredTrace | None,
     encoder: Any = None,
+    keep: str = "all",
 ) -> tuple[list[Any], bool]:
     """One part's items and whether something was open at its end.
 
     Without an ``encoder``, passing calls come as tuples and other results as they are.
     With one (a JSON report), consecutive results come as runs, counted and encoded:
     ``(summary, entries)``. A result with a key record comes alone, with its record, for
-    the parent to complete."""
+    the parent to complete. ``keep`` chooses the results a run's entries list (as the
+    report's ``results`` option does); its summary counts them all."""
     if part.end is None:
         source: Iterator[Any] = reader.read_file(part.file, lane)
     else:
@@ -216,22 +219,24 @@ def _run_part(
             if encoder is None:
                 append((item.tool, item.hop._value_, item.call_id, item.dialect, item.line))
             else:
-                entries.append(entry(item))
+                if keep == "all":
+                    entries.append(entry(item))
                 counted.add_passed(item.tool)
             continue
         result = check(item) if kind is ToolCall else item
         if deferred is not None and deferred.record is not None:
-            if entries:
+            if counted.calls:
                 append((counted, b"\n".join(entries)))
                 entries, counted = [], Summary()
             append((result, deferred.record))
             deferred.record = None
         elif encoder is not None:
-            entries.append(encode_result(result))
+            if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
+                entries.append(encode_result(result))
             counted.add(result)
         else:
             append(result)
-    if entries:
+    if counted.calls:
         append((counted, b"\n".join(entries)))
     return items, reader.carried if part.end is not None else False
 
@@ -252,6 +257,7 @@ def iter_parallel(
     jobs: int,
     summary: Summary | None,
     runs: bool = False,
+    keep: str = "all",
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """Every result of ``parts``, in input order, checked by ``jobs`` worker processes;
     with ``runs`` (a JSON report), results come as :class:`~jsoncontract.model.ResultRun`
@@ -285,6 +291,7 @@ def iter_parallel(
         lane=worker_lane,
         deferred=deferred,
         encoder=encoder,
+        keep=keep,
     )
     tools = checker.tools
     add = summary.add if summary is not None else None
@@ -296,20 +303,24 @@ def iter_parallel(
     queue = iter(parts)
     skip_file: str | None = None
     try:
+        unsent: list[Part] = []  # a part the pool refused: a worker died meanwhile
 
         def refill() -> None:
-            while len(pending) < jobs * _AHEAD:
+            while len(pending) < jobs * _AHEAD and not unsent:
                 part = next(queue, None)
                 if part is None:
                     return
-                pending.append((part, pool.submit(_check_part, part)))
+                try:
+                    pending.append((part, pool.submit(_check_part, part)))
+                except BrokenProcessPool:
+                    unsent.append(part)
 
         refill()
         while pending:
             part, future = pending.popleft()
-            refill()
             if part.file == skip_file:
                 future.cancel()
+                refill()
                 continue
             try:
                 items, carried = future.result()
@@ -318,6 +329,7 @@ def iter_parallel(
                     f"a worker process died while checking {part.describe()}; nothing was "
                     "written (run with --jobs 1 to check in one process)"
                 ) from None
+            refill()
             files_seen.add(part.file)
             if carried:
                 # something was open at the end of this part: read the file from the start
@@ -357,6 +369,11 @@ def iter_parallel(
                 if add is not None:
                     add(result)
                 yield result
+        if unsent:
+            raise WorkerError(
+                f"a worker process died before {unsent[0].describe()} was checked; nothing "
+                "was written (run with --jobs 1 to check in one process)"
+            )
     except BaseException:  # an error, Ctrl-C, or the reader of the results stopping
         _stop(pool)
         raise

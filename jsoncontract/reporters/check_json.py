@@ -113,6 +113,8 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
 
     def add_result_run(self, run: ResultRun) -> None:
         """Spool a run of encoded results (one entry per line) as array items."""
+        if not run.entries:
+            return
         chunk = self._chunk
         chunk += self._separator
         chunk += run.entries.replace(b"\n", b",")  # entries hold no raw line break
@@ -154,7 +156,8 @@ class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
 
     def add_result_run(self, run: ResultRun) -> None:
         """Write a run of encoded results' lines."""
-        self.stream.write(run.entries + b"\n")
+        if run.entries:
+            self.stream.write(run.entries + b"\n")
 
     def add_passed(self, passed: PassedCall) -> None:
         """Write one passing call's line, made from its parts."""

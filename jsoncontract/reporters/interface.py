@@ -37,7 +37,9 @@ class ReportOptions:
     ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
     ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
     ``fail_on``: the lowest severity of a finding that makes a failing test case
-    (``lint --format junit``).
+    (``lint --format junit``). ``results``: which results of a streamed run a report lists
+    (``all``; ``findings``: those with any finding; ``failed``: those that failed a gate);
+    the summary counts every one.
     """
 
     color: bool | None = None
@@ -48,6 +50,7 @@ class ReportOptions:
     rows: str = "auto"
     statistics: bool = False
     fail_on: str = "error"
+    results: str = "all"
 
 
 class Reporter(ABC, Generic[ResultT, EndT]):
@@ -92,11 +95,20 @@ class Reporter(ABC, Generic[ResultT, EndT]):
         from jsoncontract.model import PassedCall, ResultRun  # not at import: --help stays light
 
         add, add_passed = self.add, self.add_passed
+        keep = self.options.results
         for result in results:
             if isinstance(result, PassedCall):
-                add_passed(result)
+                if keep == "all":
+                    add_passed(result)
             elif isinstance(result, ResultRun):
-                self.add_result_run(result)
-            else:
+                self.add_result_run(result)  # already chosen by the worker
+            elif keep == "all" or _kept(result, keep):
                 add(result)
         self.close(end)
+
+
+def _kept(result: object, keep: str) -> bool:
+    """Whether a ``check`` result is listed under ``--results keep``."""
+    if keep == "failed":
+        return getattr(result, "stage", None) is not None
+    return bool(getattr(result, "findings", True))

@@ -295,6 +295,30 @@ class TestInputs:
         assert not report.exists()
         assert list(tmp_path.iterdir()) == [cut]
 
+    @pytest.mark.parametrize("jobs", ["1", "2"])
+    def test_results_keeps_the_report_of_a_huge_trace_small(
+        self, run_cli: Run, write: Write, jobs: str
+    ) -> None:
+        lines = (CAPTURES / "trace.jsonl").read_bytes()
+        cut = (  # a stream cut off: a warning, not a failure
+            b'{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":'
+            b'{"tool_calls":[{"index":0,"id":"call_9","type":"function","function":'
+            b'{"name":"get_weather","arguments":"{\\"city\\":\\"Oslo\\"}"}}]},'
+            b'"finish_reason":null}]}\n'
+        )
+        trace = write("trace.jsonl", lines * 30 + cut)
+        args = ("check", "--tools", TOOLS, str(trace), "-j", jobs)
+        everything = json.loads(run_cli(*args, "-f", "json").stdout)
+        failed = json.loads(run_cli(*args, "-f", "json", "--results", "failed").stdout)
+        noted = json.loads(run_cli(*args, "-f", "json", "--results", "findings").stdout)
+        assert failed["summary"] == noted["summary"] == everything["summary"]
+        assert failed["results"] == [r for r in everything["results"] if not r["ok"]]
+        assert noted["results"] == [r for r in everything["results"] if r["findings"]]
+        assert len(failed["results"]) < len(noted["results"]) < len(everything["results"])
+        lines_out = run_cli(*args, "-f", "jsonl", "--results", "failed").stdout.splitlines()
+        assert [json.loads(x) for x in lines_out[:-1]] == failed["results"]
+        assert json.loads(lines_out[-1])["summary"] == everything["summary"]
+
 
 def _error_line(result: CliResult) -> str:
     assert result.code == 2, (result.code, result.stdout, result.stderr)
