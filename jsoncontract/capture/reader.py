@@ -302,6 +302,38 @@ class CaptureReader:
         else:
             self.carried = bool(flushed)
 
+    def read_lines(
+        self,
+        name: str,
+        lines: Iterable[tuple[int, bytes]],
+        lane: Lane | None,
+        *,
+        last: bool,
+    ) -> Iterator[Any]:
+        """The calls of numbered JSONL lines of the file ``name`` (without their line
+        breaks), each offered to ``lane`` first when there is one: a run of a file's lines
+        held elsewhere (a Spark partition). :attr:`carried` says afterwards whether
+        something was still open at the end; the ``last`` run of a file flushes it as the
+        end of a file does."""
+        self.carried = False
+        state = _FileState(self.dialects)
+        limit = self.max_line_bytes
+        jsonl = self._jsonl
+        for number, line in lines:
+            if len(line) > limit:
+                yield from jsonl(name, ((number, None),), state)
+                continue
+            done = lane(name, number, line) if lane is not None else None
+            if done is None:
+                yield from jsonl(name, ((number, line),), state)
+            else:
+                yield done
+        flushed = state.flush()
+        if last:
+            yield from flushed
+        else:
+            self.carried = bool(flushed)
+
     def _jsonl_lane(
         self,
         name: str,

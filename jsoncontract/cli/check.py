@@ -109,6 +109,10 @@ def check_cli(
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", help="Worker processes (default: one per core; 1 checks in this "
         "process).", min=1, show_default=False)] = None,
+    spark: Annotated[str | None, typer.Option(
+        "--spark", metavar="MASTER", help="Check on Apache Spark (local[4], spark://host:7077, "
+        "yarn...): JSONL captures, plain or .gz, read by the cluster; needs the spark extra.",
+        show_default=False)] = None,
     progress: Annotated[bool, typer.Option(
         help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
     config: ConfigOpt = None,
@@ -153,6 +157,13 @@ def check_cli(
     )
     for warning in business.warnings:
         sys.stderr.write(f"jsoncontract: warning: {warning}\n")
+    if spark is not None:
+        business.close()
+        return _check_on_spark(
+            spark, captures, paths, rules=rules, config=cfg.path, context=context, tool=tool,
+            dialect=forced, show_values=reveal, fmt=fmt, options=options, output=output,
+            threshold=threshold,
+        )
     reader = CaptureReader(dialect=forced, tool=tool)
     summary = Summary()
     results = iter_results(
@@ -168,6 +179,49 @@ def check_cli(
     finally:
         business.close()
     worst = summary.worst()
+    return exit_code(worst.value if worst else None, threshold)
+
+
+def _check_on_spark(
+    master: str,
+    captures: list[str],
+    tools: list[Path],
+    *,
+    rules: list[Path] | None,
+    config: Path | None,
+    context: str | None,
+    tool: str | None,
+    dialect: str | None,
+    show_values: bool,
+    fmt: str,
+    options: Any,
+    output: Path | None,
+    threshold: str,
+) -> int:
+    """``check --spark MASTER``: the run on a Spark cluster, the report written here."""
+    from jsoncontract import spark
+    from jsoncontract.reporters import render
+
+    running = spark.active_session()
+    session = spark.session(master)
+    try:
+        lines = spark.read_captures(session, captures)
+        report = spark.check(
+            lines, tools=tools, rules=rules, config=config, context=context, tool=tool,
+            dialect=dialect, show_values=show_values,
+        )
+        if report.carried:
+            sys.stderr.write(
+                f"jsoncontract: warning: {report.carried} Spark partitions ended inside a "
+                "streamed call, which was read as two incomplete calls; check those files "
+                "without --spark for their exact results\n"
+            )
+        with output_stream(output) as stream:
+            render("check", fmt, stream, options, report.summary, report.iter_results())
+    finally:
+        if running is None:  # a session this run started
+            session.stop()
+    worst = report.summary.worst()
     return exit_code(worst.value if worst else None, threshold)
 
 
