@@ -79,8 +79,18 @@ def unescape_pointer_token(token: str) -> str:
 
 
 def join_pointer(base: str, *tokens: str | int) -> str:
-    """``base`` with reference tokens appended (escaped as needed)."""
-    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+    """``base`` with reference tokens appended (escaped as needed).
+
+    >>> join_pointer("#", "properties", "a/b", 0), join_pointer("", "x", 2), join_pointer("")
+    ('#/properties/a~1b/0', '/x/2', '')
+    """
+    if not tokens:
+        return base
+    # most tokens need no escaping: one join, and one look for what would need it
+    text = "/".join(map(str, tokens))
+    if "~" in text or text.count("/") >= len(tokens):
+        return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+    return base + "/" + text
 
 
 def pointer_tokens(pointer: str) -> list[str]:

@@ -94,11 +94,11 @@ class Checker:
         if findings is None:
             findings = []
         violations = schema_findings(
-            self.tools.schema(tool.name), arguments, show_values=self.show_values
+            self.tools.schema(tool.name), arguments, show_values=self.show_values, call=call
         )
-        if violations:
-            findings.extend(violations)
-            return self._result(call, findings, arguments)
+        if violations:  # placed at the call already: only the findings before them are
+            findings = locate(findings, call) + violations if findings else violations
+            return CallResult(call, findings, first_failure(findings), arguments)
         if self.business is not None:
             findings.extend(self.business.check(call, arguments, tool))
         if not findings:

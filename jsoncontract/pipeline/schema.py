@@ -7,23 +7,38 @@ from typing import TYPE_CHECKING, Any
 from jsoncontract.model import Finding, Severity, Stage
 
 if TYPE_CHECKING:
+    from jsoncontract.model import ToolCall
     from jsoncontract.validation import CompiledSchema
 
 
-def schema_findings(schema: CompiledSchema, instance: Any, *, show_values: bool) -> list[Finding]:
-    """One finding per violation, the most relevant first; empty when the instance is valid."""
+def schema_findings(
+    schema: CompiledSchema, instance: Any, *, show_values: bool, call: ToolCall | None = None
+) -> list[Finding]:
+    """One finding per violation, the most relevant first; empty when the instance is valid.
+
+    With ``call``, the findings are placed at the call (its hop, tool, id and source), as
+    :func:`~jsoncontract.pipeline.checker.locate` would place them.
+    """
     if schema.is_valid(instance):
         return []
+    hop = tool = call_id = source = None
+    if call is not None:
+        hop, tool, call_id, source = call.hop, call.tool, call.call_id, call.source
+    error, stage = Severity.ERROR, Stage.SCHEMA
     return [
         Finding(
-            code="schema." + v.keyword,
-            severity=Severity.ERROR,
-            message=v.message,
-            path=v.path,
-            stage=Stage.SCHEMA,
-            keyword=v.keyword,
-            schema_path=v.schema_path,
-            hint=v.hint,
+            "schema." + v.keyword,
+            error,
+            v.message,
+            v.path,
+            stage,
+            hop,
+            tool,
+            call_id,
+            v.keyword,
+            v.schema_path,
+            source,
+            v.hint,
         )
         for v in schema.violations(instance, show_values=show_values)
     ]
