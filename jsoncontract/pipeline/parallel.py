@@ -27,15 +27,12 @@ every worker.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -47,6 +44,8 @@ from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, 
 from jsoncontract.pipeline.checker import first_failure, locate
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.idempotency import KeyRecord
     from jsoncontract.capture.reader import CaptureReader
@@ -74,11 +73,7 @@ def default_jobs() -> int:
 
 def can_fork() -> bool:
     """Whether workers can be forked safely here (a POSIX system, one thread running)."""
-    return (
-        "fork" in multiprocessing.get_all_start_methods()
-        and sys.platform != "darwin"
-        and threading.active_count() == 1
-    )
+    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +292,10 @@ def iter_parallel(
     add = summary.add if summary is not None else None
     add_passed = summary.add_passed if summary is not None else None
     files_seen: set[str] = set()
+    import multiprocessing  # here: --help and a one-call check do not pay for them
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
     pending: deque[tuple[Part, Future[tuple[list[Any], bool]]]] = deque()
