@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, Final
 
 from jsoncontract._files import is_stream
 from jsoncontract.capture.reader import CaptureReader
@@ -111,9 +112,9 @@ def iter_results(
     ``jobs`` above 1 checks in that many worker processes (see
     :mod:`jsoncontract.pipeline.parallel`), where they can be forked and there is more
     than one part to check; results come in input order all the same. A passing call then
-    comes without its arguments, and with ``result_runs`` consecutive results come as one
-    :class:`~jsoncontract.model.ResultRun`, counted and encoded for a JSON report by the
-    workers (for reporters that take them); ``keep`` says which results those runs list
+    comes without its arguments. With ``result_runs`` (for reporters that take them),
+    consecutive results come as one :class:`~jsoncontract.model.ResultRun`, counted and
+    encoded for a JSON report (by the workers, or here); ``keep`` says which results those runs list
     (``all``, ``findings``, ``failed``: the report's ``results`` option), while their
     summaries count every one.
     """
@@ -142,6 +143,11 @@ def iter_results(
                 return
         captures = names
     lane = build_lane(checker, reader) if fast else None
+    if lane is not None and result_runs:
+        yield from _encoded_runs(reader.read_checked(captures, lane), checker, summary, keep)
+        if summary is not None:
+            summary.files = reader.files
+        return
     if lane is None:
         for result in checker.run(reader.read(captures)):
             if summary is not None:
@@ -164,6 +170,45 @@ def iter_results(
                 yield result
     if summary is not None:
         summary.files = reader.files
+
+
+#: Results per run when a run in one process encodes them for a JSON report.
+_RUN: Final = 4096
+
+
+def _encoded_runs(
+    items: Iterable[Any], checker: Checker, summary: Summary | None, keep: str
+) -> Iterator[ResultRun]:
+    """Results counted and encoded for a JSON report, a run of them at a time, as the
+    workers of a parallel run hand them back (less work per call than one result at a
+    time through the summary and the reporter)."""
+    from jsoncontract.reporters.check_json import PassedEntries, encode_result
+
+    entry = PassedEntries().entry
+    check = checker.check
+    entries: list[bytes] = []
+    counted = Summary()
+    add_passed, add = counted.add_passed, counted.add
+    for item in items:
+        if type(item) is PassedCall:
+            if keep == "all":
+                entries.append(entry(item))
+            add_passed(item.tool)
+        else:
+            result = check(item) if type(item) is ToolCall else item
+            if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
+                entries.append(encode_result(result))
+            add(result)
+        if counted.calls >= _RUN:
+            if summary is not None:
+                summary.merge(counted)
+            yield ResultRun(counted, b"\n".join(entries))
+            entries, counted = [], Summary()
+            add_passed, add = counted.add_passed, counted.add
+    if counted.calls:
+        if summary is not None:
+            summary.merge(counted)
+        yield ResultRun(counted, b"\n".join(entries))
 
 
 def check(

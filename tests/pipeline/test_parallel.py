@@ -238,7 +238,11 @@ def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
     command += [str(trace), "-f", "json", "-o", str(tmp_path / "r.json"), "--jobs", "2"]
     proc = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)
     try:
-        time.sleep(3)  # the workers are checking by now
+        deadline = time.monotonic() + 120
+        while not any(p.name.startswith(".r.json.") for p in tmp_path.iterdir()):
+            assert proc.poll() is None and time.monotonic() < deadline  # the report has begun
+            time.sleep(0.1)
+        time.sleep(1)  # the workers are checking by now
         assert proc.poll() is None
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
         _, err = proc.communicate(timeout=30)
