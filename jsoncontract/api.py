@@ -126,7 +126,11 @@ def iter_results(
         from jsoncontract.pipeline import parallel
 
         names = [str(c) for c in captures]
-        if parallel.can_fork() and not any(is_stream(n) for n in names):
+        if (
+            parallel.can_fork()
+            and parallel.splits(checker)
+            and not any(is_stream(n) for n in names)
+        ):
             parts = parallel.plan(names)
             if len(parts) > 1:
                 yield from parallel.iter_parallel(

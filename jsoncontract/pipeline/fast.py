@@ -100,6 +100,13 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             needs[name] = bool(wants(tool)) if wants is not None else False
         return found
 
+    def may_hide_keys(line: bytes, doc: dict[str, Any]) -> bool:
+        """Whether a duplicate key may have been dropped (each level only loses colons)."""
+        try:
+            return line.count(b":") != dumps(doc).count(b":")
+        except TypeError:  # nesting orjson does not write
+            return True
+
     def lane(file: str, number: int, line: bytes) -> PassedCall | CallResult | None:
         if escaped in line or nineteen in line.translate(digit_map):
             return None
@@ -145,17 +152,11 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         if type(arguments) is not dict:
             # not JSON, or not an object: the envelope is sound when no key of it was
             # dropped (the arguments are text on both sides), and the parse gate explains
-            try:
-                if line.count(b":") != dumps(doc).count(b":"):
-                    return None
-            except TypeError:  # nesting orjson does not write
+            if may_hide_keys(line, doc):
                 return None
             return check(ToolCall(hop, dialect, name, call_id, text, TEXT, Source(file, number)))
         function["arguments"] = arguments
-        try:
-            if line.count(b":") != dumps(doc).count(b":"):
-                return None
-        except TypeError:  # nesting orjson does not write
+        if may_hide_keys(line, doc):
             return None
         if valid(arguments) and not needs[name]:
             return PassedCall(name, hop, call_id, dialect, file, number, text, arguments)

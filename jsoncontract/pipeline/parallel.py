@@ -71,6 +71,15 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def splits(checker: Checker) -> bool:
+    """Whether ``checker``'s gates can be split between workers exactly: no business gate,
+    or the built-in one (whose only state across calls, idempotency, the parent keeps). A
+    gate of another kind may keep state of its own, so it sees every call in one process."""
+    from jsoncontract.business.gate import BusinessRules
+
+    return checker.business is None or isinstance(checker.business, BusinessRules)
+
+
 def can_fork() -> bool:
     """Whether workers can be forked safely here (a POSIX system, one thread running)."""
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
@@ -257,18 +266,15 @@ def iter_parallel(
     """Every result of ``parts``, in input order, checked by ``jobs`` worker processes;
     with ``runs`` (a JSON report), results come as :class:`~jsoncontract.model.ResultRun`
     values, counted and encoded by the workers."""
+    from jsoncontract.business.gate import BusinessRules
+    from jsoncontract.pipeline.checker import Checker as CheckerClass
+
     business = checker.business
-    gate: BusinessRules | None = None
-    tracker = None
-    if business is not None and getattr(business, "tracker", None) is not None:
-        gate = business  # type: ignore[assignment]
-        tracker = gate.tracker if gate is not None else None
+    tracker = business.tracker if isinstance(business, BusinessRules) else None
     worker_checker = checker
     deferred = None
-    if tracker is not None and gate is not None:
-        deferred = _DeferredTrace(gate)
-        from jsoncontract.pipeline.checker import Checker as CheckerClass
-
+    if isinstance(business, BusinessRules) and tracker is not None:
+        deferred = _DeferredTrace(business)
         worker_checker = CheckerClass(
             checker.tools, business=deferred, show_values=checker.show_values
         )

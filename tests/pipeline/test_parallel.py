@@ -273,3 +273,24 @@ def test_a_process_with_threads_running_checks_in_one_process(
     assert real() is False
     monkeypatch.setattr(threading, "active_count", lambda: 1)
     assert real() is (sys.platform != "darwin" and hasattr(os, "fork"))
+
+
+def test_a_business_gate_of_another_kind_sees_every_call_in_this_process(
+    tmp_path: Path, small_parts: None
+) -> None:
+    class Counting:  # a gate with state of its own: splitting it would lose calls
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def check(self, call: Any, arguments: Any, tool: Any) -> list[Any]:
+            self.seen += 1
+            return []
+
+    trace = tmp_path / "trace.jsonl"
+    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 40) + "\n"))
+    assert len(parallel.plan([trace])) > 1
+    gates = Counting(), Counting()
+    serial = list(iter_results([trace], tools=TOOLS, business=gates[0], jobs=1))
+    split = list(iter_results([trace], tools=TOOLS, business=gates[1], jobs=2))
+    assert gates[0].seen == gates[1].seen > 100
+    assert [r.to_dict() for r in split] == [r.to_dict() for r in serial]
