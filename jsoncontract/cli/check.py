@@ -234,6 +234,7 @@ def _with_progress(
 
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
+    from jsoncontract.model import ResultRun
 
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
     if total < 5_000_000:  # small inputs finish before a bar helps
@@ -243,6 +244,6 @@ def _with_progress(
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("check", total=total)
         for count, result in enumerate(results):
-            if count % 4096 == 0:
+            if count % 4096 == 0 or type(result) is ResultRun:  # a run holds thousands
                 bar.update(task, completed=reader.bytes_read)
             yield result

@@ -336,6 +336,9 @@ def iter_parallel(
                 ) from None
             refill()
             files_seen.add(part.file)
+            # what a progress bar follows: the bytes of the parts done (workers read them)
+            end = part.end if part.end is not None else Path(part.file).stat().st_size
+            reader.bytes_read += end - part.start
             if carried:
                 # something was open at the end of this part: read the file from the start
                 # of this part on, here, as one process would
