@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -28,6 +28,10 @@ from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.settings import ReportSettings
 
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
@@ -487,3 +491,48 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
     """
     findings = drift(read_lock(lock_path), current, base=base)
     return DriftReport(str(lock_path), current.count(), len(current.files), findings)
+
+
+@dataclass(frozen=True, slots=True)
+class PinSettings:
+    """Everything a ``pin`` run needs: the tool files, the lock file (paths in it are
+    relative to its directory), whether to check instead of writing, and the report of a
+    check."""
+
+    paths: tuple[Path, ...]
+    lock: Path
+    report: ReportSettings
+    check: bool = False
+    tool: str | None = None
+
+    @property
+    def base(self) -> Path:
+        """The directory the lock's file paths are relative to."""
+        return self.lock.parent
+
+
+def pin_settings(
+    cfg: Config,
+    *,
+    paths: Sequence[Path] | None = None,
+    lock: Path | None = None,
+    check: bool = False,
+    tool: str | None = None,
+    format: str | None = None,
+    output: Path | None = None,
+    color: bool | None = None,
+) -> PinSettings:
+    """The settings of a ``pin`` run: the lock is ``--lock``, else the config's
+    ``[pin] lock``, else :data:`DEFAULT_LOCK` next to the config (or here).
+
+    Raises:
+        UsageError: no tool definitions.
+    """
+    from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.settings import ReportSettings, tool_paths
+
+    targets = tool_paths(paths, cfg, how="name files or directories")
+    configured = cfg.section("pin").get("lock")
+    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
+    report = ReportSettings(format=format or "text", output=output, options=ReportOptions(color))
+    return PinSettings(targets, lock_path, report, check, tool)

@@ -20,42 +20,45 @@ Library entry points (they return data and never print or exit):
 
 from __future__ import annotations
 
-from jsoncontract.suites.format import (
-    SuiteError,
-    dump_suite,
-    find_suite_files,
-    parse_suite,
-    read_suite,
-    suite_schema,
-    write_suite,
-)
-from jsoncontract.suites.generate import (
-    GenerationReport,
-    ToolGeneration,
-    build_valid,
-    generate_cases,
-    generate_suites,
-)
-from jsoncontract.suites.hooks import RuleViolation, ViolationSource
-from jsoncontract.suites.model import (
-    SUITE_SUFFIX,
-    SUITE_VERSION,
-    Actual,
-    Case,
-    CaseKind,
-    CaseOutcome,
-    Expectation,
-    InputKind,
-    Mismatch,
-    Status,
-    Suite,
-    TestReport,
-    TestSummary,
-    Update,
-)
-from jsoncontract.suites.runner import SuiteRunner, load_suites, run_suites
-from jsoncontract.suites.select import Selector
-from jsoncontract.suites.update import accept_outcomes, apply_updates
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jsoncontract.suites.format import (
+        SuiteError,
+        dump_suite,
+        find_suite_files,
+        parse_suite,
+        read_suite,
+        suite_schema,
+        write_suite,
+    )
+    from jsoncontract.suites.generate import (
+        GenerationReport,
+        ToolGeneration,
+        build_valid,
+        generate_cases,
+        generate_suites,
+    )
+    from jsoncontract.suites.hooks import RuleViolation, ViolationSource
+    from jsoncontract.suites.kinds import CaseKind
+    from jsoncontract.suites.model import (
+        SUITE_SUFFIX,
+        SUITE_VERSION,
+        Actual,
+        Case,
+        CaseOutcome,
+        Expectation,
+        InputKind,
+        Mismatch,
+        Status,
+        Suite,
+        TestReport,
+        TestSummary,
+        Update,
+    )
+    from jsoncontract.suites.runner import SuiteRunner, load_suites, run_suites
+    from jsoncontract.suites.select import Selector
+    from jsoncontract.suites.update import accept_outcomes, apply_updates
 
 __all__ = [
     "SUITE_SUFFIX",
@@ -93,3 +96,50 @@ __all__ = [
     "suite_schema",
     "write_suite",
 ]
+
+#: Imported on first use: ``--help`` reads :mod:`jsoncontract.suites.kinds` alone.
+_LAZY = {
+    "SuiteError": "format",
+    "dump_suite": "format",
+    "find_suite_files": "format",
+    "parse_suite": "format",
+    "read_suite": "format",
+    "suite_schema": "format",
+    "write_suite": "format",
+    "GenerationReport": "generate",
+    "ToolGeneration": "generate",
+    "build_valid": "generate",
+    "generate_cases": "generate",
+    "generate_suites": "generate",
+    "RuleViolation": "hooks",
+    "ViolationSource": "hooks",
+    "SUITE_SUFFIX": "model",
+    "SUITE_VERSION": "model",
+    "Actual": "model",
+    "Case": "model",
+    "CaseKind": "kinds",
+    "CaseOutcome": "model",
+    "Expectation": "model",
+    "InputKind": "model",
+    "Mismatch": "model",
+    "Status": "model",
+    "Suite": "model",
+    "TestReport": "model",
+    "TestSummary": "model",
+    "Update": "model",
+    "SuiteRunner": "runner",
+    "load_suites": "runner",
+    "run_suites": "runner",
+    "Selector": "select",
+    "accept_outcomes": "update",
+    "apply_updates": "update",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(f"{__name__}.{module}"), name)

@@ -37,11 +37,10 @@ from jsoncontract.suites.instance import (
     Skip,
     annotate,
 )
+from jsoncontract.suites.kinds import DERIVED_KINDS, CaseKind
 from jsoncontract.suites.model import (
-    DERIVED_KINDS,
     SUITE_SUFFIX,
     Case,
-    CaseKind,
     Expectation,
     InputKind,
     Suite,

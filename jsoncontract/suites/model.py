@@ -32,35 +32,6 @@ SUITE_VERSION: Final = 1
 SUITE_SUFFIX: Final = ".suite.json"
 
 
-class CaseKind(StrEnum):
-    """What a generated case exercises (its second tag and the start of its name)."""
-
-    VALID = "valid"
-    MISSING_FIELD = "missing-field"
-    WRONG_ENUM = "wrong-enum"
-    WRONG_TYPE = "wrong-type"
-    EXTRA_FIELD = "extra-field"
-    OUT_OF_RANGE = "out-of-range"
-    MALFORMED = "malformed"
-    STRING_ARGUMENTS = "string-arguments"
-    BUSINESS = "business"
-    REGRESSION = "regression"
-
-
-#: The kinds ``jsoncontract fixtures`` derives from a schema, in the order they are written.
-DERIVED_KINDS: Final = (
-    CaseKind.VALID,
-    CaseKind.MISSING_FIELD,
-    CaseKind.WRONG_ENUM,
-    CaseKind.WRONG_TYPE,
-    CaseKind.EXTRA_FIELD,
-    CaseKind.OUT_OF_RANGE,
-    CaseKind.MALFORMED,
-    CaseKind.STRING_ARGUMENTS,
-    CaseKind.BUSINESS,
-)
-
-
 class InputKind(StrEnum):
     """How a case gives its input."""
 

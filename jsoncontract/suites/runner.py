@@ -28,10 +28,9 @@ from jsoncontract.model import (
     ToolContract,
 )
 from jsoncontract.pipeline.checker import BusinessGate, Checker
+from jsoncontract.suites.kinds import DERIVED_KINDS, CaseKind
 from jsoncontract.suites.model import (
-    DERIVED_KINDS,
     Case,
-    CaseKind,
     CaseOutcome,
     Expectation,
     InputKind,

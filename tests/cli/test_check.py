@@ -144,7 +144,7 @@ class TestFormats:
         line = json.dumps(chat("get_weather", '{"city": "Oslo", "pad": "' + "x" * 500 + '"}'))
         trace = write("big.jsonl", (line + "\n") * 10_000)  # over the 5 MB a bar waits for
         plain = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
-        monkeypatch.setattr("jsoncontract.cli.check.stderr_is_terminal", lambda: True)
+        monkeypatch.setattr("jsoncontract.cli.options.stderr_is_terminal", lambda: True)
         shown = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
         assert (shown.code, shown.stdout) == (plain.code, plain.stdout)
         assert json.loads(shown.stdout)["summary"]["calls"] == 10_000
