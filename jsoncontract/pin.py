@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._files import expand, read_bytes
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
@@ -38,6 +39,8 @@ DEFAULT_LOCK: Final = "jsoncontract.lock"
 PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
 #: Differences listed per changed part before the rest are counted.
 MAX_SHOWN: Final = 10
+#: The codes of a change to a part of a pinned tool.
+_CHANGE_CODES: Final = frozenset(codes.PIN_CHANGED.values())
 
 
 def canonical(value: Any) -> bytes:
@@ -345,7 +348,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
                 continue
             findings.extend(
                 Finding(
-                    "pin.tool_removed",
+                    codes.PIN_TOOL_REMOVED,
                     Severity.ERROR,
                     f"tool {name!r} was removed (its file {file} is gone)",
                     tool=name,
@@ -363,7 +366,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
             if old is None:
                 findings.append(
                     Finding(
-                        "pin.tool_added",
+                        codes.PIN_TOOL_ADDED,
                         Severity.ERROR,
                         f"tool {name!r} is not in the lock (new, or renamed)",
                         tool=name,
@@ -375,7 +378,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
                 findings.extend(_changed(shown, name, old, tool, index))
         findings.extend(
             Finding(
-                "pin.tool_removed",
+                codes.PIN_TOOL_REMOVED,
                 Severity.ERROR,
                 f"tool {name!r} was removed from {shown}",
                 tool=name,
@@ -395,7 +398,7 @@ def _changed(
         if canonical(before) == canonical(after):
             continue
         label = _PART_LABEL[part]
-        code = f"pin.{part}_changed"
+        code = codes.PIN_CHANGED[part]
         if part == "description":
             yield Finding(
                 code,
@@ -468,9 +471,9 @@ class DriftReport:
         return {
             "tools": self.tools,
             "files": self.files,
-            "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
-            "added": sum(1 for f in findings if f.code == "pin.tool_added"),
-            "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
+            "changed": len({f.tool for f in findings if f.code in _CHANGE_CODES}),
+            "added": sum(1 for f in findings if f.code == codes.PIN_TOOL_ADDED),
+            "removed": sum(1 for f in findings if f.code == codes.PIN_TOOL_REMOVED),
             "lock": self.lock,
         }
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.errors import ConfigError
@@ -73,7 +74,7 @@ class Rule:
     @property
     def code(self) -> str:
         """The finding code: ``business.<id>``."""
-        return f"business.{self.id}"
+        return codes.business_code(self.id)
 
     @property
     def text(self) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract._json import dumps
 from jsoncontract.model import (
     Anomaly,
@@ -105,7 +106,7 @@ def envelope(
 def envelope_anomaly(anomaly: Anomaly, where: str = "in the call envelope") -> Finding:
     """An anomaly (duplicate key...) outside the arguments, as an envelope finding."""
     return envelope(
-        "envelope." + anomaly.kind,
+        codes.ANOMALY_CODES[anomaly.kind][1],
         f"{where}: {anomaly.detail}",
         "fix the producer of this capture; the envelope is ambiguous",
     )
@@ -306,7 +307,7 @@ class Assembler:
             if pending.parts and "".join(pending.parts) != pending.final:
                 findings.append(
                     envelope(
-                        "envelope.stream_mismatch",
+                        codes.ENVELOPE_STREAM_MISMATCH,
                         "the streamed argument fragments do not add up to the final arguments",
                         "events were lost or reordered; the final arguments are checked",
                         severity=Severity.WARNING,
@@ -320,14 +321,14 @@ class Assembler:
         if not complete:
             findings.append(
                 envelope(
-                    "envelope.incomplete_stream",
+                    codes.ENVELOPE_INCOMPLETE_STREAM,
                     f"the stream ended before this {self.unit} was finished",
                     "the capture was cut off, or the connection dropped mid-call",
                     severity=Severity.WARNING,
                 )
             )
         if not pending.name:
-            findings.append(envelope("envelope.malformed", self.unnamed))
+            findings.append(envelope(codes.ENVELOPE_MALFORMED, self.unnamed))
         return make_call(
             pending.ctx,
             self.dialect,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import DocContext, envelope, make_call, text
 from jsoncontract.capture.interface import Handler, ToolLayout
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
@@ -47,7 +48,7 @@ def function_call(
     findings: list[Finding] = []
     name = text(node, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "the functionCall has no name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the functionCall has no name"))
     if "args" in node:
         arguments: Any = node["args"]
         args: str | None = pointer + "/args"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     DocContext,
     call_without_arguments,
@@ -38,7 +39,7 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
     if node.get("jsonrpc") != "2.0":
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 'the request does not say "jsonrpc": "2.0"',
                 path="",
                 hint='every MCP message carries "jsonrpc": "2.0"',
@@ -48,7 +49,7 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
     if "id" not in node:
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 "tools/call has no id, so it is a notification and will never be answered",
                 hint="give every request a unique id",
             )
@@ -56,18 +57,18 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
     elif type(request_id) not in _ID_TYPES:  # null, a bool, a float, an object...
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 f"the request id must be a string or an integer, not {request_id!r}",
             )
         )
     params = node.get("params")
     if not isinstance(params, dict):
-        findings.append(envelope("envelope.malformed", "tools/call has no params object"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "tools/call has no params object"))
         out.append(call_without_arguments(ctx, DIALECT, findings, node=pointer, call_id=request_id))
         return
     name = text(params, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "tools/call params has no tool name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "tools/call params has no tool name"))
     meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
     if "arguments" in params:
         call = make_call(

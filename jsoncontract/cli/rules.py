@@ -1,4 +1,5 @@
-"""``jsoncontract rules``: list the lint rules, or print one rule's documentation."""
+"""``jsoncontract rules``: list the lint rules, or print the documentation of one rule or
+of any finding code."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jsoncontract.cli.options import ColorOpt, OutputOpt, format_choices, output_stream
+from jsoncontract.cli.options import ColorOpt, OutputOpt, format_choices
 
 if TYPE_CHECKING:
     RulesFormat = str
@@ -22,7 +23,8 @@ def register(app: typer.Typer) -> None:
 # fmt: off
 def rules_cli(
     code: Annotated[str | None, typer.Argument(
-        help="A rule code (JC020) or name (additional-properties-allowed).",
+        help="A rule code (JC020) or name (additional-properties-allowed), or the code of "
+        "any finding (parse.code_fence, schema.enum, pin.tool_added).",
         show_default=False)] = None,
     *,
     profile: Annotated[list[str] | None, typer.Option(
@@ -36,26 +38,13 @@ def rules_cli(
     color: ColorOpt = None,
 ) -> int:
     # fmt: on
-    """List the lint rules, or print the documentation of one rule."""
-    from jsoncontract.errors import UsageError
-    from jsoncontract.lint.codes import all_rules, lookup
-    from jsoncontract.lint.docs import RuleListing
-    from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION
-    from jsoncontract.lint.settings import check_mcp_version, parse_profiles
-    from jsoncontract.reporters import ReportOptions, render
+    """List the lint rules, or print the documentation of one rule or of any finding code
+    (parse.code_fence, schema.enum, business.idempotency.conflict, dropped, pin.tool_added)."""
+    from jsoncontract.cli.options import write_report
+    from jsoncontract.lint.docs import listing
+    from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.settings import ReportSettings
 
-    version = check_mcp_version(mcp_version or DEFAULT_MCP_VERSION)
-    if code is not None:
-        try:
-            listing = RuleListing((lookup(code),), detail=True)
-        except LookupError as exc:
-            raise UsageError(exc.args[0]) from None
-    else:
-        rules = list(all_rules().values())
-        if profile:
-            chosen = parse_profiles(profile, origin="--profile")
-            rules = [r for r in rules if r.severity_for(chosen, version)[0] is not None]
-        listing = RuleListing(tuple(rules))
-    with output_stream(output) as stream:
-        render("rules", format, stream, ReportOptions(color=color), listing)
+    shown = listing(code, profiles=profile, mcp_version=mcp_version)
+    write_report("rules", ReportSettings(format, output, ReportOptions(color=color)), shown)
     return 0

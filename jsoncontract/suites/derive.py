@@ -27,6 +27,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Hop, Stage
 from jsoncontract.pointer import join_pointer, remove_at, set_at
 from jsoncontract.suites.instance import Node, Skip
@@ -355,6 +356,14 @@ _PARTNER: Final = {
 }
 
 
+#: The ways ``malformed`` cases break the arguments text -> the code that must report it.
+_MALFORMED: Final = {
+    "truncated": codes.PARSE_TRUNCATED,
+    "code-fence": codes.PARSE_CODE_FENCE,
+    "trailing-comma": codes.PARSE_TRAILING_COMMA,
+}
+
+
 def _malformed(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
     text = orjson.dumps(base).decode()
 
@@ -365,7 +374,7 @@ def _malformed(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Sk
                 CaseKind.MALFORMED,
                 Hop.MODEL,
                 broken,
-                Expectation(Stage.PARSE, code=f"parse.{variant.replace('-', '_')}", path=""),
+                Expectation(Stage.PARSE, code=_MALFORMED[variant], path=""),
                 text=True,
             )
         )
@@ -390,7 +399,7 @@ def _string_arguments(base: Any, nodes: list[Node], drafts: list[Draft], skips: 
             CaseKind.STRING_ARGUMENTS,
             Hop.MCP,
             orjson.dumps(base).decode(),
-            Expectation(Stage.PARSE, code="parse.string_arguments", path=""),
+            Expectation(Stage.PARSE, code=codes.PARSE_STRING_ARGUMENTS, path=""),
         )
     )
 

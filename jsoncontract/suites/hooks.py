@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from jsoncontract import codes
+
 if TYPE_CHECKING:
     from jsoncontract.model import ToolContract
 
@@ -40,7 +42,7 @@ class RuleViolation:
     @property
     def expected_code(self) -> str:
         """The finding code the case expects."""
-        return self.code or f"business.{self.rule}"
+        return self.code or codes.business_code(self.rule)
 
 
 @runtime_checkable

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class Expectation:
         if self.stage is None:
             text = "pass"
         else:
-            reason = self.code or (f"schema.{self.keyword}" if self.keyword else "")
+            reason = self.code or (codes.schema_code(self.keyword) if self.keyword else "")
             if self.path is not None:
                 reason += f"{' at ' if reason else 'at '}{self.path or '/'}"
             text = f"fail at {self.stage.value}" + (f" ({reason})" if reason else "")
@@ -467,9 +468,9 @@ class CaseOutcome:
     def code(self) -> str | None:
         """``suite.<mismatch>`` for a case that did not pass (``suite.accepted`` for a
         contract weakness), ``None`` for one that passed or was skipped."""
-        if self.ok:
+        if self.ok or self.mismatch is None:  # every case that did not pass has a mismatch
             return None
-        return f"suite.{self.mismatch.value if self.mismatch is not None else self.status.value}"
+        return codes.SUITE_CODES[self.mismatch.value]
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``test`` JSON report."""
