@@ -59,6 +59,13 @@ class Code:
     family: Family
     severity: Severity = Severity.ERROR
     pattern: bool = False
+    name: str = ""
+
+    @property
+    def rule_name(self) -> str:
+        """The kebab-case name reports give the code (SARIF ``name``): its own, or the code
+        spelt with dashes."""
+        return self.name or self.code.replace(".", "-").replace("_", "-")
 
     @property
     def anchor(self) -> str:
@@ -96,6 +103,7 @@ class Catalog:
         doc: str,
         *,
         severity: Severity = Severity.ERROR,
+        name: str = "",
     ) -> str:
         """Declare one code; returns it, for the constant the reporting code uses.
 
@@ -103,7 +111,7 @@ class Catalog:
             ValueError: the code is declared twice, or does not start with its family's
                 prefix.
         """
-        self._add(Code(code, summary, doc, family, severity))
+        self._add(Code(code, summary, doc, family, severity, name=name))
         return code
 
     def pattern(
@@ -796,8 +804,9 @@ SUITE: Final = CATALOG.family(
     "`jsoncontract test` reports each case that did not pass under `suite.<mismatch>`, the "
     "kind of mismatch (SARIF rules; the JUnit failure type is the mismatch alone): "
     "`suite.accepted` for a contract weakness, the others for a case that fails in another "
-    "way than it says.",
-    commands=("test",),
+    "way than it says; `mcp test` adds the `suite.server_*` codes, where a live server "
+    "disagrees with a case.",
+    commands=("test", "mcp test"),
 )
 SUITE_ACCEPTED: Final = _code(
     SUITE,
@@ -874,6 +883,42 @@ SUITE_TOOL_MISSING: Final = _code(
     "run.",
 )
 
+SUITE_SERVER_ACCEPTED: Final = _code(
+    SUITE,
+    "suite.server_accepted",
+    "the contract rejects the call, and the live server took it",
+    "`mcp test` sent a case the contract rejects (a missing field, a wrong type) to a live "
+    "server with `tools/call`, and the server accepted it: the server is laxer than the "
+    "schema it advertises, so a model that breaks the schema is not stopped. Make the "
+    "server validate its input against its own `inputSchema`.",
+)
+SUITE_SERVER_REJECTED: Final = _code(
+    SUITE,
+    "suite.server_rejected",
+    "the contract accepts the call, and the live server refused it",
+    "`mcp test` sent a case the contract accepts to a live server, and the server answered "
+    "with an error: the server is stricter than the schema it advertises, so a model that "
+    "follows the schema still fails. Loosen the server, or tighten the schema to what it "
+    "really accepts.",
+)
+SUITE_SERVER_FAILED: Final = _code(
+    SUITE,
+    "suite.server_failed",
+    "the live server did not answer the call properly",
+    "`mcp test` sent a case to a live server, which did not answer in time, crashed, or "
+    "answered with something that is not a JSON-RPC response. The message says which: a "
+    "host calling the tool would meet the same.",
+)
+SUITE_SERVER_RESULT: Final = _code(
+    SUITE,
+    "suite.server_result",
+    "the live server's result breaks the tool's output schema",
+    "`mcp test` sent a case to a live server, which answered, but its `structuredContent` "
+    "breaks the tool's `outputSchema` (or is missing although the tool declares one): "
+    "clients that rely on the output schema will misread the result. Fix the tool's "
+    "`structuredContent`.",
+)
+
 #: Why a case did not pass (:class:`jsoncontract.suites.model.Mismatch`, by value) -> its
 #: code.
 SUITE_CODES: Final = {
@@ -887,6 +932,10 @@ SUITE_CODES: Final = {
     "wrong_hop": SUITE_WRONG_HOP,
     "no_call": SUITE_NO_CALL,
     "tool_missing": SUITE_TOOL_MISSING,
+    "server_accepted": SUITE_SERVER_ACCEPTED,
+    "server_rejected": SUITE_SERVER_REJECTED,
+    "server_failed": SUITE_SERVER_FAILED,
+    "server_result": SUITE_SERVER_RESULT,
 }
 
 # -- fixtures --------------------------------------------------------------------------------
@@ -933,6 +982,400 @@ FIXTURES_SKIPPED: Final = _code(
     "past, an object on which every candidate name for an extra member is declared. The "
     "other cases of the tool are written.",
     severity=WARNING,
+)
+
+# -- rules --check ---------------------------------------------------------------------------
+
+RULES: Final = CATALOG.family(
+    "rules",
+    "Rules files",
+    "`jsoncontract rules --check` reports every problem of every business rules file, "
+    "checked against the tool catalog without any traffic; loading rules for `check`, "
+    "`test` and `fixtures` stops at the first error among them (exit 2) and prints the "
+    "warnings. `docs/business-rules.md` explains how expressions are typed against the "
+    "schemas.",
+    commands=("rules --check", "check", "test", "fixtures"),
+)
+RULES_INVALID: Final = _code(
+    RULES,
+    "rules.invalid",
+    "the rules file cannot be used",
+    "The rules file cannot be used: it is not TOML, breaks the rules schema, names reference "
+    "data that does not load, a Python rule that does not import, or uses a rule id twice. "
+    "The message says which, with the line; the other files are still checked.",
+    name="invalid-rules-file",
+)
+RULES_SYNTAX: Final = _code(
+    RULES,
+    "rules.syntax",
+    "an expression that is not valid CEL",
+    "A rule's expression (or its message expression) does not parse as CEL; the message "
+    "gives the position. Such a rule could never run.",
+    name="cel-syntax-error",
+)
+RULES_UNDECLARED: Final = _code(
+    RULES,
+    "rules.undeclared",
+    "an expression the CEL checker rejects",
+    "The CEL checker rejects the expression before any schema is consulted: an undeclared "
+    "variable or dataset, an unknown function, or literals of the wrong types. The hint "
+    "names the closest declared name.",
+    name="cel-check-error",
+)
+RULES_UNKNOWN_TOOL: Final = _code(
+    RULES,
+    "rules.unknown-tool",
+    "rules for a tool that no tools file defines",
+    "The file has rules for a tool that none of the tool definitions declares (renamed or "
+    "removed): they never run, so the checks they stood for silently stopped. An error for "
+    "`rules --check`; a warning when `check` loads the rules, since one rules file may "
+    "serve several catalogs. Rename the rules' tool, or remove them.",
+    name="rule-for-unknown-tool",
+)
+RULES_UNKNOWN_FIELD: Final = _code(
+    RULES,
+    "rules.unknown-field",
+    "a rule reads a field the tool's schema cannot have",
+    "A rule reads a field, or is scoped to one, that the tool's input schema cannot have: "
+    "misspelt, or renamed or removed in the schema since the rule was written. The rule "
+    "would fail on every call; the hint names the closest field.",
+    name="unknown-field",
+)
+RULES_TYPE_MISMATCH: Final = _code(
+    RULES,
+    "rules.type-mismatch",
+    "an operator or function applied to kinds it has no overload for",
+    "Checked against the schema's types, the expression applies an operator or function to "
+    "kinds it has no overload for (a number added to a string), iterates over something "
+    "that is neither a list nor a map, or compares values that can never be equal. It "
+    "would fail on every call.",
+    name="type-mismatch",
+)
+RULES_NUMBER_MIXING: Final = _code(
+    RULES,
+    "rules.number-mixing",
+    "arithmetic that fails for an int or for a double",
+    "A JSON `number` arrives as an int or a double, as it was written (`5` or `5.5`), and "
+    "CEL does not mix them: the expression's arithmetic works for one and fails for the "
+    "other. Convert explicitly (`double(self.amount)`).",
+    name="number-mixing",
+)
+RULES_RESULT_TYPE: Final = _code(
+    RULES,
+    "rules.result-type",
+    "a rule that does not give a bool, or a message that does not give a string",
+    "A rule's expression does not evaluate to a bool, or its `messageExpression` does not "
+    "evaluate to a string, for the types the schema gives: the rule cannot pass or fail as "
+    "written.",
+    name="wrong-result-type",
+)
+RULES_COST: Final = _code(
+    RULES,
+    "rules.cost",
+    "an expression whose worst-case cost is over the budget",
+    "The estimated worst-case cost of the expression, from the schema's bounds (the "
+    "longest strings, the largest arrays), is over the cost budget (`--cost-budget`, "
+    "`[business] cost_budget`). One call could make the rule run for a long time; bound "
+    "the schema (`maxLength`, `maxItems`) or simplify the expression.",
+    name="over-cost-budget",
+)
+RULES_OPTIONAL_FIELD: Final = _code(
+    RULES,
+    "rules.optional-field",
+    "a field the schema does not require, read without a check",
+    "The rule reads a field the schema does not require, without `has()`, the `?` syntax "
+    "or a `scope`: on calls without the field the rule fails to evaluate instead of "
+    "passing. Guard the read.",
+    severity=WARNING,
+    name="optional-field-read",
+)
+RULES_NULLABLE_FIELD: Final = _code(
+    RULES,
+    "rules.nullable-field",
+    "a value that may be null, used where null fails",
+    "The schema allows the value to be null, and the rule uses it where null fails (in "
+    "arithmetic, a comparison, a function call) without a null check: calls that send null "
+    "make the rule fail to evaluate.",
+    severity=WARNING,
+    name="nullable-field-used",
+)
+RULES_FIELD_PATH: Final = _code(
+    RULES,
+    "rules.field-path",
+    "a fieldPath at a field the schema cannot have",
+    "The rule's `fieldPath` points at a field the tool's schema cannot have, so its findings "
+    "would point at a place that does not exist (the field was renamed, usually). Update "
+    "the path.",
+    severity=WARNING,
+    name="unknown-field-path",
+)
+RULES_ITERATIONS: Final = _code(
+    RULES,
+    "rules.iterations",
+    "a rule that may run more steps than the runtime allows",
+    "In the worst case the schema allows, the rule runs more comprehension steps than the "
+    "runtime allows in one evaluation; on such calls it is reported as not evaluated. "
+    "Bound the arrays it iterates (`maxItems`).",
+    severity=WARNING,
+    name="may-exceed-iterations",
+)
+
+#: What the schema-aware checker of rules finds, by its name for it -> the code.
+RULES_PROBLEMS: Final = {
+    "unknown-field": RULES_UNKNOWN_FIELD,
+    "type-mismatch": RULES_TYPE_MISMATCH,
+    "number-mixing": RULES_NUMBER_MIXING,
+    "result-type": RULES_RESULT_TYPE,
+    "cost": RULES_COST,
+    "optional-field": RULES_OPTIONAL_FIELD,
+    "nullable-field": RULES_NULLABLE_FIELD,
+    "field-path": RULES_FIELD_PATH,
+    "iterations": RULES_ITERATIONS,
+}
+
+# -- mcp -------------------------------------------------------------------------------------
+
+MCP: Final = CATALOG.family(
+    "mcp",
+    "Live MCP servers",
+    "`jsoncontract mcp` connects to a live server; these codes are about what it lists and "
+    "how it behaves on the wire, found while listing its tools (`mcp tools`, `mcp lint`, "
+    "`mcp probe`). The listing goes on without what is broken.",
+    commands=("mcp tools", "mcp lint", "mcp probe"),
+)
+MCP_TOOL_UNUSABLE: Final = _code(
+    MCP,
+    "mcp.tool_unusable",
+    "a listed tool has no name, a repeated name, or no inputSchema object",
+    "A tool of the server's `tools/list` cannot be used: it has no name, the name of "
+    "another tool, or no `inputSchema` object. A host cannot call it reliably; it is left "
+    "out of everything else the command does.",
+    name="tool-unusable",
+)
+MCP_CURSOR_INVALID: Final = _code(
+    MCP,
+    "mcp.cursor_invalid",
+    "tools/list returned a nextCursor that is not a string",
+    "A page of `tools/list` carries a `nextCursor` that is not a string, as the MCP "
+    "specification requires: clients cannot ask for the next page, so the tools after it "
+    "are invisible to them.",
+    name="cursor-invalid",
+)
+MCP_CURSOR_LOOP: Final = _code(
+    MCP,
+    "mcp.cursor_loop",
+    "tools/list pagination never ends (a cursor came back)",
+    "A `nextCursor` the server already returned came back: a client that follows the "
+    "cursors would list tools forever. The listing stops there.",
+    name="cursor-loop",
+)
+MCP_STDOUT_NOISE: Final = _code(
+    MCP,
+    "mcp.stdout_noise",
+    "a stdio server wrote something that is not a JSON-RPC message to stdout",
+    "A stdio server wrote a line to stdout that is not a JSON-RPC message (a log line, a "
+    "banner). stdout is the protocol channel: strict clients drop the connection, others "
+    "lose a message. Log to stderr.",
+    name="stdout-noise",
+)
+
+PROBE: Final = CATALOG.family(
+    "probe",
+    "Probing a live server",
+    "`jsoncontract mcp probe` sends each tool it may call the calls derived from its own "
+    "input schema, and checks the protocol once per server; these codes say where the "
+    "server does not keep its own contract. `docs/mcp.md` has the table of what the schema "
+    "says, what the server did, and the code.",
+    commands=("mcp probe",),
+)
+PROBE_ACCEPTED_INVALID: Final = _code(
+    PROBE,
+    "probe.accepted_invalid",
+    "the server accepted arguments its own input schema rejects",
+    "The server accepted a call its own `inputSchema` rejects (a missing required member, "
+    "a wrong type, a value outside its enum): it does not validate what it advertises, so "
+    "a model that breaks the schema is not stopped. The finding names the keyword and the "
+    "pointer.",
+    name="accepted-invalid-arguments",
+)
+PROBE_COERCED: Final = _code(
+    PROBE,
+    "probe.coerced",
+    "the server accepted a string where its input schema says a number",
+    'The server accepted `"20"` where its schema says a number: it coerces types silently, '
+    "so a model that sends strings is never corrected, and another server of the same tool "
+    "may reject the call.",
+    name="coerced-string-to-number",
+)
+PROBE_REJECTED_VALID: Final = _code(
+    PROBE,
+    "probe.rejected_valid",
+    "the server rejected arguments its input schema accepts",
+    "The server rejected a call its own `inputSchema` accepts: it is stricter than it says "
+    "(or the call needs state the probe cannot give, like an id that exists). Models "
+    "following the schema will fail here.",
+    severity=WARNING,
+    name="rejected-valid-arguments",
+)
+PROBE_TIMEOUT: Final = _code(
+    PROBE,
+    "probe.timeout",
+    "a call got no answer within the timeout",
+    "A `tools/call` got no answer within the timeout (`--timeout`). A host would hang or "
+    "give up the same way.",
+    name="call-timed-out",
+)
+PROBE_CRASHED: Final = _code(
+    PROBE,
+    "probe.crashed",
+    "the server process ended (or hung up) during a call",
+    "The server process ended, or the connection was closed, while a call was running: the "
+    "call's arguments crash it. The probe restarts the server for the next call.",
+    name="server-crashed",
+)
+PROBE_INVALID_ANSWER: Final = _code(
+    PROBE,
+    "probe.invalid_answer",
+    "the answer to a call is not a JSON-RPC response",
+    "The server answered a call with something that is not a JSON-RPC response (no "
+    "`result` or `error`, a wrong id): clients cannot read it.",
+    name="invalid-answer",
+)
+PROBE_SCHEMA_INVALID: Final = _code(
+    PROBE,
+    "probe.schema_invalid",
+    "a tool's inputSchema is not a valid JSON Schema, so no call can be derived",
+    "The tool's `inputSchema` is not a valid JSON Schema, so no call can be derived from it "
+    "and the tool is not probed. `mcp lint` says what is wrong with it.",
+    name="input-schema-invalid",
+)
+PROBE_NO_CASES: Final = _code(
+    PROBE,
+    "probe.no_cases",
+    "no valid call can be derived from a tool's inputSchema",
+    "The generator found no call the tool's `inputSchema` accepts (contradictory bounds, a "
+    "pattern it cannot satisfy), so the tool is not probed. A schema no call can pass is a "
+    "broken contract.",
+    severity=WARNING,
+    name="no-valid-call",
+)
+PROBE_UNKNOWN_METHOD: Final = _code(
+    PROBE,
+    "probe.unknown_method",
+    "an unknown method was not answered with -32601",
+    "A request for a method the server does not have was not answered with the JSON-RPC "
+    "error -32601 (method not found), as JSON-RPC requires: clients cannot tell a missing "
+    "feature from a failure.",
+    severity=WARNING,
+    name="unknown-method-answer",
+)
+PROBE_MALFORMED_REQUEST: Final = _code(
+    PROBE,
+    "probe.malformed_request",
+    "a malformed request was not answered with -32600",
+    "A malformed request (a `method` that is a number, `params` that is a string) was not "
+    "answered with the JSON-RPC error -32600 (invalid request): the server accepts or "
+    "ignores input it should refuse.",
+    severity=WARNING,
+    name="malformed-request-answer",
+)
+PROBE_LIST_CHANGED_UNDECLARED: Final = _code(
+    PROBE,
+    "probe.list_changed_undeclared",
+    "the server sent tools/list_changed without declaring capabilities.tools.listChanged",
+    "The server sent `notifications/tools/list_changed` without declaring "
+    "`capabilities.tools.listChanged` at initialization: clients that trust the declared "
+    "capabilities ignore the notification and keep a stale tool list.",
+    severity=WARNING,
+    name="list-changed-undeclared",
+)
+PROBE_AUTH_NOT_ENFORCED: Final = _code(
+    PROBE,
+    "probe.auth_not_enforced",
+    "a request without the credential headers was not refused with 401",
+    "With `--requires-auth`, an `initialize` request sent without the credential headers "
+    "was not refused with HTTP 401: anyone who can reach the endpoint can use the server.",
+    name="auth-not-enforced",
+)
+
+RESULT: Final = CATALOG.family(
+    "result",
+    "Tool results",
+    "What a live server answers to `tools/call`: every result is checked against the MCP "
+    "schema's `CallToolResult` for the negotiated protocol version and against the tool's "
+    "`outputSchema`, and every error object against JSON-RPC.",
+    commands=("mcp probe", "mcp test"),
+)
+RESULT_ENVELOPE: Final = _code(
+    RESULT,
+    "result.envelope",
+    "a tools/call result breaks the MCP schema's CallToolResult",
+    "The result of a `tools/call` breaks the MCP specification's `CallToolResult` for the "
+    "negotiated protocol version (a content item without its `type`, `isError` that is not "
+    "a boolean): clients may fail to read it.",
+    name="result-envelope",
+)
+RESULT_STRUCTURED_CONTENT: Final = _code(
+    RESULT,
+    "result.structured_content",
+    "structuredContent breaks the tool's outputSchema",
+    "The result's `structuredContent` breaks the tool's own `outputSchema`: clients that "
+    "rely on the output schema will misread the result. The finding names the keyword and "
+    "the pointer.",
+    name="structured-content-invalid",
+)
+RESULT_STRUCTURED_CONTENT_MISSING: Final = _code(
+    RESULT,
+    "result.structured_content_missing",
+    "a tool with an outputSchema returned no structuredContent",
+    "The tool declares an `outputSchema`, but a successful result carries no "
+    "`structuredContent`, which the MCP specification requires in that case.",
+    name="structured-content-missing",
+)
+RESULT_OUTPUT_SCHEMA_INVALID: Final = _code(
+    RESULT,
+    "result.output_schema_invalid",
+    "a tool's outputSchema is not a valid JSON Schema",
+    "The tool's `outputSchema` is not a valid JSON Schema, so its results cannot be checked "
+    "(and clients cannot validate them either).",
+    name="output-schema-invalid",
+)
+RESULT_INVALID_ARGUMENTS_ANSWER: Final = _code(
+    RESULT,
+    "result.invalid_arguments_answer",
+    "invalid arguments were rejected, but not as the negotiated protocol version says",
+    "The server rejected invalid arguments, but not the way the negotiated protocol "
+    "version says: from 2025-11-25 with an `isError` result (so the model sees the error "
+    "and can correct the call), before with the JSON-RPC error -32602.",
+    severity=WARNING,
+    name="invalid-arguments-answer",
+)
+RESULT_UNKNOWN_TOOL_ANSWER: Final = _code(
+    RESULT,
+    "result.unknown_tool_answer",
+    "a call of a tool that does not exist was not answered with a JSON-RPC error",
+    "A call of a tool the server does not have was not answered with a JSON-RPC error, as "
+    "every protocol version says: a client cannot tell the missing tool from a failed call.",
+    severity=WARNING,
+    name="unknown-tool-answer",
+)
+RESULT_MALFORMED_ERROR: Final = _code(
+    RESULT,
+    "result.malformed_error",
+    "a JSON-RPC error object lacks an integer code or a string message",
+    "An error object the server returned lacks an integer `code` or a string `message`, as "
+    "JSON-RPC requires: clients may fail to read the error itself.",
+    name="malformed-error-object",
+)
+RESULT_RESERVED_ERROR_CODE: Final = _code(
+    RESULT,
+    "result.reserved_error_code",
+    "an error code in the range JSON-RPC reserves, which JSON-RPC does not define",
+    "The server answered with an error code in the range JSON-RPC reserves for itself "
+    "(-32768 to -32000) that JSON-RPC does not define: clients may take it for a protocol "
+    "error. Use a code outside the range for the application's own errors.",
+    severity=WARNING,
+    name="reserved-error-code",
 )
 
 # -- composing codes -------------------------------------------------------------------------
@@ -1013,12 +1456,16 @@ def code_rule(code: str, severity: Severity | None = None) -> RuleMeta:
     entry = CATALOG.get(code)
     return RuleMeta(
         code=code,
-        name=code.replace(".", "-").replace("_", "-"),
+        name=entry.rule_name if entry is not None and not entry.pattern else _dashed(code),
         summary=describe(code),
         severity=severity or (entry.severity if entry is not None else Severity.ERROR),
         help_markdown=code_markdown(entry, code) if entry is not None else "",
         help_uri=f"{DOCS_URL}#{entry.anchor}" if entry is not None else None,
     )
+
+
+def _dashed(code: str) -> str:
+    return code.replace(".", "-").replace("_", "-")
 
 
 def _sentence(text: str) -> str:

@@ -9,7 +9,7 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 
@@ -100,6 +100,11 @@ def test_every_kind_of_difference_is_declared() -> None:
 # -- reported through the catalog ----------------------------------------------------------
 
 
+#: A string that looks like a code and is not (besides file names): the marker of a rules
+#: file that cannot be read at all (the check stops with exit 2; nothing is reported).
+NOT_CODES: Final = frozenset({"rules.unreadable"})
+
+
 def _string_constants(path: Path) -> Iterator[tuple[int, str]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -115,7 +120,7 @@ def test_codes_are_written_in_the_catalog_only() -> None:
         for path in sorted(PACKAGE.rglob("*.py"))
         if path.name != "codes.py" or path.parent != PACKAGE
         for line, value in _string_constants(path)
-        if code_text.fullmatch(value) and not value.endswith(".json")  # a file name
+        if code_text.fullmatch(value) and value not in NOT_CODES and not value.endswith(".json")
     ]
     assert found == []
 

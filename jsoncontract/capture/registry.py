@@ -45,6 +45,7 @@ class BuiltIn(NamedTuple):
 #: loader, lint, ``--dialect`` and the config schema need.
 BUILT_IN: Final = (
     BuiltIn("mcp", "mcp", "mcp"),
+    BuiltIn("mcp-trace", "mcp_trace", "mcp"),
     BuiltIn("openai-chat", "openai_chat", "model"),
     BuiltIn("openai-responses", "openai_responses", "model"),
     BuiltIn("anthropic", "anthropic", "model"),

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         generate_cases,
         generate_suites,
     )
-    from jsoncontract.suites.hooks import RuleViolation, ViolationSource
+    from jsoncontract.suites.hooks import PassSource, RulePass, RuleViolation, ViolationSource
     from jsoncontract.suites.kinds import CaseKind
     from jsoncontract.suites.model import (
         SUITE_SUFFIX,
@@ -71,6 +71,8 @@ __all__ = [
     "GenerationReport",
     "InputKind",
     "Mismatch",
+    "PassSource",
+    "RulePass",
     "RuleViolation",
     "Selector",
     "Status",
@@ -111,6 +113,8 @@ _LAZY = {
     "build_valid": "generate",
     "generate_cases": "generate",
     "generate_suites": "generate",
+    "PassSource": "hooks",
+    "RulePass": "hooks",
     "RuleViolation": "hooks",
     "ViolationSource": "hooks",
     "SUITE_SUFFIX": "model",
