@@ -116,7 +116,7 @@ Maker = Callable[[Any, list[Node], list[Draft], list[Skip]], None]
 NodeMaker = Callable[[Any, Node, list[Draft], list[Skip]], None]
 
 
-def _each_node(maker: NodeMaker) -> Maker:
+def each_node(maker: NodeMaker) -> Maker:
     """A maker that runs ``maker`` on every node of the instance, in document order."""
 
     def run(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
@@ -410,11 +410,11 @@ def _string_arguments(base: Any, nodes: list[Node], drafts: list[Draft], skips: 
 #: :class:`~jsoncontract.suites.kinds.CaseKind` and its maker here.
 MAKERS: Final[dict[CaseKind, Maker]] = {
     CaseKind.VALID: _valid,
-    CaseKind.MISSING_FIELD: _each_node(_missing_field),
-    CaseKind.WRONG_ENUM: _each_node(_wrong_enum),
-    CaseKind.WRONG_TYPE: _each_node(_wrong_type),
-    CaseKind.EXTRA_FIELD: _each_node(_extra_field),
-    CaseKind.OUT_OF_RANGE: _each_node(_out_of_range),
+    CaseKind.MISSING_FIELD: each_node(_missing_field),
+    CaseKind.WRONG_ENUM: each_node(_wrong_enum),
+    CaseKind.WRONG_TYPE: each_node(_wrong_type),
+    CaseKind.EXTRA_FIELD: each_node(_extra_field),
+    CaseKind.OUT_OF_RANGE: each_node(_out_of_range),
     CaseKind.MALFORMED: _malformed,
     CaseKind.STRING_ARGUMENTS: _string_arguments,
 }
