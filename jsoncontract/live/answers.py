@@ -23,7 +23,8 @@ from functools import cache
 from typing import Any, Final
 
 from jsoncontract import codes
-from jsoncontract.model import Finding, Severity, escape_pointer_token
+from jsoncontract.model import Finding, Severity
+from jsoncontract.pointer import escape_pointer_token
 
 #: Protocol versions, oldest first: those the ``initialize`` handshake negotiates, then
 #: those of the per-request envelope (negotiated with ``server/discover``).

@@ -463,7 +463,7 @@ def _kind_of(draft: Any) -> CaseKind:
 
 def _is_number_as_text(draft: Any) -> bool:
     """A wrong-type case that sends a number (or boolean) as its JSON text: ``"20"``."""
-    from jsoncontract.model import pointer_tokens
+    from jsoncontract.pointer import pointer_tokens
 
     value: Any = draft.input
     for token in pointer_tokens(draft.expect.path or ""):
