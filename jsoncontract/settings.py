@@ -70,17 +70,19 @@ class ReportSettings:
 
 def report_settings(
     cfg: Config,
+    section: str | None = None,
     *,
     format: str | None,
-    default_format: str = "text",
     output: Path | None = None,
     fail_on: str | None = None,
     options: ReportOptions | None = None,
 ) -> ReportSettings:
-    """The report of a command: ``format`` else ``default_format`` (the config's, when
-    the command has one), the threshold from :func:`fail_threshold`."""
+    """The report of a command: ``format``, else the ``format`` of the config's
+    ``section`` (for a command that has one), else ``text``; the threshold from
+    :func:`fail_threshold`."""
+    default = cfg.section(section).get("format", "text") if section is not None else "text"
     return ReportSettings(
-        format=str(format or default_format),
+        format=str(format or default),
         output=output,
         options=options or ReportOptions(),
         fail_on=fail_threshold(fail_on, cfg),

@@ -6,7 +6,9 @@ One module per dialect, behind :mod:`jsoncontract.capture.interface`, listed in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jsoncontract._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
@@ -14,20 +16,11 @@ if TYPE_CHECKING:
 
 __all__ = ["CAPTURE_SUFFIXES", "DIALECTS", "CaptureReader", "Registry"]
 
-#: Imported on first use: the registry (which ``--help`` reads for the dialect choices)
-#: without the reader.
+#: Imported on first use (the registry's table is read for ``--help`` without the reader).
 _LAZY = {
-    "CAPTURE_SUFFIXES": "reader",
-    "CaptureReader": "reader",
-    "DIALECTS": "registry",
-    "Registry": "registry",
+    "CAPTURE_SUFFIXES": ".reader",
+    "CaptureReader": ".reader",
+    "DIALECTS": ".registry",
+    "Registry": ".registry",
 }
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_attributes(__name__, _LAZY)

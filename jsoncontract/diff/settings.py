@@ -127,8 +127,8 @@ def diff_settings(
         options=options,
         report=report_settings(
             cfg,
+            "diff",
             format=format,
-            default_format=section.get("format", "text"),
             output=output,
             fail_on=fail_on,
             options=report_options,

@@ -325,8 +325,7 @@ def command_settings(
         tool_name=tool,
     )
     report = report_settings(
-        cfg, format=format, default_format=section.get("format", "text"), output=output,
-        fail_on=fail_on,
+        cfg, "lint", format=format, output=output, fail_on=fail_on,
     )  # fmt: skip
     options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=report.fail_on)
     return LintCommandSettings(targets, settings, replace(report, options=options), fix, diff)

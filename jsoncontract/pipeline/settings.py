@@ -81,8 +81,8 @@ def check_settings(
         business=business_settings(cfg, rules=rules, context=context, show_values=reveal),
         report=report_settings(
             cfg,
+            "check",
             format=format,
-            default_format=section.get("format", "text"),
             output=output,
             fail_on=fail_on,
             options=options,

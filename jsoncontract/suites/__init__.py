@@ -20,7 +20,9 @@ Library entry points (they return data and never print or exit):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jsoncontract._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from jsoncontract.suites.format import (
@@ -101,49 +103,41 @@ __all__ = [
 
 #: Imported on first use: ``--help`` reads :mod:`jsoncontract.suites.kinds` alone.
 _LAZY = {
-    "SuiteError": "format",
-    "dump_suite": "format",
-    "find_suite_files": "format",
-    "parse_suite": "format",
-    "read_suite": "format",
-    "suite_schema": "format",
-    "write_suite": "format",
-    "GenerationReport": "generate",
-    "ToolGeneration": "generate",
-    "build_valid": "generate",
-    "generate_cases": "generate",
-    "generate_suites": "generate",
-    "PassSource": "hooks",
-    "RulePass": "hooks",
-    "RuleViolation": "hooks",
-    "ViolationSource": "hooks",
-    "SUITE_SUFFIX": "model",
-    "SUITE_VERSION": "model",
-    "Actual": "model",
-    "Case": "model",
-    "CaseKind": "kinds",
-    "CaseOutcome": "model",
-    "Expectation": "model",
-    "InputKind": "model",
-    "Mismatch": "model",
-    "Status": "model",
-    "Suite": "model",
-    "TestReport": "model",
-    "TestSummary": "model",
-    "Update": "model",
-    "SuiteRunner": "runner",
-    "load_suites": "runner",
-    "run_suites": "runner",
-    "Selector": "select",
-    "accept_outcomes": "update",
-    "apply_updates": "update",
+    "SuiteError": ".format",
+    "dump_suite": ".format",
+    "find_suite_files": ".format",
+    "parse_suite": ".format",
+    "read_suite": ".format",
+    "suite_schema": ".format",
+    "write_suite": ".format",
+    "GenerationReport": ".generate",
+    "ToolGeneration": ".generate",
+    "build_valid": ".generate",
+    "generate_cases": ".generate",
+    "generate_suites": ".generate",
+    "PassSource": ".hooks",
+    "RulePass": ".hooks",
+    "RuleViolation": ".hooks",
+    "ViolationSource": ".hooks",
+    "SUITE_SUFFIX": ".model",
+    "SUITE_VERSION": ".model",
+    "Actual": ".model",
+    "Case": ".model",
+    "CaseKind": ".kinds",
+    "CaseOutcome": ".model",
+    "Expectation": ".model",
+    "InputKind": ".model",
+    "Mismatch": ".model",
+    "Status": ".model",
+    "Suite": ".model",
+    "TestReport": ".model",
+    "TestSummary": ".model",
+    "Update": ".model",
+    "SuiteRunner": ".runner",
+    "load_suites": ".runner",
+    "run_suites": ".runner",
+    "Selector": ".select",
+    "accept_outcomes": ".update",
+    "apply_updates": ".update",
 }
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    return getattr(import_module(f"{__name__}.{module}"), name)
+__getattr__ = lazy_attributes(__name__, _LAZY)
