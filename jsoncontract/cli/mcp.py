@@ -405,7 +405,9 @@ def lint_cli(
     linter = Linter(settings)
     report = lint_listing(linter, listing)
     fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
         render("mcp lint", fmt, stream, view, report)
@@ -601,7 +603,9 @@ def probe_cli(
             return ProbeReport(cards)
 
         report = run_async(main)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
         render("mcp probe", format, stream, view, report)
@@ -781,7 +785,9 @@ def test_cli(
     view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
         render("mcp test", format, stream, view, report)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     return exit_code(None if report.ok else "error", threshold)
 
 

@@ -2,7 +2,8 @@
 
 A command module defines its typer command and nothing another command needs: no command
 module imports another (what two commands share lives in ``jsoncontract.cli.options``), and
-only ``jsoncontract._gc`` tunes the garbage collector.
+only ``jsoncontract._gc`` tunes the garbage collector and only ``jsoncontract.settings``
+resolves the ``--fail-on`` threshold.
 """
 
 from __future__ import annotations
@@ -43,3 +44,21 @@ def test_one_module_tunes_the_garbage_collector() -> None:
         if "gc" in imported_modules(path)
     )
     assert tuning == ["_gc.py"]
+
+
+def _string_constants(path: Path) -> set[str]:
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+def test_one_place_resolves_the_threshold() -> None:
+    """``--fail-on``, else the config's ``fail_on``: only ``jsoncontract.settings`` reads it."""
+    reading = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "fail_on" in _string_constants(path)
+    )
+    assert reading == ["settings.py"]
