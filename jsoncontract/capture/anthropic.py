@@ -21,7 +21,7 @@ from jsoncontract.capture.base import (
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
 TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
@@ -38,7 +38,7 @@ STREAM_EVENTS: Final = frozenset(
 )
 
 
-def tool_use(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def tool_use(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """One ``tool_use`` block: ``{type, id, name, input}``."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -75,7 +75,7 @@ def tool_use(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A Message (or any object with a ``content`` block list)."""
     content = node.get("content")
     if not isinstance(content, list):
@@ -99,7 +99,7 @@ class AnthropicStream:
             DIALECT, unit="tool_use block", unnamed="the streamed tool_use has no name"
         )
 
-    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one event; add the call a ``content_block_stop`` completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
@@ -129,7 +129,7 @@ class AnthropicStream:
         elif kind == "message_stop":
             calls.flush(out)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Blocks whose stream ended before their ``content_block_stop``."""
         self.calls.flush(out)
 

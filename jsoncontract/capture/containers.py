@@ -18,16 +18,16 @@ from typing import Any, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, problem_call
-from jsoncontract.model import Anomaly, Finding, Severity, Stage, ToolCall
+from jsoncontract.model import Anomaly, Captured, Finding, Severity, Stage
 
-Dispatch = Callable[[Any, DocContext, list[ToolCall]], None]
+Dispatch = Callable[[Any, DocContext, list[Captured]], None]
 """Reads one document of any dialect (the reader's detection)."""
 
 
 def har(
     document: Any,
     ctx: DocContext,
-    out: list[ToolCall],
+    out: list[Captured],
     *,
     dispatch: Dispatch,
     message: Callable[[dict[str, Any]], bool],
@@ -87,7 +87,7 @@ def _har_body(
     mime: Any,
     encoding: Any,
     ctx: DocContext,
-    out: list[ToolCall],
+    out: list[Captured],
     dispatch: Dispatch,
     message: Callable[[dict[str, Any]], bool],
     body: Dispatch,

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from jsoncontract.capture.base import DocContext, envelope, make_call, text
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
 #: Members of a Gemini ``Tool`` that enable a provider-hosted tool (no client-side schema).
 HOSTED_TOOLS: Final = frozenset(
@@ -41,7 +41,7 @@ _INPUT: Final = ("parametersJsonSchema", "parameters_json_schema", "parameters")
 
 
 def function_call(
-    node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = ""
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """One ``functionCall`` object."""
     findings: list[Finding] = []
@@ -68,7 +68,7 @@ def function_call(
     )
 
 
-def part(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def part(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A content part; only ``functionCall`` parts hold calls."""
     for member in ("functionCall", "function_call"):
         call = node.get(member)
@@ -76,7 +76,7 @@ def part(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: st
             function_call(call, ctx, out, f"{pointer}/{member}")
 
 
-def content(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def content(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``Content`` object: ``{role, parts}``."""
     parts = node.get("parts")
     if isinstance(parts, list):
@@ -85,7 +85,7 @@ def content(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
                 part(item, ctx, out, f"{pointer}/parts/{i}")
 
 
-def response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``GenerateContentResponse`` (or one streamed chunk of it)."""
     candidates = node.get("candidates")
     if not isinstance(candidates, list):

@@ -19,7 +19,7 @@ from jsoncontract.capture.base import (
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
 #: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
@@ -56,7 +56,7 @@ def string_arguments(
     return value, ArgumentsForm.VALUE, pointer + "/arguments"
 
 
-def tool_call(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """One ``tool_calls[]`` entry: ``{id, type: "function", function: {name, arguments}}``."""
     findings: list[Finding] = []
     if not isinstance(node, dict):
@@ -99,7 +99,7 @@ def tool_call(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = ""
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """An assistant message: its ``tool_calls`` (or the legacy ``function_call``)."""
     calls = node.get("tool_calls")
     if isinstance(calls, list):
@@ -127,7 +127,7 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
         )
 
 
-def response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A whole ``chat.completion``: every choice's message."""
     choices = node.get("choices")
     if not isinstance(choices, list):
@@ -147,7 +147,7 @@ class ChatStream:
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
 
-    def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
         calls = self.calls
         response = key(chunk.get("id"))
@@ -181,7 +181,7 @@ class ChatStream:
                         if finished is not None:
                             calls.close(finished, out)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Calls whose stream ended without a ``finish_reason`` (possibly cut off)."""
         self.calls.flush(out)
 

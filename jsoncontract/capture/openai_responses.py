@@ -21,13 +21,13 @@ from jsoncontract.capture.base import (
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
 from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
-from jsoncontract.model import Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
 
 #: Stream events that carry the whole response at its end.
 _FINAL_EVENTS: Final = ("response.completed", "response.done", "response.incomplete")
 
 
-def item(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``function_call`` output item."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -74,7 +74,7 @@ class ResponsesStream:
         )
         self.emitted: set[Any] = set()
 
-    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one ``response.*`` event; add the call it completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
@@ -108,7 +108,7 @@ class ResponsesStream:
             if isinstance(whole, dict):
                 self.response(whole, ctx.child("/response"), out)
 
-    def response(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A whole Responses ``response``: its ``function_call`` output items."""
         output = node.get("output")
         if not isinstance(output, list):
@@ -118,7 +118,7 @@ class ResponsesStream:
                 self.close_item(entry, ctx, out, f"/output/{i}")
 
     def close_item(
-        self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = ""
+        self, node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
     ) -> None:
         """A final ``function_call`` item (``output_item.done``, or a completed response).
 
@@ -141,7 +141,7 @@ class ResponsesStream:
         if item_id is not None:
             self.emitted.add(item_id)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Items whose stream ended before their ``.done`` event."""
         self.calls.flush(out)
 

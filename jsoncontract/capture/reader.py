@@ -36,9 +36,10 @@ from jsoncontract.capture.base import (
     id_text,
     problem_call,
 )
+from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError
-from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
+from jsoncontract.model import Captured, Finding, Hop, Severity, Stage, ToolCall, TraceEvent
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
@@ -62,8 +63,8 @@ class _FileState:
     def __init__(self, dialects: Registry) -> None:
         self.states: list[DialectState | None] = [d.new_state() for d in dialects]
 
-    def flush(self) -> list[ToolCall]:
-        out: list[ToolCall] = []
+    def flush(self) -> list[Captured]:
+        out: list[Captured] = []
         for state in self.states:
             if state is not None:
                 state.flush(out)
@@ -82,6 +83,8 @@ class CaptureReader:
         tool: the tool that bare downstream bodies belong to.
         max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
         dialects: the dialects to detect (default: every built-in one).
+        window: how many documents (lines, events, files) a call waits for its result,
+            and a result for its call (:mod:`jsoncontract.capture.ledger`).
 
     Raises:
         UsageError: no dialect of ``dialects`` is called ``dialect``.
@@ -94,8 +97,10 @@ class CaptureReader:
         tool: str | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
         dialects: Registry = DIALECTS,
+        window: int = WINDOW,
     ) -> None:
         self.dialect = dialect
+        self.window = window
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
@@ -112,17 +117,59 @@ class CaptureReader:
         self._index = {d.name: i for i, d in enumerate(dialects)}
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
-        """Every call in the named files and directories, in file order.
+        """Every call in the named files and directories, in file order, each with its
+        result attached when the capture holds it (see :meth:`read_trace`).
 
         Raises:
             InputError: a path is missing, a file is unreadable or not JSON, or a whole
                 file is in no known dialect. Raised when that file is reached.
         """
-        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-            yield from self.read_file(path)
+        for item in self.read_trace(paths):
+            if type(item) is ToolCall:
+                yield item
+
+    def read_trace(self, paths: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        """Every call and trace event in the named files and directories, in capture order.
+
+        Results are attached to their calls across the whole run: a call waits for its
+        result a bounded number of documents (:mod:`jsoncontract.capture.ledger`), and a
+        call seen in several places (a response, then the next request's history) is handed
+        on once. Trace events are what the capture says besides calls: an MCP session's
+        ``initialize``, complete ``tools/list`` and ``list_changed``, and results whose
+        call is not in the capture.
+        """
+        return self._trace(expand(paths, CAPTURE_SUFFIXES, what="capture"))
+
+    def _trace(self, files: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        add = ledger.add
+        for path in files:
+            try:
+                for items in self._file(path):
+                    add(items, released)
+                    if released:
+                        yield from released
+                        released.clear()
+            except InputError:  # what the files before it held is handed on first
+                ledger.flush(released)
+                yield from released
+                raise
+        ledger.flush(released)
+        yield from released
 
     def read_file(self, path: str | Path) -> Iterator[ToolCall]:
-        """Every call in one file (``-`` for stdin)."""
+        """Every call in one file (``-`` for stdin), results attached within the file."""
+        for item in self._trace([path]):
+            if type(item) is ToolCall:
+                yield item
+
+    def new_ledger(self) -> Ledger:
+        """The ledger a run pairs results with calls in (bounded by ``window``)."""
+        return Ledger(window=self.window)
+
+    def _file(self, path: str | Path) -> Iterator[list[Captured]]:
+        """What each document of one file holds, document by document."""
         self.files += 1
         name = str(path)
         suffix = Path(name).suffix.lower()
@@ -136,15 +183,16 @@ class CaptureReader:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
-        yield from state.flush()
+        yield state.flush()
 
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
-        """The calls in one already-parsed document (for embedding the reader elsewhere)."""
-        out: list[ToolCall] = []
+        """The calls in one already-parsed document (for embedding the reader elsewhere),
+        with the results the document holds attached."""
+        out: list[Captured] = []
         state = _FileState(self.dialects)
         self._dispatch(value, ctx, state, out)
         out.extend(state.flush())
-        return out
+        return _settled(iter([out]), self.new_ledger())
 
     def read_document(self, data: bytes, *, name: str) -> Iterator[ToolCall]:
         """Every call in one in-memory JSON document, read exactly as a ``.json`` file
@@ -152,12 +200,16 @@ class CaptureReader:
         self.files += 1
         self.bytes_read += len(data)
         state = _FileState(self.dialects)
-        yield from self._whole(name, data, state, ".json")
-        yield from state.flush()
+
+        def batches() -> Iterator[list[Captured]]:
+            yield from self._whole(name, data, state, ".json")
+            yield state.flush()
+
+        yield from _settled(batches(), self.new_ledger())
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[list[Captured]]:
         """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
         read whole otherwise."""
         skipped = 0
@@ -184,7 +236,9 @@ class CaptureReader:
         self.bytes_read += len(data)
         yield from self._whole(name, data, state, Path(name).suffix.lower())
 
-    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+    def _whole(
+        self, name: str, data: bytes, state: _FileState, suffix: str
+    ) -> Iterator[list[Captured]]:
         data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
@@ -216,7 +270,7 @@ class CaptureReader:
             return pos[0] if pos else None
 
         ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
-        out: list[ToolCall] = []
+        out: list[Captured] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
                 containers.har(
@@ -236,7 +290,7 @@ class CaptureReader:
                 file=name,
             ) from None
         out.extend(state.flush())
-        if not out:
+        if not any(type(item) is not TraceEvent for item in out):
             out.append(
                 problem_call(
                     ctx,
@@ -248,9 +302,9 @@ class CaptureReader:
                     ),
                 )
             )
-        yield from out
+        yield out
 
-    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
+    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[list[Captured]]:
         text = data.decode("utf-8", "surrogateescape")
         numbered = (
             (n, payload.encode("utf-8", "surrogateescape"))
@@ -260,20 +314,25 @@ class CaptureReader:
 
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
-    ) -> Iterator[ToolCall]:
+    ) -> Iterator[list[Captured]]:
         dispatch = self._dispatch
         tool = self.tool
-        out: list[ToolCall] = []
+        out: list[Captured] = []
         for number, line in lines:
             if line is None:
-                yield problem_call(
-                    DocContext(name, line=number, tool=tool),
-                    _parse_problem(
-                        "too_large",
-                        f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event into smaller lines",
-                    ),
+                out.append(
+                    problem_call(
+                        DocContext(name, line=number, tool=tool),
+                        _parse_problem(
+                            "too_large",
+                            f"the line is longer than {self.max_line_bytes:,} bytes and was "
+                            "skipped",
+                            "split the event into smaller lines",
+                        ),
+                    )
                 )
+                yield out
+                out.clear()
                 continue
             self.bytes_read += len(line)
             try:
@@ -284,10 +343,14 @@ class CaptureReader:
                 d = exc.diagnosis
                 if d.code != "too_deep":  # the line without its break (a newline is no fault)
                     d = diagnose(line.rstrip(b"\r\n"))
-                yield problem_call(
-                    DocContext(name, line=number, tool=tool),
-                    _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
+                out.append(
+                    problem_call(
+                        DocContext(name, line=number, tool=tool),
+                        _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
+                    )
                 )
+                yield out
+                out.clear()
                 continue
             ctx = DocContext(name, number, None, anomalies, tool)
             try:
@@ -304,11 +367,8 @@ class CaptureReader:
                         ),
                     )
                 )
-            if len(out) == 1:
-                yield out.pop()
-            elif out:
-                yield from out
-                out.clear()
+            yield out
+            out.clear()
 
     # -- dialect detection ---------------------------------------------------------------
 
@@ -317,7 +377,7 @@ class CaptureReader:
         value: Any,
         ctx: DocContext,
         state: _FileState,
-        out: list[ToolCall],
+        out: list[Captured],
     ) -> None:
         if type(value) is dict:
             if "payload" in value:
@@ -358,7 +418,7 @@ class CaptureReader:
         raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
-        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[Captured]
     ) -> None:
         _check_nesting(ctx)
         named = record.get("hop")
@@ -422,7 +482,7 @@ class CaptureReader:
             mark in value and whole(value, states[i]) is not None for mark, whole, i in self._wholes
         )
 
-    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[ToolCall]) -> None:
+    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[Captured]) -> None:
         """Read ``value`` as a bare body (the registry's fallback dialect)."""
         handler = self._fallback.part(value, state.states[-1])
         if handler is None:
@@ -458,7 +518,16 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return len(lines) >= 2 and _parses_alone(lines[0])
 
 
-def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+def _settled(batches: Iterator[list[Captured]], ledger: Ledger) -> list[ToolCall]:
+    """The calls of ``batches`` (one list per document), results attached."""
+    released: list[Released] = []
+    for items in batches:
+        ledger.add(items, released)
+    ledger.flush(released)
+    return [item for item in released if type(item) is ToolCall]
+
+
+def _record_anomalies(ctx: DocContext, calls: list[Captured]) -> None:
     """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
     ``hop``...) makes every call the record produced ambiguous."""
     base = ctx.base
@@ -471,4 +540,5 @@ def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
         and not a.pointer.startswith(payload + "/")
     ]
     for call in calls:
-        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)
+        if type(call) is ToolCall:
+            call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)

@@ -85,6 +85,10 @@ def check_cli(
     max_shown: Annotated[int | None, typer.Option(
         help="Failing calls shown in full by the text report; 0 shows all (default: 50).",
         min=0, show_default=False)] = None,
+    result_window: Annotated[int | None, typer.Option(
+        help="How many lines (or files) a call waits for its result before it is checked "
+             "without one; 0 checks every call as soon as it is read (default: 1024).",
+        min=0, show_default=False)] = None,
     show_values: Annotated[bool, typer.Option(
         help="Quote values of sensitive-looking fields (token, password, email...) instead "
              "of hashing them.")] = False,
@@ -134,7 +138,10 @@ def check_cli(
     )
     for warning in business.warnings:
         sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    reader = CaptureReader(dialect=forced, tool=tool)
+    from jsoncontract.capture.ledger import WINDOW
+
+    window = result_window if result_window is not None else section.get("result_window", WINDOW)
+    reader = CaptureReader(dialect=forced, tool=tool, window=window)
     summary = Summary()
     results = iter_check(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,

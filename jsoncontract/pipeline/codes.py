@@ -2,8 +2,9 @@
 
 Schema findings are ``schema.<keyword>`` for any JSON Schema keyword and business findings
 ``business.<rule-id>`` for any rule, so those two families are described by pattern; the
-envelope and parse codes are listed one by one. The README's code table and the CI report
-formats (SARIF rule metadata, annotation titles) are checked against this table by tests.
+envelope, parse, result and session codes are listed one by one. The README's code table
+and the CI report formats (SARIF rule metadata, annotation titles) are checked against this
+table by tests.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from jsoncontract.model import Severity
+from jsoncontract.pipeline import session
 
 ENVELOPE_CODES: Final = {
     "envelope.malformed": "the call is not a well-formed call of its dialect",
@@ -27,6 +29,7 @@ ENVELOPE_CODES: Final = {
     "envelope.lone_surrogate": "a lone UTF-16 surrogate in the call's envelope",
     "envelope.invalid_utf8": "bytes that are not UTF-8 in the call's envelope",
     "envelope.nan_infinity": "NaN or Infinity in the call's envelope",
+    "envelope.arguments_not_recorded": "the capture does not record the call's arguments",
 }
 
 PARSE_CODES: Final = {
@@ -53,6 +56,13 @@ PARSE_CODES: Final = {
     "parse.invalid_json": "not JSON, for another reason",
 }
 
+RESULT_CODES: Final = {
+    "result.malformed": "the result is not a well-formed answer of its dialect",
+}
+
+#: Codes about the run rather than one call (:mod:`jsoncontract.pipeline.session`).
+SESSION_CODES: Final = dict(session.SESSION_CODES)
+
 #: Code families described by pattern: (prefix, summary, default severity).
 FAMILIES: Final = (
     ("schema.", "the arguments break the tool's JSON Schema at this keyword", Severity.ERROR),
@@ -62,7 +72,7 @@ FAMILIES: Final = (
 
 def describe(code: str) -> str:
     """The one-line summary of a code (a family's summary for schema and business codes)."""
-    for table in (ENVELOPE_CODES, PARSE_CODES):
+    for table in (ENVELOPE_CODES, PARSE_CODES, RESULT_CODES, SESSION_CODES):
         if code in table:
             return table[code]
     for prefix, summary, _ in FAMILIES:
