@@ -406,6 +406,10 @@ class CaptureReader:
             if handler is not None:
                 handler(value, ctx, out)
                 return
+            if "custom_id" in value and containers.batch(
+                value, ctx, out, lambda v, c, o: self._dispatch(v, c, state, o)
+            ):
+                return
             if ctx.tool and self._forced is None:
                 self._body(value, ctx, state, out)
                 return
@@ -443,12 +447,14 @@ class CaptureReader:
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
+        moment = record.get("time")
         child = ctx.child(
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
             call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
+            time=containers.epoch(moment) if moment is not None else ctx.time,
         )
         payload = record["payload"]
         start = len(out)
