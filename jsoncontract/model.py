@@ -98,6 +98,7 @@ class Dialect(StrEnum):
     OPENAI_RESPONSES = "openai-responses"
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
+    OTLP = "otlp"
     MCP = "mcp"
     DOWNSTREAM = "downstream"
     JSON_SCHEMA = "json-schema"

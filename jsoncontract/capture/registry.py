@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
-from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai_chat, openai_responses
+from jsoncontract.capture import (
+    anthropic,
+    downstream,
+    gemini,
+    mcp,
+    openai_chat,
+    openai_responses,
+    otlp,
+)
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Hop
 
@@ -97,6 +105,7 @@ DIALECTS: Final = Registry(
         openai_responses.DIALECT,
         anthropic.DIALECT,
         gemini.DIALECT,
+        otlp.DIALECT,
     ),
     fallback=downstream.DIALECT,
 )
