@@ -100,6 +100,7 @@ class Dialect(StrEnum):
     GEMINI = "gemini"
     OTLP = "otlp"
     MCP = "mcp"
+    MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
     JSON_SCHEMA = "json-schema"
 

@@ -19,6 +19,7 @@ from jsoncontract.capture import (
     downstream,
     gemini,
     mcp,
+    mcp_trace,
     openai_chat,
     openai_responses,
     otlp,
@@ -101,6 +102,7 @@ class Registry:
 DIALECTS: Final = Registry(
     (
         mcp.DIALECT,
+        mcp_trace.DIALECT,
         openai_chat.DIALECT,
         openai_responses.DIALECT,
         anthropic.DIALECT,

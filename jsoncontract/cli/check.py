@@ -44,6 +44,7 @@ class DialectChoice(StrEnum):
     gemini = "gemini"
     otlp = "otlp"
     mcp = "mcp"
+    mcp_trace = "mcp-trace"
     downstream = "downstream"
 
 

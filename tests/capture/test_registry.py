@@ -256,6 +256,7 @@ def test_every_built_in_dialect_is_registered_once() -> None:
         "gemini",
         "otlp",
         "mcp",
+        "mcp-trace",
         "downstream",
     ]
     assert DIALECTS.fallback.name == Dialect.DOWNSTREAM
