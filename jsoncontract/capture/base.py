@@ -300,6 +300,31 @@ def text(node: dict[str, Any], key: str) -> str | None:
 _NO_VALUE: Final[Any] = object()
 
 
+class Known:
+    """Ids a file's conversation histories have already shown, so that a history repeated
+    in the next request (with a few messages more) is read for its new messages only.
+
+    Bounded: two generations of ``size`` ids each; an id forgotten is read again, and the
+    ledger then recognises the call it names.
+    """
+
+    __slots__ = ("_newer", "_older", "size")
+
+    def __init__(self, size: int = 16384) -> None:
+        self.size = size
+        self._newer: set[Any] = set()
+        self._older: set[Any] = set()
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self._newer or item in self._older
+
+    def add(self, item: Any) -> None:
+        """Remember ``item``."""
+        self._newer.add(item)
+        if len(self._newer) > self.size:
+            self._older, self._newer = self._newer, set()
+
+
 @dataclass(slots=True)
 class Pending:
     """A streamed call being put together.
