@@ -207,7 +207,9 @@ def history(
         where = f"{pointer}/messages/{i}"
         if role == "assistant":
             start = len(out)
-            message(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
+            turn = ctx.child("")
+            turn.turn = ctx.turn_at(where)
+            message(entry, turn, out, where)
             legacy = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
         elif role == "tool":
             tool_message(entry, ctx, out, where)
