@@ -253,6 +253,23 @@ def result_problem(code: str, message: str, hint: str | None = None) -> Finding:
     )
 
 
+def answered_id(
+    node: dict[str, Any], member: str, what: str, call: str
+) -> tuple[str | None, list[Finding]]:
+    """The id of the call a result names in ``member`` (``tool_call_id``, ``call_id``...),
+    with a finding when it names none: ``what`` names the result, ``call`` the call."""
+    value = node.get(member)
+    if isinstance(value, str):
+        return value, []
+    return None, [
+        result_problem(
+            "malformed",
+            f"{what} has no {member}, so it answers no {call}",
+            f"set {member} to the id of the {call} it answers",
+        )
+    ]
+
+
 def call_without_arguments(
     ctx: DocContext,
     dialect: CaptureDialect,

@@ -20,6 +20,7 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Known,
+    answered_id,
     call_without_arguments,
     envelope,
     key,
@@ -157,23 +158,16 @@ def tool_message(
     node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """A ``role: "tool"`` message (or a legacy ``role: "function"`` one): a result."""
-    findings = []
-    call_id = node.get("tool_call_id")
-    if node.get("role") == "tool" and not isinstance(call_id, str):
-        findings.append(
-            result_problem(
-                "malformed",
-                "the tool message has no tool_call_id, so it answers no call",
-                "set tool_call_id to the id of the tool call it answers",
-            )
-        )
+    call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
+    if node.get("role") != "tool":  # a legacy function message answers by position
+        findings = []
     if "content" not in node:
         findings.append(result_problem("malformed", "the tool message has no content"))
     out.append(
         make_result(
             ctx,
             DIALECT,
-            call_id=call_id if isinstance(call_id, str) else None,
+            call_id=call_id,
             node=pointer,
             content=node.get("content"),
             tool=text(node, "name"),

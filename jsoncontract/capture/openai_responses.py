@@ -20,6 +20,7 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Pending,
+    answered_id,
     envelope,
     key,
     make_call,
@@ -69,23 +70,16 @@ def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: st
 
 def output(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``function_call_output`` item: a result."""
-    findings = []
-    call_id = node.get("call_id")
-    if not isinstance(call_id, str):
-        findings.append(
-            result_problem(
-                "malformed",
-                "the function_call_output item has no call_id, so it answers no call",
-                "set call_id to the call_id of the function_call it answers",
-            )
-        )
+    call_id, findings = answered_id(
+        node, "call_id", "the function_call_output item", "function_call"
+    )
     if "output" not in node:
         findings.append(result_problem("malformed", "the function_call_output item has no output"))
     out.append(
         make_result(
             ctx,
             DIALECT,
-            call_id=call_id if isinstance(call_id, str) else None,
+            call_id=call_id,
             node=pointer,
             content=node.get("output"),
             message=node,
