@@ -117,18 +117,26 @@ class ResponsesStream:
     the stream left open and skips those it already produced, so no call is counted twice.
     """
 
-    __slots__ = ("calls", "emitted")
+    __slots__ = ("calls", "emitted", "turn")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
         self.emitted: set[Any] = set()
+        self.turn: str | None = None  # the id of the response being streamed
 
     def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one ``response.*`` event; add the call it completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
+        if kind in ("response.created", "response.in_progress"):
+            started = event.get("response")
+            response_id = started.get("id") if isinstance(started, dict) else None
+            self.turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
+            return
+        if self.turn is not None and ctx.turn is None:
+            ctx = ctx.child("", turn=self.turn)
         if kind in ("response.output_item.added", "response.output_item.done"):
             node = event.get("item")
             if not isinstance(node, dict) or node.get("type") != "function_call":

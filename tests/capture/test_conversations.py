@@ -390,3 +390,27 @@ def test_an_mcp_record_trace_says_how_long_each_call_took(write: Callable[..., P
     (call,) = calls_of(path)
     assert call.result is not None and call.result.duration_ms == 125.0
     assert call.result.to_dict()["duration_ms"] == 125.0
+
+
+def test_calls_of_one_assistant_turn_share_a_turn_key() -> None:
+    """Every dialect says which calls one assistant turn made, streamed or not."""
+    captures = FIXTURES / "captures"
+    for name in (
+        "openai-chat/stream-ok.jsonl",
+        "openai-responses/stream-ok.jsonl",
+        "anthropic/stream-ok.jsonl",
+        "gemini/response-ok.json",
+        "openai-chat/response-ok.json",
+    ):
+        calls = list(CaptureReader().read([captures / name]))
+        assert calls and all(c.turn is not None for c in calls), name
+    # two completions of a trace are two turns; the two calls of one are one turn
+    trace_calls = [
+        c for c in CaptureReader().read([captures / "trace.jsonl"]) if c.hop is Hop.MODEL
+    ]
+    by_line: dict[int | None, set[str | None]] = {}
+    for call in trace_calls:
+        by_line.setdefault(call.source.line, set()).add(call.turn)
+    assert all(len(turns) == 1 for turns in by_line.values())
+    assert len({c.turn for c in trace_calls}) == len(by_line)
+    assert all(c.turn is None for c in CaptureReader().read([captures / "mcp"]))
