@@ -210,6 +210,9 @@ class Ledger:
             first = waiting.get(key)
             if first is not None:  # the same call seen again before it left
                 self._merge(first[_ITEM], call)
+                if first[_ITEM].result is not None:  # it brought the result: done
+                    first[_DONE] = True
+                    del waiting[key]
                 return
             if key in self._seen or key in self._older:  # seen again after it left
                 return
