@@ -310,6 +310,16 @@ ENVELOPE_NAN_INFINITY: Final = _code(
     "value the next system cannot write back. Inside the arguments this is "
     "`parse.nan_infinity`.",
 )
+ENVELOPE_ARGUMENTS_NOT_RECORDED: Final = _code(
+    ENVELOPE,
+    "envelope.arguments_not_recorded",
+    "the capture does not record the call's arguments",
+    "The capture holds the call but not its arguments: an OpenTelemetry span without "
+    "`gen_ai.tool.call.arguments`, which the GenAI semantic conventions make opt-in. The "
+    "argument gates are skipped and only the call's result is checked. Record the "
+    "arguments to have them checked too.",
+    severity=Severity.INFO,
+)
 
 # -- parse -----------------------------------------------------------------------------------
 
@@ -1301,10 +1311,23 @@ PROBE_AUTH_NOT_ENFORCED: Final = _code(
 RESULT: Final = CATALOG.family(
     "result",
     "Tool results",
-    "What a live server answers to `tools/call`: every result is checked against the MCP "
-    "schema's `CallToolResult` for the negotiated protocol version and against the tool's "
-    "`outputSchema`, and every error object against JSON-RPC.",
-    commands=("mcp probe", "mcp test"),
+    "What came back for a call: `check` reads the results a capture holds (a tool message, "
+    "a `tool_result` block, an MCP response) and checks that each is a well-formed answer "
+    "of its dialect (the `result` stage); `mcp probe` and `mcp test` check what a live "
+    "server answers to `tools/call` against the MCP schema's `CallToolResult` for the "
+    "negotiated protocol version and the tool's `outputSchema`, and every error object "
+    "against JSON-RPC.",
+    commands=("check", "mcp probe", "mcp test"),
+)
+RESULT_MALFORMED: Final = _code(
+    RESULT,
+    "result.malformed",
+    "the result is not a well-formed answer of its dialect",
+    "A result in the capture lacks what its dialect requires: a JSON-RPC response with both "
+    "or neither of `result` and `error`, a `tools/call` result without a `content` list, an "
+    "`isError` or `is_error` that is not a boolean, a tool message without content or "
+    "without the id of the call it answers. The message names what is wrong. The model or "
+    "the host that receives it may reject it, or match it to no call.",
 )
 RESULT_ENVELOPE: Final = _code(
     RESULT,
@@ -1376,6 +1399,35 @@ RESULT_RESERVED_ERROR_CODE: Final = _code(
     "error. Use a code outside the range for the application's own errors.",
     severity=WARNING,
     name="reserved-error-code",
+)
+
+# -- session ---------------------------------------------------------------------------------
+
+SESSION: Final = CATALOG.family(
+    "session",
+    "Across a run",
+    "What no single call shows, found over the whole run of `check`: results the capture "
+    "holds without their call.",
+    commands=("check",),
+)
+SESSION_ORPHAN_RESULT: Final = _code(
+    SESSION,
+    "session.orphan_result",
+    "a result whose call is not in the capture",
+    "A result answers a call id that no call of the capture holds. In a conversation "
+    "history it is an error: providers reject a history whose tool result names an unknown "
+    "call id, so keep each result's id equal to its call's. Elsewhere it is a warning: the "
+    "trace started mid-session, or the response that made the call was not recorded; "
+    "record the whole session.",
+)
+SESSION_LATE_RESULT: Final = _code(
+    SESSION,
+    "session.late_result",
+    "a result that arrived after its call was checked without it",
+    "A result came too far after its call (more lines, or files, than `--result-window`) "
+    "to be paired with it: the call was checked without its result, and the result was "
+    "not checked. Pass a larger `--result-window` (or `[check] result_window`).",
+    severity=WARNING,
 )
 
 # -- composing codes -------------------------------------------------------------------------

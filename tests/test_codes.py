@@ -100,8 +100,8 @@ def test_every_kind_of_difference_is_declared() -> None:
 # -- reported through the catalog ----------------------------------------------------------
 
 
-#: A string that looks like a code and is not (besides file names): the marker of a rules
-#: file that cannot be read at all (the check stops with exit 2; nothing is reported).
+#: A string that looks like a code and is not: the marker of a rules file that cannot be
+#: read at all (the check stops with exit 2; nothing is reported).
 NOT_CODES: Final = frozenset({"rules.unreadable"})
 
 
@@ -112,15 +112,19 @@ def _string_constants(path: Path) -> Iterator[tuple[int, str]]:
 
 
 def test_codes_are_written_in_the_catalog_only() -> None:
-    """A code is reported through its constant; its text appears in no other module."""
+    """A code is reported through its constant; its text appears in no other module (a
+    declared code, or a name in one of the catalog's families: ``parse.something``)."""
     prefixes = "|".join(re.escape(f.prefix) for f in CATALOG.families if f.prefix)
-    code_text = re.compile(rf"(?:{prefixes})[A-Za-z_][\w.-]*")
+    code_text = re.compile(rf"(?:{prefixes})[a-z_][a-z0-9_-]*")  # attributes have more dots
+    declared = {c.code for c in DECLARED if c.family.prefix}  # not the words of differences
     found = [
         f"{path.relative_to(REPO)}:{line}: {value}"
         for path in sorted(PACKAGE.rglob("*.py"))
         if path.name != "codes.py" or path.parent != PACKAGE
         for line, value in _string_constants(path)
-        if code_text.fullmatch(value) and value not in NOT_CODES and not value.endswith(".json")
+        if (value in declared or code_text.fullmatch(value))
+        and value not in NOT_CODES
+        and not value.endswith(".json")  # a file name
     ]
     assert found == []
 
@@ -183,9 +187,10 @@ def test_an_unknown_code_names_the_closest(run_cli: Run) -> None:
     assert "unknown rule 'JC200'" in run_cli("rules", "JC200").stderr
 
 
-def test_the_readme_lists_every_envelope_and_parse_code() -> None:
+def test_the_readme_lists_every_code_of_check() -> None:
     readme = (REPO / "README.md").read_text()
     section = readme[readme.index("### Finding codes") :]
-    for entry in [*CATALOG.of(codes.ENVELOPE), *CATALOG.of(codes.PARSE)]:
-        assert f"`{entry.code}`" in section, entry.code
+    checked = [*CATALOG.of(codes.ENVELOPE), *CATALOG.of(codes.PARSE), *CATALOG.of(codes.SESSION)]
+    for code in [*(entry.code for entry in checked), codes.RESULT_MALFORMED]:
+        assert f"`{code}`" in section, code
     assert "docs/codes.md" in section

@@ -50,6 +50,7 @@ BUILT_IN: Final = (
     BuiltIn("openai-responses", "openai_responses", "model"),
     BuiltIn("anthropic", "anthropic", "model"),
     BuiltIn("gemini", "gemini", "model"),
+    BuiltIn("otlp", "otlp", "model"),
     BuiltIn("downstream", "downstream", "downstream"),
 )
 

@@ -72,6 +72,10 @@ def check_cli(
     max_shown: Annotated[int | None, typer.Option(
         help="Failing calls shown in full by the text report; 0 shows all (default: 50).",
         min=0, show_default=False)] = None,
+    result_window: Annotated[int | None, typer.Option(
+        help="How many lines (or files) a call waits for its result before it is checked "
+             "without one; 0 checks every call as soon as it is read (default: 1024).",
+        min=0, show_default=False)] = None,
     show_values: Annotated[bool, typer.Option(
         help="Quote values of sensitive-looking fields (token, password, email...) instead "
              "of hashing them.")] = False,
@@ -104,10 +108,13 @@ def check_cli(
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
+        result_window=result_window,
     )  # fmt: skip
     toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
     with business_gate(settings.business, toolset) as business:
-        reader = CaptureReader(dialect=settings.dialect, tool=settings.tool)
+        reader = CaptureReader(
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window
+        )
         summary = Summary()
         results = iter_check(
             settings.captures, tools=toolset, tool=settings.tool, business=business,

@@ -26,6 +26,7 @@ CODES: Final[dict[str, tuple[str, str, Severity]]] = {
     entry.code: (entry.rule_name, entry.summary, entry.severity)
     for family in FAMILIES
     for entry in codes.CATALOG.of(family)
+    if entry.code != codes.RESULT_MALFORMED  # a result read from a capture, by ``check``
 }
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.errors import UsageError
 from jsoncontract.reporters.interface import ReportOptions
 from jsoncontract.settings import (
@@ -27,7 +28,8 @@ class CheckSettings:
     """Everything a ``check`` run needs.
 
     ``dialect`` is the dialect every capture is read as (``None``: detected); ``tool`` the
-    tool of bare downstream bodies (and the name of a bare JSON Schema).
+    tool of bare downstream bodies (and the name of a bare JSON Schema); ``result_window``
+    how many lines (or files) a call waits for its result before it is checked without one.
     """
 
     captures: tuple[str, ...]
@@ -37,6 +39,7 @@ class CheckSettings:
     tool: str | None = None
     dialect: str | None = None
     show_values: bool = False
+    result_window: int = WINDOW
 
 
 def check_settings(
@@ -56,6 +59,7 @@ def check_settings(
     max_shown: int | None = None,
     verbose: bool = False,
     quiet: bool = False,
+    result_window: int | None = None,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
 
@@ -90,4 +94,7 @@ def check_settings(
         tool=tool or section.get("tool"),
         dialect=None if chosen == "auto" else chosen,
         show_values=reveal,
+        result_window=result_window
+        if result_window is not None
+        else int(section.get("result_window", WINDOW)),
     )

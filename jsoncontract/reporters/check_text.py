@@ -66,6 +66,17 @@ def finding_lines(finding: Finding, indent: str = "  ") -> list[Line]:
     return lines
 
 
+def run_lines(findings: list[Finding]) -> list[Line]:
+    """The findings about the run rather than one call, each at its place."""
+    noun = "finding" if len(findings) == 1 else "findings"
+    lines: list[Line] = [[("RUN ", "bold"), (f"{len(findings)} {noun} over the run", "")]]
+    for finding in findings:
+        lines.extend(finding_lines(finding))
+        if finding.source is not None:
+            lines.append([("          at ", Style.DIM), (str(finding.source), Style.LOCATION)])
+    return lines
+
+
 def summary_lines(summary: Summary) -> list[Line]:
     """The closing summary: totals, by stage, by severity, by tool."""
     noun = "call" if summary.calls == 1 else "calls"
@@ -134,9 +145,13 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         self._out.write(lines)
 
     def close(self, summary: Summary) -> None:
-        """Write the summary."""
+        """Write the run-level findings, then the summary."""
         lines: list[Line] = []
-        if self._shown or self._hidden:
+        if summary.findings and not self.options.quiet:
+            if self._shown:
+                lines.append([])
+            lines.extend(run_lines(summary.findings))
+        if self._shown or self._hidden or (summary.findings and not self.options.quiet):
             lines.append([])
         if self._hidden:
             lines.append(
