@@ -2,7 +2,7 @@
 
 ``mcp.*`` codes are about what a server lists, ``probe.*`` about how it answered the
 probe's calls and protocol checks, and ``result.*`` about a ``tools/call`` result or
-error (the checks of :mod:`jsoncontract.live.answers`). The docs' code table and the SARIF
+error (the checks of :mod:`jsoncontract.pipeline.answers`). The docs' code table and the SARIF
 rule metadata are built from, and tested against, this table.
 """
 

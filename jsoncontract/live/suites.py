@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from jsoncontract.live.answers import (
+from jsoncontract.pipeline.answers import (
     AnswerKind,
     invalid_arguments_findings,
     structured_content_findings,
