@@ -31,6 +31,7 @@ from jsoncontract.model import (
 )
 from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
+from jsoncontract.pipeline.result import ResultChecks
 from jsoncontract.pipeline.schema import schema_findings
 from jsoncontract.pipeline.session import SessionFindings
 
@@ -110,7 +111,8 @@ class Checker:
     Arguments:
         tools: the tool contracts, schemas compiled.
         business: the business gate, or ``None`` to stop after the schema gate.
-        results: the result gate, or ``None`` to check no result.
+        results: the result gate (default: :class:`~jsoncontract.pipeline.result.ResultChecks`
+            with default settings); ``None`` to check no result.
         session: the gate over the run (default: :class:`SessionFindings`, which reports
             results without a call); ``None`` for none.
         show_values: quote sensitive-looking values in messages instead of hashing them.
@@ -123,13 +125,15 @@ class Checker:
         tools: ToolSet,
         *,
         business: BusinessGate | None = None,
-        results: ResultGate | None = None,
+        results: ResultGate | Default | None = DEFAULT,
         session: SessionGate | Default | None = DEFAULT,
         show_values: bool = False,
     ) -> None:
         self.tools = tools
         self.business = business
-        self.results = results
+        self.results: ResultGate | None = (
+            ResultChecks() if isinstance(results, Default) else results
+        )
         self.session: SessionGate | None = (
             SessionFindings() if isinstance(session, Default) else session
         )

@@ -58,6 +58,27 @@ PARSE_CODES: Final = {
 
 RESULT_CODES: Final = {
     "result.malformed": "the result is not a well-formed answer of its dialect",
+    "result.envelope": "a tools/call result breaks the MCP schema's CallToolResult",
+    "result.structured_content": "structuredContent breaks the tool's outputSchema",
+    "result.structured_content_missing": "a tool with an outputSchema returned no "
+    "structuredContent",
+    "result.output_schema_invalid": "a tool's outputSchema is not a valid JSON Schema",
+    "result.text_mirror": "structuredContent has no text block mirroring it as JSON, or one "
+    "that says something else",
+    "result.malformed_error": "a JSON-RPC error object lacks an integer code or a string "
+    "message",
+    "result.reserved_error_code": "an error code in the range JSON-RPC reserves, which "
+    "JSON-RPC does not define",
+    "result.invalid_arguments_answer": "invalid arguments were rejected, but not as the "
+    "negotiated protocol version says",
+    "result.unknown_tool_answer": "a call of a tool that does not exist was not answered with "
+    "a JSON-RPC error",
+    "result.contract": "the result breaks the result contract (ok / error / data)",
+    "result.error_without_code": "an error result without a stable machine-readable code",
+    "result.stack_trace": "the result holds a stack trace (Python, JavaScript, Java, Go, .NET)",
+    "result.html_error_page": "the result is an HTML error page, not data",
+    "result.secret": "the result holds a secret (an API key, a token, a private key...), "
+    "reported by kind and hash",
 }
 
 #: Codes about the run rather than one call (:mod:`jsoncontract.pipeline.session`).
