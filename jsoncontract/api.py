@@ -68,7 +68,8 @@ def iter_check(
         business: the business-rules gate, if any.
         results: the gate over each call's result (default: every result check, with
             default settings; ``None``: results are not checked).
-        session: the gate over the run (default: results without a call are reported).
+        session: the gate over the run (default: every turn and session contract, see
+            :mod:`jsoncontract.pipeline.contracts`; ``None``: none).
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
         reader: a configured reader (its ``bytes_read`` can drive a progress bar); by

@@ -81,8 +81,27 @@ RESULT_CODES: Final = {
     "reported by kind and hash",
 }
 
-#: Codes about the run rather than one call (:mod:`jsoncontract.pipeline.session`).
-SESSION_CODES: Final = dict(session.SESSION_CODES)
+#: Codes about the run rather than one call (:mod:`jsoncontract.pipeline.contracts`).
+SESSION_CODES: Final = {
+    **session.SESSION_CODES,
+    "session.missing_result": "a call got no result, though later calls did (or an MCP "
+    "request was never answered)",
+    "session.parallel_side_effects": "payments, messages or deletions in one assistant turn, "
+    "which the host may run at once",
+    "session.unlisted_tool": "a call of a tool the latest tools/list of its session does not "
+    "hold",
+    "session.stale_tool_list": "a call made after list_changed, before the tools were listed "
+    "again",
+    "session.input_schema_changed": "a tool's inputSchema changed between two lists of one "
+    "session",
+    "session.list_changed_undeclared": "list_changed from a server that did not declare "
+    "capabilities.tools.listChanged",
+    "session.identical_retry": "a failed call retried identically, more times than allowed",
+    "session.unrelated_change": "a retry after an error changed arguments the error did not "
+    "name",
+    "session.new_idempotency_key": "a write retried after an error under a new idempotency "
+    "key",
+}
 
 #: Code families described by pattern: (prefix, summary, default severity).
 FAMILIES: Final = (

@@ -1,0 +1,271 @@
+"""How the agent reacts to an error result: stop, ask, or fix the one thing the error named.
+
+After a call whose result says the tool failed (``is_error``: MCP ``isError``, a JSON-RPC
+error, Anthropic ``is_error``, an HTTP error status), the next call of the same tool in the
+same scope (an MCP session, else one hop of one capture file) is its retry. This check
+reports a retry that:
+
+- repeats the failed call identically, beyond ``identical_retries`` times in a row
+  (``session.identical_retry``): the same arguments get the same error;
+- changes arguments outside the paths the error named (``session.unrelated_change``): the
+  error's texts (its message, its content, its structured data) name argument members (by
+  name, or a ``path`` / ``field`` / ``loc`` / ``pointer`` member), and the retry changes
+  others. Only errors that name something are judged; a new idempotency key is no
+  unrelated change;
+- is a write sent again with only its idempotency key changed
+  (``session.new_idempotency_key``): if the first attempt did write before failing, the
+  server cannot tell the retry from a new write. A retry reuses its key.
+
+Values are never quoted: findings name the changed members by JSON Pointer.
+
+**State** (for a run checked in parts): per (scope, tool) whose last call failed, the failed
+call's arguments, their hash, the member names its error named and the count of identical
+retries so far; at most :data:`FAILURES` entries (the oldest forgotten). Scopes never span
+capture files, so parts split by file merge by concatenating their findings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract.business.idempotency import arguments_digest
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pipeline.pairing import Scope, scope_of
+from jsoncontract.pipeline.payload import payload, texts
+from jsoncontract.pointer import join_pointer, pointer_tokens
+
+if TYPE_CHECKING:
+    from jsoncontract.model import CallResult, ToolCall, TraceEvent
+    from jsoncontract.pipeline.turns import SideEffects
+
+#: How many failed (scope, tool) pairs are remembered at once.
+FAILURES: Final = 8192
+#: Identical retries after an error allowed before one is reported.
+DEFAULT_IDENTICAL_RETRIES: Final = 2
+#: Members of a structured error that name an argument.
+PATH_MEMBERS: Final = frozenset(
+    ("path", "pointer", "field", "fields", "param", "parameter", "loc", "property",
+     "instancePath", "argument", "attribute", "key")
+)  # fmt: skip
+#: How much of an error's text is searched for argument names.
+_TEXT_LIMIT: Final = 65536
+#: How many changed members are compared (beyond: the arguments changed everywhere).
+_DIFF_LIMIT: Final = 512
+_TOKENS: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+@dataclass(slots=True)
+class _Failed:
+    arguments: Any
+    digest: int
+    named: frozenset[str]
+    identical: int = 0
+    reported: bool = False
+
+
+class RecoveryCheck:
+    """The reaction to error results (see the module).
+
+    Arguments:
+        identical_retries: identical retries allowed before one is reported.
+        key_fields: argument names that hold an idempotency key.
+        effects: what tells writes from reads.
+    """
+
+    def __init__(
+        self,
+        *,
+        identical_retries: int = DEFAULT_IDENTICAL_RETRIES,
+        key_fields: tuple[str, ...],
+        effects: SideEffects,
+    ) -> None:
+        self.identical_retries = identical_retries
+        self.key_fields = key_fields
+        self.effects = effects
+        self._failed: OrderedDict[tuple[Scope, str], _Failed] = OrderedDict()
+
+    def call(self, checked: CallResult) -> list[Finding]:
+        """Judge the call as a retry of its tool's last failed call, if it is one; remember
+        it if it failed."""
+        call = checked.call
+        if call.tool is None or call.hop is None:
+            return []
+        arguments = checked.arguments if checked.arguments is not None else call.arguments
+        if not isinstance(arguments, dict):
+            return []
+        key = (scope_of(call), call.tool)
+        before = self._failed.pop(key, None)
+        result = call.result
+        failed = result is not None and result.is_error is True
+        if before is None:
+            if failed:
+                self._remember(key, _failure(checked, arguments))
+            return []
+        digest = arguments_digest(arguments)
+        findings: list[Finding] = []
+        if digest == before.digest:
+            before.identical += 1
+            if before.identical > self.identical_retries and not before.reported:
+                before.reported = True
+                findings.append(self._identical(call, before.identical))
+            if failed:
+                self._remember(key, before)
+            return findings
+        changed = list(changed_paths(before.arguments, arguments))
+        keys = [p for p in changed if self._is_key(p)]
+        if keys and len(keys) == len(changed) and "write" in self.effects.of(call).classes:
+            findings.append(self._new_key(call, keys))
+        elif before.named:
+            unrelated = [p for p in changed if p not in keys and not _named(p, before.named)]
+            if unrelated:
+                findings.append(self._unrelated(call, unrelated, before.named))
+        if failed:
+            self._remember(key, _failure(checked, arguments))
+        return findings
+
+    def _is_key(self, pointer: str) -> bool:
+        tokens = pointer_tokens(pointer)
+        return len(tokens) == 1 and tokens[0] in self.key_fields
+
+    def _remember(self, key: tuple[Scope, str], failed: _Failed) -> None:
+        self._failed[key] = failed
+        if len(self._failed) > FAILURES:
+            self._failed.popitem(last=False)
+
+    def _identical(self, call: ToolCall, count: int) -> Finding:
+        return Finding(
+            "session.identical_retry",
+            Severity.WARNING,
+            f"{call.tool} was called again with the same arguments after it failed: identical "
+            f"retry {count} in a row (more than {self.identical_retries} allowed); the same "
+            "call gets the same error",
+            hint="after an error, fix what the error names, ask the user, or stop; retry an "
+            "identical call only on a transient error, a bounded number of times",
+        )
+
+    def _new_key(self, call: ToolCall, keys: list[str]) -> Finding:
+        return Finding(
+            "session.new_idempotency_key",
+            Severity.WARNING,
+            f"{call.tool} (a write) was retried after an error with a new idempotency key "
+            f"({', '.join(keys)}) and otherwise the same arguments: if the first attempt "
+            "wrote, this one writes again",
+            path=keys[0],
+            hint="retry a write with the key of the attempt it repeats; a new key means a "
+            "new write",
+        )
+
+    def _unrelated(self, call: ToolCall, unrelated: list[str], named: frozenset[str]) -> Finding:
+        more = f" and {len(unrelated) - 5} more" if len(unrelated) > 5 else ""
+        shown = ", ".join(unrelated[:5]) + more
+        names = ", ".join(sorted(named)[:5])
+        return Finding(
+            "session.unrelated_change",
+            Severity.WARNING,
+            f"after an error that named {names}, the retry of {call.tool} changed {shown} "
+            "as well: arguments the error did not name",
+            path=unrelated[0],
+            hint="change what the error names and keep the rest: a retry that changes more "
+            "may do something the user did not ask for",
+        )
+
+    def event(self, event: TraceEvent) -> list[Finding]:
+        """Nothing."""
+        return []
+
+    def close(self) -> list[Finding]:
+        """Nothing more."""
+        self._failed.clear()
+        return []
+
+
+def _failure(checked: CallResult, arguments: dict[str, Any]) -> _Failed:
+    return _Failed(arguments, arguments_digest(arguments), named_members(checked, arguments))
+
+
+def member_names(value: Any, limit: int = 1000) -> set[str]:
+    """The member names of a JSON value, at any depth (at most ``limit``)."""
+    names: set[str] = set()
+    stack = [value]
+    while stack and len(names) < limit:
+        item = stack.pop()
+        if isinstance(item, dict):
+            names.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return names
+
+
+def named_members(checked: CallResult, arguments: dict[str, Any]) -> frozenset[str]:
+    """The argument member names the call's error names: in its texts as words, in the
+    path-like members of a structured error, and in the paths the schema gate flagged."""
+    result = checked.call.result
+    names = member_names(arguments)
+    named: set[str] = set()
+    for finding in checked.findings:
+        if finding.stage in (Stage.PARSE, Stage.SCHEMA):
+            named.update(t for t in pointer_tokens(finding.path) if t in names)
+    if result is None or not names:
+        return frozenset(named)
+    budget = _TEXT_LIMIT
+    for _, text in texts(result):
+        if budget <= 0:
+            break
+        sample = text[:budget]
+        budget -= len(sample)
+        named.update(t for t in _TOKENS.findall(sample) if t in names)
+    found = payload(result)
+    if found is not None:
+        named.update(t for t in _path_tokens(found.value) if t in names)
+    return frozenset(named)
+
+
+def _path_tokens(value: Any) -> Iterator[str]:
+    """The words of the path-like members of a structured error."""
+    stack = [value]
+    seen = 0
+    while stack and seen < 10_000:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            for key, member in item.items():
+                if key in PATH_MEMBERS:
+                    parts = member if isinstance(member, list) else [member]
+                    for part in parts:
+                        if isinstance(part, str):
+                            yield from _TOKENS.findall(part)
+                stack.append(member)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def changed_paths(before: Any, after: Any, pointer: str = "") -> Iterator[str]:
+    """The JSON Pointers where ``after`` differs from ``before``: members added, removed or
+    changed, down to the first difference on each path (at most 512)."""
+    stack = [(before, after, pointer)]
+    count = 0
+    while stack and count < _DIFF_LIMIT:
+        old, new, where = stack.pop()
+        if isinstance(old, dict) and isinstance(new, dict):
+            for name in sorted(old.keys() | new.keys(), reverse=True):
+                if name not in old or name not in new:
+                    count += 1
+                    yield join_pointer(where, name)
+                elif old[name] != new[name]:
+                    stack.append((old[name], new[name], join_pointer(where, name)))
+        elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+            for index in range(len(old) - 1, -1, -1):
+                if old[index] != new[index]:
+                    stack.append((old[index], new[index], f"{where}/{index}"))
+        else:
+            count += 1
+            yield where
+
+
+def _named(pointer: str, named: frozenset[str]) -> bool:
+    return any(token in named for token in pointer_tokens(pointer))
