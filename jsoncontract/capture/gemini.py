@@ -5,15 +5,35 @@ reassembly is needed. Both the REST spelling (``functionCall``) and the Python S
 (``function_call``) are read. A call without ``args`` means no arguments. Tool definitions
 are ``{"functionDeclarations": [{name, description, parameters | parametersJsonSchema}]}``;
 ``parameters`` and ``response`` are written in the OpenAPI 3.0 subset.
+
+Results are ``functionResponse`` parts ``{id?, name, response}`` in the content after the
+call (``response`` holds ``output`` or ``error``: an ``error`` member marks a failure). A
+request body's ``contents`` is a conversation history; a ``functionResponse`` without an id
+answers the call of the same name in the model content before it, in order.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+from jsoncontract.capture.base import (
+    DocContext,
+    envelope,
+    make_call,
+    make_result,
+    result_problem,
+    text,
+)
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    ToolCall,
+    ToolResult,
+)
 
 #: Members of a Gemini ``Tool`` that enable a provider-hosted tool (no client-side schema).
 HOSTED_TOOLS: Final = frozenset(
@@ -69,11 +89,72 @@ def function_call(
 
 
 def part(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
-    """A content part; only ``functionCall`` parts hold calls."""
+    """A content part: ``functionCall`` parts hold calls, ``functionResponse`` results."""
     for member in ("functionCall", "function_call"):
         call = node.get(member)
         if isinstance(call, dict):
             function_call(call, ctx, out, f"{pointer}/{member}")
+    for member in ("functionResponse", "function_response"):
+        answer = node.get(member)
+        if isinstance(answer, dict):
+            function_response(answer, ctx, out, f"{pointer}/{member}")
+
+
+def function_response(
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
+) -> None:
+    """One ``functionResponse``: a result."""
+    findings = []
+    body = node.get("response")
+    if not isinstance(body, dict):
+        findings.append(
+            result_problem(
+                "malformed",
+                "functionResponse.response must be an object",
+                'put the output under "output" and failures under "error"',
+            )
+        )
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=node.get("id"),
+            node=pointer,
+            content=body,
+            is_error=("error" in body) if isinstance(body, dict) else None,
+            tool=text(node, "name"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A request body: its ``contents`` are a conversation history."""
+    contents = node.get("contents")
+    if not isinstance(contents, list):
+        return
+    ctx = ctx.child("", history=True)
+    unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
+    for i, entry in enumerate(contents):
+        if not isinstance(entry, dict):
+            continue
+        where = f"{pointer}/contents/{i}"
+        start = len(out)
+        content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
+        if entry.get("role") == "model":
+            unanswered = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+            continue
+        kept = out[:start]
+        for item in out[start:]:
+            if isinstance(item, ToolResult) and item.call_id is None:
+                match = next((c for c in unanswered if c.tool == item.tool), None)
+                if match is not None:
+                    unanswered.remove(match)
+                    match.result = item
+                    continue
+            kept.append(item)
+        out[:] = kept
 
 
 def content(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -90,9 +171,12 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
     candidates = node.get("candidates")
     if not isinstance(candidates, list):
         return
+    response_id = node.get("responseId")
     for i, candidate in enumerate(candidates):
         if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict):
-            content(candidate["content"], ctx, out, f"{pointer}/candidates/{i}/content")
+            where = f"{pointer}/candidates/{i}/content"
+            turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            content(candidate["content"], ctx.child("", turn=turn), out, where)
 
 
 def _is_tool(entry: dict[str, Any]) -> bool:
@@ -124,9 +208,15 @@ class Gemini:
         return response if isinstance(value["candidates"], list) else None
 
     def part(self, value: dict[str, Any], state: None) -> Handler | None:
-        """A ``Content``, a part, or a bare function call."""
+        """A request body, a ``Content``, a part, or a bare function call."""
+        if isinstance(value.get("contents"), list):
+            return history
         if isinstance(value.get("parts"), list):
             return content
+        if isinstance(value.get("functionResponse"), dict) or isinstance(
+            value.get("function_response"), dict
+        ):
+            return part
         # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
         call = value.get("function_call")
         if isinstance(value.get("functionCall"), dict) or (

@@ -4,23 +4,32 @@ The reader hands the ledger what each document holds (calls, results, trace even
 capture order, and the ledger hands on calls, with their results attached, and trace events,
 in the same order.
 
-**Keys.** A call and its result meet by key: ``(hop, session, call id)``. The session is the
-MCP session's id for MCP messages, whose JSON-RPC ids restart in every session; it is
-``None`` elsewhere, where the ids are the model's (``call_...``, ``toolu_...``, a Gemini id,
-``gen_ai.tool.call.id``: the OpenTelemetry conventions carry the model's id) and unique in
-the run. ``jsonrpc.request.id`` and ``mcp.session.id`` of an MCP span give the same key as
-the frames. A call or result without an id never waits: a dialect that pairs by position
-(a Gemini history without ids, an HTTP Archive entry, a span that holds both) attaches the
-result itself before handing the call on.
+**Keys.** A call and its result meet by key. At the model hop the key is the call id
+(``call_...``, ``toolu_...``, a Gemini id, ``gen_ai.tool.call.id``: the OpenTelemetry
+conventions carry the model's id), unique in the run. At the MCP hop it is ``(hop, session,
+id)``, the session being the MCP session's id, since JSON-RPC ids restart in every session
+(``jsonrpc.request.id`` and ``mcp.session.id`` of an MCP span give the same key as the
+frames); the downstream hop keys the same way. A call or result without an id never waits:
+a dialect that pairs by position (a Gemini history without ids, an HTTP Archive entry, a
+span that holds both) attaches the result itself before handing the call on.
 
 **Holding.** A call with an id waits for its result until the result arrives, or
 :data:`WINDOW` more documents (JSONL lines, SSE events, files) have been read (results
 follow their call within a few lines in every capture seen), or more than :data:`LIMIT`
-calls and events wait, or the run ends. Everything leaves in capture order: a call answered
-early waits behind an earlier one that is still waiting, so that the checks over a run
-(idempotency, turns, sessions) see the capture's order. A result that comes before its
-call waits :data:`WINDOW` documents for it the same way. Memory is bounded by :data:`LIMIT`
-items plus the keys of the :data:`REMEMBERED` calls handed on last.
+calls and events wait, or the run ends. Everything leaves in capture order: a call
+answered early waits behind an earlier one that is still waiting, so that the checks over
+a run (idempotency, turns, sessions) see the capture's order. A result that comes before
+its call waits :data:`WINDOW` documents for it the same way. Memory is bounded by
+:data:`LIMIT` items plus the keys of the last :data:`REMEMBERED` to twice as many calls
+handed on.
+
+**Calls alone.** A run whose first :data:`WINDOW` documents held no result at some hop is
+taken to be a trace of calls alone at that hop (the responses of a model, the requests a
+host sent): from then on its calls neither wait nor are remembered, so that such a trace
+is read as fast as before results were paired (holding calls costs time, their data going
+cold while they wait, and remembering them costs a hash each). A call repeated there is
+counted again. The first result of that hop ends it; a result then whose call is not
+waiting is reported late.
 
 **One call, several places.** A model-hop call whose key was already seen, waiting or
 handed on (the response, then the next request's history; a chat span's ``tool_call``
@@ -37,7 +46,7 @@ claims within the window is an :attr:`~jsoncontract.model.EventKind.ORPHAN_RESUL
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import deque
 from typing import Any, Final
 
 from jsoncontract.model import (
@@ -54,42 +63,45 @@ from jsoncontract.model import (
 WINDOW: Final = 1024
 #: How many calls and events may wait at once; beyond it the oldest leave unanswered.
 LIMIT: Final = 16384
-#: How many keys of calls handed on are remembered, to merge repeats and spot late results.
-REMEMBERED: Final = 65536
+#: How many keys of calls handed on are remembered, to merge repeats and spot late results
+#: (at least; up to twice as many). More than the calls of a window, few enough to stay in
+#: the processor's cache: looking them up is paid by every call.
+REMEMBERED: Final = 8192
 
 Released = ToolCall | TraceEvent
+Key = str | tuple[str, str | None, str]
 _MODEL: Final = Hop.MODEL
 _UNRECORDED: Final = ArgumentsForm.UNRECORDED
 
 
-def call_key(call: ToolCall) -> tuple[Any, ...] | None:
+def _key(hop: Hop | None, session: Any, call_id: str) -> Key:
+    # Keys are strings, or tuples of strings, which the garbage collector does not track
+    # (the ledger remembers tens of thousands); a hop is keyed by its value, an enum
+    # member's hash being computed in Python.
+    if hop is _MODEL:
+        return call_id
+    return (
+        hop._value_ if hop is not None else "",
+        session.id if session is not None else None,
+        call_id,
+    )
+
+
+def call_key(call: ToolCall) -> Key | None:
     """The key a call's result is found by, or ``None`` when it has no id."""
     call_id = call.call_id
-    if call_id is None:
-        return None
-    session = call.session
-    return (call.hop, session.id if session is not None else None, call_id)
+    return None if call_id is None else _key(call.hop, call.session, call_id)
 
 
-def result_key(result: ToolResult) -> tuple[Any, ...] | None:
+def result_key(result: ToolResult) -> Key | None:
     """The key of the call a result answers, or ``None`` when it names none."""
     call_id = result.call_id
-    if call_id is None:
-        return None
-    session = result.session
-    return (result.hop, session.id if session is not None else None, call_id)
+    return None if call_id is None else _key(result.hop, result.session, call_id)
 
 
-class _Entry:
-    """One call or event in the queue; ``done`` once nothing more is awaited for it."""
-
-    __slots__ = ("doc", "done", "item", "key")
-
-    def __init__(self, item: Released, doc: int, done: bool, key: Any = None) -> None:
-        self.item = item
-        self.doc = doc
-        self.done = done
-        self.key = key
+# A queue entry is a list, [item, document number, done, key]: made for every call, it is
+# five times cheaper to build than an object.
+_ITEM, _DOC, _DONE, _KEY = 0, 1, 2, 3
 
 
 class Ledger:
@@ -98,10 +110,14 @@ class Ledger:
     Arguments:
         window: how many documents a call waits for its result (and a result for its call).
         limit: how many calls and events may wait at once.
-        remembered: how many handed-on call keys are kept for merging repeats.
+        remembered: how many handed-on call keys are kept for merging repeats (at least;
+            they are kept in two generations of ``remembered`` each).
     """
 
     __slots__ = (
+        "_answered",
+        "_expect",
+        "_older",
         "_queue",
         "_results",
         "_results_order",
@@ -122,12 +138,18 @@ class Ledger:
         self.limit = limit
         self.remembered = remembered
         self.doc = 0
-        self._queue: deque[_Entry] = deque()
-        self._waiting: dict[Any, _Entry] = {}
-        self._results: dict[Any, tuple[ToolResult, int]] = {}
-        self._results_order: deque[tuple[int, Any]] = deque()
-        # keys of calls handed on -> whether they had their result
-        self._seen: OrderedDict[Any, bool] = OrderedDict()
+        self._queue: deque[list[Any]] = deque()
+        self._waiting: dict[Key, list[Any]] = {}
+        self._results: dict[Key, tuple[ToolResult, int]] = {}
+        self._results_order: deque[tuple[int, Key]] = deque()
+        # the keys of the calls handed on, in two generations (when the newer fills up it
+        # becomes the older, and the older is forgotten); and those that left answered
+        self._seen: set[Key] = set()
+        self._older: set[Key] = set()
+        self._answered: set[Key] = set()
+        # per hop value: whether its calls wait (True: results of the hop were seen; None:
+        # not yet known; False: the first window passed without one)
+        self._expect: dict[str, bool | None] = {}
 
     @property
     def waiting(self) -> int:
@@ -137,6 +159,20 @@ class Ledger:
     def add(self, items: list[Captured], out: list[Released]) -> None:
         """Take what one document holds; append to ``out`` what may leave now."""
         self.doc += 1
+        if self.doc == self.window + 1:  # the first window has passed
+            expect = self._expect
+            for each in Hop:
+                if not expect.get(each._value_):
+                    expect[each._value_] = False
+        if len(items) == 1 and not self._queue and not self._results_order:
+            # the common case of a trace of calls alone, kept short: one call of a hop
+            # that carries no results, with nothing before it, leaves at once
+            call = items[0]
+            if type(call) is ToolCall:
+                hop = call.hop
+                if hop is not None and self._expect.get(hop._value_) is False:
+                    out.append(call)
+                    return
         for item in items:
             kind = type(item)
             if kind is ToolCall:
@@ -144,8 +180,9 @@ class Ledger:
             elif kind is ToolResult:
                 self._result(item)  # type: ignore[arg-type]
             else:
-                self._queue.append(_Entry(item, self.doc, True))  # type: ignore[arg-type]
-        self._release(out)
+                self._queue.append([item, self.doc, True, None])
+        if self._queue or self._results_order:
+            self._release(out)
 
     def flush(self, out: list[Released]) -> None:
         """The end of the run: everything still held leaves, in order; results still
@@ -162,47 +199,60 @@ class Ledger:
     # -- arrivals ------------------------------------------------------------------------
 
     def _call(self, call: ToolCall) -> None:
-        key = call_key(call)
-        if key is None:
-            self._queue.append(_Entry(call, self.doc, True))
+        call_id = call.call_id
+        if call_id is None:
+            self._queue.append([call, self.doc, True, None])
             return
-        if call.hop is _MODEL:
-            first = self._waiting.get(key)
+        hop = call.hop
+        key = _key(hop, call.session, call_id)
+        waiting = self._waiting
+        if hop is _MODEL:
+            first = waiting.get(key)
             if first is not None:  # the same call seen again before it left
-                self._merge(first.item, call)  # type: ignore[arg-type]
+                self._merge(first[_ITEM], call)
                 return
-            if key in self._seen:  # seen again after it left: checked already
+            if key in self._seen or key in self._older:  # seen again after it left
                 return
         else:
-            earlier = self._waiting.pop(key, None)
+            earlier = waiting.pop(key, None)
             if earlier is not None:  # an id used again while unanswered: that one is done
-                earlier.done = True
-        waiting = self._results.pop(key, None)
-        if waiting is not None:
-            self._attach(call, waiting[0])
-        entry = _Entry(call, self.doc, call.result is not None, key)
-        if not entry.done:
-            self._waiting[key] = entry
+                earlier[_DONE] = True
+        if self._results:
+            answer = self._results.pop(key, None)
+            if answer is not None:
+                self._attach(call, answer[0])
+        if call.result is not None or (hop is not None and self._expect.get(hop._value_) is False):
+            self._queue.append([call, self.doc, True, key])
+            return
+        entry = [call, self.doc, False, key]
+        waiting[key] = entry
         self._queue.append(entry)
 
     def _result(self, result: ToolResult) -> None:
+        alone = False  # its hop was taken for calls alone: its call may have left
+        if result.hop is not None:
+            alone = self._expect.get(result.hop._value_) is False
+            self._expect[result.hop._value_] = True
         key = result_key(result)
         if key is None:  # nothing to pair it with
             self._queue.append(self._orphan_entry(result))
             return
         entry = self._waiting.pop(key, None)
         if entry is not None:
-            self._attach(entry.item, result)  # type: ignore[arg-type]
-            entry.done = True
+            self._attach(entry[_ITEM], result)
+            entry[_DONE] = True
             return
-        seen = self._seen.get(key)
-        if seen is not None:
-            if not seen:
-                self._seen[key] = True  # report it once
+        if key in self._seen or key in self._older:  # its call has left
+            if key not in self._answered:
+                self._answered.add(key)  # reported once
                 late = TraceEvent(EventKind.LATE_RESULT, result.source, result=result)
-                self._queue.append(_Entry(late, self.doc, True))
+                self._queue.append([late, self.doc, True, None])
             elif result.hop is not _MODEL and not result.in_history:
                 self._queue.append(self._orphan_entry(result))
+            return
+        if alone:
+            late = TraceEvent(EventKind.LATE_RESULT, result.source, result=result)
+            self._queue.append([late, self.doc, True, None])
             return
         if key not in self._results:  # a repeat of a waiting result is dropped
             self._results[key] = (result, self.doc)
@@ -240,30 +290,41 @@ class Ledger:
         results = self._results_order
         while results and results[0][0] <= oldest:
             _, key = results.popleft()
-            waiting = self._results.get(key)
-            if waiting is not None and waiting[1] <= oldest:
+            answer = self._results.get(key)
+            if answer is not None and answer[1] <= oldest:
                 del self._results[key]
-                self._queue.append(self._orphan_entry(waiting[0]))
+                self._queue.append(self._orphan_entry(answer[0]))
         queue = self._queue
+        limit = self.limit
+        leave = self._leave
         while queue:
             head = queue[0]
-            if not head.done and head.doc > oldest and len(queue) <= self.limit:
+            if not head[_DONE] and head[_DOC] > oldest and len(queue) <= limit:
                 break
             queue.popleft()
-            self._leave(head, out)
+            leave(head, out)
 
-    def _leave(self, entry: _Entry, out: list[Released]) -> None:
-        key = entry.key
+    def _leave(self, entry: list[Any], out: list[Released]) -> None:
+        key = entry[_KEY]
         if key is not None:
-            if not entry.done and self._waiting.get(key) is entry:
+            if not entry[_DONE] and self._waiting.get(key) is entry:
                 del self._waiting[key]
-            call: ToolCall = entry.item  # type: ignore[assignment]
-            seen = self._seen
-            seen[key] = call.result is not None
-            if len(seen) > self.remembered:
-                seen.popitem(last=False)
-        out.append(entry.item)
+            self._remember(key, entry[_ITEM].result is not None)
+        out.append(entry[_ITEM])
 
-    def _orphan_entry(self, result: ToolResult) -> _Entry:
+    def _remember(self, key: Key, answered: bool) -> None:
+        self._seen.add(key)
+        if answered:
+            self._answered.add(key)
+        if len(self._seen) > self.remembered:
+            self._rotate()
+
+    def _rotate(self) -> None:
+        """The newer generation of keys becomes the older; the older is forgotten."""
+        self._older = self._seen
+        self._seen = set()
+        self._answered.intersection_update(self._older)
+
+    def _orphan_entry(self, result: ToolResult) -> list[Any]:
         orphan = TraceEvent(EventKind.ORPHAN_RESULT, result.source, result=result)
-        return _Entry(orphan, self.doc, True)
+        return [orphan, self.doc, True, None]

@@ -158,13 +158,13 @@ class McpState:
                 self.answer(node, ctx, out)
             return
         if method == "tools/call":
-            session = self.session(ctx)
+            session = self._session or self.session(ctx)
             self._used = True
             start = len(out)
             request(node, ctx, out)
             call = out[start]
             if isinstance(call, ToolCall):
-                call.session = _versioned(session, node)
+                call.session = session if call.meta is None else _versioned(session, call.meta)
                 request_id = node.get("id")
                 if type(request_id) in _ID_TYPES and call.call_id is not None:
                     _remember(self._calls, _key(request_id), call.call_id)
@@ -250,15 +250,12 @@ class McpState:
         """Nothing is left unfinished: unanswered calls are the ledger's to hand on."""
 
 
-def _versioned(session: McpSession, node: dict[str, Any]) -> McpSession:
+def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
     """The session a request is made under: a 2026 stateless request names its protocol
     version in ``params._meta``."""
-    params = node.get("params")
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    if isinstance(meta, dict):
-        version = meta.get(_VERSION_META)
-        if isinstance(version, str) and version != session.protocol_version:
-            return replace(session, protocol_version=version)
+    version = meta.get(_VERSION_META)
+    if isinstance(version, str) and version != session.protocol_version:
+        return replace(session, protocol_version=version)
     return session
 
 

@@ -3,6 +3,13 @@
 ``tool_calls[].function.arguments`` is a JSON *string*; streamed, it arrives as
 ``choices[].delta.tool_calls[]`` fragments to concatenate per ``index``. Tool definitions are
 ``{"type": "function", "function": {name, description, parameters, strict}}``.
+
+Results are ``{"role": "tool", "tool_call_id", "content"}`` messages (``content`` a string
+or a list of text parts; the legacy ``{"role": "function", "name", "content"}`` answers the
+``function_call`` before it). A request body's ``messages`` is a conversation history: its
+assistant messages' calls and its tool messages' results are read, the calls of one
+assistant message sharing a turn; the calls seen before in the response are the same calls
+(:mod:`jsoncontract.capture.ledger`).
 """
 
 from __future__ import annotations
@@ -16,10 +23,21 @@ from jsoncontract.capture.base import (
     envelope,
     key,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    Severity,
+    ToolCall,
+    ToolResult,
+)
 
 #: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
 #: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
@@ -100,7 +118,14 @@ def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = ""
 
 
 def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
-    """An assistant message: its ``tool_calls`` (or the legacy ``function_call``)."""
+    """An assistant message: its ``tool_calls`` (or the legacy ``function_call``); a tool
+    message: its result."""
+    role = node.get("role")
+    if role == "tool" or role == "function":
+        tool_message(node, ctx, out, pointer)
+        return
+    if ctx.turn is None:
+        ctx = ctx.child("", turn=ctx.turn_at(pointer))
     calls = node.get("tool_calls")
     if isinstance(calls, list):
         for i, call in enumerate(calls):
@@ -127,14 +152,74 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
         )
 
 
+def tool_message(
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
+) -> None:
+    """A ``role: "tool"`` message (or a legacy ``role: "function"`` one): a result."""
+    findings = []
+    call_id = node.get("tool_call_id")
+    if node.get("role") == "tool" and not isinstance(call_id, str):
+        findings.append(
+            result_problem(
+                "malformed",
+                "the tool message has no tool_call_id, so it answers no call",
+                "set tool_call_id to the id of the tool call it answers",
+            )
+        )
+    if "content" not in node:
+        findings.append(result_problem("malformed", "the tool message has no content"))
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=call_id if isinstance(call_id, str) else None,
+            node=pointer,
+            content=node.get("content"),
+            tool=text(node, "name"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A request body: its ``messages`` are a conversation history."""
+    messages = node.get("messages")
+    if not isinstance(messages, list):
+        return
+    ctx = ctx.child("", history=True)
+    legacy: list[ToolCall] = []  # function_call messages, answered by the next function one
+    for i, entry in enumerate(messages):
+        if not isinstance(entry, dict):
+            continue
+        where = f"{pointer}/messages/{i}"
+        role = entry.get("role")
+        if role == "assistant":
+            start = len(out)
+            message(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
+            legacy = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+        elif role == "tool":
+            tool_message(entry, ctx, out, where)
+        elif role == "function":  # answers the legacy function_call before it, by position
+            start = len(out)
+            tool_message(entry, ctx, out, where)
+            answer = out[start] if len(out) > start else None
+            if legacy and isinstance(answer, ToolResult):
+                legacy.pop(0).result = answer
+                del out[start]
+
+
 def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A whole ``chat.completion``: every choice's message."""
     choices = node.get("choices")
     if not isinstance(choices, list):
         return
+    response_id = node.get("id")
     for i, choice in enumerate(choices):
         if isinstance(choice, dict) and isinstance(choice.get("message"), dict):
-            message(choice["message"], ctx, out, f"{pointer}/choices/{i}/message")
+            where = f"{pointer}/choices/{i}/message"
+            turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            message(choice["message"], ctx.child("", turn=turn), out, where)
 
 
 class ChatStream:
@@ -164,7 +249,10 @@ class ChatStream:
                 for fragment in fragments if type(fragments) is list else ():
                     if not isinstance(fragment, dict):
                         continue
-                    pending = calls.open((response, number, key(fragment.get("index", 0))), ctx)
+                    pending = calls.open(
+                        (response, number, key(fragment.get("index", 0))),
+                        ctx if ctx.turn is not None else ctx.child("", turn=f"{response}/{number}"),
+                    )
                     if fragment.get("id"):
                         pending.call_id = fragment["id"]
                     function = fragment.get("function")
@@ -202,6 +290,27 @@ def is_chunk(value: dict[str, Any]) -> bool:
 
 def _is_tool(entry: dict[str, Any]) -> bool:
     return entry.get("type") == "function" and isinstance(entry.get("function"), dict)
+
+
+#: Content blocks only Anthropic's messages hold.
+_ANTHROPIC_BLOCKS: Final = ("tool_use", "tool_result", "mcp_tool_use", "mcp_tool_result")
+
+
+def anthropic_history(body: dict[str, Any]) -> bool:
+    """Whether a request body's ``messages`` are Anthropic's: a content block of its own,
+    or the top-level ``system`` and ``max_tokens`` with no OpenAI tool message."""
+    messages = body["messages"]
+    for entry in messages:
+        if not isinstance(entry, dict):
+            continue
+        if "tool_calls" in entry or entry.get("role") in ("tool", "function", "system"):
+            return False
+        content = entry.get("content")
+        if isinstance(content, list) and any(
+            isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content
+        ):
+            return True
+    return "max_tokens" in body and "system" in body
 
 
 class OpenAIChat:
@@ -244,6 +353,11 @@ class OpenAIChat:
             return message
         if value.get("type") == "function" and isinstance(value.get("function"), dict):
             return tool_call
+        if value.get("role") == "tool" and "tool_call_id" in value:
+            return tool_message
+        messages = value.get("messages")
+        if isinstance(messages, list) and not anthropic_history(value):
+            return history
         return None
 
 

@@ -4,6 +4,12 @@ A ``function_call`` item carries ``arguments`` as a JSON string, like Chat; stre
 arrives as ``response.function_call_arguments.delta`` / ``.done`` events per ``item_id``,
 between ``response.output_item.added`` and ``.done``. Tool definitions are flat:
 ``{"type": "function", name, description, parameters, strict}``.
+
+Results are ``function_call_output`` items ``{call_id, output}`` in the next request's
+``input``. A request body's ``input`` list is a conversation history: its ``function_call``
+items are the calls (the response's, seen again) and its ``function_call_output`` items
+their results; with ``previous_response_id`` the input holds only the results, whose calls
+are in the previous response.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from jsoncontract.capture.base import (
     envelope,
     key,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
@@ -57,6 +65,55 @@ def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: st
             findings=findings,
         )
     )
+
+
+def output(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A ``function_call_output`` item: a result."""
+    findings = []
+    call_id = node.get("call_id")
+    if not isinstance(call_id, str):
+        findings.append(
+            result_problem(
+                "malformed",
+                "the function_call_output item has no call_id, so it answers no call",
+                "set call_id to the call_id of the function_call it answers",
+            )
+        )
+    if "output" not in node:
+        findings.append(result_problem("malformed", "the function_call_output item has no output"))
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=call_id if isinstance(call_id, str) else None,
+            node=pointer,
+            content=node.get("output"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A request body: its ``input`` items are a conversation history."""
+    items = node.get("input")
+    if not isinstance(items, list):
+        return
+    ctx = ctx.child("", history=True)
+    turn: str | None = None
+    for i, entry in enumerate(items):
+        if not isinstance(entry, dict):
+            continue
+        kind = entry.get("type")
+        where = f"{pointer}/input/{i}"
+        if kind == "function_call":
+            # the calls of one turn are consecutive items
+            turn = turn or ctx.turn_at(where)
+            item(entry, ctx.child("", turn=turn), out, where)
+            continue
+        turn = None
+        if kind == "function_call_output":
+            output(entry, ctx, out, where)
 
 
 class ResponsesStream:
@@ -110,10 +167,14 @@ class ResponsesStream:
 
     def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A whole Responses ``response``: its ``function_call`` output items."""
-        output = node.get("output")
-        if not isinstance(output, list):
+        items = node.get("output")
+        if not isinstance(items, list):
             return
-        for i, entry in enumerate(output):
+        response_id = node.get("id")
+        if ctx.turn is None:
+            turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
+            ctx = ctx.child("", turn=turn)
+        for i, entry in enumerate(items):
             if isinstance(entry, dict) and entry.get("type") == "function_call":
                 self.close_item(entry, ctx, out, f"/output/{i}")
 
@@ -181,6 +242,12 @@ class OpenAIResponses:
             return state.response
         if kind == "function_call":
             return item
+        if kind == "function_call_output":
+            return output
+        if isinstance(value.get("input"), list) and (
+            "model" in value or "previous_response_id" in value or "instructions" in value
+        ):
+            return history
         return None
 
 

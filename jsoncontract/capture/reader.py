@@ -55,13 +55,25 @@ _HOPS: Final = {h.value: h for h in Hop}
 
 
 class _FileState:
-    """What one file's documents share: each dialect's memory (open streams, unanswered
-    MCP requests), in registry order, the fallback's last."""
+    """What one file's documents share: each dialect's memory (open streams, MCP
+    sessions), in registry order, the fallback's last; and the run's ledger, which each
+    document's calls and results are handed to (``released`` is what leaves it)."""
 
-    __slots__ = ("states",)
+    __slots__ = ("ledger", "released", "states")
 
-    def __init__(self, dialects: Registry) -> None:
+    def __init__(self, dialects: Registry, ledger: Ledger, released: list[Released]) -> None:
         self.states: list[DialectState | None] = [d.new_state() for d in dialects]
+        self.ledger = ledger
+        self.released = released
+
+    def hand(self, out: list[Captured]) -> Iterator[Released]:
+        """Hand one document's items to the ledger; yield what leaves it."""
+        released = self.released
+        self.ledger.add(out, released)
+        out.clear()
+        if released:
+            yield from released
+            released.clear()
 
     def flush(self) -> list[Captured]:
         out: list[Captured] = []
@@ -143,14 +155,9 @@ class CaptureReader:
     def _trace(self, files: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
         ledger = self.new_ledger()
         released: list[Released] = []
-        add = ledger.add
         for path in files:
             try:
-                for items in self._file(path):
-                    add(items, released)
-                    if released:
-                        yield from released
-                        released.clear()
+                yield from self._file(path, _FileState(self.dialects, ledger, released))
             except InputError:  # what the files before it held is handed on first
                 ledger.flush(released)
                 yield from released
@@ -168,12 +175,11 @@ class CaptureReader:
         """The ledger a run pairs results with calls in (bounded by ``window``)."""
         return Ledger(window=self.window)
 
-    def _file(self, path: str | Path) -> Iterator[list[Captured]]:
-        """What each document of one file holds, document by document."""
+    def _file(self, path: str | Path, state: _FileState) -> Iterator[Released]:
+        """Read one file, document by document, through the run's ledger."""
         self.files += 1
         name = str(path)
         suffix = Path(name).suffix.lower()
-        state = _FileState(self.dialects)
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
@@ -183,33 +189,40 @@ class CaptureReader:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
-        yield state.flush()
+        yield from state.hand(state.flush())
 
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
         """The calls in one already-parsed document (for embedding the reader elsewhere),
         with the results the document holds attached."""
         out: list[Captured] = []
-        state = _FileState(self.dialects)
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
         self._dispatch(value, ctx, state, out)
         out.extend(state.flush())
-        return _settled(iter([out]), self.new_ledger())
+        ledger.add(out, released)
+        ledger.flush(released)
+        return [item for item in released if type(item) is ToolCall]
 
     def read_document(self, data: bytes, *, name: str) -> Iterator[ToolCall]:
         """Every call in one in-memory JSON document, read exactly as a ``.json`` file
         called ``name`` would be (fixture suites hold captures inline)."""
         self.files += 1
         self.bytes_read += len(data)
-        state = _FileState(self.dialects)
-
-        def batches() -> Iterator[list[Captured]]:
-            yield from self._whole(name, data, state, ".json")
-            yield state.flush()
-
-        yield from _settled(batches(), self.new_ledger())
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
+        calls: list[Released] = [
+            *self._whole(name, data, state, ".json"),
+            *state.hand(state.flush()),
+        ]
+        ledger.flush(released)
+        calls.extend(released)
+        yield from (item for item in calls if type(item) is ToolCall)
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[list[Captured]]:
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[Released]:
         """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
         read whole otherwise."""
         skipped = 0
@@ -236,9 +249,7 @@ class CaptureReader:
         self.bytes_read += len(data)
         yield from self._whole(name, data, state, Path(name).suffix.lower())
 
-    def _whole(
-        self, name: str, data: bytes, state: _FileState, suffix: str
-    ) -> Iterator[list[Captured]]:
+    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[Released]:
         data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
@@ -302,9 +313,9 @@ class CaptureReader:
                     ),
                 )
             )
-        yield out
+        yield from state.hand(out)
 
-    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[list[Captured]]:
+    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
         text = data.decode("utf-8", "surrogateescape")
         numbered = (
             (n, payload.encode("utf-8", "surrogateescape"))
@@ -314,10 +325,12 @@ class CaptureReader:
 
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
-    ) -> Iterator[list[Captured]]:
+    ) -> Iterator[Released]:
         dispatch = self._dispatch
         tool = self.tool
         out: list[Captured] = []
+        add = state.ledger.add
+        released = state.released
         for number, line in lines:
             if line is None:
                 out.append(
@@ -331,8 +344,7 @@ class CaptureReader:
                         ),
                     )
                 )
-                yield out
-                out.clear()
+                yield from state.hand(out)
                 continue
             self.bytes_read += len(line)
             try:
@@ -349,8 +361,7 @@ class CaptureReader:
                         _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
                     )
                 )
-                yield out
-                out.clear()
+                yield from state.hand(out)
                 continue
             ctx = DocContext(name, number, None, anomalies, tool)
             try:
@@ -367,8 +378,14 @@ class CaptureReader:
                         ),
                     )
                 )
-            yield out
+            add(out, released)
             out.clear()
+            if released:
+                if len(released) == 1:
+                    yield released.pop()
+                else:
+                    yield from released
+                    released.clear()
 
     # -- dialect detection ---------------------------------------------------------------
 
@@ -388,6 +405,10 @@ class CaptureReader:
             handler = self._handler(value, state)
             if handler is not None:
                 handler(value, ctx, out)
+                return
+            if "custom_id" in value and containers.batch(
+                value, ctx, out, lambda v, c, o: self._dispatch(v, c, state, o)
+            ):
                 return
             if ctx.tool and self._forced is None:
                 self._body(value, ctx, state, out)
@@ -426,12 +447,14 @@ class CaptureReader:
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
+        moment = record.get("time")
         child = ctx.child(
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
             call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
+            time=containers.epoch(moment) if moment is not None else ctx.time,
         )
         payload = record["payload"]
         start = len(out)
@@ -516,15 +539,6 @@ def _parses_alone(line: bytes) -> bool:
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
-
-
-def _settled(batches: Iterator[list[Captured]], ledger: Ledger) -> list[ToolCall]:
-    """The calls of ``batches`` (one list per document), results attached."""
-    released: list[Released] = []
-    for items in batches:
-        ledger.add(items, released)
-    ledger.flush(released)
-    return [item for item in released if type(item) is ToolCall]
 
 
 def _record_anomalies(ctx: DocContext, calls: list[Captured]) -> None:

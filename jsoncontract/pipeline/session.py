@@ -29,6 +29,9 @@ SESSION_CODES = {
 class SessionFindings:
     """Reports results without calls; the rest of the run passes through unremarked."""
 
+    #: nothing to say about single calls: the checker does not ask
+    per_call = False
+
     def call(self, checked: CallResult) -> Iterable[Finding]:
         """Nothing about a single call."""
         return ()

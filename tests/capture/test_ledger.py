@@ -119,8 +119,22 @@ def test_a_model_call_seen_again_is_one_call() -> None:
 
 def test_a_model_call_seen_again_after_it_left_is_dropped() -> None:
     first = call("a")
-    steps = run(Ledger(window=0), [first], [call("a")])
-    assert steps == [[first], [], []]
+    steps = run(Ledger(window=1), [result("z"), first], [], [call("a")])
+    calls = [c for s in steps for c in s if isinstance(c, ToolCall)]
+    assert calls == [first]
+
+
+def test_calls_alone_are_neither_held_nor_remembered() -> None:
+    first, again = call("a"), call("a")
+    steps = run(Ledger(window=0), [first], [again])
+    assert steps == [[first], [again], []]
+
+
+def test_a_result_after_calls_alone_is_late() -> None:
+    a = call("a")
+    steps = run(Ledger(window=0), [a], [result("a")])
+    (late,) = steps[1]
+    assert isinstance(late, TraceEvent) and late.kind is EventKind.LATE_RESULT
 
 
 def test_a_repeated_result_keeps_the_first() -> None:
@@ -186,3 +200,19 @@ def test_bad_bounds_are_refused() -> None:
         Ledger(window=-1)
     with pytest.raises(ValueError):
         Ledger(limit=0)
+
+
+def test_calls_stop_waiting_where_the_first_window_held_no_result() -> None:
+    ledger = Ledger(window=2)
+    calls = [call(str(i)) for i in range(5)]
+    steps = run(ledger, *([c] for c in calls))
+    # the first two wait out the window; from then on the trace is taken for calls alone
+    assert steps == [[], [], [calls[0]], [calls[1], calls[2], calls[3]], [calls[4]], []]
+
+
+def test_a_hop_with_results_keeps_waiting() -> None:
+    ledger = Ledger(window=2)
+    a, b, c = call("a"), call("b"), call("c")
+    steps = run(ledger, [a, result("a")], [], [], [b], [], [result("b")], [c])
+    assert steps[0] == [a] and steps[5] == [b] and b.result is not None
+    assert steps[6] == [] and steps[7] == [c]
