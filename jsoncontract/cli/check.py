@@ -57,7 +57,10 @@ HELP = (
     "Every call goes through four gates in order: envelope (a well-formed call of a known "
     "tool), parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules "
     "from --rules or the config, and idempotency keys across the whole run). "
-    "The first gate that fails names the failure.\n\n"
+    "The first gate that fails names the failure. A call whose result the capture holds "
+    "then goes through the result gate (structured content, the result contract, leaks), "
+    "and the run is checked for its turn and session contracts ([results] and [session] "
+    "in the config).\n\n"
     "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
 )
 
@@ -144,9 +147,13 @@ def check_cli(
     window = result_window if result_window is not None else section.get("result_window", WINDOW)
     reader = CaptureReader(dialect=forced, tool=tool, window=window)
     summary = Summary()
+    from jsoncontract.pipeline.contracts import SessionContracts
+    from jsoncontract.pipeline.result import ResultChecks
+
     results = iter_check(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader,
+        summary=summary, reader=reader, results=ResultChecks.from_config(cfg),
+        session=SessionContracts.from_config(cfg, toolset),
     )
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)

@@ -32,6 +32,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import SchemaLoadError, ServerError
+from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.pipeline.answers import (
     AnswerKind,
     error_findings,
@@ -40,7 +41,6 @@ from jsoncontract.pipeline.answers import (
     structured_content_findings,
     unknown_tool_findings,
 )
-from jsoncontract.model import Finding, Severity, Source
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Connection, ConnectOptions, Negotiated, Reply

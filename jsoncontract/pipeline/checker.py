@@ -29,8 +29,8 @@ from jsoncontract.model import (
     ToolContract,
     TraceEvent,
 )
-from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.contracts import SessionContracts
+from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
 from jsoncontract.pipeline.result import ResultChecks
 from jsoncontract.pipeline.schema import schema_findings

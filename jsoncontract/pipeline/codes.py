@@ -65,8 +65,7 @@ RESULT_CODES: Final = {
     "result.output_schema_invalid": "a tool's outputSchema is not a valid JSON Schema",
     "result.text_mirror": "structuredContent has no text block mirroring it as JSON, or one "
     "that says something else",
-    "result.malformed_error": "a JSON-RPC error object lacks an integer code or a string "
-    "message",
+    "result.malformed_error": "a JSON-RPC error object lacks an integer code or a string message",
     "result.reserved_error_code": "an error code in the range JSON-RPC reserves, which "
     "JSON-RPC does not define",
     "result.invalid_arguments_answer": "invalid arguments were rejected, but not as the "
@@ -88,19 +87,14 @@ SESSION_CODES: Final = {
     "request was never answered)",
     "session.parallel_side_effects": "payments, messages or deletions in one assistant turn, "
     "which the host may run at once",
-    "session.unlisted_tool": "a call of a tool the latest tools/list of its session does not "
-    "hold",
-    "session.stale_tool_list": "a call made after list_changed, before the tools were listed "
-    "again",
-    "session.input_schema_changed": "a tool's inputSchema changed between two lists of one "
-    "session",
+    "session.unlisted_tool": "a call of a tool the latest tools/list of its session does not hold",
+    "session.stale_tool_list": "a call made after list_changed, before the tools were listed again",
+    "session.input_schema_changed": "a tool's inputSchema changed between two lists of one session",
     "session.list_changed_undeclared": "list_changed from a server that did not declare "
     "capabilities.tools.listChanged",
     "session.identical_retry": "a failed call retried identically, more times than allowed",
-    "session.unrelated_change": "a retry after an error changed arguments the error did not "
-    "name",
-    "session.new_idempotency_key": "a write retried after an error under a new idempotency "
-    "key",
+    "session.unrelated_change": "a retry after an error changed arguments the error did not name",
+    "session.new_idempotency_key": "a write retried after an error under a new idempotency key",
 }
 
 #: Code families described by pattern: (prefix, summary, default severity).

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
-from jsoncontract.model import Severity
 from jsoncontract.pipeline.listings import ListingCheck
 from jsoncontract.pipeline.pairing import PairingCheck
 from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES, RecoveryCheck
@@ -41,7 +40,8 @@ from jsoncontract.pipeline.session import SessionFindings
 from jsoncontract.pipeline.turns import DEFAULT_SERIAL, SideEffects, TurnCheck
 
 if TYPE_CHECKING:
-    from jsoncontract.model import CallResult, Finding, TraceEvent
+    from jsoncontract.config import Config
+    from jsoncontract.model import CallResult, Finding, Severity, TraceEvent
     from jsoncontract.pipeline.checker import SessionGate
     from jsoncontract.tools.toolset import ToolSet
 
@@ -122,6 +122,16 @@ class SessionContracts:
         context = CheckContext(tools, self.settings, effects)
         self.checks = [make(context) for make in CHECKS.values()]
         self._held: list[Finding] = []
+
+    @classmethod
+    def from_config(cls, config: Config, tools: ToolSet | None = None) -> SessionContracts:
+        """The gate the ``[session]`` section of a loaded configuration asks for (with
+        ``[business.idempotency]`` telling writes and idempotency keys)."""
+        business = config.section("business")
+        settings = SessionSettings.from_config(
+            config.section("session"), business.get("idempotency")
+        )
+        return cls(tools, settings)
 
     def call(self, checked: CallResult) -> tuple[Finding, ...]:
         """Run every check on the call; what they find is held for the run's findings,

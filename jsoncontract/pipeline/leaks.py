@@ -62,7 +62,9 @@ _DOTNET_HEADER: Final = re.compile(r"--- End of (?:inner exception )?stack trace
 #: Words one of the languages' traces always holds: texts without any are not searched.
 _MARKERS: Final = ("Traceback", 'File "', "at ", ".go:", "goroutine ")
 
-_HTML_START: Final = re.compile(r"(?i)^\s*(?:<\?xml[^>]{0,200}\?>\s*)?(?:<!doctype\s+html|<html[\s>])")
+_HTML_START: Final = re.compile(
+    r"(?i)^\s*(?:<\?xml[^>]{0,200}\?>\s*)?(?:<!doctype\s+html|<html[\s>])"
+)
 _TITLE: Final = re.compile(r"(?is)<(title|h1)(?:\s[^>]{0,200})?>\s*([^<]{0,300}?)\s*</\1>")
 _ERROR_WORDS: Final = re.compile(
     r"(?i)\b(?:[45]\d\d|error|exception|not found|forbidden|unauthori[sz]ed|bad gateway|"

@@ -4,14 +4,15 @@ A capture of calls alone (model responses, request bodies without results) has n
 to miss, and the last calls of a conversation are legitimately unanswered when it ends. So
 a call without a result is reported (``session.missing_result``, warning) only when a later
 call of the same scope got its result: the host dropped it, or the server never answered.
-An MCP request still unanswered when the capture ends is reported too: every JSON-RPC
-request gets a response. Results without calls are :mod:`jsoncontract.pipeline.session`'s.
+An MCP request still unanswered when the capture ends, in a session whose other requests
+were answered, is reported too: every JSON-RPC request gets a response. Results without calls are :mod:`jsoncontract.pipeline.session`'s.
 
 A scope is an MCP session, or else one hop of one capture file. Calls without an id are
 not judged (a result can only be paired with them by position, which their dialect does).
 
-**State** (for a run checked in parts): per scope, the unanswered calls since its last
-answered one (tool, call id, place; at most :data:`PENDING` per scope, the rest counted).
+**State** (for a run checked in parts): per scope, whether any call got its result, and
+the unanswered calls since the last one that did (tool, call id, place; at most
+:data:`PENDING` per scope, the rest counted).
 Scopes never span capture files, so parts split by file merge by concatenating their
 findings.
 """
@@ -53,6 +54,7 @@ class _Unanswered:
 class _Scope:
     pending: list[_Unanswered] = field(default_factory=list)
     overflow: int = 0
+    answered: bool = False  # some call of the scope got its result
 
 
 class PairingCheck:
@@ -70,10 +72,16 @@ class PairingCheck:
         scope = scope_of(call)
         state = self._scopes.get(scope)
         if call.result is not None:
-            if state is None or not (state.pending or state.overflow):
+            if state is None:
+                self._scopes[scope] = _Scope(answered=True)
                 return []
-            del self._scopes[scope]
-            return list(_findings(state, closing=False))
+            state.answered = True
+            if not (state.pending or state.overflow):
+                return []
+            found = list(_findings(state, closing=False))
+            state.pending = []
+            state.overflow = 0
+            return found
         if state is None:
             state = self._scopes[scope] = _Scope()
         if len(state.pending) < PENDING:
@@ -87,17 +95,16 @@ class PairingCheck:
         result = event.result
         if event.kind is not EventKind.LATE_RESULT or result is None:
             return []
+        answered = (result.call_id, result.hop)
         for state in self._scopes.values():
-            state.pending = [
-                p for p in state.pending if not (p.call_id == result.call_id and p.hop is result.hop)
-            ]
+            state.pending = [p for p in state.pending if (p.call_id, p.hop) != answered]
         return []
 
     def close(self) -> list[Finding]:
         """MCP requests never answered before the capture ended."""
         out: list[Finding] = []
         for (kind, _), state in self._scopes.items():
-            if kind == Hop.MCP.value:
+            if kind == Hop.MCP.value and state.answered:
                 out.extend(_findings(state, closing=True))
         self._scopes.clear()
         return out

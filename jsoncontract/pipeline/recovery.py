@@ -259,9 +259,11 @@ def changed_paths(before: Any, after: Any, pointer: str = "") -> Iterator[str]:
                 elif old[name] != new[name]:
                     stack.append((old[name], new[name], join_pointer(where, name)))
         elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-            for index in range(len(old) - 1, -1, -1):
-                if old[index] != new[index]:
-                    stack.append((old[index], new[index], f"{where}/{index}"))
+            stack.extend(
+                (old[index], new[index], f"{where}/{index}")
+                for index in range(len(old) - 1, -1, -1)
+                if old[index] != new[index]
+            )
         else:
             count += 1
             yield where

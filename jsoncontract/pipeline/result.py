@@ -37,7 +37,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import Finding, Hop, Severity, Stage
-from jsoncontract.pointer import join_pointer
 from jsoncontract.pipeline import answers, leaks
 from jsoncontract.pipeline.payload import (
     Payload,
@@ -48,8 +47,10 @@ from jsoncontract.pipeline.payload import (
     text_blocks,
     texts,
 )
+from jsoncontract.pointer import join_pointer
 
 if TYPE_CHECKING:
+    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, ToolCall, ToolContract, ToolResult
 
 _STAGE: Final = Stage.RESULT
@@ -167,6 +168,11 @@ class ResultChecks:
     def __init__(self, settings: ResultSettings | None = None) -> None:
         self.settings = settings or ResultSettings()
 
+    @classmethod
+    def from_config(cls, config: Config) -> ResultChecks:
+        """The gate the ``[results]`` section of a loaded configuration asks for."""
+        return cls(ResultSettings.from_config(config.section("results")))
+
     def check(
         self, call: ToolCall, tool: ToolContract | None, checked: CallResult
     ) -> list[Finding]:
@@ -204,9 +210,11 @@ class ResultChecks:
         findings: list[Finding] = []
         body = message.get("result")
         if "error" in message:
-            for finding in answers.error_findings(message["error"], tool=name):
-                if finding.code != "result.malformed_error" or not result.load_findings:
-                    findings.append(finding)
+            findings.extend(
+                f
+                for f in answers.error_findings(message["error"], tool=name)
+                if f.code != "result.malformed_error" or not result.load_findings
+            )
         elif isinstance(body, dict) and not result.load_findings:
             findings.extend(
                 _under(f, "/result")
@@ -432,7 +440,7 @@ def _contract(message: str, path: str, contract: ResultContract) -> Finding:
         hint=(
             f"return {{{_names(contract.ok, 'or')}: true, {_names(contract.data, 'or')}: ...}} "
             f"or {{{_names(contract.ok, 'or')}: false, {_names(contract.error, 'or')}: "
-            f"{{{_names(contract.code, 'or')}: ..., \"message\": ...}}}}"
+            f'{{{_names(contract.code, "or")}: ..., "message": ...}}}}'
         ),
     )
 
@@ -487,21 +495,21 @@ def leak_findings(result: ToolResult) -> list[Finding]:
         traces.extend(leaks.stack_traces(text, pointer))
         if page is None:
             page = leaks.html_error_page(text, pointer, failed=failed)
-    for trace in leaks.first_per_language(traces):
-        findings.append(
-            Finding(
-                "result.stack_trace",
-                Severity.ERROR,
-                f"the result holds a {trace.label} stack trace ({trace.frames} "
-                f"frame{'s' if trace.frames != 1 else ''}): the model reads the server's "
-                "code paths, and whatever the frames hold",
-                path=trace.pointer,
-                stage=_STAGE,
-                keyword=trace.language,
-                hint="catch the exception in the tool: return a short error with a code, and "
-                "log the trace on the server",
-            )
+    findings.extend(
+        Finding(
+            "result.stack_trace",
+            Severity.ERROR,
+            f"the result holds a {trace.label} stack trace ({trace.frames} "
+            f"frame{'s' if trace.frames != 1 else ''}): the model reads the server's "
+            "code paths, and whatever the frames hold",
+            path=trace.pointer,
+            stage=_STAGE,
+            keyword=trace.language,
+            hint="catch the exception in the tool: return a short error with a code, and "
+            "log the trace on the server",
         )
+        for trace in leaks.first_per_language(traces)
+    )
     if page is not None:
         title = f" (title {page.title!r})" if page.title else ""
         findings.append(
