@@ -5,7 +5,8 @@ to miss, and the last calls of a conversation are legitimately unanswered when i
 a call without a result is reported (``session.missing_result``, warning) only when a later
 call of the same scope got its result: the host dropped it, or the server never answered.
 An MCP request still unanswered when the capture ends, in a session whose other requests
-were answered, is reported too: every JSON-RPC request gets a response. Results without calls are :mod:`jsoncontract.pipeline.session`'s.
+were answered, is reported too: every JSON-RPC request gets a response. Results without
+calls are :mod:`jsoncontract.pipeline.session`'s.
 
 A scope is an MCP session, or else one hop of one capture file. Calls without an id are
 not judged (a result can only be paired with them by position, which their dialect does).
