@@ -252,12 +252,14 @@ def changed_paths(before: Any, after: Any, pointer: str = "") -> Iterator[str]:
     while stack and count < _DIFF_LIMIT:
         old, new, where = stack.pop()
         if isinstance(old, dict) and isinstance(new, dict):
-            for name in sorted(old.keys() | new.keys(), reverse=True):
+            deeper = []
+            for name in sorted(old.keys() | new.keys()):
                 if name not in old or name not in new:
                     count += 1
                     yield join_pointer(where, name)
                 elif old[name] != new[name]:
-                    stack.append((old[name], new[name], join_pointer(where, name)))
+                    deeper.append((old[name], new[name], join_pointer(where, name)))
+            stack.extend(reversed(deeper))
         elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
             stack.extend(
                 (old[index], new[index], f"{where}/{index}")
