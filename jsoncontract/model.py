@@ -99,6 +99,7 @@ class Dialect(StrEnum):
     OPENAI_RESPONSES = "openai-responses"
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
+    OTLP = "otlp"
     MCP = "mcp"
     MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"

@@ -220,6 +220,8 @@ def epoch(value: Any) -> float | None:
     seconds, milliseconds or nanoseconds (told apart by size); ``None`` when it is neither."""
     if isinstance(value, str):
         text = value.strip()
+        if text.isdigit():  # OTLP/JSON writes 64-bit nanoseconds as a string
+            return epoch(int(text))
         if text.endswith(("Z", "z")):
             text = text[:-1] + "+00:00"
         try:

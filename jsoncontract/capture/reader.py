@@ -12,6 +12,7 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 from __future__ import annotations
 
 import itertools
+import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -261,6 +262,10 @@ class CaptureReader:
             if _looks_like_jsonl(data):
                 numbered = ((n, line) for n, line in enumerate(data.splitlines(True), start=1))
                 yield from self._jsonl(name, numbered, state)
+                return
+            documents = _json_sequence(data)
+            if documents is not None:  # JSON values one after another (a console exporter)
+                yield from self._jsonl(name, documents, state)
                 return
             d = exc.diagnosis
             raise InputError(
@@ -534,6 +539,31 @@ def _parses_alone(line: bytes) -> bool:
     except NotJSON:
         return False
     return True
+
+
+def _json_sequence(data: bytes) -> list[tuple[int, bytes | None]] | None:
+    """Several JSON objects one after another, each over several lines (what
+    OpenTelemetry's console exporter writes), as (first line, text) pairs; ``None`` when
+    ``data`` is not such a sequence."""
+    text = data.decode("utf-8", "surrogateescape")
+    if not text.lstrip().startswith("{"):
+        return None
+    decoder = json.JSONDecoder()
+    documents: list[tuple[int, bytes | None]] = []
+    position, line = 0, 1
+    while True:
+        start = len(text) - len(text[position:].lstrip())
+        line += text.count("\n", position, start)
+        if start >= len(text):
+            break
+        try:
+            _, end = decoder.raw_decode(text, start)
+        except ValueError:
+            return None
+        documents.append((line, text[start:end].encode("utf-8", "surrogateescape")))
+        line += text.count("\n", start, end)
+        position = end
+    return documents if len(documents) > 1 else None
 
 
 def _looks_like_jsonl(data: bytes) -> bool:

@@ -42,6 +42,7 @@ class DialectChoice(StrEnum):
     openai_responses = "openai-responses"
     anthropic = "anthropic"
     gemini = "gemini"
+    otlp = "otlp"
     mcp = "mcp"
     mcp_trace = "mcp-trace"
     downstream = "downstream"
