@@ -53,6 +53,23 @@ class Payload:
     from_text: bool = False
 
 
+def wire_code(result: ToolResult) -> Any:
+    """The machine-readable error code the result's envelope carries besides its content, or
+    ``None``: a JSON-RPC ``error.code``, an OpenTelemetry span's ``error.type`` (a
+    low-cardinality identifier of the failure, by the semantic conventions)."""
+    error = result.error
+    if isinstance(error, dict) and type(error.get("code")) is int:
+        return error["code"]
+    message = result.message
+    if result.dialect == "otlp" and isinstance(message, dict):
+        from jsoncontract.capture.otlp import attributes
+
+        kind = attributes(message.get("attributes")).get("error.type")
+        if isinstance(kind, str) and kind:
+            return kind
+    return None
+
+
 def content_pointer(result: ToolResult) -> str:
     """Where the result's content sits in its message (``""`` when not found there)."""
     content = result.content

@@ -8,10 +8,10 @@ reports a retry that:
 - repeats the failed call identically, beyond ``identical_retries`` times in a row
   (``session.identical_retry``): the same arguments get the same error;
 - changes arguments outside the paths the error named (``session.unrelated_change``): the
-  error's texts (its message, its content, its structured data) name argument members (by
-  name, or a ``path`` / ``field`` / ``loc`` / ``pointer`` member), and the retry changes
-  others. Only errors that name something are judged; a new idempotency key is no
-  unrelated change;
+  retry changes a member the error names (its texts, structured data read as JSON, hold
+  the member's name; or the schema gate flagged it) and others it does not name. A retry
+  that changes nothing the error named is not judged (it may be another request); a new
+  idempotency key is no unrelated change;
 - is a write sent again with only its idempotency key changed
   (``session.new_idempotency_key``): if the first attempt did write before failing, the
   server cannot tell the retry from a new write. A retry reuses its key.
@@ -19,8 +19,8 @@ reports a retry that:
 Values are never quoted: findings name the changed members by JSON Pointer.
 
 **State** (for a run checked in parts): per (scope, tool) whose last call failed, the failed
-call's arguments, their hash, the member names its error named and the count of identical
-retries so far; at most :data:`FAILURES` entries (the oldest forgotten). Scopes never span
+call's arguments, their hash, the words of its error (at most 2,048) and the count of
+identical retries so far; at most :data:`FAILURES` entries (the oldest forgotten). Scopes never span
 capture files, so parts split by file merge by concatenating their findings.
 """
 
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 from jsoncontract.business.idempotency import arguments_digest
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pipeline.pairing import Scope, scope_of
-from jsoncontract.pipeline.payload import payload, texts
+from jsoncontract.pipeline.payload import texts
 from jsoncontract.pointer import join_pointer, pointer_tokens
 
 if TYPE_CHECKING:
@@ -46,13 +46,9 @@ if TYPE_CHECKING:
 FAILURES: Final = 8192
 #: Identical retries after an error allowed before one is reported.
 DEFAULT_IDENTICAL_RETRIES: Final = 2
-#: Members of a structured error that name an argument.
-PATH_MEMBERS: Final = frozenset(
-    ("path", "pointer", "field", "fields", "param", "parameter", "loc", "property",
-     "instancePath", "argument", "attribute", "key")
-)  # fmt: skip
-#: How much of an error's text is searched for argument names.
+#: How much of an error's text is read for the names it holds, and how many are kept.
 _TEXT_LIMIT: Final = 65536
+_WORDS: Final = 2048
 #: How many changed members are compared (beyond: the arguments changed everywhere).
 _DIFF_LIMIT: Final = 512
 _TOKENS: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
@@ -119,10 +115,11 @@ class RecoveryCheck:
         keys = [p for p in changed if self._is_key(p)]
         if keys and len(keys) == len(changed) and "write" in self.effects.of(call).classes:
             findings.append(self._new_key(call, keys))
-        elif before.named:
-            unrelated = [p for p in changed if p not in keys and not _named(p, before.named)]
-            if unrelated:
-                findings.append(self._unrelated(call, unrelated, before.named))
+        else:
+            fixed = [p for p in changed if _named(p, before.named)]
+            unrelated = [p for p in changed if p not in keys and p not in fixed]
+            if fixed and unrelated:
+                findings.append(self._unrelated(call, unrelated, fixed))
         if failed:
             self._remember(key, _failure(checked, arguments))
         return findings
@@ -159,15 +156,15 @@ class RecoveryCheck:
             "new write",
         )
 
-    def _unrelated(self, call: ToolCall, unrelated: list[str], named: frozenset[str]) -> Finding:
+    def _unrelated(self, call: ToolCall, unrelated: list[str], fixed: list[str]) -> Finding:
         more = f" and {len(unrelated) - 5} more" if len(unrelated) > 5 else ""
         shown = ", ".join(unrelated[:5]) + more
-        names = ", ".join(sorted(named)[:5])
+        named = ", ".join(fixed[:5])
         return Finding(
             "session.unrelated_change",
             Severity.WARNING,
-            f"after an error that named {names}, the retry of {call.tool} changed {shown} "
-            "as well: arguments the error did not name",
+            f"the retry of {call.tool} after an error changed {named}, which the error "
+            f"named, and {shown}, which it did not",
             path=unrelated[0],
             hint="change what the error names and keep the rest: a retry that changes more "
             "may do something the user did not ask for",
@@ -184,64 +181,28 @@ class RecoveryCheck:
 
 
 def _failure(checked: CallResult, arguments: dict[str, Any]) -> _Failed:
-    return _Failed(arguments, arguments_digest(arguments), named_members(checked, arguments))
+    return _Failed(arguments, arguments_digest(arguments), error_words(checked))
 
 
-def member_names(value: Any, limit: int = 1000) -> set[str]:
-    """The member names of a JSON value, at any depth (at most ``limit``)."""
-    names: set[str] = set()
-    stack = [value]
-    while stack and len(names) < limit:
-        item = stack.pop()
-        if isinstance(item, dict):
-            names.update(item)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return names
-
-
-def named_members(checked: CallResult, arguments: dict[str, Any]) -> frozenset[str]:
-    """The argument member names the call's error names: in its texts as words, in the
-    path-like members of a structured error, and in the paths the schema gate flagged."""
-    result = checked.call.result
-    names = member_names(arguments)
-    named: set[str] = set()
+def error_words(checked: CallResult) -> frozenset[str]:
+    """The words the call's error names things by: the identifiers in its texts (its
+    message, content and structured data, JSON read as JSON; at most :data:`_WORDS` of
+    them), and the members of the paths the parse and schema gates flagged."""
+    words: set[str] = set()
     for finding in checked.findings:
         if finding.stage in (Stage.PARSE, Stage.SCHEMA):
-            named.update(t for t in pointer_tokens(finding.path) if t in names)
-    if result is None or not names:
-        return frozenset(named)
+            words.update(pointer_tokens(finding.path))
+    result = checked.call.result
+    if result is None:
+        return frozenset(words)
     budget = _TEXT_LIMIT
     for _, text in texts(result):
-        if budget <= 0:
+        if budget <= 0 or len(words) >= _WORDS:
             break
         sample = text[:budget]
         budget -= len(sample)
-        named.update(t for t in _TOKENS.findall(sample) if t in names)
-    found = payload(result)
-    if found is not None:
-        named.update(t for t in _path_tokens(found.value) if t in names)
-    return frozenset(named)
-
-
-def _path_tokens(value: Any) -> Iterator[str]:
-    """The words of the path-like members of a structured error."""
-    stack = [value]
-    seen = 0
-    while stack and seen < 10_000:
-        item = stack.pop()
-        seen += 1
-        if isinstance(item, dict):
-            for key, member in item.items():
-                if key in PATH_MEMBERS:
-                    parts = member if isinstance(member, list) else [member]
-                    for part in parts:
-                        if isinstance(part, str):
-                            yield from _TOKENS.findall(part)
-                stack.append(member)
-        elif isinstance(item, list):
-            stack.extend(item)
+        words.update(_TOKENS.findall(sample))
+    return frozenset(words)
 
 
 def changed_paths(before: Any, after: Any, pointer: str = "") -> Iterator[str]:

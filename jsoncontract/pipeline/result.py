@@ -46,6 +46,7 @@ from jsoncontract.pipeline.payload import (
     structured_pointer,
     text_blocks,
     texts,
+    wire_code,
 )
 from jsoncontract.pointer import join_pointer
 
@@ -320,6 +321,8 @@ def contract_findings(
     if result.error is not None:  # a JSON-RPC error: its code is an integer, checked above
         return []
     failed = _failed(result)
+    # an error the envelope already names by a code (a span's error.type) needs none inside
+    uncoded = failed and wire_code(result) is None
     value = found.value if found is not None else None
     where = found.pointer if found is not None else content_pointer(result)
     if not isinstance(value, dict):
@@ -333,7 +336,7 @@ def contract_findings(
                     contract,
                 )
             )
-        if failed:
+        if uncoded:
             out.append(_no_code(result, "the error result carries no code at all", where))
         return out
     ok_name = contract.member(value, contract.ok)
@@ -348,7 +351,7 @@ def contract_findings(
                     contract,
                 )
             )
-        if failed:
+        if uncoded:
             code = _code_of(value, contract)
             if code is None:
                 out.append(_no_code(result, "the error result has no code member", where))
@@ -390,7 +393,7 @@ def contract_findings(
                 contract,
             )
         )
-    if error is not None or ok is False or failed:
+    if error is not None or ok is False or uncoded:
         code = _code_of(error if isinstance(error, dict) else value, contract)
         if code is None and isinstance(error, dict):
             code = _code_of(value, contract)
