@@ -35,7 +35,7 @@ from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTr
 from jsoncontract.pipeline.listings import ListingCheck
 from jsoncontract.pipeline.pairing import PairingCheck
 from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES, RecoveryCheck
-from jsoncontract.pipeline.result import adjusted, severities
+from jsoncontract.pipeline.result import ResultContract, ResultSettings, adjusted, severities
 from jsoncontract.pipeline.session import SessionFindings
 from jsoncontract.pipeline.turns import DEFAULT_SERIAL, SideEffects, TurnCheck
 
@@ -54,7 +54,8 @@ class SessionSettings:
     ``side_effects``: tools put in a class by name (class -> tool names);
     ``identical_retries``: identical retries after an error allowed before one is reported;
     ``idempotency``: the write classification and key names (``[business.idempotency]``);
-    ``severity``: a code's severity, or ``None`` to turn it off.
+    ``severity``: a code's severity, or ``None`` to turn it off; ``contract``: the result
+    contract (``[results.contract]``), which tells error results where the wire does not.
     """
 
     serial: frozenset[str] = DEFAULT_SERIAL
@@ -62,14 +63,20 @@ class SessionSettings:
     identical_retries: int = DEFAULT_IDENTICAL_RETRIES
     idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
     severity: Mapping[str, Severity | None] = field(default_factory=dict)
+    contract: ResultContract | None = field(default_factory=ResultContract)
 
     @classmethod
     def from_config(
-        cls, table: Mapping[str, Any], idempotency: Mapping[str, Any] | None = None
+        cls,
+        table: Mapping[str, Any],
+        idempotency: Mapping[str, Any] | None = None,
+        results: Mapping[str, Any] | None = None,
     ) -> SessionSettings:
         """Settings from the ``[session]`` config table (validated by its schema), with the
-        ``[business.idempotency]`` table for the write classification."""
+        ``[business.idempotency]`` table for the write classification and the ``[results]``
+        table for the result contract."""
         return cls(
+            contract=ResultSettings.from_config(results or {}).contract,
             serial=frozenset(table.get("serial", DEFAULT_SERIAL)),
             side_effects={
                 name: frozenset(tools) for name, tools in table.get("side_effects", {}).items()
@@ -99,6 +106,7 @@ CHECKS: Final[dict[str, Callable[[CheckContext], SessionGate]]] = {
         identical_retries=ctx.settings.identical_retries,
         key_fields=ctx.settings.idempotency.key_fields,
         effects=ctx.effects,
+        contract=ctx.settings.contract,
     ),
 }
 
@@ -129,7 +137,7 @@ class SessionContracts:
         ``[business.idempotency]`` telling writes and idempotency keys)."""
         business = config.section("business")
         settings = SessionSettings.from_config(
-            config.section("session"), business.get("idempotency")
+            config.section("session"), business.get("idempotency"), config.section("results")
         )
         return cls(tools, settings)
 

@@ -1,8 +1,10 @@
 """How the agent reacts to an error result: stop, ask, or fix the one thing the error named.
 
-After a call whose result says the tool failed (``is_error``: MCP ``isError``, a JSON-RPC
-error, Anthropic ``is_error``, an HTTP error status), the next call of the same tool in the
-same scope (an MCP session, else one hop of one capture file) is its retry. This check
+After a call whose result says the tool failed (MCP ``isError``, a JSON-RPC error, Anthropic
+``is_error``, an HTTP error status; where the wire has no flag, ``ok: false`` or an ``error``
+by the result contract: :func:`~jsoncontract.pipeline.result.failed`), the next call of
+the same tool in the same scope (an MCP session, else one hop of one capture file) is its
+retry. This check
 reports a retry that:
 
 - repeats the failed call identically, beyond ``identical_retries`` times in a row
@@ -36,10 +38,12 @@ from jsoncontract.business.idempotency import arguments_digest
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pipeline.pairing import Scope, scope_of
 from jsoncontract.pipeline.payload import texts
+from jsoncontract.pipeline.result import failed as result_failed
 from jsoncontract.pointer import join_pointer, pointer_tokens
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, ToolCall, TraceEvent
+    from jsoncontract.pipeline.result import ResultContract
     from jsoncontract.pipeline.turns import SideEffects
 
 #: How many failed (scope, tool) pairs are remembered at once.
@@ -70,6 +74,8 @@ class RecoveryCheck:
         identical_retries: identical retries allowed before one is reported.
         key_fields: argument names that hold an idempotency key.
         effects: what tells writes from reads.
+        contract: the result contract, which tells an error result where the wire has no
+            error flag (default: ``ok`` / ``error`` / ``data``).
     """
 
     def __init__(
@@ -78,10 +84,12 @@ class RecoveryCheck:
         identical_retries: int = DEFAULT_IDENTICAL_RETRIES,
         key_fields: tuple[str, ...],
         effects: SideEffects,
+        contract: ResultContract | None = None,
     ) -> None:
         self.identical_retries = identical_retries
         self.key_fields = key_fields
         self.effects = effects
+        self.contract = contract
         self._failed: OrderedDict[tuple[Scope, str], _Failed] = OrderedDict()
 
     def call(self, checked: CallResult) -> list[Finding]:
@@ -96,7 +104,7 @@ class RecoveryCheck:
         key = (scope_of(call), call.tool)
         before = self._failed.pop(key, None)
         result = call.result
-        failed = result is not None and result.is_error is True
+        failed = result is not None and result_failed(result, self.contract)
         if before is None:
             if failed:
                 self._remember(key, _failure(checked, arguments))

@@ -314,6 +314,25 @@ def _failed(result: ToolResult) -> bool:
     return result.is_error is True or (result.status is not None and result.status >= 400)
 
 
+def failed(result: ToolResult, contract: ResultContract | None = None) -> bool:
+    """Whether a result says the call failed: its wire says so (``isError``, ``is_error``, a
+    JSON-RPC error, an HTTP error status, a failed span), or, where the wire has no such
+    flag (an OpenAI tool message), its payload says so by the result contract (``ok:
+    false``, or an ``error`` without ``ok: true``)."""
+    if _failed(result):
+        return True
+    contract = contract if contract is not None else ResultContract()
+    found = payload(result)
+    value = found.value if found is not None else None
+    if not isinstance(value, dict):
+        return False
+    ok_name = contract.member(value, contract.ok)
+    if ok_name is not None:
+        return value[ok_name] is False
+    error_name = contract.member(value, contract.error)
+    return error_name is not None and value[error_name] not in (None, False, "", {}, [])
+
+
 def contract_findings(
     result: ToolResult, found: Payload | None, contract: ResultContract
 ) -> list[Finding]:
