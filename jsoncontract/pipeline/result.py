@@ -31,6 +31,7 @@ across calls.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -460,9 +461,9 @@ def _contract(message: str, path: str, contract: ResultContract) -> Finding:
         path=path,
         stage=_STAGE,
         hint=(
-            f"return {{{_names(contract.ok, 'or')}: true, {_names(contract.data, 'or')}: ...}} "
-            f"or {{{_names(contract.ok, 'or')}: false, {_names(contract.error, 'or')}: "
-            f'{{{_names(contract.code, "or")}: ..., "message": ...}}}}'
+            f"return {{{_quoted(contract.ok)}: true, {_quoted(contract.data)}: ...}} or "
+            f"{{{_quoted(contract.ok)}: false, {_quoted(contract.error)}: "
+            f'{{{_quoted(contract.code)}: ..., "message": ...}}}}'
         ),
     )
 
@@ -483,6 +484,11 @@ def _flag(result: ToolResult) -> str:
     if result.is_error is True:
         return "isError flag" if result.hop is Hop.MCP else "error flag"
     return f"HTTP status {result.status}"
+
+
+def _quoted(names: tuple[str, ...]) -> str:
+    """The first of ``names`` as a JSON string (what a result should use)."""
+    return json.dumps(names[0])
 
 
 def _names(names: tuple[str, ...], joiner: str = "nor") -> str:
