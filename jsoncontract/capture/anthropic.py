@@ -18,6 +18,7 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Pending,
+    answered_id,
     call_without_arguments,
     envelope,
     key,
@@ -107,16 +108,7 @@ def tool_result(
     node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """One ``tool_result`` block: ``{tool_use_id, content?, is_error?}``."""
-    findings = []
-    call_id = node.get("tool_use_id")
-    if not isinstance(call_id, str):
-        findings.append(
-            result_problem(
-                "malformed",
-                "the tool_result block has no tool_use_id, so it answers no tool_use",
-                "set tool_use_id to the id of the tool_use block it answers",
-            )
-        )
+    call_id, findings = answered_id(node, "tool_use_id", "the tool_result block", "tool_use")
     flag = node.get("is_error")
     if flag is not None and type(flag) is not bool:
         findings.append(
@@ -126,7 +118,7 @@ def tool_result(
         make_result(
             ctx,
             DIALECT,
-            call_id=call_id if isinstance(call_id, str) else None,
+            call_id=call_id,
             node=pointer,
             content=node.get("content"),
             is_error=flag if type(flag) is bool else None,

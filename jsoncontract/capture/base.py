@@ -253,6 +253,23 @@ def result_problem(code: str, message: str, hint: str | None = None) -> Finding:
     )
 
 
+def answered_id(
+    node: dict[str, Any], member: str, what: str, call: str
+) -> tuple[str | None, list[Finding]]:
+    """The id of the call a result names in ``member`` (``tool_call_id``, ``call_id``...),
+    with a finding when it names none: ``what`` names the result, ``call`` the call."""
+    value = node.get(member)
+    if isinstance(value, str):
+        return value, []
+    return None, [
+        result_problem(
+            "malformed",
+            f"{what} has no {member}, so it answers no {call}",
+            f"set {member} to the id of the {call} it answers",
+        )
+    ]
+
+
 def call_without_arguments(
     ctx: DocContext,
     dialect: CaptureDialect,
@@ -298,6 +315,31 @@ def text(node: dict[str, Any], key: str) -> str | None:
 
 
 _NO_VALUE: Final[Any] = object()
+
+
+class Known:
+    """Ids a file's conversation histories have already shown, so that a history repeated
+    in the next request (with a few messages more) is read for its new messages only.
+
+    Bounded: two generations of ``size`` ids each; an id forgotten is read again, and the
+    ledger then recognises the call it names.
+    """
+
+    __slots__ = ("_newer", "_older", "size")
+
+    def __init__(self, size: int = 16384) -> None:
+        self.size = size
+        self._newer: set[Any] = set()
+        self._older: set[Any] = set()
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self._newer or item in self._older
+
+    def add(self, item: Any) -> None:
+        """Remember ``item``."""
+        self._newer.add(item)
+        if len(self._newer) > self.size:
+            self._older, self._newer = self._newer, set()
 
 
 @dataclass(slots=True)

@@ -231,8 +231,10 @@ class Ledger:
     def _result(self, result: ToolResult) -> None:
         alone = False  # its hop was taken for calls alone: its call may have left
         if result.hop is not None:
-            alone = self._expect.get(result.hop._value_) is False
-            self._expect[result.hop._value_] = True
+            expected = self._expect.get(result.hop._value_)
+            if expected is not True:
+                alone = expected is False
+                self._expect[result.hop._value_] = True
         key = result_key(result)
         if key is None:  # nothing to pair it with
             self._queue.append(self._orphan_entry(result))

@@ -6,15 +6,14 @@ as an MCP message would be read on its own, so a ``tools/call`` request is a cal
 server's answer is attached to it; the call's source is the frame, at its line. What is no
 frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
 an answer an injected fault withheld from the host (``"delivered": false``): the host never
-saw it. Each frame's ``time`` is when the call was sent and its answer arrived, so calls
-have their latency.
+saw it. Each frame's ``time`` is when it passed, so a call's result says how long it took.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract.capture.containers import epoch
 from jsoncontract.capture.mcp import McpState
 from jsoncontract.model import Dialect, Hop
 
@@ -41,25 +40,11 @@ class TraceState:
         frame = node.get("frame")
         if not isinstance(frame, dict) or node.get("delivered") is False:
             return
-        self.mcp.read(frame, ctx.child("/frame", time=_seconds(node.get("time"))), out)
+        self.mcp.read(frame, ctx.child("/frame", time=epoch(node.get("time"))), out)
 
     def flush(self, out: list[Captured]) -> None:
-        """Requests never answered stay as they are."""
+        """Requests never answered are the ledger's to hand on."""
         self.mcp.flush(out)
-
-
-def _seconds(stamp: Any) -> float | None:
-    """A frame's ``time`` (ISO 8601, UTC) in seconds since the epoch: when a request was
-    sent and its answer arrived, so that calls have their latency."""
-    if not isinstance(stamp, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
 
 
 class McpTrace:

@@ -19,6 +19,8 @@ from typing import Any, Final
 from jsoncontract.capture.base import (
     Assembler,
     DocContext,
+    Known,
+    answered_id,
     call_without_arguments,
     envelope,
     key,
@@ -156,23 +158,16 @@ def tool_message(
     node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """A ``role: "tool"`` message (or a legacy ``role: "function"`` one): a result."""
-    findings = []
-    call_id = node.get("tool_call_id")
-    if node.get("role") == "tool" and not isinstance(call_id, str):
-        findings.append(
-            result_problem(
-                "malformed",
-                "the tool message has no tool_call_id, so it answers no call",
-                "set tool_call_id to the id of the tool call it answers",
-            )
-        )
+    call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
+    if node.get("role") != "tool":  # a legacy function message answers by position
+        findings = []
     if "content" not in node:
         findings.append(result_problem("malformed", "the tool message has no content"))
     out.append(
         make_result(
             ctx,
             DIALECT,
-            call_id=call_id if isinstance(call_id, str) else None,
+            call_id=call_id,
             node=pointer,
             content=node.get("content"),
             tool=text(node, "name"),
@@ -182,8 +177,16 @@ def tool_message(
     )
 
 
-def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
-    """A request body: its ``messages`` are a conversation history."""
+def history(
+    node: dict[str, Any],
+    ctx: DocContext,
+    out: list[Captured],
+    pointer: str = "",
+    known: Known | None = None,
+) -> None:
+    """A request body: its ``messages`` are a conversation history. Messages whose every
+    call id (or whose answered id) ``known`` holds were read in an earlier request of the
+    file and are skipped."""
     messages = node.get("messages")
     if not isinstance(messages, list):
         return
@@ -192,11 +195,15 @@ def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     for i, entry in enumerate(messages):
         if not isinstance(entry, dict):
             continue
-        where = f"{pointer}/messages/{i}"
         role = entry.get("role")
+        if role not in _CALLING_ROLES or (known is not None and _known(entry, known)):
+            continue
+        where = f"{pointer}/messages/{i}"
         if role == "assistant":
             start = len(out)
-            message(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
+            turn = ctx.child("")
+            turn.turn = ctx.turn_at(where)
+            message(entry, turn, out, where)
             legacy = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
         elif role == "tool":
             tool_message(entry, ctx, out, where)
@@ -207,6 +214,30 @@ def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
             if legacy and isinstance(answer, ToolResult):
                 legacy.pop(0).result = answer
                 del out[start]
+
+
+#: The roles of the messages of a history that hold calls or results.
+_CALLING_ROLES: Final = ("assistant", "tool", "function")
+
+
+def _known(entry: dict[str, Any], known: Known) -> bool:
+    """Whether a history message was read before (and remember its ids if not)."""
+    answered = entry.get("tool_call_id")
+    if isinstance(answered, str):
+        key = "=" + answered  # a result's key: never a call id's
+        if key in known:
+            return True
+        known.add(key)
+        return False
+    calls = entry.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        ids = [c.get("id") if isinstance(c, dict) else None for c in calls]
+        if all(isinstance(i, str) and i in known for i in ids):
+            return True
+        for i in ids:
+            if isinstance(i, str):
+                known.add(i)
+    return False
 
 
 def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -225,12 +256,27 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
 class ChatStream:
     """Reassembles ``chat.completion.chunk`` tool-call fragments per (response, choice, index)."""
 
-    __slots__ = ("calls",)
+    __slots__ = ("calls", "known")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
+        self.known = Known()
+
+    def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A request body, read for the messages the file's earlier requests did not hold."""
+        history(node, ctx, out, known=self.known)
+
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A whole completion; its calls' ids are remembered, so that the next request's
+        history, which repeats them, is read for what is new."""
+        start = len(out)
+        response(node, ctx, out)
+        known = self.known
+        for item in out[start:]:
+            if type(item) is ToolCall and item.call_id is not None:
+                known.add(item.call_id)
 
     def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
@@ -336,7 +382,7 @@ class OpenAIChat:
         kind = value.get("object")
         if kind == "chat.completion.chunk" or (kind is None and is_chunk(value)):
             return state.feed
-        return response if isinstance(value["choices"], list) else None
+        return state.response if isinstance(value["choices"], list) else None
 
     def part(self, value: dict[str, Any], state: ChatStream) -> Handler | None:
         """A completion or chunk without usable ``choices``, an assistant message, or one
@@ -357,7 +403,7 @@ class OpenAIChat:
             return tool_message
         messages = value.get("messages")
         if isinstance(messages, list) and not anthropic_history(value):
-            return history
+            return state.history
         return None
 
 

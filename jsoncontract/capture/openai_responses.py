@@ -20,6 +20,7 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Pending,
+    answered_id,
     envelope,
     key,
     make_call,
@@ -69,23 +70,16 @@ def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: st
 
 def output(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``function_call_output`` item: a result."""
-    findings = []
-    call_id = node.get("call_id")
-    if not isinstance(call_id, str):
-        findings.append(
-            result_problem(
-                "malformed",
-                "the function_call_output item has no call_id, so it answers no call",
-                "set call_id to the call_id of the function_call it answers",
-            )
-        )
+    call_id, findings = answered_id(
+        node, "call_id", "the function_call_output item", "function_call"
+    )
     if "output" not in node:
         findings.append(result_problem("malformed", "the function_call_output item has no output"))
     out.append(
         make_result(
             ctx,
             DIALECT,
-            call_id=call_id if isinstance(call_id, str) else None,
+            call_id=call_id,
             node=pointer,
             content=node.get("output"),
             message=node,
@@ -123,18 +117,26 @@ class ResponsesStream:
     the stream left open and skips those it already produced, so no call is counted twice.
     """
 
-    __slots__ = ("calls", "emitted")
+    __slots__ = ("calls", "emitted", "turn")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
         self.emitted: set[Any] = set()
+        self.turn: str | None = None  # the id of the response being streamed
 
     def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one ``response.*`` event; add the call it completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
+        if kind in ("response.created", "response.in_progress"):
+            started = event.get("response")
+            response_id = started.get("id") if isinstance(started, dict) else None
+            self.turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
+            return
+        if self.turn is not None and ctx.turn is None:
+            ctx = ctx.child("", turn=self.turn)
         if kind in ("response.output_item.added", "response.output_item.done"):
             node = event.get("item")
             if not isinstance(node, dict) or node.get("type") != "function_call":

@@ -170,6 +170,13 @@ class Checker:
         """Run one call through every gate."""
         checked = self._arguments(call)
         result = call.result
+        if (
+            result is not None
+            and not result.load_findings
+            and self.results is None
+            and not self._per_call
+        ):
+            return checked  # a result with nothing to check it against
         if result is not None or self._per_call:
             extra: list[Finding] = []
             if result is not None:

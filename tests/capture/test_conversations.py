@@ -347,3 +347,70 @@ def test_trace_events_do_not_stand_alone(write: Callable[..., Path]) -> None:
     items = trace(write("only-results.jsonl", json.dumps(CHAT_REQUEST["messages"][3]) + "\n"))  # type: ignore[index]
     (orphan,) = [i for i in items if isinstance(i, TraceEvent)]
     assert orphan.kind is EventKind.ORPHAN_RESULT
+
+
+def test_a_tool_message_without_its_call_id_is_a_result_finding(
+    write: Callable[..., Path],
+) -> None:
+    body = {**CHAT_REQUEST}
+    body["messages"] = [*CHAT_REQUEST["messages"][:4]]  # type: ignore[index]
+    body["messages"].append({"role": "tool", "content": "7 C"})
+    report = check([write("nocallid.json", body)], tools=TOOLS)
+    (orphan,) = report.findings
+    assert orphan.code == "session.orphan_result"
+    assert report.results[1].call.result is None
+
+
+def test_an_mcp_record_trace_says_how_long_each_call_took(write: Callable[..., Path]) -> None:
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "get_weather", "arguments": {"city": "Oslo"}},
+    }
+    answer = {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "4"}]}}
+    lines = [
+        {"trace": "mcp", "event": "start", "version": 1, "time": "2026-12-01T17:00:51.2Z"},
+        {
+            "trace": "mcp",
+            "seq": 1,
+            "time": "2026-12-01T17:00:51.250Z",
+            "from": "client",
+            "frame": request,
+        },
+        {
+            "trace": "mcp",
+            "seq": 2,
+            "time": "2026-12-01T17:00:51.375Z",
+            "from": "server",
+            "frame": answer,
+        },
+    ]
+    path = write("rec.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    (call,) = calls_of(path)
+    assert call.result is not None and call.result.duration_ms == 125.0
+    assert call.result.to_dict()["duration_ms"] == 125.0
+
+
+def test_calls_of_one_assistant_turn_share_a_turn_key() -> None:
+    """Every dialect says which calls one assistant turn made, streamed or not."""
+    captures = FIXTURES / "captures"
+    for name in (
+        "openai-chat/stream-ok.jsonl",
+        "openai-responses/stream-ok.jsonl",
+        "anthropic/stream-ok.jsonl",
+        "gemini/response-ok.json",
+        "openai-chat/response-ok.json",
+    ):
+        calls = list(CaptureReader().read([captures / name]))
+        assert calls and all(c.turn is not None for c in calls), name
+    # two completions of a trace are two turns; the two calls of one are one turn
+    trace_calls = [
+        c for c in CaptureReader().read([captures / "trace.jsonl"]) if c.hop is Hop.MODEL
+    ]
+    by_line: dict[int | None, set[str | None]] = {}
+    for call in trace_calls:
+        by_line.setdefault(call.source.line, set()).add(call.turn)
+    assert all(len(turns) == 1 for turns in by_line.values())
+    assert len({c.turn for c in trace_calls}) == len(by_line)
+    assert all(c.turn is None for c in CaptureReader().read([captures / "mcp"]))
