@@ -14,10 +14,14 @@ answers the call of the same name in the model content before it, in order.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
+
+import orjson
 
 from jsoncontract.capture.base import (
     DocContext,
+    Known,
     envelope,
     make_call,
     make_result,
@@ -129,16 +133,31 @@ def function_response(
     )
 
 
-def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
-    """A request body: its ``contents`` are a conversation history."""
+def history(
+    node: dict[str, Any],
+    ctx: DocContext,
+    out: list[Captured],
+    pointer: str = "",
+    known: Known | None = None,
+) -> None:
+    """A request body: its ``contents`` are a conversation history. A content an earlier
+    request of the file held at the same place, after the same contents (``known``), is
+    skipped: each request repeats the history before it, and Gemini's calls need not carry
+    ids to tell them by."""
     contents = node.get("contents")
     if not isinstance(contents, list):
         return
     ctx = ctx.child("", history=True)
     unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
+    mark = b""
     for i, entry in enumerate(contents):
         if not isinstance(entry, dict):
             continue
+        if known is not None:
+            mark = _chain(mark, entry)
+            if mark in known:
+                continue
+            known.add(mark)
         where = f"{pointer}/contents/{i}"
         start = len(out)
         content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
@@ -155,6 +174,32 @@ def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
                     continue
             kept.append(item)
         out[:] = kept
+
+
+def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
+    """The mark of a content at its place in a history: a hash of the content and of the
+    marks before it, so that the same call made again later is another mark."""
+    try:
+        data = orjson.dumps([entry.get("role"), entry.get("parts")], option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: a mark of its own
+        data = repr(id(entry)).encode()
+    return hashlib.blake2b(previous + data, digest_size=16).digest()
+
+
+class GeminiState:
+    """The contents with function parts a file's requests have held."""
+
+    __slots__ = ("known",)
+
+    def __init__(self) -> None:
+        self.known = Known()
+
+    def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A request body, read for the contents the file's earlier requests did not hold."""
+        history(node, ctx, out, known=self.known)
+
+    def flush(self, out: list[Captured]) -> None:
+        """Nothing is left unfinished."""
 
 
 def content(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -200,17 +245,19 @@ class Gemini:
         hosted=HOSTED_TOOLS,
     )
 
-    def new_state(self) -> None:
-        """Gemini streams whole parts: nothing to remember."""
+    def new_state(self) -> GeminiState:
+        """Gemini streams whole parts; the file's requests are remembered, to read a
+        repeated history once."""
+        return GeminiState()
 
-    def whole(self, value: dict[str, Any], state: None) -> Handler | None:
+    def whole(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A whole ``GenerateContentResponse`` (or one streamed chunk of it)."""
         return response if isinstance(value["candidates"], list) else None
 
-    def part(self, value: dict[str, Any], state: None) -> Handler | None:
+    def part(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A request body, a ``Content``, a part, or a bare function call."""
         if isinstance(value.get("contents"), list):
-            return history
+            return state.history
         if isinstance(value.get("parts"), list):
             return content
         if isinstance(value.get("functionResponse"), dict) or isinstance(

@@ -158,9 +158,12 @@ def tool_message(
     node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """A ``role: "tool"`` message (or a legacy ``role: "function"`` one): a result."""
-    call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
-    if node.get("role") != "tool":  # a legacy function message answers by position
-        findings = []
+    call_id = node.get("tool_call_id")
+    findings: list[Finding] = []
+    if type(call_id) is not str:
+        call_id = None
+        if node.get("role") == "tool":  # a legacy function message answers by position
+            call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
     if "content" not in node:
         findings.append(result_problem("malformed", "the tool message has no content"))
     out.append(
@@ -192,6 +195,7 @@ def history(
         return
     ctx = ctx.child("", history=True)
     legacy: list[ToolCall] = []  # function_call messages, answered by the next function one
+    asked: dict[str, ToolCall] = {}  # the calls read in this history, by id
     for i, entry in enumerate(messages):
         if not isinstance(entry, dict):
             continue
@@ -204,9 +208,24 @@ def history(
             turn = ctx.child("")
             turn.turn = ctx.turn_at(where)
             message(entry, turn, out, where)
-            legacy = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+            legacy = []
+            for made in out[start:]:
+                if isinstance(made, ToolCall):
+                    if made.call_id is None:
+                        legacy.append(made)
+                    else:
+                        asked[made.call_id] = made
         elif role == "tool":
+            start = len(out)
             tool_message(entry, ctx, out, where)
+            # a result answering a call of the same history is attached here at once (the
+            # ledger would pair them the same way, at more cost)
+            answer = out[-1] if len(out) > start else None
+            if isinstance(answer, ToolResult) and answer.call_id is not None:
+                answered = asked.get(answer.call_id)
+                if answered is not None and answered.result is None:
+                    answered.result = answer
+                    del out[-1]
         elif role == "function":  # answers the legacy function_call before it, by position
             start = len(out)
             tool_message(entry, ctx, out, where)

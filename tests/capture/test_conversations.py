@@ -414,3 +414,29 @@ def test_calls_of_one_assistant_turn_share_a_turn_key() -> None:
     assert all(len(turns) == 1 for turns in by_line.values())
     assert len({c.turn for c in trace_calls}) == len(by_line)
     assert all(c.turn is None for c in CaptureReader().read([captures / "mcp"]))
+
+
+def test_a_repeated_gemini_history_without_ids_is_read_once(write: Callable[..., Path]) -> None:
+    call = {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {}}}]}
+    answer = {
+        "role": "user",
+        "parts": [{"functionResponse": {"name": "get_weather", "response": {"output": "4"}}}],
+    }
+    first = {"contents": [{"role": "user", "parts": [{"text": "Oslo?"}]}, call, answer]}
+    second = {
+        "contents": [
+            *first["contents"],
+            {"role": "model", "parts": [{"text": "4 C."}]},
+            {"role": "user", "parts": [{"text": "And tomorrow?"}]},
+            call,
+            {
+                "role": "user",
+                "parts": [{"functionResponse": {"name": "get_weather", "response": {"x": 1}}}],
+            },
+        ]
+    }
+    path = write("g.jsonl", json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    got = calls_of(path)
+    # the first request's call, then the second's new one: the repeated prefix is read once
+    assert [(c.source.line, c.result is not None) for c in got] == [(1, True), (2, True)]
+    assert got[1].result is not None and got[1].result.content == {"x": 1}
