@@ -19,7 +19,7 @@ identity (a body parsed from text) they are relative to the content.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -70,36 +70,41 @@ def wire_code(result: ToolResult) -> Any:
     return None
 
 
+#: The last result :func:`content_pointer` and :func:`payload` were asked about, and their
+#: answers: the result stage and the checks over the run ask about one call after the other.
+_LAST_POINTER: list[Any] = [None, ""]
+_LAST_PAYLOAD: list[Any] = [None, None]
+
+
 def content_pointer(result: ToolResult) -> str:
     """Where the result's content sits in its message (``""`` when not found there)."""
+    if _LAST_POINTER[0] is result:
+        pointer: str = _LAST_POINTER[1]
+        return pointer
     content = result.content
     message = result.message
-    if content is None or message is None:
-        return ""
-    found = _find(message, content, "", _FIND_DEPTH)
-    return found if found is not None else ""
+    found = None
+    if content is not None and message is not None:
+        found = _find(message, content, "", _FIND_DEPTH)
+    pointer = found if found is not None else ""
+    _LAST_POINTER[0], _LAST_POINTER[1] = result, pointer
+    return pointer
 
 
 def _find(node: Any, target: Any, pointer: str, depth: int) -> str | None:
     """The pointer of ``target`` (by identity) inside ``node``, breadth first."""
     if node is target:
         return pointer
-    level: list[tuple[Any, str]] = [(node, pointer)]
+    level: list[tuple[Any, tuple[str | int, ...]]] = [(node, ())]
     for _ in range(depth):
-        deeper: list[tuple[Any, str]] = []
-        for item, where in level:
-            if isinstance(item, dict):
-                for key, member in item.items():
-                    if member is target:
-                        return join_pointer(where, key)
-                    if isinstance(member, dict | list):
-                        deeper.append((member, join_pointer(where, key)))
-            elif isinstance(item, list):
-                for index, member in enumerate(item):
-                    if member is target:
-                        return f"{where}/{index}"
-                    if isinstance(member, dict | list):
-                        deeper.append((member, f"{where}/{index}"))
+        deeper: list[tuple[Any, tuple[str | int, ...]]] = []
+        for item, path in level:
+            members = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, member in members:
+                if member is target:
+                    return join_pointer(pointer, *path, key)
+                if isinstance(member, dict | list):
+                    deeper.append((member, (*path, key)))
         if not deeper:
             return None
         level = deeper
@@ -114,9 +119,21 @@ def structured_pointer(result: ToolResult) -> str:
     return "/structuredContent"
 
 
+_LAST_DECODED: list[Any] = [None, None, False]
+
+
 def decode(text: str) -> tuple[Any, bool]:
     """``(value, True)`` when ``text`` is a JSON object or array (spaces around allowed),
-    else ``(None, False)``."""
+    else ``(None, False)``. The last text's answer is kept: a result's text is read by the
+    payload, the leak checks and the mirror check one after the other."""
+    if _LAST_DECODED[0] is text:
+        return _LAST_DECODED[1], _LAST_DECODED[2]
+    value, ok = _decode(text)
+    _LAST_DECODED[0], _LAST_DECODED[1], _LAST_DECODED[2] = text, value, ok
+    return value, ok
+
+
+def _decode(text: str) -> tuple[Any, bool]:
     stripped = text.strip()
     if not stripped or stripped[0] not in "{[" or len(stripped) > _DECODE_LIMIT:
         return None, False
@@ -151,6 +168,15 @@ def payload(result: ToolResult) -> Payload | None:
     In order: MCP ``structuredContent``; an object or array content (a Gemini response, a
     JSON body); the JSON object or array that the only text of the content holds.
     """
+    if _LAST_PAYLOAD[0] is result:
+        last: Payload | None = _LAST_PAYLOAD[1]
+        return last
+    found = _payload(result)
+    _LAST_PAYLOAD[0], _LAST_PAYLOAD[1] = result, found
+    return found
+
+
+def _payload(result: ToolResult) -> Payload | None:
     if result.present_structured:
         return Payload(result.structured_content, structured_pointer(result))
     content = result.content
@@ -171,26 +197,41 @@ def payload(result: ToolResult) -> Payload | None:
     return Payload(value, where, from_text=True) if ok else None
 
 
-def texts(result: ToolResult) -> Iterator[tuple[str, str]]:
-    """Every string of the result's content, structured content and error object, with its
-    pointer; a string holding a JSON object or array is also read as JSON, and the strings
-    inside it are given with the string's own pointer (they have none in the message)."""
+def texts(
+    result: ToolResult, shortest: int = 0, wanted: Callable[[str], bool] | None = None
+) -> Iterator[tuple[str, str]]:
+    """Every string of the result's content, structured content and error object (at least
+    ``shortest`` long), with its pointer; a string holding a JSON object or array is also
+    read as JSON, and the strings inside it are given with the string's own pointer (they
+    have none in the message). ``wanted``: a string of the result it says no to is left out,
+    and so is its JSON (it must say yes to any text whose JSON holds a string it wants)."""
     seen: set[int] = set()
     if result.content is not None:
-        yield from _strings(result.content, content_pointer(result), seen)
+        yield from _strings(result.content, content_pointer(result), seen, shortest, wanted)
     if result.present_structured:
-        yield from _strings(result.structured_content, structured_pointer(result), seen)
+        yield from _strings(
+            result.structured_content, structured_pointer(result), seen, shortest, wanted
+        )
     if result.error is not None:
-        yield from _strings(result.error, "/error", seen)
+        yield from _strings(result.error, "/error", seen, shortest, wanted)
 
 
-def _strings(value: Any, pointer: str, seen: set[int]) -> Iterator[tuple[str, str]]:
+def _strings(
+    value: Any,
+    pointer: str,
+    seen: set[int],
+    shortest: int,
+    wanted: Callable[[str], bool] | None,
+) -> Iterator[tuple[str, str]]:
     """The strings of ``value`` (walked without recursion), JSON texts decoded once."""
     stack: list[tuple[Any, str, int, bool]] = [(value, pointer, 0, True)]
     while stack:
         item, where, depth, decodable = stack.pop()
         if isinstance(item, str):
-            yield where, item
+            if decodable and wanted is not None and not wanted(item):
+                continue
+            if len(item) >= shortest:
+                yield where, item
             if decodable:
                 inner, ok = decode(item)
                 if ok and isinstance(inner, dict | list):

@@ -511,33 +511,18 @@ def _kind(value: Any) -> str:
 def leak_findings(result: ToolResult) -> list[Finding]:
     """Stack traces, HTML error pages and secrets in a result: one finding per language,
     one per page, one per distinct secret."""
-    from jsoncontract.redact import find_secrets
+    from jsoncontract.redact import find_secrets, may_hold_secret
 
     findings: list[Finding] = []
     traces: list[leaks.StackTrace] = []
     page: leaks.HtmlPage | None = None
     failed = _failed(result)
-    for pointer, text in texts(result):
-        if len(text) < 20:
-            continue
+    for pointer, text in texts(result, shortest=20, wanted=leaks.may_leak):
         traces.extend(leaks.stack_traces(text, pointer))
         if page is None:
             page = leaks.html_error_page(text, pointer, failed=failed)
-    findings.extend(
-        Finding(
-            "result.stack_trace",
-            Severity.ERROR,
-            f"the result holds a {trace.label} stack trace ({trace.frames} "
-            f"frame{'s' if trace.frames != 1 else ''}): the model reads the server's "
-            "code paths, and whatever the frames hold",
-            path=trace.pointer,
-            stage=_STAGE,
-            keyword=trace.language,
-            hint="catch the exception in the tool: return a short error with a code, and "
-            "log the trace on the server",
-        )
-        for trace in leaks.first_per_language(traces)
-    )
+    if traces:
+        findings.extend(_trace_findings(traces))
     if page is not None:
         title = f" (title {page.title!r})" if page.title else ""
         findings.append(
@@ -562,6 +547,8 @@ def leak_findings(result: ToolResult) -> list[Finding]:
     if result.error is not None:
         roots.append((result.error, "/error"))
     for value, pointer in roots:
+        if isinstance(value, str) and not may_hold_secret(value):
+            continue  # the common case, told apart without a walk
         for secret in find_secrets(value, pointer, by_name=False):
             key = (secret.kind, secret.digest)
             if key in seen:
@@ -585,3 +572,21 @@ def leak_findings(result: ToolResult) -> list[Finding]:
             )
         )
     return findings
+
+
+def _trace_findings(traces: list[leaks.StackTrace]) -> list[Finding]:
+    return [
+        Finding(
+            "result.stack_trace",
+            Severity.ERROR,
+            f"the result holds a {trace.label} stack trace ({trace.frames} "
+            f"frame{'s' if trace.frames != 1 else ''}): the model reads the server's "
+            "code paths, and whatever the frames hold",
+            path=trace.pointer,
+            stage=_STAGE,
+            keyword=trace.language,
+            hint="catch the exception in the tool: return a short error with a code, and "
+            "log the trace on the server",
+        )
+        for trace in leaks.first_per_language(traces)
+    ]
