@@ -90,10 +90,10 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     content = node.get("content")
     if not isinstance(content, list):
         return
-    if ctx.turn is None:
+    outer = ctx.turn
+    if outer is None:  # set on the context while the message is read, then restored
         message_id = node.get("id")
-        turn = message_id if isinstance(message_id, str) else ctx.turn_at(pointer)
-        ctx = ctx.child("", turn=turn)
+        ctx.turn = message_id if isinstance(message_id, str) else ctx.turn_at(pointer)
     for i, block in enumerate(content):
         if not isinstance(block, dict):
             continue
@@ -102,6 +102,7 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
             tool_use(block, ctx, out, f"{pointer}/content/{i}")
         elif kind in RESULT_BLOCKS:
             tool_result(block, ctx, out, f"{pointer}/content/{i}")
+    ctx.turn = outer
 
 
 def tool_result(

@@ -217,11 +217,14 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
     if not isinstance(candidates, list):
         return
     response_id = node.get("responseId")
+    outer = ctx.turn
     for i, candidate in enumerate(candidates):
         if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict):
             where = f"{pointer}/candidates/{i}/content"
-            turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
-            content(candidate["content"], ctx.child("", turn=turn), out, where)
+            # set on the context while the candidate is read, then restored
+            ctx.turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            content(candidate["content"], ctx, out, where)
+    ctx.turn = outer
 
 
 def _is_tool(entry: dict[str, Any]) -> bool:

@@ -115,14 +115,17 @@ class Ledger:
     """
 
     __slots__ = (
+        "_alone",
         "_answered",
         "_expect",
+        "_idle",
         "_older",
         "_queue",
         "_results",
         "_results_order",
         "_seen",
         "_waiting",
+        "_window_passed",
         "doc",
         "limit",
         "remembered",
@@ -150,6 +153,9 @@ class Ledger:
         # per hop value: whether its calls wait (True: results of the hop were seen; None:
         # not yet known; False: the first window passed without one)
         self._expect: dict[str, bool | None] = {}
+        self._alone: tuple[Hop, ...] = ()  # the hops whose calls pass at once
+        self._idle = True  # nothing is held
+        self._window_passed = False
 
     @property
     def waiting(self) -> int:
@@ -159,20 +165,20 @@ class Ledger:
     def add(self, items: list[Captured], out: list[Released]) -> None:
         """Take what one document holds; append to ``out`` what may leave now."""
         self.doc += 1
-        if self.doc == self.window + 1:  # the first window has passed
+        if self._idle and len(items) == 1:
+            # the common case of a trace of calls alone, kept to a few steps: one call of
+            # a hop that carries no results, with nothing held before it, leaves at once
+            call = items[0]
+            if type(call) is ToolCall and call.hop in self._alone:
+                out.append(call)
+                return
+        if not self._window_passed and self.doc > self.window:
+            self._window_passed = True  # a hop without a result so far carries none
             expect = self._expect
             for each in Hop:
                 if not expect.get(each._value_):
                     expect[each._value_] = False
-        if len(items) == 1 and not self._queue and not self._results_order:
-            # the common case of a trace of calls alone, kept short: one call of a hop
-            # that carries no results, with nothing before it, leaves at once
-            call = items[0]
-            if type(call) is ToolCall:
-                hop = call.hop
-                if hop is not None and self._expect.get(hop._value_) is False:
-                    out.append(call)
-                    return
+            self._alone = tuple(h for h in Hop if expect[h._value_] is False)
         for item in items:
             kind = type(item)
             if kind is ToolCall:
@@ -183,6 +189,7 @@ class Ledger:
                 self._queue.append([item, self.doc, True, None])
         if self._queue or self._results_order:
             self._release(out)
+        self._idle = not self._queue and not self._results_order
 
     def flush(self, out: list[Released]) -> None:
         """The end of the run: everything still held leaves, in order; results still
@@ -195,6 +202,7 @@ class Ledger:
             out.append(TraceEvent(EventKind.ORPHAN_RESULT, result.source, result=result))
         self._results.clear()
         self._results_order.clear()
+        self._idle = True
 
     # -- arrivals ------------------------------------------------------------------------
 
@@ -210,6 +218,9 @@ class Ledger:
             first = waiting.get(key)
             if first is not None:  # the same call seen again before it left
                 self._merge(first[_ITEM], call)
+                if first[_ITEM].result is not None:  # it brought the result: done
+                    first[_DONE] = True
+                    del waiting[key]
                 return
             if key in self._seen or key in self._older:  # seen again after it left
                 return
@@ -235,6 +246,8 @@ class Ledger:
             if expected is not True:
                 alone = expected is False
                 self._expect[result.hop._value_] = True
+                if alone:
+                    self._alone = tuple(h for h in self._alone if h is not result.hop)
         key = result_key(result)
         if key is None:  # nothing to pair it with
             self._queue.append(self._orphan_entry(result))

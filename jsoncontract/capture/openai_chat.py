@@ -126,8 +126,9 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     if role == "tool" or role == "function":
         tool_message(node, ctx, out, pointer)
         return
-    if ctx.turn is None:
-        ctx = ctx.child("", turn=ctx.turn_at(pointer))
+    outer = ctx.turn
+    if outer is None:  # set on the context while the message is read, then restored
+        ctx.turn = ctx.turn_at(pointer)
     calls = node.get("tool_calls")
     if isinstance(calls, list):
         for i, call in enumerate(calls):
@@ -152,6 +153,7 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
                 findings=findings,
             )
         )
+    ctx.turn = outer
 
 
 def tool_message(
@@ -265,26 +267,32 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
     if not isinstance(choices, list):
         return
     response_id = node.get("id")
+    outer = ctx.turn
     for i, choice in enumerate(choices):
         if isinstance(choice, dict) and isinstance(choice.get("message"), dict):
             where = f"{pointer}/choices/{i}/message"
-            turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
-            message(choice["message"], ctx.child("", turn=turn), out, where)
+            # the turn is set on the document's context while its message is read (a child
+            # context per response would cost more than the call it names)
+            ctx.turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            message(choice["message"], ctx, out, where)
+    ctx.turn = outer
 
 
 class ChatStream:
     """Reassembles ``chat.completion.chunk`` tool-call fragments per (response, choice, index)."""
 
-    __slots__ = ("calls", "known")
+    __slots__ = ("calls", "histories", "known")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
         self.known = Known()
+        self.histories = False  # the file has held a request body
 
     def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A request body, read for the messages the file's earlier requests did not hold."""
+        self.histories = True
         history(node, ctx, out, known=self.known)
 
     def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
@@ -292,10 +300,11 @@ class ChatStream:
         history, which repeats them, is read for what is new."""
         start = len(out)
         response(node, ctx, out)
-        known = self.known
-        for item in out[start:]:
-            if type(item) is ToolCall and item.call_id is not None:
-                known.add(item.call_id)
+        if self.histories:  # only a file of requests repeats the response's calls
+            known = self.known
+            for item in out[start:]:
+                if type(item) is ToolCall and item.call_id is not None:
+                    known.add(item.call_id)
 
     def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""

@@ -216,3 +216,9 @@ def test_a_hop_with_results_keeps_waiting() -> None:
     steps = run(ledger, [a, result("a")], [], [], [b], [], [result("b")], [c])
     assert steps[0] == [a] and steps[5] == [b] and b.result is not None
     assert steps[6] == [] and steps[7] == [c]
+
+
+def test_a_second_sighting_that_brings_the_result_releases_the_call() -> None:
+    first, again = call("a"), call("a", result=result("a"))
+    steps = run(Ledger(), [result("z")], [first], [again])
+    assert steps[2] == [first] and first.result is again.result
