@@ -213,28 +213,7 @@ class Differ:
         return entries, found
 
     def _difference(self, entry: Entry, va: HopView, vb: HopView, tool: str | None) -> Difference:
-        assert entry.code is not None
-        before, after = entry.a, entry.b
-        if not self.options.show_values:
-            before = redact_value(before, entry.a_path)
-            after = redact_value(after, entry.b_path)
-        difference = Difference(
-            code=entry.code,
-            from_hop=va.hop,
-            to_hop=vb.hop,
-            from_path=entry.a_path,
-            to_path=entry.b_path,
-            before=before,
-            after=after,
-            expected=entry.expected,
-            rule=entry.rule,
-            detail=entry.detail,
-            tool=tool,
-            call_id=vb.call.call_id or va.call.call_id,
-            source=vb.call.source,
-        )
-        difference.message = describe(difference)
-        return difference
+        return make_difference(entry, va, vb, tool, show_values=self.options.show_values)
 
     def _rows(self, views: list[HopView], tool: str | None, changed_only: bool) -> list[Row]:
         show_values = self.options.show_values
@@ -262,6 +241,47 @@ class Differ:
         rows = build_rows(views, pairs, show_values=show_values)
         fill_unchanged(rows, views)
         return rows
+
+
+def make_difference(
+    entry: Entry,
+    va: HopView,
+    vb: HopView,
+    tool: str | None,
+    *,
+    show_values: bool,
+    leg: str = "arguments",
+) -> Difference:
+    """The difference an entry of the comparer is between two hops (values hidden unless
+    ``show_values``; on the return leg, placed at the later hop's result)."""
+    assert entry.code is not None
+    before, after = entry.a, entry.b
+    if entry.code is DiffCode.TRUNCATED:
+        before = after = ABSENT  # the whole texts: their lengths say it
+    elif not show_values:
+        before = redact_value(before, entry.a_path)
+        after = redact_value(after, entry.b_path)
+    source = vb.call.source
+    if leg == "result" and vb.call.result is not None:
+        source = vb.call.result.source
+    difference = Difference(
+        code=entry.code,
+        from_hop=va.hop,
+        to_hop=vb.hop,
+        from_path=entry.a_path,
+        to_path=entry.b_path,
+        before=before,
+        after=after,
+        expected=entry.expected,
+        rule=entry.rule,
+        detail=entry.detail,
+        tool=tool,
+        call_id=vb.call.call_id or va.call.call_id,
+        source=source,
+        leg=leg,
+    )
+    difference.message = describe(difference)
+    return difference
 
 
 def _consecutive(views: Sequence[HopView]) -> list[tuple[int, int]]:

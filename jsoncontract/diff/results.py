@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract._json import partial_json
 from jsoncontract.diff.compare import CompareOptions, Comparer, Entry
 from jsoncontract.diff.model import DiffCode, Difference, HopView, Row
 from jsoncontract.diff.rows import PairEntries, build_rows, fill_unchanged
-from jsoncontract.diff.values import redact_value
 from jsoncontract.model import Hop
 from jsoncontract.pipeline.payload import content_pointer, payload, text_blocks
 from jsoncontract.pointer import ABSENT
@@ -108,48 +108,12 @@ def truncated(earlier: list[str], later: Any) -> tuple[int, int] | None:
     return None
 
 
-def partial_json(text: str) -> Any:
-    """What the start of a JSON text cut short holds: the members and items it completes
-    (the one it was cut in left out), or :data:`ABSENT` when it is no cut JSON text."""
-    stripped = text.strip()
-    if not stripped or stripped[0] not in "{[":
-        return ABSENT
-    stack: list[str] = []
-    cuts: list[tuple[int, str]] = []  # (end of a complete part, the closers it needs)
-    in_string = escaped = False
-    for index, char in enumerate(stripped):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            stack.append("}" if char == "{" else "]")
-            cuts.append((index + 1, "".join(reversed(stack))))
-        elif char in "}]":
-            if stack:
-                stack.pop()
-            cuts.append((index + 1, "".join(reversed(stack))))
-        elif char == ",":
-            cuts.append((index, "".join(reversed(stack))))
-        if len(cuts) > 64:
-            del cuts[:32]
-    for end, closers in reversed(cuts):
-        try:
-            return orjson.loads(stripped[:end] + closers)
-        except orjson.JSONDecodeError:
-            continue
-    return ABSENT
-
-
 def return_leg(
     hops: Sequence[HopView], *, tolerance: float, show_values: bool, tool: str | None
 ) -> ReturnLeg:
     """The results of ``hops`` (the argument views of one call) side by side."""
+    from jsoncontract.diff.differ import make_difference  # (the differ imports this module)
+
     leg = ReturnLeg()
     texts: list[str | None] = []
     for hop in RETURN_ORDER:
@@ -183,7 +147,9 @@ def return_leg(
             entries = comparer.compare(a.value, b.value)
         leg.pairs.append((ia, ib, entries))
         leg.differences.extend(
-            _difference(entry, a, b, tool, show_values) for entry in entries if entry.code
+            make_difference(entry, a, b, tool, show_values=show_values, leg="result")
+            for entry in entries
+            if entry.code
         )
     return leg
 
@@ -230,34 +196,3 @@ def _differences_of(leg: ReturnLeg, a: HopView, b: HopView) -> list[Difference]:
 
 def _kept(kept: int, whole: int) -> str:
     return f"{kept:,} of {whole:,} characters"
-
-
-def _difference(
-    entry: Entry, a: HopView, b: HopView, tool: str | None, show_values: bool
-) -> Difference:
-    from jsoncontract.diff.differ import describe
-
-    assert entry.code is not None
-    before, after = entry.a, entry.b
-    if entry.code is DiffCode.TRUNCATED:
-        before = after = ABSENT  # the whole texts: their length says it
-    elif not show_values:
-        before = redact_value(before, entry.a_path)
-        after = redact_value(after, entry.b_path)
-    result = b.call.result
-    difference = Difference(
-        code=entry.code,
-        from_hop=a.hop,
-        to_hop=b.hop,
-        from_path=entry.a_path,
-        to_path=entry.b_path,
-        before=before,
-        after=after,
-        detail=entry.detail,
-        tool=tool,
-        call_id=b.call.call_id or a.call.call_id,
-        source=result.source if result is not None else b.call.source,
-        leg="result",
-    )
-    difference.message = describe(difference)
-    return difference
