@@ -286,7 +286,7 @@ def mirror_findings(result: ToolResult) -> list[Finding]:
             Finding(
                 "result.text_mirror",
                 Severity.WARNING,
-                "the JSON in the text content says something else than structuredContent: "
+                "the JSON in the text content says something other than structuredContent: "
                 "a client that reads the text sees other data than one that reads the "
                 "structured content",
                 path=differing,
