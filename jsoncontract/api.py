@@ -44,7 +44,7 @@ def iter_check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
-    results: ResultGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
     session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     summary: Summary | None = None,
@@ -66,8 +66,10 @@ def iter_check(
             :class:`Dialect` or the name of a dialect of ``dialects``;
             :class:`~jsoncontract.errors.UsageError` when it is no capture dialect).
         business: the business-rules gate, if any.
-        results: the gate over each call's result, if any.
-        session: the gate over the run (default: results without a call are reported).
+        results: the gate over each call's result (default: every result check, with
+            default settings; ``None``: results are not checked).
+        session: the gate over the run (default: every turn and session contract, see
+            :mod:`jsoncontract.pipeline.contracts`; ``None``: none).
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
         reader: a configured reader (its ``bytes_read`` can drive a progress bar); by
@@ -100,7 +102,7 @@ def check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
-    results: ResultGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
     session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     dialects: Registry = DIALECTS,

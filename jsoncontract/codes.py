@@ -738,6 +738,15 @@ DIFFERENCE_REORDERED: Final = _code(
     "`--multiset PATH` or `--key PATH=FIELD` (or `arrays` in a mapping file), and the "
     "difference becomes expected.",
 )
+DIFFERENCE_TRUNCATED: Final = _code(
+    DIFFERENCE,
+    "truncated",
+    "a text cut short on its way back",
+    "On the return leg, a text of the result (a content block, a message) is a prefix of "
+    "what the earlier hop sent: a proxy, a logger or a size limit cut it. The caller reads "
+    "half an answer, often half of a JSON document; raise the limit, or make the tool "
+    "return less.",
+)
 
 # -- pin -------------------------------------------------------------------------------------
 
@@ -1311,12 +1320,14 @@ PROBE_AUTH_NOT_ENFORCED: Final = _code(
 RESULT: Final = CATALOG.family(
     "result",
     "Tool results",
-    "What came back for a call: `check` reads the results a capture holds (a tool message, "
-    "a `tool_result` block, an MCP response) and checks that each is a well-formed answer "
-    "of its dialect (the `result` stage); `mcp probe` and `mcp test` check what a live "
-    "server answers to `tools/call` against the MCP schema's `CallToolResult` for the "
-    "negotiated protocol version and the tool's `outputSchema`, and every error object "
-    "against JSON-RPC.",
+    "What came back for a call: the `result` stage of `check` runs for every call whose "
+    "result the capture holds (a tool message, a `tool_result` block, an MCP response, a "
+    "span), after the gates on its arguments and whether they passed or not; `mcp probe` "
+    "and `mcp test` check what a live server answers to `tools/call`. A result is checked "
+    "against its dialect, the MCP schema's `CallToolResult` for the negotiated protocol "
+    "version, the tool's `outputSchema`, JSON-RPC's error object, the result contract, and "
+    "for what should never leave a server (stack traces, error pages, secrets). "
+    "`docs/results.md` has the details.",
     commands=("check", "mcp probe", "mcp test"),
 )
 RESULT_MALFORMED: Final = _code(
@@ -1377,8 +1388,10 @@ RESULT_UNKNOWN_TOOL_ANSWER: Final = _code(
     RESULT,
     "result.unknown_tool_answer",
     "a call of a tool that does not exist was not answered with a JSON-RPC error",
-    "A call of a tool the server does not have was not answered with a JSON-RPC error, as "
-    "every protocol version says: a client cannot tell the missing tool from a failed call.",
+    "A call of a tool the server does not have (or, in a capture, that the session's latest "
+    "`tools/list` does not hold) was not answered with a JSON-RPC error, as every protocol "
+    "version says: a client cannot tell the missing tool from a failed call. An `isError` "
+    "result is a warning; accepting the call is an error.",
     severity=WARNING,
     name="unknown-tool-answer",
 )
@@ -1400,14 +1413,76 @@ RESULT_RESERVED_ERROR_CODE: Final = _code(
     severity=WARNING,
     name="reserved-error-code",
 )
+RESULT_TEXT_MIRROR: Final = _code(
+    RESULT,
+    "result.text_mirror",
+    "structuredContent has no text block mirroring it as JSON, or one that says something else",
+    "The MCP specification asks a tool that returns `structuredContent` to mirror it as JSON "
+    "in a text block, for clients that do not read structured content. Without one the "
+    "finding is info; with one whose JSON says something else (the two answers disagree) "
+    "it is a warning. The JSON need not be byte for byte the same.",
+    severity=Severity.INFO,
+)
+RESULT_CONTRACT: Final = _code(
+    RESULT,
+    "result.contract",
+    "the result breaks the result contract (ok / error / data)",
+    "A result shaped as the result contract's envelope (`ok`, `error`, `data`) contradicts "
+    "itself: `ok` that is not a boolean, `ok: true` with an `error`, `ok: false` without "
+    "one, or an error flag on the wire with `ok: true`. The caller cannot tell whether the "
+    "call worked.",
+    severity=WARNING,
+)
+RESULT_ERROR_WITHOUT_CODE: Final = _code(
+    RESULT,
+    "result.error_without_code",
+    "an error result without a stable machine-readable code",
+    "An error result says what went wrong in prose only: an `error` that is a bare string, "
+    "an error object without `code`, or a code that is prose. A model or a program cannot "
+    "branch on it reliably. A stable code reads as an identifier (`ORDER_NOT_FOUND`, "
+    "`E1042`, `order.not_found`) or is an integer; a JSON-RPC error's code and a span's "
+    "`error.type` count.",
+    severity=WARNING,
+)
+RESULT_STACK_TRACE: Final = _code(
+    RESULT,
+    "result.stack_trace",
+    "the result holds a stack trace (Python, JavaScript, Java, Go, .NET)",
+    "The result holds a stack trace: the server passed an exception through to the "
+    "caller. It tells the model nothing it can act on, and tells anyone reading the "
+    "conversation about the server's code, paths and libraries. Catch the exception and "
+    "return an error with a code. The finding names the language and the number of frames.",
+)
+RESULT_HTML_ERROR_PAGE: Final = _code(
+    RESULT,
+    "result.html_error_page",
+    "the result is an HTML error page, not data",
+    "The result (or a string in it) is an HTML document that is an error: a gateway or a "
+    "web server answered in place of the tool (`502 Bad Gateway`), and the adapter passed "
+    "the page on as the result. The finding shows the page's title, any secret in it "
+    "masked. Return an error with a code instead.",
+)
+RESULT_SECRET: Final = _code(
+    RESULT,
+    "result.secret",
+    "the result holds a secret (an API key, a token, a private key...), reported by kind and hash",
+    "The result holds something that has the form of a secret (an API key of a known "
+    "provider, a token, a private key): it is now in the conversation, in logs and in the "
+    "model provider's hands. One finding per distinct secret, by kind, a hash and its "
+    "place, never the secret itself. Rotate the secret, and stop the tool from returning "
+    "it.",
+)
 
 # -- session ---------------------------------------------------------------------------------
 
 SESSION: Final = CATALOG.family(
     "session",
     "Across a run",
-    "What no single call shows, found over the whole run of `check`: results the capture "
-    "holds without their call.",
+    "What no single call shows, found over the whole run of `check` once each call's gates "
+    "have run: calls of one turn, retries, results without their call or calls without "
+    "their result, and an MCP session's tool lists. They are reported over the run (the "
+    "JSON report's top-level `findings`, the text report's `RUN` section), with the place "
+    "of the call or message that shows them.",
     commands=("check",),
 )
 SESSION_ORPHAN_RESULT: Final = _code(
@@ -1427,6 +1502,87 @@ SESSION_LATE_RESULT: Final = _code(
     "A result came too far after its call (more lines, or files, than `--result-window`) "
     "to be paired with it: the call was checked without its result, and the result was "
     "not checked. Pass a larger `--result-window` (or `[check] result_window`).",
+    severity=WARNING,
+)
+SESSION_MISSING_RESULT: Final = _code(
+    SESSION,
+    "session.missing_result",
+    "a call got no result, though later calls did (or an MCP request was never answered)",
+    "A call got no result though a later call of its scope got one (the host dropped it, or "
+    "the server never answered), or an MCP request is still unanswered when the capture "
+    "ends in a session whose other requests were answered. The last calls of a "
+    "conversation are legitimately unanswered, and a capture of calls alone misses nothing.",
+    severity=WARNING,
+)
+SESSION_PARALLEL_SIDE_EFFECTS: Final = _code(
+    SESSION,
+    "session.parallel_side_effects",
+    "payments, messages or deletions in one assistant turn, which the host may run at once",
+    "A call with a serial side effect (a payment, a message, a deletion, an MCP tool with "
+    "`destructiveHint: true`) shares its assistant turn with another call: hosts may run "
+    "the calls of one turn at once, in any order. Ask for such calls one at a time "
+    "(`parallel_tool_calls: false`), or make them safe to reorder.",
+    severity=WARNING,
+)
+SESSION_UNLISTED_TOOL: Final = _code(
+    SESSION,
+    "session.unlisted_tool",
+    "a call of a tool the latest tools/list of its session does not hold",
+    "A `tools/call` names a tool that the latest complete `tools/list` of its MCP session "
+    "does not hold: the host called a tool the server no longer offers (or never did). "
+    "Sessions whose capture holds no list are not judged.",
+)
+SESSION_STALE_TOOL_LIST: Final = _code(
+    SESSION,
+    "session.stale_tool_list",
+    "a call made after list_changed, before the tools were listed again",
+    "The server sent `notifications/tools/list_changed`, and the host called a tool before "
+    "listing the tools again: it used a list the server said was out of date.",
+    severity=WARNING,
+)
+SESSION_INPUT_SCHEMA_CHANGED: Final = _code(
+    SESSION,
+    "session.input_schema_changed",
+    "a tool's inputSchema changed between two lists of one session",
+    "A tool's `inputSchema` differs between two lists of one MCP session: calls built "
+    "against the first are checked against the second. Pin tools (`jsoncontract pin`) to "
+    "see such changes before they reach a session.",
+    severity=WARNING,
+)
+SESSION_LIST_CHANGED_UNDECLARED: Final = _code(
+    SESSION,
+    "session.list_changed_undeclared",
+    "list_changed from a server that did not declare capabilities.tools.listChanged",
+    "The server sent `notifications/tools/list_changed` although its `initialize` answer "
+    "did not declare `capabilities.tools.listChanged`: clients that trust the declared "
+    "capabilities ignore it and keep a stale list. Reported once per session.",
+    severity=WARNING,
+)
+SESSION_IDENTICAL_RETRY: Final = _code(
+    SESSION,
+    "session.identical_retry",
+    "a failed call retried identically, more times than allowed",
+    "A call whose result was an error was repeated with the same arguments more than "
+    "`identical_retries` times in a row (default 2): the model does not read the error, or "
+    "the error does not say what to change. Make the error say it.",
+    severity=WARNING,
+)
+SESSION_UNRELATED_CHANGE: Final = _code(
+    SESSION,
+    "session.unrelated_change",
+    "a retry after an error changed arguments the error did not name",
+    "The retry of a failed call changes a member the error named, and others it did not "
+    "name: the model changed more than it was told to, and the retry may do something "
+    "else than the request meant.",
+    severity=WARNING,
+)
+SESSION_NEW_IDEMPOTENCY_KEY: Final = _code(
+    SESSION,
+    "session.new_idempotency_key",
+    "a write retried after an error under a new idempotency key",
+    "A write was retried after an error with only its idempotency key changed: if the "
+    "first attempt did write, the server cannot tell the retry from a new write, and it "
+    "writes twice. Reuse the key when retrying the same request.",
     severity=WARNING,
 )
 

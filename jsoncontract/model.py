@@ -19,6 +19,7 @@ from typing import Any, Final
 # The JSON Pointer helpers live in jsoncontract.pointer. escape_pointer_token stays
 # importable from here while code written against the old place still imports it.
 from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
+from jsoncontract.stats import ToolStats
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
 # ``.value`` is a Python-level property, five times slower.
@@ -484,7 +485,8 @@ class Summary:
 
     ``findings`` holds the run-level findings: those about the run rather than one call (a
     result whose call is not in the capture, a turn or a session breaking a contract). They
-    count in ``by_code`` and ``by_severity`` like the findings of calls.
+    count in ``by_code`` and ``by_severity`` like the findings of calls. ``by_result`` counts
+    each tool's results, error results and latencies (:class:`~jsoncontract.stats.ToolStats`).
     """
 
     calls: int = 0
@@ -496,11 +498,22 @@ class Summary:
     by_code: Counter[str] = field(default_factory=Counter)
     by_severity: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
+    by_result: dict[str, ToolStats] = field(default_factory=dict)
 
     def add(self, result: CallResult) -> None:
         """Count one result."""
         self.calls += 1
-        tool = result.call.tool or "(unknown)"
+        call = result.call
+        tool = call.tool or "(unknown)"
+        answer = call.result
+        if answer is not None:
+            stats = self.by_result.get(tool)
+            if stats is None:
+                stats = self.by_result[tool] = ToolStats()
+            duration = answer.duration_ms
+            if duration is None and answer.ended is not None and call.time is not None:
+                duration = round((answer.ended - call.time) * 1000, 3)
+            stats.add(duration, answer.is_error is True)
         counts = self.by_tool.get(tool)
         if counts is None:
             counts = self.by_tool[tool] = [0, 0]
@@ -533,12 +546,24 @@ class Summary:
             "failed": self.failed,
             "files": self.files,
             "by_stage": {s.value: self.by_stage.get(s.value, 0) for s in STAGE_ORDER},
-            "by_tool": {
-                name: {"calls": c[0], "failed": c[1]} for name, c in sorted(self.by_tool.items())
-            },
+            "by_tool": {name: self._tool_dict(name, c) for name, c in sorted(self.by_tool.items())},
             "by_code": dict(sorted(self.by_code.items())),
             "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
         }
+
+    def _tool_dict(self, name: str, counts: list[int]) -> dict[str, Any]:
+        """One tool's entry of ``by_tool``: calls and failed calls; with its results (how
+        many, how many errors, and the latency in milliseconds where the capture has
+        times) when the capture holds any."""
+        out: dict[str, Any] = {"calls": counts[0], "failed": counts[1]}
+        stats = self.by_result.get(name)
+        if stats is not None:
+            out["results"] = stats.results
+            out["errors"] = stats.errors
+            latency = stats.latency()
+            if latency is not None:
+                out["latency_ms"] = latency
+        return out
 
 
 @dataclass(slots=True)

@@ -43,7 +43,10 @@ HELP = (
     "Every call goes through four gates in order: envelope (a well-formed call of a known "
     "tool), parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules "
     "from --rules or the config, and idempotency keys across the whole run). "
-    "The first gate that fails names the failure.\n\n"
+    "The first gate that fails names the failure. A call whose result the capture holds "
+    "then goes through the result gate (structured content, the result contract, leaks), "
+    "and the run is checked for its turn and session contracts ([results] and [session] "
+    "in the config).\n\n"
     "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
 )
 
@@ -100,6 +103,8 @@ def check_cli(
     )
     from jsoncontract.config import load_config
     from jsoncontract.model import Summary
+    from jsoncontract.pipeline.contracts import SessionContracts
+    from jsoncontract.pipeline.result import ResultChecks
     from jsoncontract.pipeline.settings import check_settings
     from jsoncontract.tools.toolset import ToolSet
 
@@ -119,6 +124,8 @@ def check_cli(
         results = iter_check(
             settings.captures, tools=toolset, tool=settings.tool, business=business,
             show_values=settings.show_values, summary=summary, reader=reader,
+            results=ResultChecks(settings.results),
+            session=SessionContracts(toolset, settings.session),
         )  # fmt: skip
         if progress and stderr_is_terminal() and "-" not in settings.captures:
             results = _with_progress(results, reader, settings.captures)

@@ -29,10 +29,11 @@ from jsoncontract.model import (
     ToolContract,
     TraceEvent,
 )
+from jsoncontract.pipeline.contracts import SessionContracts
 from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
+from jsoncontract.pipeline.result import ResultChecks
 from jsoncontract.pipeline.schema import schema_findings
-from jsoncontract.pipeline.session import SessionFindings
 
 if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
@@ -112,9 +113,11 @@ class Checker:
     Arguments:
         tools: the tool contracts, schemas compiled.
         business: the business gate, or ``None`` to stop after the schema gate.
-        results: the result gate, or ``None`` to check no result.
-        session: the gate over the run (default: :class:`SessionFindings`, which reports
-            results without a call); ``None`` for none.
+        results: the result gate (default: :class:`~jsoncontract.pipeline.result.ResultChecks`
+            with default settings); ``None`` to check no result.
+        session: the gate over the run (default:
+            :class:`~jsoncontract.pipeline.contracts.SessionContracts`, every turn and
+            session contract with default settings); ``None`` for none.
         show_values: quote sensitive-looking values in messages instead of hashing them.
 
     Run-level findings gather in :attr:`findings` as :meth:`run` goes.
@@ -125,15 +128,17 @@ class Checker:
         tools: ToolSet,
         *,
         business: BusinessGate | None = None,
-        results: ResultGate | None = None,
+        results: ResultGate | Default | None = DEFAULT,
         session: SessionGate | Default | None = DEFAULT,
         show_values: bool = False,
     ) -> None:
         self.tools = tools
         self.business = business
-        self.results = results
+        self.results: ResultGate | None = (
+            ResultChecks() if isinstance(results, Default) else results
+        )
         self.session: SessionGate | None = (
-            SessionFindings() if isinstance(session, Default) else session
+            SessionContracts(tools) if isinstance(session, Default) else session
         )
         self.show_values = show_values
         self.findings: list[Finding] = []

@@ -4,12 +4,14 @@ line, merged into one frozen object (the command line wins)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.errors import UsageError
+from jsoncontract.pipeline.contracts import SessionSettings
+from jsoncontract.pipeline.result import ResultSettings
 from jsoncontract.reporters.interface import ReportOptions
 from jsoncontract.settings import (
     BusinessSettings,
@@ -29,7 +31,8 @@ class CheckSettings:
 
     ``dialect`` is the dialect every capture is read as (``None``: detected); ``tool`` the
     tool of bare downstream bodies (and the name of a bare JSON Schema); ``result_window``
-    how many lines (or files) a call waits for its result before it is checked without one.
+    how many lines (or files) a call waits for its result before it is checked without one;
+    ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections.
     """
 
     captures: tuple[str, ...]
@@ -40,6 +43,8 @@ class CheckSettings:
     dialect: str | None = None
     show_values: bool = False
     result_window: int = WINDOW
+    results: ResultSettings = field(default_factory=ResultSettings)
+    session: SessionSettings = field(default_factory=SessionSettings)
 
 
 def check_settings(
@@ -97,4 +102,10 @@ def check_settings(
         result_window=result_window
         if result_window is not None
         else int(section.get("result_window", WINDOW)),
+        results=ResultSettings.from_config(cfg.section("results")),
+        session=SessionSettings.from_config(
+            cfg.section("session"),
+            cfg.section("business").get("idempotency"),
+            cfg.section("results"),
+        ),
     )

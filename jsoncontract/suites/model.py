@@ -110,6 +110,8 @@ class Expectation:
 
 
 _PASS: Final = Expectation()
+#: What :attr:`Case.result` is for a case without a result.
+NO_RESULT: Final[Any] = object()
 
 
 def json_bytes(value: Any, *, sort_keys: bool = False) -> bytes:
@@ -188,6 +190,7 @@ CASE_KEYS: Final = (
     "hop",
     "expect",
     "arguments",
+    "result",
     "text",
     "capture",
     "capture_file",
@@ -201,9 +204,11 @@ class Case:
     """One case of a suite.
 
     ``data`` is the case object as written in the file (members in :data:`CASE_KEYS`
-    order); the other attributes are read from it. ``anomalies`` are the lone surrogates
-    of an ``arguments`` value (pointers relative to it), which its call carries as a
-    capture's would.
+    order); the other attributes are read from it. A case with a ``result`` (the structured
+    content the tool returned, next to its ``arguments``) is checked through the result
+    stage too: :attr:`result` holds it, :data:`NO_RESULT` when the case has none.
+    ``anomalies`` are the lone surrogates of an ``arguments`` value (pointers relative to
+    it), which its call carries as a capture's would.
     """
 
     name: str
@@ -219,6 +224,11 @@ class Case:
     data: dict[str, Any] = field(default_factory=dict)
     index: int = 0
     anomalies: tuple[Anomaly, ...] = ()
+
+    @property
+    def result(self) -> Any:
+        """The result the case gives (MCP ``structuredContent``), or :data:`NO_RESULT`."""
+        return self.data.get("result", NO_RESULT)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:

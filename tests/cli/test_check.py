@@ -495,3 +495,21 @@ class TestResults:
         assert json.loads(jsonl_last.splitlines()[-1])["findings"][0]["code"] == (
             "session.orphan_result"
         )
+
+
+def test_the_results_and_session_sections_reach_the_run(run_cli: Run, tmp_path: Path) -> None:
+    capture = str(FIXTURES / "results" / "conversations" / "openai-chat.jsonl")
+    tools = str(FIXTURES / "results" / "tools.json")
+
+    def codes(config: str) -> set[str]:
+        path = tmp_path / "jsoncontract.toml"
+        path.write_text(config)
+        result = run_cli("check", "--config", str(path), "--tools", tools, capture, "-f", "json")
+        return set(json.loads(result.stdout)["summary"]["by_code"])
+
+    found = codes("")
+    assert {"result.stack_trace", "result.secret", "session.parallel_side_effects"} <= found
+    quiet = codes(
+        '[results]\nleaks = false\n[session.severity]\n"session.parallel_side_effects" = "off"\n'
+    )
+    assert found - quiet == {"result.stack_trace", "result.secret", "session.parallel_side_effects"}
