@@ -16,9 +16,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-# The JSON Pointer helpers live in jsoncontract.pointer. escape_pointer_token stays
-# importable from here while code written against the old place still imports it.
-from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
 from jsoncontract.stats import ToolStats
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
