@@ -16,18 +16,18 @@ from pathlib import Path
 from typing import Any, Final
 
 from jsoncontract._files import is_stream
+from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.model import (
-    CallResult,
-    CheckReport,
-    Dialect,
-    PassedCall,
-    ResultRun,
-    Summary,
-    ToolCall,
+from jsoncontract.model import CallResult, CheckReport, Dialect, PassedCall, ResultRun, Summary
+from jsoncontract.pipeline.checker import (
+    DEFAULT,
+    BusinessGate,
+    Checker,
+    Default,
+    ResultGate,
+    SessionGate,
 )
-from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.tools.toolset import ToolSet
 
@@ -47,12 +47,19 @@ def iter_check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
+    session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     summary: Summary | None = None,
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
+    window: int = WINDOW,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
+
+    A call is yielded once its result has been read, or once the reader stops waiting for
+    it (``window``); run-level findings (results without a call, turns, sessions) are
+    added to ``summary.findings`` when the run ends.
 
     Arguments:
         captures: capture files and directories (``-`` for stdin).
@@ -62,6 +69,10 @@ def iter_check(
             :class:`Dialect` or the name of a dialect of ``dialects``;
             :class:`~jsoncontract.errors.UsageError` when it is no capture dialect).
         business: the business-rules gate, if any.
+        results: the gate over each call's result (default: every result check, with
+            default settings; ``None``: results are not checked).
+        session: the gate over the run (default: every turn and session contract, see
+            :mod:`jsoncontract.pipeline.contracts`; ``None``: none).
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
         reader: a configured reader (its ``bytes_read`` can drive a progress bar); by
@@ -69,6 +80,7 @@ def iter_check(
         dialects: the dialects captures and tool files are read in (default: the
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
+        window: how many documents (lines, events, files) a call waits for its result.
     """
     for result in iter_results(
         captures,
@@ -76,15 +88,18 @@ def iter_check(
         tool=tool,
         dialect=dialect,
         business=business,
+        results=results,
+        session=session,
         show_values=show_values,
         summary=summary,
         reader=reader,
         dialects=dialects,
+        window=window,
     ):
-        if isinstance(result, PassedCall):
+        if type(result) is PassedCall:
             yield result.result()
         else:
-            assert isinstance(result, CallResult)  # runs only come when asked for
+            assert type(result) is CallResult  # runs only come when asked for
             yield result
 
 
@@ -95,10 +110,13 @@ def iter_results(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
+    session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     summary: Summary | None = None,
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
+    window: int = WINDOW,
     fast: bool = True,
     jobs: int = 1,
     result_runs: bool = False,
@@ -114,23 +132,21 @@ def iter_results(
     than one part to check; results come in input order all the same. A passing call then
     comes without its arguments. With ``result_runs`` (for reporters that take them),
     consecutive results come as one :class:`~jsoncontract.model.ResultRun`, counted and
-    encoded for a JSON report (by the workers, or here); ``keep`` says which results those runs list
-    (``all``, ``findings``, ``failed``: the report's ``results`` option), while their
-    summaries count every one.
+    encoded for a JSON report (by the workers, or here); ``keep`` says which results those
+    runs list (``all``, ``findings``, ``failed``: the report's ``results`` option), while
+    their summaries count every one.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
-        reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
-    checker = Checker(toolset, business=business, show_values=show_values)
+        reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects, window=window)
+    checker = Checker(
+        toolset, business=business, results=results, session=session, show_values=show_values
+    )
     if jobs > 1 and fast:
         from jsoncontract.pipeline import parallel
 
         names = [str(c) for c in captures]
-        if (
-            parallel.can_fork()
-            and parallel.splits(checker)
-            and not any(is_stream(n) for n in names)
-        ):
+        if parallel.can_fork() and parallel.splits(checker) and not any(map(is_stream, names)):
             parts = parallel.plan(names)
             if len(parts) > 1:
                 yield from parallel.iter_parallel(
@@ -142,46 +158,38 @@ def iter_results(
                     runs=result_runs,
                     keep=keep,
                 )
-                if summary is not None:
-                    summary.files = reader.files
                 return
         captures = names
     lane = build_lane(checker, reader) if fast else None
-    if lane is not None and result_runs:
-        yield from _encoded_runs(reader.read_checked(captures, lane), checker, summary, keep)
-        if summary is not None:
-            summary.files = reader.files
-        return
     if lane is None:
-        for result in checker.run(reader.read(captures)):
-            if summary is not None:
-                summary.add(result)
-            yield result
+        items: Iterable[Any] = reader.read_trace(captures)
+    else:
+        items = reader.read_checked(captures, lane)
+    checked = checker.stream(items)
+    if result_runs:
+        yield from encoded_runs(checked, summary, keep)
+    elif summary is None:
+        yield from checked
     else:  # one loop: a fast trace yields a result every few microseconds
-        check = checker.check
-        add = summary.add if summary is not None else None
-        add_passed = summary.add_passed if summary is not None else None
-        for item in reader.read_checked(captures, lane):
-            kind = type(item)
-            if kind is PassedCall:
-                if add_passed is not None:
-                    add_passed(item.tool)
-                yield item
+        add, add_passed = summary.add, summary.add_passed
+        for result in checked:
+            if type(result) is PassedCall:
+                add_passed(result.tool)
             else:
-                result = check(item) if kind is ToolCall else item
-                if add is not None:
-                    add(result)
-                yield result
+                add(result)  # type: ignore[arg-type]
+            yield result
     if summary is not None:
         summary.files = reader.files
+        for finding in checker.findings:
+            summary.add_finding(finding)
 
 
 #: Results per run when a run in one process encodes them for a JSON report.
 _RUN: Final = 4096
 
 
-def _encoded_runs(
-    items: Iterable[Any], checker: Checker, summary: Summary | None, keep: str
+def encoded_runs(
+    checked: Iterable[CallResult | PassedCall], summary: Summary | None, keep: str
 ) -> Iterator[ResultRun]:
     """Results counted and encoded for a JSON report, a run of them at a time, as the
     workers of a parallel run hand them back (less work per call than one result at a
@@ -189,26 +197,28 @@ def _encoded_runs(
     from jsoncontract.reporters.check_json import PassedEntries, encode_result
 
     entry = PassedEntries().entry
-    check = checker.check
     entries: list[bytes] = []
     counted = Summary()
-    add_passed, add = counted.add_passed, counted.add
-    for item in items:
-        if type(item) is PassedCall:
+    add_passed, count = counted.add_passed, counted.count
+    time = summary.time if summary is not None else None
+    for result in checked:
+        if type(result) is PassedCall:
             if keep == "all":
-                entries.append(entry(item))
-            add_passed(item.tool)
+                entries.append(entry(result))
+            add_passed(result.tool)
         else:
-            result = check(item) if type(item) is ToolCall else item
+            assert type(result) is CallResult
             if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
                 entries.append(encode_result(result))
-            add(result)
+            count(result)
+            if time is not None and result.call.result is not None:
+                time(result.call)  # in order, into the run's summary
         if counted.calls >= _RUN:
             if summary is not None:
                 summary.merge(counted)
             yield ResultRun(counted, b"\n".join(entries))
             entries, counted = [], Summary()
-            add_passed, add = counted.add_passed, counted.add
+            add_passed, count = counted.add_passed, counted.count
     if counted.calls:
         if summary is not None:
             summary.merge(counted)
@@ -222,21 +232,27 @@ def check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
+    session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     dialects: Registry = DIALECTS,
+    window: int = WINDOW,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
-    results = list(
+    checked = list(
         iter_check(
             captures,
             tools=tools,
             tool=tool,
             dialect=dialect,
             business=business,
+            results=results,
+            session=session,
             show_values=show_values,
             summary=summary,
             dialects=dialects,
+            window=window,
         )
     )
-    return CheckReport(summary, results)
+    return CheckReport(summary, checked)

@@ -2,7 +2,7 @@
 'jsoncontract[spark]'``).
 
     >>> from jsoncontract import spark  # doctest: +SKIP
-    >>> lines = spark.read_captures(session, ["s3://traces/2026-12-01/"])  # doctest: +SKIP
+    >>> lines = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
     >>> report = spark.check(lines, tools=["tools/"])  # doctest: +SKIP
     >>> report.summary.failed, report.results.filter("not ok").count()  # doctest: +SKIP
 
@@ -11,23 +11,37 @@ How it runs:
 1. :func:`read_captures` reads JSONL captures (plain or gzip) into a DataFrame of lines:
    ``file_index``, ``file``, ``line`` (1-based, per file) and ``value`` (the line's bytes).
 2. :func:`check` checks each partition with ``mapPartitions``: the same reader, fast lane,
-   gates and business rules as a local run, loaded on each executor from the same tool,
-   rules and config files (they must be readable there: a shared filesystem, or local
-   mode). Each call's result is kept as its JSON report entry; a failing one also as its
-   pickled :class:`~jsoncontract.model.CallResult`.
-3. The idempotency checks across the run are Spark aggregations, not work on the driver:
+   gates, business rules and checks over the run as a local run, loaded on each executor
+   from the same tool, rules and config files (they must be readable there: a shared
+   filesystem, or local mode). Each call's result is kept as its JSON report entry; a
+   failing one also as its pickled :class:`~jsoncontract.model.CallResult`.
+3. Partitions are joined as the workers of ``--jobs`` are
+   (:mod:`jsoncontract.pipeline.parallel`): the first starts where the run does, every
+   other as after a first result window without results; each hands back, besides its
+   rows, one small record of what its ledger did with call keys, whether it ended with
+   something open, and the state its turn and session checks ended in. The driver goes
+   through these records in order, keeping the run's state: a partition whose start was the
+   run's is taken, the others (a stream cut by a partition boundary, a first result window
+   longer than the first partition) are read again on the driver from their lines (one
+   partition at a time). The checks over the run then close on the driver, from the joined
+   states.
+4. The idempotency checks across the run are Spark aggregations, not work on the driver:
    each write call's :class:`~jsoncontract.business.idempotency.KeyRecord` becomes a row,
    windows over (hop, tool, key) and (hop, tool, arguments) ordered by position find the
    first use of each key and write, and each later call is judged against that first one
    by the same tracker code a local run uses; the findings are joined back to their calls.
-4. The summary is counted per partition and merged on the driver (one small object per
+5. The summary is counted per partition and merged on the driver (one small object per
    partition).
 
-The results are those of a local run over the same files (a test compares them), with one
-difference a local run does not have: a partition is read on its own, so a streamed call
-whose chunks straddle two partitions (rare: streams are usually logged as one line) is read
-as two incomplete calls; :attr:`SparkReport.carried` counts the partitions that ended with
-something open, and ``check --spark`` warns when it is not zero.
+The results are those of a local run over the same files (tests compare them, report byte
+for byte). A trace that carries tool results or MCP session messages (conversations, MCP
+sessions, OpenTelemetry spans) cannot be split: pairing a result with its call, the session
+checks and the latencies summed in order need the trace read in order. When a partition
+saw a result or a session message, :func:`check` checks the whole trace again in one task:
+its lines are moved to one partition and sorted there (Spark spills what does not fit in
+memory), and that task reads them as one local process does, idempotency included, counting
+the summary as it goes (:attr:`SparkReport.in_one_task`). That task runs on one core:
+check such a trace locally with ``--jobs``, which reads in parallel up to the first result.
 """
 
 from __future__ import annotations
@@ -39,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import compression_of, expand
+from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import UsageError
 from jsoncontract.model import CallResult, Hop, PassedCall, Summary
@@ -47,12 +62,13 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from jsoncontract.business.idempotency import KeyRecord
+    from jsoncontract.pipeline.parallel import Outcome
 
 #: The columns of the results DataFrame, in order.
 RESULT_COLUMNS: Final = ("file", "line", "ok", "stage", "tool", "call_id", "result")
-#: The order of a local run: file, the first line of the partition's run of the file, and
-#: the place of the result in that run.
-_ORDER: Final = ("file_index", "part", "n")
+#: The order of a local run: the partition (the driver's results after the last one), and
+#: the place of the result in it.
+_ORDER: Final = ("partition", "n")
 _HOPS: Final = {h._value_: h for h in Hop}
 _SIGN: Final = 1 << 63
 
@@ -79,6 +95,7 @@ class Recipe:
     tool: str | None = None
     dialect: str | None = None
     show_values: bool = False
+    window: int = WINDOW
 
 
 @dataclass(slots=True)
@@ -87,13 +104,16 @@ class SparkReport:
 
     ``results``: one row per call (``file``, ``line``, ``ok``, ``stage``, ``tool``,
     ``call_id``, and ``result``: the call's entry of the JSON report, as a string).
-    ``summary``: the counts of the whole run, as a local run reports them. ``carried``:
-    partitions that ended inside a stream.
+    ``summary``: the counts of the whole run, as a local run reports them, with the
+    findings over the run. ``reread``: the partitions read again on the driver.
+    ``in_one_task``: the trace carries results or MCP session messages, and was checked in
+    one task, in order (see the module).
     """
 
     results: DataFrame
     summary: Summary
-    carried: int
+    reread: int
+    in_one_task: bool
     _rows: DataFrame
 
     def iter_results(self) -> Iterator[CallResult | PassedCall]:
@@ -202,13 +222,18 @@ def check(
     tool: str | None = None,
     dialect: str | None = None,
     show_values: bool = False,
+    window: int = WINDOW,
 ) -> SparkReport:
     """Check the calls in ``lines`` (a DataFrame of ``file_index``, ``file``, ``line``,
     ``value``, as :func:`read_captures` makes) on Spark.
 
     Arguments mean what they mean to :func:`jsoncontract.check` and the ``check`` command:
-    tool definition files, rules files, a config file, a context (JSON text), the tool of
-    bare bodies, a forced dialect, whether to quote sensitive values.
+    tool definition files, rules files, a config file (its ``[session]`` and ``[results]``
+    sections included), a context (JSON text), the tool of bare bodies, a forced dialect,
+    whether to quote sensitive values, the result window.
+
+    Raises:
+        UsageError: the trace carries tool results or MCP session messages (see the module).
     """
     _spark()
     recipe = Recipe(
@@ -219,29 +244,54 @@ def check(
         tool=tool,
         dialect=dialect,
         show_values=show_values,
+        window=window,
     )
-    _Executor.load(recipe)  # fail early, on the driver, with the local error message
+    driver = _Executor(recipe)  # fails early, on the driver, with the local error message
     session = lines.sparkSession
     from pyspark.sql import functions as f
 
     ends = {row[0]: row[1] for row in lines.groupBy("file_index").agg(f.max("line")).collect()}
-    carried = session.sparkContext.accumulator(0)
-    ordered = lines.select("file_index", "file", "line", "value")
-    checked = ordered.rdd.mapPartitions(lambda rows: _check_partition(recipe, ends, carried, rows))
+    source = lines.select("file_index", "file", "line", "value").rdd
+    checked = source.mapPartitionsWithIndex(
+        lambda index, rows: _check_partition(recipe, ends, index, rows)
+    )
     rows = session.createDataFrame(checked, _row_schema()).cache()
+    outcomes = [
+        (row[0], *pickle.loads(row[1]))
+        for row in sorted(
+            rows.filter(f.col("outcome").isNotNull()).select("partition", "outcome").collect()
+        )
+    ]
+    if any(not outcome.clean or timed for _, outcome, _, timed in outcomes):
+        rows.unpersist()
+        return _in_one_task(recipe, lines, ends)
+    redone = _join(driver, source, ends, outcomes)
+    rows = rows.filter(f.col("outcome").isNull())
+    if redone:
+        again = session.createDataFrame(redone.rows, _row_schema())
+        rows = rows.filter(~f.col("partition").isin(list(redone.partitions))).unionByName(again)
+    rows = rows.cache()
     if rows.filter(f.col("r_digest").isNotNull()).isEmpty():
         final = rows  # no write call: nothing for the checks across the trace to judge
     else:
         joined = rows.join(_idempotency(rows), on=list(_ORDER), how="left")
         merged = joined.rdd.mapPartitions(lambda part: _merge_partition(recipe, part))
         final = session.createDataFrame(merged, _row_schema()).cache()
-        rows.unpersist()
     summary = Summary()
     counts = final.select("tool", "pickled").rdd.mapPartitions(_count_partition)
     for part in counts.collect():
         summary.merge(part)
     summary.files = len(ends)
-    results = final.select(
+    for finding in driver.checker.findings:
+        summary.add_finding(finding)
+    return SparkReport(_results(final), summary, len(redone.partitions), False, final)
+
+
+def _results(final: DataFrame) -> DataFrame:
+    """The public columns of the rows."""
+    from pyspark.sql import functions as f
+
+    return final.select(
         "file",
         "line",
         "ok",
@@ -250,7 +300,90 @@ def check(
         "call_id",
         f.col("entry").cast("string").alias("result"),
     )
-    return SparkReport(results, summary, int(carried.value), final)
+
+
+def _in_one_task(recipe: Recipe, lines: DataFrame, ends: dict[int, int]) -> SparkReport:
+    """Check the whole trace in one task, in input order, as one local process does (a
+    trace that carries results or MCP session messages: see the module)."""
+    from pyspark.sql import functions as f
+
+    whole = (
+        lines.select("file_index", "file", "line", "value")
+        .repartition(1)
+        .sortWithinPartitions("file_index", "line")
+    )
+    checked = whole.rdd.mapPartitions(lambda rows: _check_whole(recipe, rows))
+    rows = lines.sparkSession.createDataFrame(checked, _row_schema()).cache()
+    ending = rows.filter(f.col("outcome").isNotNull()).select("outcome").first()
+    assert ending is not None  # the task's last row
+    summary: Summary = pickle.loads(ending[0])
+    summary.files = len(ends)
+    final = rows.filter(f.col("outcome").isNull())
+    return SparkReport(_results(final), summary, 0, True, final)
+
+
+@dataclass(slots=True)
+class _Redone:
+    """The rows the driver made for the partitions it read again."""
+
+    partitions: list[int]
+    rows: list[tuple[Any, ...]]
+
+    def __bool__(self) -> bool:
+        return bool(self.partitions) or bool(self.rows)
+
+
+def _join(
+    driver: _Executor,
+    source: Any,
+    ends: dict[int, int],
+    outcomes: list[tuple[int, Outcome, list[str], bool]],
+) -> _Redone:
+    """Go through the partitions' outcomes in order with the run's state (see the module):
+    take those whose start was the run's, read the others again here (``source``: the RDD
+    of lines the partitions were cut from); then end the run."""
+    from jsoncontract.pipeline.parallel import _Run
+
+    run = _Run(driver.checker, driver.reader, driver.lane)
+    redone = _Redone([], [])
+    context = source.context
+    for index, outcome, files, _ in outcomes:
+        if run.takes(frozenset(files), outcome, index == 0):
+            run.started = True
+            continue
+        run.started = True
+        redone.partitions.append(index)
+        mine = context.runJob(source, _plain_rows, [index])  # this partition's lines only
+        n = 0
+        for name, file_index, batch in _file_runs(mine):
+            done = batch[-1][0] == ends.get(file_index)
+            results = run.read_lines(name, batch, last=done)
+            for row in _rows_of(file_index, index, n, results, driver):
+                redone.rows.append(row)
+                n += 1
+    for row in _rows_of(-1, len(outcomes), 0, run.finish(), driver):
+        redone.rows.append(row)
+    return redone
+
+
+def _plain_rows(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    """The rows of lines as dictionaries (what a job hands the driver)."""
+    return [row.asDict() for row in rows]
+
+
+def _file_runs(rows: Iterable[Any]) -> Iterator[tuple[str, int, list[tuple[int, bytes]]]]:
+    """Consecutive lines of one file, as ``(file, file_index, [(line, bytes)...])``."""
+    current: tuple[int, str] | None = None
+    batch: list[tuple[int, bytes]] = []
+    for row in rows:
+        key = (row["file_index"], row["file"])
+        if key != current:
+            if current is not None:
+                yield current[1], current[0], batch
+            current, batch = key, []
+        batch.append((row["line"], bytes(row["value"])))
+    if current is not None:
+        yield current[1], current[0], batch
 
 
 # -- executors ----------------------------------------------------------------------------
@@ -261,17 +394,23 @@ class _Executor:
 
     _loaded: dict[Recipe, _Executor] = {}  # noqa: RUF012 - a per-process cache
 
-    def __init__(self, recipe: Recipe) -> None:
+    def __init__(self, recipe: Recipe, *, defer: bool = True) -> None:
+        """Load ``recipe``; ``defer``: the business gate leaves the idempotency checks to
+        the run (a key record per write call), as in a partition of it."""
         from jsoncontract.business import load_business
         from jsoncontract.business.context import parse_context
         from jsoncontract.capture.reader import CaptureReader
         from jsoncontract.config import load_config
         from jsoncontract.pipeline.checker import Checker
+        from jsoncontract.pipeline.contracts import SessionContracts
         from jsoncontract.pipeline.fast import build_lane
         from jsoncontract.pipeline.parallel import _DeferredTrace
+        from jsoncontract.pipeline.result import ResultChecks
+        from jsoncontract.pipeline.settings import check_settings
         from jsoncontract.tools.toolset import ToolSet
 
         config = load_config(recipe.config, discover=False)
+        settings = check_settings(config, captures=["-"], tools=[Path(p) for p in recipe.tools])
         self.tools = ToolSet.from_paths(recipe.tools, tool_name=recipe.tool)
         self.business = load_business(
             list(recipe.rules) if recipe.rules is not None else None,
@@ -281,8 +420,14 @@ class _Executor:
             show_values=recipe.show_values,
         )
         self.deferred = _DeferredTrace(self.business)
-        self.checker = Checker(self.tools, business=self.deferred, show_values=recipe.show_values)
-        self.reader = CaptureReader(dialect=recipe.dialect, tool=recipe.tool)
+        self.checker = Checker(
+            self.tools,
+            business=self.deferred if defer else self.business,
+            results=ResultChecks(settings.results),
+            session=SessionContracts(self.tools, settings.session),
+            show_values=recipe.show_values,
+        )
+        self.reader = CaptureReader(dialect=recipe.dialect, tool=recipe.tool, window=recipe.window)
         self.lane = build_lane(self.checker, self.reader)
 
     @classmethod
@@ -312,7 +457,7 @@ def _row_schema() -> Any:
             column("file_index", LongType()),
             column("file", StringType()),
             column("line", LongType()),
-            column("part", LongType()),
+            column("partition", LongType()),
             column("n", IntegerType()),
             column("ok", BooleanType()),
             column("stage", StringType()),
@@ -326,6 +471,8 @@ def _row_schema() -> Any:
             column("r_key", StringType()),
             column("r_digest", LongType()),
             column("r_tag", LongType()),
+            # the partition's outcome (its last row only)
+            column("outcome", BinaryType()),
         ]
     )
 
@@ -339,81 +486,158 @@ def _unsigned(value: int) -> int:
 
 
 def _check_partition(
-    recipe: Recipe, ends: dict[int, int], carried: Any, rows: Iterable[Any]
+    recipe: Recipe, ends: dict[int, int], index: int, rows: Iterable[Any]
 ) -> Iterator[tuple[Any, ...]]:
-    """Check the lines of one partition, in order, file by file; ``ends``: each file's last
-    line (a run of lines that reaches it ends as the file does)."""
-    from jsoncontract.reporters.check_json import PassedEntries, encode_result
+    """Check the lines of one partition, in order, file by file (``ends``: each file's last
+    line: a run of lines that reaches it ends as the file does), from the run's start (the
+    first partition) or the assumed one; its last row is its outcome."""
+    from jsoncontract.capture.ledger import StepLog
+    from jsoncontract.pipeline.parallel import Outcome, Worker
 
     executor = _Executor.load(recipe)
-    entries = PassedEntries()
-    current: tuple[int, str] | None = None
-    batch: list[tuple[int, bytes]] = []
+    reader, checker = executor.reader, executor.checker
+    ledger = StepLog(window=reader.window)
+    if index:
+        ledger.assume_alone()
+    released: list[Any] = []
+    session = checker.session
+    if session is not None:
+        session.reset()  # type: ignore[attr-defined]
+    executor.deferred.record = None
+    worker = Worker(checker, reader, executor.lane, None, runs=False, keep="all")
+    files: list[str] = []
+    n = 0
+    pristine = True
+    state = None
+    timed: list[bool] = []  # a call came with its result (its dialect attached it)
+    for name, file_index, batch in _file_runs(rows):
+        files.append(name)
+        done = batch[-1][0] == ends.get(file_index)
+        state = reader.new_state(ledger, released)
+        source = reader.read_lines(name, batch, state, executor.lane, last=done)
+        checked = _watched(worker._checked_calls(source, ledger, stop=index > 0), timed)
+        for row in _rows_of(file_index, index, n, checked, executor):
+            yield row
+            n += 1
+        if index and not ledger.clean:
+            break
+        pristine = done or state.pristine(reader.dialects)
+    outcome = Outcome(
+        [],
+        ledger.clean,
+        ledger.idle,
+        pristine,
+        ledger.doc,
+        ledger.steps,
+        ledger if index == 0 else None,
+        session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
+        state.memory() if state is not None and not pristine else None,
+    )
+    data = pickle.dumps((outcome, files, bool(timed)), pickle.HIGHEST_PROTOCOL)
+    yield (None,) * 3 + (index, n) + (None,) * 11 + (data,)
 
-    def flush() -> Iterator[tuple[Any, ...]]:
-        assert current is not None
-        index, name = current
-        last = batch[-1][0] == ends.get(index)
-        source = executor.reader.read_lines(name, batch, executor.lane, last=last)
-        yield from _rows_of(index, name, batch[0][0], source, executor, entries, encode_result)
-        if executor.reader.carried:
-            carried.add(1)
 
-    for row in rows:
-        key = (row["file_index"], row["file"])
-        if key != current:
-            if current is not None:
-                yield from flush()
-            current, batch = key, []
-        batch.append((row["line"], bytes(row["value"])))
-    if current is not None:
-        yield from flush()
+def _watched(
+    results: Iterable[CallResult | PassedCall], timed: list[bool]
+) -> Iterator[CallResult | PassedCall]:
+    """``results``; ``timed`` gets an item once a call comes with its result."""
+    for result in results:
+        if not timed and type(result) is CallResult and result.call.result is not None:
+            timed.append(True)
+        yield result
+
+
+def _check_whole(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any, ...]]:
+    """Check every line, in input order (``rows``: the whole trace, sorted), as one local
+    process does: the business gate judges idempotency here, and the summary is counted in
+    order. The last row is the outcome: the run's summary, with its findings."""
+    from itertools import groupby
+
+    from jsoncontract.pipeline.parallel import _Run
+
+    executor = _Executor(recipe, defer=False)  # fresh: its idempotency index is this run's
+    try:
+        checker = executor.checker
+        run = _Run(checker, executor.reader, executor.lane)
+        summary = Summary()
+        n = 0
+        for (file_index, name), group in groupby(rows, lambda r: (r["file_index"], r["file"])):
+            lines = ((row["line"], bytes(row["value"])) for row in group)
+            counted = _counted(run.read_lines(name, lines, last=True), summary)
+            for row in _rows_of(file_index, 0, n, counted, executor):
+                yield row
+                n += 1
+        yield from _rows_of(-1, 0, n, _counted(run.finish(), summary), executor)
+        for finding in checker.findings:
+            summary.add_finding(finding)
+        data = pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
+        yield (None,) * 3 + (1, 0) + (None,) * 11 + (data,)
+    finally:
+        executor.business.close()
+
+
+def _counted(
+    results: Iterable[CallResult | PassedCall], summary: Summary
+) -> Iterator[CallResult | PassedCall]:
+    """``results``, counted into ``summary`` as they pass (in order: the latencies are
+    summed as a local run sums them)."""
+    add, add_passed = summary.add, summary.add_passed
+    for result in results:
+        if type(result) is PassedCall:
+            add_passed(result.tool)
+        else:
+            add(result)  # type: ignore[arg-type]
+        yield result
 
 
 def _rows_of(
-    index: int,
-    name: str,
-    part: int,
-    source: Iterator[Any],
+    file_index: int,
+    partition: int,
+    n: int,
+    results: Iterable[CallResult | PassedCall],
     executor: _Executor,
-    entries: Any,
-    encode_result: Any,
 ) -> Iterator[tuple[Any, ...]]:
-    check = executor.checker.check
-    deferred = executor.deferred
-    from jsoncontract.model import ToolCall
+    """The rows of checked results, numbered from ``n`` in the partition."""
+    from jsoncontract.reporters.check_json import PassedEntries, encode_result
 
-    for n, item in enumerate(source):
-        kind = type(item)
-        if kind is PassedCall:
+    entries = PassedEntries()
+    deferred = executor.deferred
+    for result in results:
+        if type(result) is PassedCall:
             yield (
-                index, name, item.line, part, n, True, None, item.tool, item.call_id,
-                entries.entry(item), None, None, None, None, None, None,
+                file_index, result.file, result.line, partition, n, True, None, result.tool,
+                result.call_id, entries.entry(result), None, None, None, None, None, None, None,
             )  # fmt: skip
+            n += 1
             continue
-        result: CallResult = check(item) if kind is ToolCall else item
+        assert type(result) is CallResult
         record: KeyRecord | None = deferred.record
         deferred.record = None
         yield (
-            index,
-            name,
+            file_index,
+            result.call.source.file,
             result.call.source.line or 0,
-            part,
+            partition,
             n,
             result.stage is None,
             result.stage._value_ if result.stage is not None else None,
             result.call.tool,
             result.call.call_id,
             encode_result(result),
-            None
-            if result.stage is None and not result.findings and record is None
+            None  # a plain pass: its entry says all a report says of it
+            if result.stage is None
+            and not result.findings
+            and record is None
+            and result.call.result is None
             else pickle.dumps(result, pickle.HIGHEST_PROTOCOL),
             record.hop if record is not None else None,
             record.key_field if record is not None else None,
             record.key if record is not None else None,
             _signed(record.digest) if record is not None else None,
             _signed(record.call_tag) if record is not None else None,
+            None,
         )
+        n += 1
 
 
 def _idempotency(rows: DataFrame) -> DataFrame:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,8 @@ from jsoncontract import spark as jspark
 from jsoncontract.api import check as local_check
 from jsoncontract.business import load_business
 from jsoncontract.errors import UsageError
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, REPO
+from tests.pipeline import day
 
 pytestmark = [
     pytest.mark.slow,
@@ -56,8 +59,8 @@ def session() -> Iterator[Any]:
 
 
 def _writes(tmp_path: Path) -> Path:
-    """A trace of single-line calls: OpenAI, Anthropic and MCP calls, valid and not, and
-    MCP writes whose keys come back with the same or other arguments."""
+    """A trace of single-line calls: OpenAI and Anthropic calls, valid and not, and writes
+    sent downstream whose keys come back with the same or other arguments."""
     tools = tmp_path / "tools.json"
     schema = {
         "type": "object",
@@ -74,17 +77,29 @@ def _writes(tmp_path: Path) -> Path:
             }
         )
     )
-    lines = []
+    lines: list[dict[str, Any]] = []
     for i in range(400):
+        if i % 50 == 7:  # one response, two messages: two side effects in one turn
+            pair = [
+                {"id": f"call_p{i}", "type": "function", "function": {
+                    "name": name, "arguments": json.dumps({"order_id": f"O{i}", "to": "u1"})}}
+                for name in ("send_note", "send_note")
+            ]  # fmt: skip
+            message = {"tool_calls": pair}
+            lines.append(
+                {"id": f"r{i}", "object": "chat.completion", "choices": [{"message": message}]}
+            )
+            continue
         if i % 3 == 0:
             args = {"order_id": f"O{i % 40}", "idempotency_key": f"k{i % 60}"}
             if i % 9 == 0:
                 args = {"order_id": f"O{i % 4}"}  # no key
-            call = {"name": "update_order", "arguments": args}
-            lines.append({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": call})
+            # writes as a gateway logs the bodies it sends downstream
+            lines.append({"hop": "downstream", "tool": "update_order", "payload": args})
         elif i % 3 == 1:
-            note = {"name": "send_note", "arguments": {"to": f"u{i % 5}"}}
-            lines.append({"jsonrpc": "2.0", "id": f"n{i}", "method": "tools/call", "params": note})
+            note = {"name": "send_note", "input": {"to": f"u{i % 5}"}, "id": f"toolu_{i}"}
+            message = {"type": "message", "role": "assistant", "id": f"msg_{i}"}
+            lines.append({**message, "content": [{"type": "tool_use", **note}]})
         else:
             text = '{"order_id": 7}' if i % 4 == 0 else '{"order_id": "O1", "x": 1'
             lines.append(
@@ -95,7 +110,8 @@ def _writes(tmp_path: Path) -> Path:
                             "message": {
                                 "tool_calls": [
                                     {
-                                        "id": f"call_{i}",
+                                        # some ids come again, far apart
+                                        "id": f"call_{i % 150}",
                                         "type": "function",
                                         "function": {"name": "update_order", "arguments": text},
                                     }
@@ -110,20 +126,32 @@ def _writes(tmp_path: Path) -> Path:
     return tools
 
 
+def _calls_alone() -> bytes:
+    """The bundled trace without its MCP exchanges: calls alone."""
+    lines = (FIXTURES / "captures" / "trace.jsonl").read_bytes().splitlines(keepends=True)
+    return b"".join(line for line in lines if b'"jsonrpc"' not in line)
+
+
 def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     tools = _writes(tmp_path)
     mixed = tmp_path / "mixed.jsonl.gz"
-    mixed.write_bytes(gzip.compress((FIXTURES / "captures" / "trace.jsonl").read_bytes() * 3))
+    mixed.write_bytes(gzip.compress(_calls_alone() * 3))
     captures = [tmp_path / "writes.jsonl", mixed]
     lines = jspark.read_captures(session, captures)
     assert lines.rdd.getNumPartitions() > 3
-    report = jspark.check(lines, tools=[tools, TOOLS])
+    # a short result window: past it, partitions start where the run is (a longer one would
+    # have the driver read the partitions within it again: the same results, more slowly)
+    report = jspark.check(lines, tools=[tools, TOOLS], window=16)
 
     business = load_business(None)
-    local = local_check(captures, tools=[tools, TOOLS], business=business)
+    local = local_check(captures, tools=[tools, TOOLS], business=business, window=16)
     business.close()
     assert report.summary.to_dict() == local.summary.to_dict()
+    assert report.summary.findings == local.summary.findings
+    assert report.reread <= 1  # the others were taken as the executors checked them
+    assert not report.in_one_task
     codes = report.summary.by_code
+    assert codes["session.parallel_side_effects"] >= 5
     assert codes["business.idempotency.conflict"] > 5
     assert codes["business.idempotency.double_write"] > 5
     assert codes["business.idempotency.missing_key"] > 5
@@ -133,7 +161,48 @@ def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     assert failed == local.summary.failed
     one = report.results.filter("not ok").orderBy("file", "line").first()
     assert one is not None and json.loads(one["result"])["ok"] is False
-    assert report.carried == 0
+
+
+#: ``jsoncontract`` with the parts of a parallel run cut small, so that a small trace is
+#: cut into many parts
+_SMALL_PARTS = (
+    "import sys; from jsoncontract.pipeline import parallel; parallel.PART_BYTES = 4096; "
+    "from jsoncontract.cli import main; main()"
+)
+
+
+def test_a_trace_with_results_gives_what_one_process_and_workers_give(
+    session: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    tools, captures = day.write_day(tmp_path)
+    args = ["check", "-t", str(tools), *map(str, captures), "-f", "json"]
+    args += ["--result-window", str(day.WINDOW), "--no-config"]
+
+    def local(jobs: int) -> subprocess.CompletedProcess[bytes]:
+        command = [sys.executable, "-c", _SMALL_PARTS, *args, "--jobs", str(jobs)]
+        return subprocess.run(command, capture_output=True, cwd=REPO, check=False, timeout=300)
+
+    one, two = local(1), local(2)
+    on_spark = run_cli(*args, "--spark", "local[2]")
+    assert one.returncode == two.returncode == on_spark.code == 1, two.stderr + one.stderr
+    assert two.stdout == one.stdout
+    assert on_spark.stdout_bytes == one.stdout
+    codes = json.loads(one.stdout)["summary"]["by_code"]
+    for code in (
+        "business.idempotency.conflict",
+        "business.idempotency.double_write",
+        "result.secret",
+        "result.stack_trace",
+        "result.structured_content",
+        "session.late_result",
+        "session.missing_result",
+        "session.orphan_result",
+        "session.parallel_side_effects",
+        "session.stale_tool_list",
+    ):
+        assert codes.get(code, 0) > 0, code
+    # results cannot be split: one task read the trace, in order
+    assert "Spark checked it in one task" in on_spark.stderr
 
 
 def _full(results: Iterator[Any]) -> Iterator[Any]:
@@ -142,8 +211,9 @@ def _full(results: Iterator[Any]) -> Iterator[Any]:
 
 
 def test_the_cli_writes_the_local_report(session: Any, run_cli: Any, tmp_path: Path) -> None:
-    captures = [str(FIXTURES / "captures" / "trace.jsonl"), str(FIXTURES / "business")]
-    captures[1] = str(FIXTURES / "business" / "trace.jsonl")
+    calls = tmp_path / "calls.jsonl"
+    calls.write_bytes(_calls_alone())
+    captures = [str(calls), str(FIXTURES / "business" / "trace.jsonl")]
     local = run_cli("check", "-t", str(TOOLS), *captures, "-f", "json")
     on_spark = run_cli("check", "--spark", "local[2]", "-t", str(TOOLS), *captures, "-f", "json")
     assert on_spark.code == local.code == 1

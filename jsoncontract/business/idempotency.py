@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.business.keyindex import KeyIndex
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pointer import join_pointer
@@ -262,7 +263,7 @@ class IdempotencyTracker:
         where = self._unpack(packed)
         return [
             Finding(
-                code="business.idempotency.conflict",
+                code=codes.BUSINESS_IDEMPOTENCY_CONFLICT,
                 severity=self.settings.conflict,
                 message=(
                     f"idempotency key {_quote(key)} was first used at {where} with different "
@@ -288,7 +289,7 @@ class IdempotencyTracker:
             if kind.key_field is not None:
                 findings.append(
                     Finding(
-                        code="business.idempotency.missing_key",
+                        code=codes.BUSINESS_IDEMPOTENCY_MISSING_KEY,
                         severity=missing,
                         message=(
                             f"write call without {kind.key_field!r} ({tool.name} writes: "
@@ -306,7 +307,7 @@ class IdempotencyTracker:
                 fields = ", ".join(settings.key_fields[:4])
                 findings.append(
                     Finding(
-                        code="business.idempotency.missing_key",
+                        code=codes.BUSINESS_IDEMPOTENCY_MISSING_KEY,
                         severity=missing,
                         message=(
                             f"{tool.name} writes ({kind.because}) but its schema has no "
@@ -334,7 +335,7 @@ class IdempotencyTracker:
             return findings  # the same call captured twice, not a second write
         findings.append(
             Finding(
-                code="business.idempotency.double_write",
+                code=codes.BUSINESS_IDEMPOTENCY_DOUBLE_WRITE,
                 severity=double,
                 message=(
                     f"the same {tool.name} write, with the same arguments and no idempotency "
@@ -381,6 +382,12 @@ def _hash64(text: str) -> int:
     return int.from_bytes(
         hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     )
+
+
+def arguments_digest(arguments: Any) -> int:
+    """A 64-bit hash of a call's arguments, independent of member order (what tells a
+    repeated call from another one, here and in the checks over a run)."""
+    return _digest(arguments)
 
 
 def _digest(arguments: Any) -> int:

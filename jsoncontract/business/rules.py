@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.business.cost import DEFAULT_BUDGET
@@ -59,7 +60,7 @@ class RulesError(ConfigError):
         file: str | None = None,
         line: int | None = None,
         column: int | None = None,
-        code: str = "rules.invalid",
+        code: str = codes.RULES_INVALID,
     ) -> None:
         super().__init__(message, file=file, line=line, column=column)
         self.code = code
@@ -71,7 +72,8 @@ class Rule:
 
     ``scope`` is the JSON Pointer ``self`` is bound to (``*`` tokens match every item);
     ``field_path`` is relative to it. Exactly one of ``expression`` (CEL) and ``runner``
-    (Python) is set.
+    (Python) is set. A rule that reads ``result`` runs only on calls whose capture holds a
+    successful result with a JSON value.
     """
 
     id: str
@@ -89,6 +91,8 @@ class Rule:
     hops: frozenset[Hop] | None = None
     scope_tokens: tuple[str, ...] = field(default=(), init=False)
     bound: bool = field(default=False, init=False)
+    #: the rule (or its message) reads ``result``: it runs only on calls with a result
+    reads_result: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         from jsoncontract.business._cel import scope_binds
@@ -99,7 +103,7 @@ class Rule:
     @property
     def code(self) -> str:
         """The finding code: ``business.<id>``."""
-        return f"business.{self.id}"
+        return codes.business_code(self.id)
 
     @property
     def text(self) -> str:
@@ -356,7 +360,7 @@ class _Loader:
             )
         self.diagnostics.append(diagnostic)
 
-    def failure(self, exc: RulesError, code: str = "rules.invalid", **where: Any) -> None:
+    def failure(self, exc: RulesError, code: str = codes.RULES_INVALID, **where: Any) -> None:
         """A problem that stops a file or a rule (raised as is in load mode)."""
         if not self.collect:
             raise exc
@@ -443,7 +447,7 @@ class _Loader:
         tip = f"; did you mean {guess!r}?" if guess else ""
         self.report(
             RuleDiagnostic(
-                "rules.unknown-tool",
+                codes.RULES_UNKNOWN_TOOL,
                 Severity.ERROR if self.collect else Severity.WARNING,
                 f"rules for tool {tool!r}, which no tools file defines{tip} (its "
                 f"{len(entries)} rule(s) will never run)",
@@ -648,7 +652,7 @@ def _compile_rule(
     environment: CelEnvironment,
     loader: _Loader,
 ) -> Rule:
-    from jsoncontract.business._cel import CelCompileError
+    from jsoncontract.business._cel import CelCompileError, reads
 
     base = ("tools", tool, position)
     line = item.index.line(base)
@@ -701,6 +705,8 @@ def _compile_rule(
             rule.message_expression = expression
         if types is not None:
             _check_against_schema(item, base, key, rule, expression, types, environment, loader)
+        if reads(expression, "result"):
+            rule.reads_result = True
     target = entry.get("python")
     if target is not None:
         from jsoncontract.business.python import PythonRunner, import_function
@@ -739,7 +745,7 @@ def _rule_types(
         line, column = item.index.position((*base, "scope")) or (rule.source.line, None)
         loader.report(
             RuleDiagnostic(
-                "rules.unknown-field",
+                codes.RULES_UNKNOWN_FIELD,
                 Severity.ERROR,
                 f"scope {rule.scope!r}: {rule.tool}'s input schema has no "
                 f"{scoped.missing!r} at {at if at != '/' else 'the top level'}{tip} (the rule "
@@ -763,7 +769,7 @@ def _rule_types(
             line, column = item.index.position((*base, "fieldPath")) or (rule.source.line, None)
             loader.report(
                 RuleDiagnostic(
-                    "rules.field-path",
+                    codes.RULES_FIELD_PATH,
                     Severity.WARNING,
                     f"fieldPath {rule.field_path!r}: the schema has no {pointed.missing!r} "
                     f"there, so findings would point at nothing{tip}",
@@ -816,7 +822,7 @@ def _check_against_schema(
         line, column = _place(item, base, key, line_in, column_in)
         loader.report(
             RuleDiagnostic(
-                f"rules.{problem.code}",
+                codes.RULES_PROBLEMS[problem.code],
                 problem.severity,
                 problem.message if key == "rule" else f"{key}: {problem.message}",
                 item.label,
@@ -877,7 +883,7 @@ def _cel_error(
         file=item.label,
         line=line,
         column=column,
-        code="rules.syntax" if kind == "syntax" else "rules.undeclared",
+        code=codes.RULES_SYNTAX if kind == "syntax" else codes.RULES_UNDECLARED,
     )
 
 
@@ -896,5 +902,5 @@ def _type_error(
         f"{expression.source}",
         file=item.label,
         line=item.index.line((*base, key)),
-        code="rules.result-type",
+        code=codes.RULES_RESULT_TYPE,
     )

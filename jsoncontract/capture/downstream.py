@@ -12,20 +12,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import DocContext, envelope, make_call
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import Handler
 
 
-def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A JSON body (already parsed) or a body text (a string payload)."""
     findings: list[Finding] = []
     if not ctx.tool:
         findings.append(
             envelope(
-                "envelope.missing_tool",
+                codes.ENVELOPE_MISSING_TOOL,
                 "a downstream body does not say which tool sent it",
                 "pass --tool NAME, or wrap the body in a trace record with a tool member",
             )

@@ -12,11 +12,13 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 from __future__ import annotations
 
 import itertools
+import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
     DecompressionError,
@@ -40,9 +42,19 @@ from jsoncontract.capture.base import (
     id_text,
     problem_call,
 )
+from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError
-from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
+from jsoncontract.model import (
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    Severity,
+    Stage,
+    ToolCall,
+    TraceEvent,
+)
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
@@ -62,20 +74,60 @@ _HOPS: Final = {h.value: h for h in Hop}
 
 
 class _FileState:
-    """What one file's documents share: each dialect's memory (open streams, unanswered
-    MCP requests), in registry order, the fallback's last."""
+    """What one file's documents share: each dialect's memory (open streams, MCP
+    sessions), in registry order, the fallback's last; and the run's ledger, which each
+    document's calls and results are handed to (``released`` is what leaves it)."""
 
-    __slots__ = ("states",)
+    __slots__ = ("ledger", "released", "states")
 
-    def __init__(self, dialects: Registry) -> None:
+    def __init__(self, dialects: Registry, ledger: Ledger, released: list[Released]) -> None:
         self.states: list[DialectState | None] = [d.new_state() for d in dialects]
+        self.ledger = ledger
+        self.released = released
 
-    def flush(self) -> list[ToolCall]:
-        out: list[ToolCall] = []
+    def hand(self, out: list[Captured]) -> Iterator[Released]:
+        """Hand one document's items to the ledger; yield what leaves it."""
+        released = self.released
+        self.ledger.add(out, released)
+        out.clear()
+        if released:
+            yield from released
+            released.clear()
+
+    def flush(self) -> list[Captured]:
+        out: list[Captured] = []
         for state in self.states:
             if state is not None:
                 state.flush(out)
         return out
+
+    def memory(self) -> bytes | None:
+        """The dialects' memory, pickled (``None`` when it does not pickle)."""
+        import pickle
+
+        try:
+            return pickle.dumps(self.states, pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a memory that does not pickle
+            return None
+
+    def restore(self, memory: bytes) -> None:
+        """Take up the dialects' memory :meth:`memory` gave."""
+        import pickle
+
+        self.states = pickle.loads(memory)
+
+    def pristine(self, dialects: Registry) -> bool:
+        """Whether every dialect's memory is as a fresh file's (then what follows reads the
+        same without what came before)."""
+        import pickle
+
+        try:
+            return all(
+                pickle.dumps(state) == pickle.dumps(dialect.new_state())
+                for state, dialect in zip(self.states, dialects, strict=True)
+            )
+        except Exception:  # a memory that does not pickle: taken as not fresh
+            return False
 
 
 class UnknownShape(Exception):
@@ -90,6 +142,8 @@ class CaptureReader:
         tool: the tool that bare downstream bodies belong to.
         max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
         dialects: the dialects to detect (default: every built-in one).
+        window: how many documents (lines, events, files) a call waits for its result,
+            and a result for its call (:mod:`jsoncontract.capture.ledger`).
 
     Raises:
         UsageError: no dialect of ``dialects`` is called ``dialect``.
@@ -102,13 +156,14 @@ class CaptureReader:
         tool: str | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
         dialects: Registry = DIALECTS,
+        window: int = WINDOW,
     ) -> None:
         self.dialect = dialect
+        self.window = window
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
         self.bytes_read = 0
-        self.carried = False
         self.dialects = dialects
         self._fallback = dialects.fallback
         self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
@@ -119,30 +174,135 @@ class CaptureReader:
         )
         self._parts = tuple((d.part, i) for i, d in enumerate(detected))
         self._index = {d.name: i for i, d in enumerate(dialects)}
+        # the fast lane reads OpenAI Chat completions, unless the file's Chat state follows
+        # conversation histories (it then remembers the ids of the calls it reads)
+        self._chat: int | None = self._index.get(Dialect.OPENAI_CHAT)
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
-        """Every call in the named files and directories, in file order.
+        """Every call in the named files and directories, in file order, each with its
+        result attached when the capture holds it (see :meth:`read_trace`).
 
         Raises:
             InputError: a path is missing, a file is unreadable or not JSON, or a whole
                 file is in no known dialect. Raised when that file is reached.
         """
-        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-            yield from self.read_file(path)
+        for item in self.read_trace(paths):
+            if type(item) is ToolCall:
+                yield item
+
+    def read_trace(self, paths: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        """Every call and trace event in the named files and directories, in capture order.
+
+        Results are attached to their calls across the whole run: a call waits for its
+        result a bounded number of documents (:mod:`jsoncontract.capture.ledger`), and a
+        call seen in several places (a response, then the next request's history) is handed
+        on once. Trace events are what the capture says besides calls: an MCP session's
+        ``initialize``, complete ``tools/list`` and ``list_changed``, and results whose
+        call is not in the capture.
+        """
+        return self._trace(expand(paths, CAPTURE_SUFFIXES, what="capture"))
 
     def read_checked(self, paths: Iterable[str | Path], lane: Lane) -> Iterator[Any]:
-        """:meth:`read`, with each JSONL line offered to ``lane`` first: what the lane
-        returns (a checked call) comes in place of the line's calls, in order; a line it
-        returns ``None`` for is read as usual."""
-        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-            yield from self.read_file(path, lane)
+        """:meth:`read_trace`, with the fast lane: while the ledger would hand a lone
+        model-hop call straight on (:attr:`Ledger.passing
+        <jsoncontract.capture.ledger.Ledger.passing>`), each JSONL line is offered to
+        ``lane`` first, and what it returns (a checked call: a
+        :class:`~jsoncontract.model.PassedCall` or a
+        :class:`~jsoncontract.model.CallResult`) comes in place of the line's call, in
+        order; a line it returns ``None`` for is read as usual."""
+        return self._trace(expand(paths, CAPTURE_SUFFIXES, what="capture"), lane)
 
-    def read_file(self, path: str | Path, lane: Lane | None = None) -> Iterator[Any]:
-        """Every call in one file (``-`` for stdin); see :meth:`read_checked` for ``lane``."""
+    def _trace(self, files: Iterable[str | Path], lane: Lane | None = None) -> Iterator[Any]:
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        for path in files:
+            try:
+                yield from self._file(path, _FileState(self.dialects, ledger, released), lane)
+            except InputError:  # what the files before it held is handed on first
+                ledger.flush(released)
+                yield from released
+                raise
+        ledger.flush(released)
+        yield from released
+
+    def read_file(self, path: str | Path) -> Iterator[ToolCall]:
+        """Every call in one file (``-`` for stdin), results attached within the file."""
+        for item in self._trace([path]):
+            if type(item) is ToolCall:
+                yield item
+
+    def new_ledger(self) -> Ledger:
+        """The ledger a run pairs results with calls in (bounded by ``window``)."""
+        return Ledger(window=self.window)
+
+    def new_state(self, ledger: Ledger, released: list[Released]) -> _FileState:
+        """What the documents of one file share, handing to ``ledger`` (for
+        :meth:`read_part`)."""
+        return _FileState(self.dialects, ledger, released)
+
+    def read_part(
+        self,
+        name: str,
+        state: _FileState,
+        lane: Lane | None = None,
+        *,
+        start: int = 0,
+        end: int | None = None,
+        first: int = 1,
+        last: bool = True,
+    ) -> Iterator[Any]:
+        """One part of a run, read through ``state`` (its ledger is not flushed: more may
+        follow): the file ``name`` whole (``end`` is ``None``), or the lines of a plain JSONL
+        file from byte ``start`` (where line ``first`` starts) to byte ``end`` (a line
+        boundary). ``last``: the part ends its file, whose dialects' open streams are then
+        flushed as the end of a file does. Items are those of :meth:`read_checked`."""
+        if end is None:
+            yield from self._file(name, state, lane)
+            return
+        if start == 0:
+            self.files += 1
+        yield from self._jsonl_lane(name, state, lane, start=start, end=end, first=first)
+        if last:
+            yield from state.hand(state.flush())
+
+    def read_lines(
+        self,
+        name: str,
+        lines: Iterable[tuple[int, bytes]],
+        state: _FileState,
+        lane: Lane | None = None,
+        *,
+        last: bool,
+    ) -> Iterator[Any]:
+        """:meth:`read_part` for numbered lines of the JSONL file ``name`` held elsewhere
+        (without their line breaks: a Spark partition's); ``last``: they end the file."""
+        limit = self.max_line_bytes
+        document = self._document
+        ledger = state.ledger
+        released = state.released
+        chat = state.states[self._chat] if self._chat is not None else None
+        for number, line in lines:
+            if len(line) > limit:
+                document(name, number, None, state)
+            else:
+                if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
+                    done = lane(name, number, line)
+                    if done is not None:
+                        ledger.doc += 1
+                        yield done
+                        continue
+                document(name, number, line, state)
+            if released:
+                yield from released
+                released.clear()
+        if last:
+            yield from state.hand(state.flush())
+
+    def _file(self, path: str | Path, state: _FileState, lane: Lane | None = None) -> Iterator[Any]:
+        """Read one file, document by document, through the run's ledger."""
         self.files += 1
         name = str(path)
         suffix = plain_suffix(name)
-        state = _FileState(self.dialects)
         if is_stream(name) or (compression_of(name) and suffix not in (*JSONL_SUFFIXES, ".json")):
             # a pipe, or a compressed file whose name does not say what it holds
             yield from self._stream(name, open_stream(name), state)
@@ -156,28 +316,40 @@ class CaptureReader:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
-        yield from state.flush()
+        yield from state.hand(state.flush())
 
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
-        """The calls in one already-parsed document (for embedding the reader elsewhere)."""
-        out: list[ToolCall] = []
-        state = _FileState(self.dialects)
+        """The calls in one already-parsed document (for embedding the reader elsewhere),
+        with the results the document holds attached."""
+        out: list[Captured] = []
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
         self._dispatch(value, ctx, state, out)
         out.extend(state.flush())
-        return out
+        ledger.add(out, released)
+        ledger.flush(released)
+        return [item for item in released if type(item) is ToolCall]
 
     def read_document(self, data: bytes, *, name: str) -> Iterator[ToolCall]:
         """Every call in one in-memory JSON document, read exactly as a ``.json`` file
         called ``name`` would be (fixture suites hold captures inline)."""
         self.files += 1
         self.bytes_read += len(data)
-        state = _FileState(self.dialects)
-        yield from self._whole(name, data, state, ".json")
-        yield from state.flush()
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
+        calls: list[Released] = [
+            *self._whole(name, data, state, ".json"),
+            *state.hand(state.flush()),
+        ]
+        ledger.flush(released)
+        calls.extend(released)
+        yield from (item for item in calls if type(item) is ToolCall)
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[Released]:
         """stdin, a pipe or a compressed file: streamed as JSON Lines when the first line is
         a whole document, read whole otherwise."""
         try:
@@ -185,7 +357,7 @@ class CaptureReader:
         except DecompressionError as exc:  # before the lines are numbered
             raise exc.input_error(name, None) from None
 
-    def _stream_read(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+    def _stream_read(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[Released]:
         skipped = 0
         first = stream.readline(self.max_line_bytes + 1).removeprefix(_BOM)
         while first and not first.strip():
@@ -210,7 +382,7 @@ class CaptureReader:
         self.bytes_read += len(data)
         yield from self._whole(name, data, state, plain_suffix(name))
 
-    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[Released]:
         data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
@@ -223,9 +395,13 @@ class CaptureReader:
                 numbered = ((n, line) for n, line in enumerate(data.splitlines(True), start=1))
                 yield from self._jsonl(name, numbered, state)
                 return
+            documents = _json_sequence(data)
+            if documents is not None:  # JSON values one after another (a console exporter)
+                yield from self._jsonl(name, documents, state)
+                return
             d = exc.diagnosis
             raise InputError(
-                f"not JSON ({d.code.replace('_', ' ')}): {d.message}",
+                f"not JSON ({d.fault}): {d.message}",
                 file=name,
                 line=d.line,
                 column=d.column,
@@ -242,7 +418,7 @@ class CaptureReader:
             return pos[0] if pos else None
 
         ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
-        out: list[ToolCall] = []
+        out: list[Captured] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
                 containers.har(
@@ -262,21 +438,21 @@ class CaptureReader:
                 file=name,
             ) from None
         out.extend(state.flush())
-        if not out:
+        if not any(type(item) is not TraceEvent for item in out):
             out.append(
                 problem_call(
                     ctx,
                     envelope(
-                        "envelope.no_tool_call",
+                        codes.ENVELOPE_NO_TOOL_CALL,
                         "the capture holds no tool call",
                         "check that this is the response in which the model called a tool",
                         severity=Severity.WARNING,
                     ),
                 )
             )
-        yield from out
+        yield from state.hand(out)
 
-    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
+    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
         text = data.decode("utf-8", "surrogateescape")
         numbered = (
             (n, payload.encode("utf-8", "surrogateescape"))
@@ -284,75 +460,30 @@ class CaptureReader:
         )
         yield from self._jsonl(name, numbered, state)
 
-    def read_range(
-        self, name: str, start: int, end: int, first_line: int, lane: Lane, *, last: bool
-    ) -> Iterator[Any]:
-        """The calls of the lines of a plain JSONL file from byte ``start`` (where line
-        ``first_line`` starts) to byte ``end`` (a line boundary), each line offered to
-        ``lane`` first, as :meth:`read_checked` reads them: one part of a file split
-        between workers. Afterwards :attr:`carried` says whether anything was still open at
-        ``end`` (a stream, a call waiting for what follows): then the part is not exact on
-        its own. The ``last`` part flushes what is open, as the end of a file does."""
-        self.carried = False
-        state = _FileState(self.dialects)
-        yield from self._jsonl_lane(name, state, lane, start=start, end=end, first=first_line)
-        flushed = state.flush()
-        if last:
-            yield from flushed
-        else:
-            self.carried = bool(flushed)
-
-    def read_lines(
-        self,
-        name: str,
-        lines: Iterable[tuple[int, bytes]],
-        lane: Lane | None,
-        *,
-        last: bool,
-    ) -> Iterator[Any]:
-        """The calls of numbered JSONL lines of the file ``name`` (without their line
-        breaks), each offered to ``lane`` first when there is one: a run of a file's lines
-        held elsewhere (a Spark partition). :attr:`carried` says afterwards whether
-        something was still open at the end; the ``last`` run of a file flushes it as the
-        end of a file does."""
-        self.carried = False
-        state = _FileState(self.dialects)
-        limit = self.max_line_bytes
-        jsonl = self._jsonl
-        for number, line in lines:
-            if len(line) > limit:
-                yield from jsonl(name, ((number, None),), state)
-                continue
-            done = lane(name, number, line) if lane is not None else None
-            if done is None:
-                yield from jsonl(name, ((number, line),), state)
-            else:
-                yield done
-        flushed = state.flush()
-        if last:
-            yield from flushed
-        else:
-            self.carried = bool(flushed)
-
     def _jsonl_lane(
         self,
         name: str,
         state: _FileState,
-        lane: Lane,
+        lane: Lane | None,
         *,
         start: int = 0,
         end: int | None = None,
         first: int = 1,
     ) -> Iterator[Any]:
-        """A JSONL file read in large blocks, each line offered to ``lane`` first and read
-        by :meth:`_jsonl` when the lane returns ``None`` (the same lines, numbers and
-        results as :func:`~jsoncontract._files.lines_of` gives, with less work per line)."""
+        """A JSONL file (or its bytes from ``start`` to ``end``) read in large blocks. While
+        the ledger would hand a lone model-hop call straight on, each line is offered to
+        ``lane`` first; the others are read as :meth:`_jsonl` reads them (the same lines,
+        numbers and results as :func:`~jsoncontract._files.lines_of` gives, with less work
+        per line)."""
         stream = open_stream(name)
         if start:
             stream.seek(start)
         left = end - start if end is not None else -1
         limit = self.max_line_bytes
-        jsonl = self._jsonl
+        document = self._document
+        ledger = state.ledger
+        released = state.released
+        chat = state.states[self._chat] if self._chat is not None else None
         number = first - 1
         rest = b""
         try:
@@ -373,21 +504,32 @@ class CaptureReader:
                 for line in lines:
                     number += 1
                     if len(line) > limit:
-                        yield from jsonl(name, ((number, None),), state)
-                        continue
-                    done = lane(name, number, line)
-                    if done is None:
-                        yield from jsonl(name, ((number, line),), state, counted=True)
+                        document(name, number, None, state)
                     else:
-                        yield done
+                        if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
+                            done = lane(name, number, line)
+                            if done is not None:
+                                ledger.doc += 1
+                                yield done
+                                continue
+                        document(name, number, line, state, counted=True)
+                    if released:
+                        if len(released) == 1:
+                            yield released.pop()
+                        else:
+                            yield from released
+                            released.clear()
                 if len(rest) > limit:  # a line too long to hold: skipped, as lines_of does
                     number += 1
                     while True:  # drain the rest of it
                         chunk = stream.readline(1 << 20)
                         if not chunk or chunk.endswith(b"\n"):
                             break
-                    yield from jsonl(name, ((number, None),), state)
+                    document(name, number, None, state)
                     rest = b""
+                    if released:
+                        yield from released
+                        released.clear()
         except DecompressionError as exc:
             raise exc.input_error(name, number) from None
         finally:
@@ -395,62 +537,79 @@ class CaptureReader:
                 stream.close()
 
     def _jsonl(
+        self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
+    ) -> Iterator[Released]:
+        document = self._document
+        released = state.released
+        for number, line in lines:
+            document(name, number, line, state)
+            if released:
+                if len(released) == 1:
+                    yield released.pop()
+                else:
+                    yield from released
+                    released.clear()
+
+    def _document(
         self,
         name: str,
-        lines: Iterable[tuple[int, bytes | None]],
+        number: int,
+        line: bytes | None,
         state: _FileState,
         *,
         counted: bool = False,
-    ) -> Iterator[ToolCall]:
-        dispatch = self._dispatch
+    ) -> None:
+        """Read one JSONL document (``None``: a line too long to hold) and hand what it holds
+        to the ledger; what leaves the ledger is in ``state.released``."""
         tool = self.tool
-        out: list[ToolCall] = []
-        for number, line in lines:
-            if line is None:
-                yield problem_call(
+        out: list[Captured] = []
+        if line is None:
+            out.append(
+                problem_call(
                     DocContext(name, line=number, tool=tool),
                     _parse_problem(
-                        "too_large",
+                        codes.PARSE_TOO_LARGE,
                         f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
                         "split the event into smaller lines",
                     ),
                 )
-                continue
-            if not counted:
-                self.bytes_read += len(line)
-            try:
-                value, anomalies = load(line)
-            except NotJSON as exc:
-                if not line.strip():
-                    continue
-                d = exc.diagnosis
-                if d.code != "too_deep":  # the line without its break (a newline is no fault)
-                    d = diagnose(line.rstrip(b"\r\n"))
-                yield problem_call(
+            )
+            state.ledger.add(out, state.released)
+            return
+        if not counted:
+            self.bytes_read += len(line)
+        try:
+            value, anomalies = load(line)
+        except NotJSON as exc:
+            if not line.strip():
+                return
+            d = exc.diagnosis
+            # the line without its break (a newline is no fault)
+            if d.code != codes.PARSE_TOO_DEEP:
+                d = diagnose(line.rstrip(b"\r\n"))
+            out.append(
+                problem_call(
                     DocContext(name, line=number, tool=tool),
                     _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
                 )
-                continue
-            ctx = DocContext(name, number, None, anomalies, tool)
-            try:
-                dispatch(value, ctx, state, out)
-            except UnknownShape as exc:
-                out.append(
-                    problem_call(
-                        ctx,
-                        envelope(
-                            "envelope.unknown_dialect",
-                            f"line {number} is JSON but no known capture dialect ({exc})",
-                            'wrap bare bodies as {"hop": "downstream", "tool": ..., '
-                            '"payload": ...}',
-                        ),
-                    )
+            )
+            state.ledger.add(out, state.released)
+            return
+        ctx = DocContext(name, number, None, anomalies, tool)
+        try:
+            self._dispatch(value, ctx, state, out)
+        except UnknownShape as exc:
+            out.append(
+                problem_call(
+                    ctx,
+                    envelope(
+                        codes.ENVELOPE_UNKNOWN_DIALECT,
+                        f"line {number} is JSON but no known capture dialect ({exc})",
+                        'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
+                    ),
                 )
-            if len(out) == 1:
-                yield out.pop()
-            elif out:
-                yield from out
-                out.clear()
+            )
+        state.ledger.add(out, state.released)
 
     # -- dialect detection ---------------------------------------------------------------
 
@@ -459,7 +618,7 @@ class CaptureReader:
         value: Any,
         ctx: DocContext,
         state: _FileState,
-        out: list[ToolCall],
+        out: list[Captured],
     ) -> None:
         if type(value) is dict:
             if "payload" in value:
@@ -470,6 +629,10 @@ class CaptureReader:
             handler = self._handler(value, state)
             if handler is not None:
                 handler(value, ctx, out)
+                return
+            if "custom_id" in value and containers.batch(
+                value, ctx, out, lambda v, c, o: self._dispatch(v, c, state, o)
+            ):
                 return
             if ctx.tool and self._forced is None:
                 self._body(value, ctx, state, out)
@@ -500,7 +663,7 @@ class CaptureReader:
         raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
-        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[Captured]
     ) -> None:
         _check_nesting(ctx)
         named = record.get("hop")
@@ -508,12 +671,14 @@ class CaptureReader:
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
+        moment = record.get("time")
         child = ctx.child(
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
             call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
+            time=containers.epoch(moment) if moment is not None else ctx.time,
         )
         payload = record["payload"]
         start = len(out)
@@ -564,7 +729,7 @@ class CaptureReader:
             mark in value and whole(value, states[i]) is not None for mark, whole, i in self._wholes
         )
 
-    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[ToolCall]) -> None:
+    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[Captured]) -> None:
         """Read ``value`` as a bare body (the registry's fallback dialect)."""
         handler = self._fallback.part(value, state.states[-1])
         if handler is None:
@@ -579,7 +744,7 @@ def _check_nesting(ctx: DocContext) -> None:
 
 def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
     return Finding(
-        code="parse." + code,
+        code=code,
         severity=Severity.ERROR,
         message=message,
         stage=Stage.PARSE,
@@ -595,12 +760,37 @@ def _parses_alone(line: bytes) -> bool:
     return True
 
 
+def _json_sequence(data: bytes) -> list[tuple[int, bytes | None]] | None:
+    """Several JSON objects one after another, each over several lines (what
+    OpenTelemetry's console exporter writes), as (first line, text) pairs; ``None`` when
+    ``data`` is not such a sequence."""
+    text = data.decode("utf-8", "surrogateescape")
+    if not text.lstrip().startswith("{"):
+        return None
+    decoder = json.JSONDecoder()
+    documents: list[tuple[int, bytes | None]] = []
+    position, line = 0, 1
+    while True:
+        start = len(text) - len(text[position:].lstrip())
+        line += text.count("\n", position, start)
+        if start >= len(text):
+            break
+        try:
+            _, end = decoder.raw_decode(text, start)
+        except ValueError:
+            return None
+        documents.append((line, text[start:end].encode("utf-8", "surrogateescape")))
+        line += text.count("\n", start, end)
+        position = end
+    return documents if len(documents) > 1 else None
+
+
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
 
 
-def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+def _record_anomalies(ctx: DocContext, calls: list[Captured]) -> None:
     """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
     ``hop``...) makes every call the record produced ambiguous."""
     base = ctx.base
@@ -613,4 +803,5 @@ def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
         and not a.pointer.startswith(payload + "/")
     ]
     for call in calls:
-        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)
+        if type(call) is ToolCall:
+            call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,35 +15,24 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    ProgressOpt,
     RulesOpt,
-    exit_code,
+    dialect_choices,
     format_choices,
-    output_stream,
-    stderr_is_terminal,
-    tool_paths,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
+    from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.model import CallResult, PassedCall, ResultRun
+    from jsoncontract.pipeline.settings import CheckSettings
 
     CheckFormat = str
+    DialectChoice = str
 else:
     CheckFormat = format_choices("check")  # the formats of the reporter table
-
-
-class DialectChoice(StrEnum):
-    """Capture dialects ``--dialect`` can force."""
-
-    auto = "auto"
-    openai_chat = "openai-chat"
-    openai_responses = "openai-responses"
-    anthropic = "anthropic"
-    gemini = "gemini"
-    mcp = "mcp"
-    mcp_trace = "mcp-trace"
-    downstream = "downstream"
+    DialectChoice = dialect_choices()  # auto, and the dialects of the capture registry
 
 
 class ResultsChoice(StrEnum):
@@ -65,7 +53,10 @@ HELP = (
     "Every call goes through four gates in order: envelope (a well-formed call of a known "
     "tool), parse (JSON, and an object), schema (the tool's JSON Schema) and business (rules "
     "from --rules or the config, and idempotency keys across the whole run). "
-    "The first gate that fails names the failure.\n\n"
+    "The first gate that fails names the failure. A call whose result the capture holds "
+    "then goes through the result gate (structured content, the result contract, leaks), "
+    "and the run is checked for its turn and session contracts ([results] and [session] "
+    "in the config).\n\n"
     "Exit codes: 0 clean; 1 findings at or above --fail-on; 2 could not do the job."
 )
 
@@ -94,6 +85,10 @@ def check_cli(
     max_shown: Annotated[int | None, typer.Option(
         help="Failing calls shown in full by the text report; 0 shows all (default: 50).",
         min=0, show_default=False)] = None,
+    result_window: Annotated[int | None, typer.Option(
+        help="How many lines (or files) a call waits for its result before it is checked "
+             "without one; 0 checks every call as soon as it is read (default: 1024).",
+        min=0, show_default=False)] = None,
     show_values: Annotated[bool, typer.Option(
         help="Quote values of sensitive-looking fields (token, password, email...) instead "
              "of hashing them.")] = False,
@@ -113,137 +108,99 @@ def check_cli(
         "--spark", metavar="MASTER", help="Check on Apache Spark (local[4], spark://host:7077, "
         "yarn...): JSONL captures, plain or .gz, read by the cluster; needs the spark extra.",
         show_default=False)] = None,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
     from jsoncontract.api import iter_results
-    from jsoncontract.business import load_business
-    from jsoncontract.business.context import parse_context
     from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.cli.options import (
+        business_gate,
+        exit_code,
+        stderr_is_terminal,
+        write_report,
+    )
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
-    from jsoncontract.model import Dialect, Summary
+    from jsoncontract.model import Summary
+    from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.parallel import default_jobs
-    from jsoncontract.reporters import ReportOptions, render, reporter_class
+    from jsoncontract.pipeline.result import ResultChecks
+    from jsoncontract.pipeline.settings import check_settings
+    from jsoncontract.reporters import reporter_class
     from jsoncontract.tools.toolset import ToolSet
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("check")
-    if not captures:
-        raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = tool_paths(tools, cfg)
-    tool = tool or section.get("tool")
-    chosen = dialect.value if dialect else section.get("dialect", "auto")
-    forced = None if chosen == "auto" else Dialect(chosen)
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    keep = listed.value if listed else section.get("results", "all")
-    options = ReportOptions(
-        results=keep,
-        color=color,
-        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
-        verbose=verbose,
-        quiet=quiet,
-    )
-    toolset = ToolSet.from_paths(paths, tool_name=tool)
-    reveal = show_values or bool(section.get("show_values", False))
-    business = load_business(
-        rules, config=cfg, context=parse_context(context) if context is not None else None,
-        tools=toolset, show_values=reveal,
-    )
-    for warning in business.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    if spark is not None:
-        business.close()
-        return _check_on_spark(
-            spark, captures, paths, rules=rules, config=cfg.path, context=context, tool=tool,
-            dialect=forced, show_values=reveal, fmt=fmt, options=options, output=output,
-            threshold=threshold,
+    settings = check_settings(
+        load_config(config, discover=not no_config),
+        captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
+        context=context, show_values=show_values, format=format, output=output,
+        fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
+        result_window=result_window, listed=listed, jobs=jobs, spark=spark,
+    )  # fmt: skip
+    if settings.spark is not None:
+        return _check_on_spark(settings)
+    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+    with business_gate(settings.business, toolset) as business:
+        reader = CaptureReader(
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window
         )
-    reader = CaptureReader(dialect=forced, tool=tool)
-    summary = Summary()
-    results = iter_results(
-        captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader, jobs=jobs or section.get("jobs") or default_jobs(),
-        result_runs=reporter_class("check", fmt).takes_result_runs, keep=keep,
-    )
-    if progress and stderr_is_terminal() and "-" not in captures:
-        results = _with_progress(results, reader, captures)
-    try:
-        with output_stream(output) as stream:
-            render("check", fmt, stream, options, summary, results)
-    finally:
-        business.close()
-    worst = summary.worst()
-    return exit_code(worst.value if worst else None, threshold)
+        summary = Summary()
+        results = iter_results(
+            settings.captures, tools=toolset, tool=settings.tool, business=business,
+            show_values=settings.show_values, summary=summary, reader=reader,
+            results=ResultChecks(settings.results),
+            session=SessionContracts(toolset, settings.session), window=settings.result_window,
+            jobs=settings.jobs or default_jobs(), keep=settings.report.options.results,
+            result_runs=reporter_class("check", settings.report.format).takes_result_runs,
+        )  # fmt: skip
+        if progress and stderr_is_terminal() and "-" not in settings.captures:
+            results = _with_progress(results, reader, settings.captures)
+        write_report("check", settings.report, summary, results)
+    return exit_code(summary.worst(), settings.report.fail_on)
 
 
-def _check_on_spark(
-    master: str,
-    captures: list[str],
-    tools: list[Path],
-    *,
-    rules: list[Path] | None,
-    config: Path | None,
-    context: str | None,
-    tool: str | None,
-    dialect: str | None,
-    show_values: bool,
-    fmt: str,
-    options: Any,
-    output: Path | None,
-    threshold: str,
-) -> int:
+def _check_on_spark(settings: CheckSettings) -> int:
     """``check --spark MASTER``: the run on a Spark cluster, the report written here."""
-    from jsoncontract import spark
-    from jsoncontract.reporters import render
+    import json
 
+    from jsoncontract import spark
+    from jsoncontract.cli.options import exit_code, note, write_report
+
+    assert settings.spark is not None
+    business = settings.business
+    config = business.config.path
     running = spark.active_session()
-    session = spark.session(master)
+    session = spark.session(settings.spark)
     try:
-        lines = spark.read_captures(session, captures)
+        lines = spark.read_captures(session, settings.captures)
         report = spark.check(
-            lines, tools=tools, rules=rules, config=config, context=context, tool=tool,
-            dialect=dialect, show_values=show_values,
-        )
-        if report.carried:
-            sys.stderr.write(
-                f"jsoncontract: warning: {report.carried} Spark partitions ended inside a "
-                "streamed call, which was read as two incomplete calls; check those files "
-                "without --spark for their exact results\n"
+            lines, tools=settings.tools, rules=business.rules, config=config,
+            context=json.dumps(business.context) if business.context is not None else None,
+            tool=settings.tool, dialect=settings.dialect, show_values=settings.show_values,
+            window=settings.result_window,
+        )  # fmt: skip
+        if report.in_one_task:
+            note(
+                "the trace carries tool results or MCP session messages, which cannot be "
+                "split: Spark checked it in one task, in input order"
             )
-        with output_stream(output) as stream:
-            render("check", fmt, stream, options, report.summary, report.iter_results())
+        write_report("check", settings.report, report.summary, report.iter_results())
     finally:
         if running is None:  # a session this run started
             session.stop()
-    worst = report.summary.worst()
-    return exit_code(worst.value if worst else None, threshold)
+    return exit_code(report.summary.worst(), settings.report.fail_on)
 
 
 def _with_progress(
-    results: Iterator[CallResult | PassedCall | ResultRun], reader: Any, captures: list[str]
+    results: Iterator[CallResult | PassedCall | ResultRun],
+    reader: CaptureReader,
+    captures: Sequence[str],
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
-    """Pass results through while a transient progress bar on stderr follows the bytes read."""
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
+    """Pass results through while a bar on stderr follows the bytes read."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
-    from jsoncontract.model import ResultRun
+    from jsoncontract.cli.options import byte_progress
 
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
-    if total < 5_000_000:  # small inputs finish before a bar helps
-        yield from results
-        return
-    columns = (TextColumn("checking"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("check", total=total)
-        for count, result in enumerate(results):
-            if count % 4096 == 0 or type(result) is ResultRun:  # a run holds thousands
-                bar.update(task, completed=reader.bytes_read)
-            yield result
+    return byte_progress("checking", results, lambda: reader.bytes_read, total)

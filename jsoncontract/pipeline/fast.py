@@ -27,7 +27,15 @@ What keeps it exact:
   beyond the parser's depth make orjson refuse the line or the arguments: full path;
 - the schema gate is the same compiled validator; a call the business gate has anything to
   say about (a rule for its tool, a write the idempotency checks follow) is built as a
-  :class:`~jsoncontract.model.ToolCall` and checked by the full checker.
+  :class:`~jsoncontract.model.ToolCall` and checked by the full checker;
+- the reader offers a line only while its ledger would hand the line's one call straight
+  on (nothing held, the model hop taken for calls alone: a trace of responses, past the
+  first result window) and the file's Chat state follows no conversation history; the call
+  has no result then, and its turn is the one the dialect names (the response's ``id`` and
+  choice 0, else the line);
+- the gate over the run sees the passed call through its ``passed`` method (the turn and
+  session contracts' shortcut of ``call``); a gate of another kind that looks at every
+  call closes the lane.
 """
 
 from __future__ import annotations
@@ -76,6 +84,12 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     wants = getattr(business, "wants", None)
     if business is not None and wants is None:
         return None  # a gate of unknown kind sees every call
+    session = checker.session
+    passed_hook: Callable[[PassedCall], object] | None = None
+    if session is not None and getattr(session, "per_call", True):
+        passed_hook = getattr(session, "passed", None)
+        if passed_hook is None:
+            return None  # a gate of unknown kind sees every call
     validators: dict[str, Callable[[Any], bool] | None] = {}
     needs: dict[str, bool] = {}
     loads = orjson.loads
@@ -87,6 +101,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     dialect = OPENAI_CHAT.name
     hop = Hop.MODEL
     check_parsed = checker.check_parsed
+    finish = checker.finish
     check = checker.check
     TEXT = ArgumentsForm.TEXT
     contracts: dict[str, ToolContract] = {}
@@ -149,18 +164,31 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             arguments = loads(text)
         except error:
             arguments = None
+        response = doc.get("id")
         if type(arguments) is not dict:
             # not JSON, or not an object: the envelope is sound when no key of it was
             # dropped (the arguments are text on both sides), and the parse gate explains
             if may_hide_keys(line, doc):
                 return None
-            return check(ToolCall(hop, dialect, name, call_id, text, TEXT, Source(file, number)))
+            return check(_call(name, call_id, text, file, number, response))
         function["arguments"] = arguments
         if may_hide_keys(line, doc):
             return None
         if valid(arguments) and not needs[name]:
-            return PassedCall(name, hop, call_id, dialect, file, number, text, arguments)
-        call = ToolCall(hop, dialect, name, call_id, text, TEXT, Source(file, number))
-        return check_parsed(call, contracts[name], arguments)
+            passed = PassedCall(
+                name, hop, call_id, dialect, file, number, text, arguments, response
+            )
+            if passed_hook is not None:
+                passed_hook(passed)
+            return passed
+        call = _call(name, call_id, text, file, number, response)
+        return finish(call, check_parsed(call, contracts[name], arguments))
+
+    def _call(
+        name: str, call_id: str, text: str, file: str, number: int, response: Any
+    ) -> ToolCall:
+        """The call as the dialect reads it."""
+        turn = f"{response}/0" if type(response) is str else f"{file}:{number}:/choices/0/message"
+        return ToolCall(hop, dialect, name, call_id, text, TEXT, Source(file, number), turn=turn)
 
     return lane

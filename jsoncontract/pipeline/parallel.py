@@ -1,25 +1,48 @@
 """Checking on every core: the input split between worker processes, the results joined in
-input order.
+input order, exactly as one process would have given them.
 
 The work is cut into *parts*: each capture file, and a plain (uncompressed) JSONL file larger
 than a few megabytes in byte ranges cut at line boundaries, whose first line numbers the
 parent counts while it cuts. Worker processes (forked, so they share the loaded tools, rules
-and reader) check the parts; the parent takes their results back in input order, so reports
-and line numbers are those of a run in one process. At most a few parts per worker are in
-flight, so memory stays flat.
+and reader) check the parts; the parent takes them back in input order, so reports and line
+numbers are those of a run in one process. At most a few parts per worker are in flight, so
+memory stays flat.
 
-Staying exact across workers:
+**Staying exact.** What a call's result depends on besides the call is the run's state when
+the call is read: the ledger that pairs calls with their results (:mod:`jsoncontract.capture.
+ledger`), the dialects' memory of the file (open streams, MCP sessions, histories read), the
+checks over the run (:mod:`jsoncontract.pipeline.contracts`) and the idempotency index. A
+worker checks a part from an assumed start, and reports what the parent needs to tell
+whether that start was the run's:
 
-- **Lines that depend on lines before them** (a streamed call whose chunks cross a cut, a
-  call that waits for what follows): a worker reports that its part ended with something
-  still open. Everything up to that part was exact (nothing was open where it started), so
-  the parent discards that part and the rest of its file and reads the file from the start
-  of that part on itself, as a run in one process would.
-- **Idempotency** (a trace-level check): workers run each call's rules but not the checks
-  across calls; for each write call they send a compact :class:`KeyRecord
+- the run's first part starts where the run does (a fresh ledger); every later part starts
+  as after a first result window in which no hop carried a result (every call passes the
+  ledger at once: :meth:`Ledger.assume_alone
+  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file and
+  fresh checks over the run;
+- the worker logs what its ledger did with call keys (:class:`~jsoncontract.capture.ledger.
+  StepLog`), whether a result or a trace event came in (then it stops: such a part is read
+  by the parent), whether anything was still held at its end, whether its file's memory was
+  still fresh there, and the state its checks over the run ended in;
+- the parent keeps the run's real state. A later part is taken when the run's ledger held
+  nothing and had taken every hop for calls alone where the part began, the part's key steps
+  replay on the run's ledger with the same answers (a call seen before is merged the same
+  way), the run's memory of the file was fresh, and each check over the run
+  :meth:`follows <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the
+  run then continues after it (:meth:`absorb
+  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`). The first part is taken whole
+  when nothing was held at its end. Any other part is read again by the parent, from its
+  start, with the run's state: what it gives is then the one-process result by
+  construction;
+- **idempotency**: workers run each call's rules but not the checks across calls; for each
+  write call they send a compact :class:`KeyRecord
   <jsoncontract.business.idempotency.KeyRecord>` (hashes, the key, where the call is) and
   the parent's one tracker applies the records in input order and adds what they reveal to
   the call's result.
+
+A trace that carries results (conversations, MCP sessions, OpenTelemetry spans) cannot be
+split this way past its first result: from the part where the run's ledger starts expecting
+results, the parent reads the rest itself and the workers stop.
 
 A worker that dies stops the run with an error naming the part it was checking; Ctrl-C stops
 every worker.
@@ -27,6 +50,7 @@ every worker.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -38,8 +62,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import compression_of, expand, is_stream
+from jsoncontract.capture.ledger import Ledger, StepLog
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
-from jsoncontract.errors import JsoncontractError
+from jsoncontract.errors import InputError, JsoncontractError
 from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, ToolCall
 from jsoncontract.pipeline.checker import first_failure, locate
 
@@ -48,6 +73,7 @@ if TYPE_CHECKING:
 
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.idempotency import KeyRecord
+    from jsoncontract.capture.ledger import Released
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.pipeline.checker import Checker
     from jsoncontract.pipeline.fast import Lane
@@ -73,11 +99,16 @@ def default_jobs() -> int:
 
 def splits(checker: Checker) -> bool:
     """Whether ``checker``'s gates can be split between workers exactly: no business gate,
-    or the built-in one (whose only state across calls, idempotency, the parent keeps). A
-    gate of another kind may keep state of its own, so it sees every call in one process."""
+    or the built-in one (whose only state across calls, idempotency, the parent keeps); and
+    no gate over the run, or the built-in one (whose checks say how parts join). A gate of
+    another kind may keep state of its own, so it sees every call in one process."""
     from jsoncontract.business.gate import BusinessRules
+    from jsoncontract.pipeline.contracts import SessionContracts
 
-    return checker.business is None or isinstance(checker.business, BusinessRules)
+    session = checker.session
+    return (checker.business is None or isinstance(checker.business, BusinessRules)) and (
+        session is None or type(session) is SessionContracts
+    )
 
 
 def can_fork() -> bool:
@@ -88,7 +119,8 @@ def can_fork() -> bool:
 @dataclass(frozen=True, slots=True)
 class Part:
     """One piece of work: a whole file (``end`` is ``None``), or the lines of a JSONL file
-    from byte ``start`` (line ``first_line``) to byte ``end``."""
+    from byte ``start`` (line ``first_line``) to byte ``end``; ``last``: the part ends its
+    file."""
 
     file: str
     start: int = 0
@@ -151,8 +183,6 @@ def _cut(name: str, size: int, part_bytes: int) -> list[Part]:
 
 # -- the worker side --------------------------------------------------------------------------
 
-_WORKER: dict[str, Any] = {}
-
 
 class _DeferredTrace:
     """The business gate in a worker: a call's rules run here; what the trace-level checks
@@ -173,76 +203,163 @@ class _DeferredTrace:
         return findings
 
 
-def _check_part(part: Part) -> tuple[list[Any], bool]:
-    """Check one part in a worker (with what the parent left in ``_WORKER``)."""
-    return _run_part(
-        part,
-        _WORKER["checker"],
-        _WORKER["reader"],
-        _WORKER["lane"],
-        _WORKER["deferred"],
-        _WORKER["encoder"],
-        _WORKER["keep"],
-    )
+@dataclass(slots=True)
+class Outcome:
+    """What a worker hands back for a part.
+
+    ``items``: the part's results (see :func:`check_part`); ``clean``: no result and no
+    trace event came in (a part that is not is abandoned half-way); ``idle``: its ledger held
+    nothing at the end; ``pristine``: its file's dialect memory was fresh at the end (or the
+    part ended its file); ``docs``: documents read; ``steps``: its ledger's key steps;
+    ``ledger``: the whole ledger (the run's first part only); ``session``: the snapshot of
+    its checks over the run (``None`` without any); ``memory``: its file's dialect memory,
+    pickled, when that was not fresh at the end (``None`` when it does not pickle).
+    """
+
+    items: list[Any]
+    clean: bool
+    idle: bool
+    pristine: bool
+    docs: int
+    steps: list[Any]
+    ledger: StepLog | None
+    session: Any
+    memory: bytes | None = None
 
 
-def _run_part(
-    part: Part,
-    checker: Checker,
-    reader: CaptureReader,
-    lane: Lane,
-    deferred: _DeferredTrace | None,
-    encoder: Any = None,
-    keep: str = "all",
-) -> tuple[list[Any], bool]:
-    """One part's items and whether something was open at its end.
+class Worker:
+    """What a worker process checks parts with (set up in the parent before forking)."""
 
-    Without an ``encoder``, passing calls come as tuples and other results as they are.
-    With one (a JSON report), consecutive results come as runs, counted and encoded:
-    ``(summary, entries)``. A result with a key record comes alone, with its record, for
-    the parent to complete. ``keep`` chooses the results a run's entries list (as the
-    report's ``results`` option does); its summary counts them all."""
-    if part.end is None:
-        source: Iterator[Any] = reader.read_file(part.file, lane)
-    else:
-        source = reader.read_range(
-            part.file, part.start, part.end, part.first_line, lane, last=part.last
+    def __init__(
+        self,
+        checker: Checker,
+        reader: CaptureReader,
+        lane: Lane | None,
+        deferred: _DeferredTrace | None,
+        *,
+        runs: bool,
+        keep: str,
+    ) -> None:
+        self.checker = checker
+        self.reader = reader
+        self.lane = lane
+        self.deferred = deferred
+        self.runs = runs
+        self.keep = keep
+
+    def part(self, part: Part, first: bool) -> Outcome:
+        """Check one part: the run's ``first``, from the run's start, else from the
+        assumed one (see the module)."""
+        reader = self.reader
+        ledger = StepLog(window=reader.window)
+        if not first:
+            ledger.assume_alone()
+        released: list[Released] = []
+        state = reader.new_state(ledger, released)
+        session = self.checker.session
+        if session is not None:
+            session.reset()  # type: ignore[attr-defined]
+        if self.deferred is not None:
+            self.deferred.record = None
+        source = reader.read_part(
+            part.file,
+            state,
+            self.lane,
+            start=part.start,
+            end=part.end,
+            first=part.first_line,
+            last=part.last,
         )
-    items: list[Any] = []
-    append = items.append
-    check = checker.check
-    entries: list[bytes] = []
-    counted = Summary()
-    if encoder is not None:
-        from jsoncontract.reporters.check_json import encode_result
+        items = list(self._items(source, ledger, stop=not first))
+        pristine = part.last or state.pristine(reader.dialects)
+        return Outcome(
+            items,
+            ledger.clean,
+            ledger.idle,
+            pristine,
+            ledger.doc,
+            ledger.steps,
+            ledger if first else None,
+            session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
+            None if pristine else state.memory(),
+        )
 
-        entry = encoder.entry
-    for item in source:
-        kind = type(item)
-        if kind is PassedCall:
-            if encoder is None:
-                append((item.tool, item.hop._value_, item.call_id, item.dialect, item.line))
+    def _checked_calls(
+        self, source: Iterable[Any], ledger: StepLog, *, stop: bool
+    ) -> Iterator[CallResult | PassedCall]:
+        """The part's calls checked (trace events go to the checks over the run); with
+        ``stop``, nothing more once a result or a trace event came in (the part is then read
+        in the run)."""
+        checker = self.checker
+        check, session = checker.check, checker.session
+        for item in source:
+            kind = type(item)
+            if kind is PassedCall or kind is CallResult:
+                yield item
+            elif kind is ToolCall:
+                yield check(item)
+            elif session is not None:
+                checker.findings.extend(session.event(item))
+            if stop and not ledger.clean:
+                return
+
+    def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
+        """The part's results: passing calls as tuples, others as they are; with ``runs`` (a
+        JSON report), consecutive results as ``(summary, entries)``, counted and encoded. A
+        result with a key record comes alone, with its record, for the parent to complete;
+        so does (in runs) a call with its result, whose latency the parent sums in order.
+        ``keep`` chooses the results a run's entries list (its summary counts them all)."""
+        deferred, keep, runs = self.deferred, self.keep, self.runs
+        entries: list[bytes] = []
+        counted = Summary()
+        if runs:
+            from jsoncontract.reporters.check_json import PassedEntries, encode_result
+
+            entry = PassedEntries().entry
+        for result in self._checked_calls(source, ledger, stop=stop):
+            if type(result) is PassedCall:
+                if not runs:
+                    yield (
+                        result.tool,
+                        result.hop._value_,
+                        result.call_id,
+                        result.dialect,
+                        result.line,
+                    )
+                else:
+                    if keep == "all":
+                        entries.append(entry(result))
+                    counted.add_passed(result.tool)
+                continue
+            assert type(result) is CallResult
+            record = deferred.record if deferred is not None else None
+            if record is not None or (runs and result.call.result is not None):
+                # alone: the parent completes it (idempotency), or counts what came back
+                # for it into the run's summary in input order, as one process does
+                if counted.calls:
+                    yield (counted, b"\n".join(entries))
+                    entries, counted = [], Summary()
+                yield (result, record)
+                if deferred is not None:
+                    deferred.record = None
+            elif runs:
+                if keep == "all" or (
+                    result.stage is not None if keep == "failed" else result.findings
+                ):
+                    entries.append(encode_result(result))
+                counted.add(result)
             else:
-                if keep == "all":
-                    entries.append(entry(item))
-                counted.add_passed(item.tool)
-            continue
-        result = check(item) if kind is ToolCall else item
-        if deferred is not None and deferred.record is not None:
-            if counted.calls:
-                append((counted, b"\n".join(entries)))
-                entries, counted = [], Summary()
-            append((result, deferred.record))
-            deferred.record = None
-        elif encoder is not None:
-            if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
-                entries.append(encode_result(result))
-            counted.add(result)
-        else:
-            append(result)
-    if counted.calls:
-        append((counted, b"\n".join(entries)))
-    return items, reader.carried if part.end is not None else False
+                yield result
+        if counted.calls:
+            yield (counted, b"\n".join(entries))
+
+
+_WORKER: dict[str, Worker] = {}
+
+
+def _check_part(part: Part, first: bool) -> Outcome:
+    """Check one part in a worker process (with what the parent left in ``_WORKER``)."""
+    return _WORKER["worker"].part(part, first)
 
 
 def _start_worker() -> None:
@@ -251,6 +368,117 @@ def _start_worker() -> None:
 
 
 # -- the parent side --------------------------------------------------------------------------
+
+
+class _Run:
+    """The run's real state in the parent, and the reading of parts here."""
+
+    def __init__(self, checker: Checker, reader: CaptureReader, lane: Lane | None) -> None:
+        self.checker = checker
+        self.reader = reader
+        self.lane = lane
+        self.ledger: Ledger = reader.new_ledger()
+        self.released: list[Released] = []
+        self.state: Any = None  # the memory of the file a part of which was read here
+        self.started = False  # a part has been taken or read
+
+    def takes(self, files: frozenset[str], outcome: Outcome, first: bool) -> bool:
+        """Whether the worker's ``outcome`` for a part of ``files`` is what the run would
+        give; if so, the run continues after it."""
+        if not outcome.idle or (not outcome.pristine and outcome.memory is None):
+            return False
+        session = self.checker.session
+        if first:
+            if self.started:
+                return False
+            assert outcome.ledger is not None
+            self.ledger = outcome.ledger.plain()
+            if session is not None:
+                session.adopt(outcome.session)  # type: ignore[attr-defined]
+            self._remember(outcome)
+            return True
+        if not outcome.clean or self.state is not None or not self.ledger.settled:
+            return False
+        if session is not None and not session.follows(outcome.session, files):  # type: ignore[attr-defined]
+            return False
+        if not self.ledger.replay(outcome.steps):
+            return False
+        self.ledger.doc += outcome.docs
+        if session is not None:
+            session.absorb(outcome.session)  # type: ignore[attr-defined]
+        self._remember(outcome)
+        return True
+
+    def _remember(self, outcome: Outcome) -> None:
+        """Keep the memory of the file a taken part left unfinished: the rest of the file
+        is read here, from it."""
+        if outcome.memory is not None:
+            self.state = self.reader.new_state(self.ledger, self.released)
+            self.state.restore(outcome.memory)
+
+    def read(self, part: Part) -> Iterator[CallResult | PassedCall]:
+        """Read ``part`` here, from the run's state, as one process reads it."""
+        reader, lane = self.reader, self.lane
+        return self._read(
+            lambda state: reader.read_part(
+                part.file,
+                state,
+                lane,
+                start=part.start,
+                end=part.end,
+                first=part.first_line,
+                last=part.last,
+            ),
+            part.last,
+        )
+
+    def read_lines(
+        self, name: str, lines: Iterable[tuple[int, bytes]], *, last: bool
+    ) -> Iterator[CallResult | PassedCall]:
+        """Read numbered lines of the file ``name`` here (``last``: they end it)."""
+        reader, lane = self.reader, self.lane
+        return self._read(
+            lambda state: reader.read_lines(name, lines, state, lane, last=last), last
+        )
+
+    def _read(self, source: Any, last: bool) -> Iterator[CallResult | PassedCall]:
+        if self.state is None:
+            self.state = self.reader.new_state(self.ledger, self.released)
+        try:
+            yield from self._checked(source(self.state))
+        except InputError:  # what came before is handed on first, as one process does
+            self.ledger.flush(self.released)
+            yield from self._checked(self._drain())
+            raise
+        if last or self.state.pristine(self.reader.dialects):
+            self.state = None  # what follows reads the same from a fresh memory
+
+    def finish(self) -> Iterator[CallResult | PassedCall]:
+        """The end of the run: what the ledger still holds, then the checks over the run
+        close."""
+        self.ledger.flush(self.released)
+        yield from self._checked(self._drain())
+        session = self.checker.session
+        if session is not None:
+            self.checker.findings.extend(session.close())
+
+    def _drain(self) -> Iterator[Any]:
+        released = self.released
+        items = list(released)
+        released.clear()
+        yield from items
+
+    def _checked(self, source: Iterable[Any]) -> Iterator[CallResult | PassedCall]:
+        checker = self.checker
+        check, session = checker.check, checker.session
+        for item in source:
+            kind = type(item)
+            if kind is PassedCall or kind is CallResult:
+                yield item
+            elif kind is ToolCall:
+                yield check(item)
+            elif session is not None:
+                checker.findings.extend(session.event(item))
 
 
 def iter_parallel(
@@ -263,90 +491,126 @@ def iter_parallel(
     runs: bool = False,
     keep: str = "all",
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
-    """Every result of ``parts``, in input order, checked by ``jobs`` worker processes;
-    with ``runs`` (a JSON report), results come as :class:`~jsoncontract.model.ResultRun`
-    values, counted and encoded by the workers."""
+    """Every result of ``parts``, in input order, checked by ``jobs`` worker processes and
+    joined as the module says; with ``runs`` (a JSON report), results come as
+    :class:`~jsoncontract.model.ResultRun` values, counted and encoded by the workers.
+    ``summary`` is completed at the end (files, and the findings over the run)."""
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.pipeline.checker import Checker as CheckerClass
+    from jsoncontract.pipeline.contracts import SessionContracts
+    from jsoncontract.pipeline.fast import build_lane
 
     business = checker.business
     tracker = business.tracker if isinstance(business, BusinessRules) else None
-    worker_checker = checker
-    deferred = None
-    if isinstance(business, BusinessRules) and tracker is not None:
-        deferred = _DeferredTrace(business)
-        worker_checker = CheckerClass(
-            checker.tools, business=deferred, show_values=checker.show_values
-        )
-    from jsoncontract.pipeline.fast import build_lane
-
-    worker_lane = build_lane(worker_checker, reader) or _no_lane
-    encoder = None
-    if runs:
-        from jsoncontract.reporters.check_json import PassedEntries
-
-        encoder = PassedEntries()
-    _WORKER.update(
-        checker=worker_checker,
-        reader=reader,
-        lane=worker_lane,
-        deferred=deferred,
-        encoder=encoder,
+    deferred = _DeferredTrace(business) if isinstance(business, BusinessRules) else None
+    session = checker.session
+    worker_checker = CheckerClass(
+        checker.tools,
+        business=deferred if deferred is not None and tracker is not None else business,
+        results=checker.results,
+        session=SessionContracts(session.tools, session.settings)
+        if isinstance(session, SessionContracts)
+        else None,
+        show_values=checker.show_values,
+    )
+    if tracker is None:
+        deferred = None
+    worker = Worker(
+        worker_checker,
+        reader,
+        build_lane(worker_checker, reader),
+        deferred,
+        runs=runs,
         keep=keep,
     )
+    run = _Run(checker, reader, build_lane(checker, reader))
     tools = checker.tools
     add = summary.add if summary is not None else None
     add_passed = summary.add_passed if summary is not None else None
-    files_seen: set[str] = set()
+    files = sum(1 for part in parts if part.start == 0)
+
+    def here(part: Part) -> Iterator[CallResult | PassedCall | ResultRun]:
+        """The part read in the parent."""
+        checked = run.read(part)
+        if runs:
+            from jsoncontract.api import encoded_runs
+
+            yield from encoded_runs(checked, summary, keep)
+            return
+        for result in checked:
+            if type(result) is PassedCall:
+                if add_passed is not None:
+                    add_passed(result.tool)
+            elif add is not None:
+                add(result)  # type: ignore[arg-type]
+            yield result
+
+    _WORKER["worker"] = worker
     import multiprocessing  # here: --help and a one-call check do not pay for them
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("fork")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
-    pending: deque[tuple[Part, Future[tuple[list[Any], bool]]]] = deque()
-    queue = iter(parts)
-    skip_file: str | None = None
+    pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
+        jobs, mp_context=context, initializer=_start_worker
+    )
+    pending: deque[tuple[Part, Future[Outcome] | None]] = deque()
+    queue: Iterator[tuple[int, Part]] = iter(enumerate(parts))
+    sequential = False
     try:
         unsent: list[Part] = []  # a part the pool refused: a worker died meanwhile
 
         def refill() -> None:
-            while len(pending) < jobs * _AHEAD and not unsent:
-                part = next(queue, None)
-                if part is None:
+            while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
+                nxt = next(queue, None)
+                if nxt is None:
                     return
+                index, part = nxt
                 try:
-                    pending.append((part, pool.submit(_check_part, part)))
+                    pending.append((part, pool.submit(_check_part, part, index == 0)))
                 except BrokenProcessPool:
                     unsent.append(part)
 
         refill()
-        while pending:
-            part, future = pending.popleft()
-            if part.file == skip_file:
-                future.cancel()
+        index = -1
+        while pending or sequential:
+            if pending:
+                part, future = pending.popleft()
+            else:
+                nxt = next(queue, None)
+                if nxt is None:
+                    break
+                part, future = nxt[1], None
+            index += 1
+            outcome: Outcome | None = None
+            if future is not None:
+                try:
+                    outcome = future.result()
+                except BrokenProcessPool:
+                    raise WorkerError(
+                        f"a worker process died while checking {part.describe()}; nothing was "
+                        "written (run with --jobs 1 to check in one process)"
+                    ) from None
+                except JsoncontractError:  # bad input: read here, it fails where it should
+                    outcome = None
                 refill()
-                continue
-            try:
-                items, carried = future.result()
-            except BrokenProcessPool:
-                raise WorkerError(
-                    f"a worker process died while checking {part.describe()}; nothing was "
-                    "written (run with --jobs 1 to check in one process)"
-                ) from None
-            refill()
-            files_seen.add(part.file)
-            # what a progress bar follows: the bytes of the parts done (workers read them)
+            # what a progress bar follows: the bytes of the parts done
             end = part.end if part.end is not None else Path(part.file).stat().st_size
+            if outcome is None or not run.takes(frozenset((part.file,)), outcome, index == 0):
+                yield from here(part)
+                run.started = True
+                if run.ledger.expects_results and pool is not None:
+                    # results cannot be split: the rest is read here
+                    sequential = True
+                    _stop(pool)
+                    pool = None
+                    queue = itertools.chain([(-1, left) for left, _ in pending], queue)
+                    pending.clear()
+                reader.bytes_read += end - part.start
+                continue
+            run.started = True
             reader.bytes_read += end - part.start
-            if carried:
-                # something was open at the end of this part: read the file from the start
-                # of this part on, here, as one process would
-                skip_file = part.file
-                size = Path(part.file).stat().st_size
-                rest = Part(part.file, part.start, size, part.first_line, last=True)
-                items, _ = _run_part(rest, worker_checker, reader, worker_lane, deferred, encoder)
-            for item in items:
+            for item in outcome.items:
                 kind = type(item)
                 if kind is tuple and len(item) == 5:
                     tool, hop, call_id, dialect, line = item
@@ -364,7 +628,7 @@ def iter_parallel(
                     contract = tools.get(result.call.tool or "")
                     found = (
                         tracker.apply(record, contract)
-                        if tracker is not None and contract is not None
+                        if record is not None and tracker is not None and contract is not None
                         else []
                     )
                     if found:
@@ -382,27 +646,36 @@ def iter_parallel(
                 f"a worker process died before {unsent[0].describe()} was checked; nothing "
                 "was written (run with --jobs 1 to check in one process)"
             )
+        finished = run.finish()
+        if runs:
+            from jsoncontract.api import encoded_runs
+
+            yield from encoded_runs(finished, summary, keep)
+        else:
+            for result in finished:
+                if add is not None:
+                    add(result)  # type: ignore[arg-type]
+                yield result
     except BaseException:  # an error, Ctrl-C, or the reader of the results stopping
-        _stop(pool)
+        if pool is not None:
+            _stop(pool)
         raise
     else:
-        pool.shutdown(wait=True)
+        if pool is not None:
+            pool.shutdown(wait=True)
     finally:
         _WORKER.clear()
-    reader.files = len(files_seen)
+    if summary is not None:
+        summary.files = files
+        for finding in checker.findings:
+            summary.add_finding(finding)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now (Ctrl-C, an error): pending parts are dropped."""
-    processes = list(getattr(pool, "_processes", None) or {})
     for process in (getattr(pool, "_processes", None) or {}).values():
         if process.is_alive():
             process.terminate()
     # the pool's own thread sees its workers gone and ends; waiting for it leaves nothing
     # behind for the interpreter's exit
     pool.shutdown(wait=True, cancel_futures=True)
-    del processes
-
-
-def _no_lane(file: str, number: int, line: bytes) -> None:
-    return None

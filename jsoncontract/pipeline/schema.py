@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jsoncontract.codes import schema_code
 from jsoncontract.model import Finding, Severity, Stage
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def schema_findings(
     error, stage = Severity.ERROR, Stage.SCHEMA
     return [
         Finding(
-            "schema." + v.keyword,
+            schema_code(v.keyword),
             error,
             v.message,
             v.path,

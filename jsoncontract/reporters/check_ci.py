@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.pipeline.codes import describe
+from jsoncontract.codes import code_rule
 from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
 from jsoncontract.reporters.github import annotations_from_findings, render_github
 from jsoncontract.reporters.interface import Reporter, ReportOptions
@@ -28,21 +28,15 @@ if TYPE_CHECKING:
 
     from jsoncontract.model import CallResult, Finding, Summary
 
-HELP_URI = "https://github.com/jsoncontract/jsoncontract#finding-codes"
-
 
 def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:
-    """What a report says about each code among ``findings``, in order of first occurrence."""
+    """What a report says about each code among ``findings``, in order of first occurrence:
+    its entry in the catalog of codes (:func:`jsoncontract.codes.code_rule`), at the
+    severity of its first finding."""
     rules: dict[str, RuleMeta] = {}
     for finding in findings:
         if finding.code not in rules:
-            rules[finding.code] = RuleMeta(
-                code=finding.code,
-                name=finding.code.replace(".", "-").replace("_", "-"),
-                summary=describe(finding.code),
-                severity=finding.severity,
-                help_uri=HELP_URI,
-            )
+            rules[finding.code] = code_rule(finding.code, finding.severity)
     return rules
 
 
@@ -62,8 +56,9 @@ class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
         self._findings.extend(result.findings)
 
     def close(self, summary: Summary) -> None:
-        """Write the rendered findings."""
+        """Write the rendered findings (the run-level ones last)."""
         findings = self._findings
+        findings.extend(summary.findings)
         self.stream.write(self.render(FindingSet(findings, rule_metadata(findings))))
 
     @abstractmethod
@@ -81,7 +76,11 @@ class GithubCheckReporter(Reporter["CallResult", "Summary"]):
             self.stream.write(text.encode("utf-8", "backslashreplace"))
 
     def close(self, summary: Summary) -> None:
-        """A summary line (not a workflow command, so it shows in the log as is)."""
+        """Annotate the run-level findings, then a summary line (not a workflow command, so
+        it shows in the log as is)."""
+        if summary.findings:
+            text = render_github(annotations_from_findings(summary.findings))
+            self.stream.write(text.encode("utf-8", "backslashreplace"))
         self.stream.write(
             f"jsoncontract check: {summary.calls} calls in {summary.files} files, "
             f"{summary.ok} ok, {summary.failed} failed\n".encode()
@@ -128,7 +127,20 @@ class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
         suite.cases.append(case)
 
     def close(self, summary: Summary) -> None:
-        """Write the XML."""
+        """Write the XML; run-level findings are the cases of one more suite, ``run``."""
+        if summary.findings:
+            suite = self._suites["(run)"] = JUnitSuite("(run)")
+            for finding in summary.findings:
+                where = str(finding.source) if finding.source is not None else "run"
+                case = JUnitCase(name=f"{finding.code} {where}", classname="(run)")
+                if finding.severity.value == "error":
+                    text = f"{finding.code}: {finding.message}"
+                    if finding.hint:
+                        text += f"\nhint: {finding.hint}"
+                    case.failure = JUnitFailure(finding.message, finding.code, text)
+                else:
+                    case.system_out = f"{finding.code}: {finding.message}"
+                suite.cases.append(case)
         self.stream.write(
             render_junit(list(self._suites.values()), name="jsoncontract check").encode()
         )

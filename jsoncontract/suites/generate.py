@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Source, Stage
-from jsoncontract.suites.derive import Draft, derive
+from jsoncontract.suites.derive import Draft, derive, derive_results
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
 from jsoncontract.suites.instance import (
     DEFAULT_MAX_DEPTH,
@@ -37,11 +38,10 @@ from jsoncontract.suites.instance import (
     Skip,
     annotate,
 )
+from jsoncontract.suites.kinds import DERIVED_KINDS, RESULT_KINDS, CaseKind
 from jsoncontract.suites.model import (
-    DERIVED_KINDS,
     SUITE_SUFFIX,
     Case,
-    CaseKind,
     Expectation,
     InputKind,
     Suite,
@@ -94,7 +94,7 @@ class ToolGeneration:
         if self.error is not None:
             out.append(
                 Finding(
-                    "fixtures.cannot_generate",
+                    codes.FIXTURES_CANNOT_GENERATE,
                     Severity.ERROR,
                     self.error,
                     tool=self.tool,
@@ -108,7 +108,7 @@ class ToolGeneration:
         if check and self.changed:
             out.append(
                 Finding(
-                    "fixtures.out_of_date",
+                    codes.FIXTURES_OUT_OF_DATE,
                     Severity.ERROR,
                     f"the suite file does not exist yet ({self.cases} cases to write)"
                     if self.created
@@ -120,7 +120,7 @@ class ToolGeneration:
             )
         out.extend(
             Finding(
-                "fixtures.stale",
+                codes.FIXTURES_STALE,
                 Severity.WARNING,
                 f"case {name!r} is no longer generated from the schema",
                 tool=self.tool,
@@ -132,7 +132,7 @@ class ToolGeneration:
         )
         out.extend(
             Finding(
-                "fixtures.skipped",
+                codes.FIXTURES_SKIPPED,
                 Severity.WARNING,
                 f"{skip.what}: {skip.reason}",
                 tool=self.tool,
@@ -259,13 +259,15 @@ def build_valid(
     *,
     seed: int = 0,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    schema: dict[str, Any] | None = None,
 ) -> Built:
-    """One instance of the tool's input schema that its validator accepts.
+    """One instance of the tool's input schema (or of ``schema``, its output schema) that
+    ``compiled`` accepts.
 
     A few attempts, each relaxing one thing; never loops. ``seed`` 0 makes the canonical
     choices; any other seed varies them reproducibly.
     """
-    resolver = Resolver(tool.input_schema)
+    resolver = Resolver(schema if schema is not None else tool.input_schema)
     first_error: str | None = None
     candidate_error: str | None = None
     for options in _ATTEMPTS:
@@ -350,10 +352,45 @@ def generate_cases(
     wanted = list(kinds)
     drafts, derived_skips = derive(base, nodes, wanted)
     skips.extend(derived_skips)
+    if RESULT_KINDS.intersection(wanted) and isinstance(tool.output_schema, dict):
+        drafts.extend(_result_drafts(tool, base, wanted, skips, seed=seed, max_depth=max_depth))
     if CaseKind.BUSINESS in wanted:
         for source in sources:
             drafts.extend(_business_drafts(tool, compiled, base, source, skips))
     return drafts, skips, None
+
+
+def _result_drafts(
+    tool: ToolContract,
+    arguments: Any,
+    kinds: list[CaseKind],
+    skips: list[Skip],
+    *,
+    seed: int,
+    max_depth: int,
+) -> list[Draft]:
+    """The result cases of a tool with an output schema (none, with the reason among the
+    skips, when no valid result can be built)."""
+    from jsoncontract.errors import SchemaLoadError
+    from jsoncontract.validation import CompiledSchema
+
+    schema = tool.output_schema
+    assert isinstance(schema, dict)
+    try:
+        compiled = CompiledSchema(schema, label=f"{tool.name} outputSchema")
+    except SchemaLoadError as exc:
+        skips.append(Skip("result cases", f"the outputSchema cannot be used: {exc.message}"))
+        return []
+    built = build_valid(tool, compiled, seed=seed, max_depth=max_depth, schema=schema)
+    if built.error is not None:
+        skips.append(Skip("result cases", built.error.replace("instance", "result", 1)))
+        return []
+    try:
+        nodes = annotate(Resolver(schema), built.value, max_depth=max_depth)
+    except (Unsatisfiable, CannotGenerate) as exc:
+        skips.append(Skip("result cases", f"cannot derive result cases: {exc.reason}"))
+        return []
+    return derive_results(arguments, built.value, nodes, kinds)
 
 
 def _business_drafts(
@@ -692,7 +729,9 @@ def _regressions(
     out: dict[str, list[Draft]] = {}
     problems: list[Finding] = []
     for path in expand(captures, CAPTURE_SUFFIXES, what="capture"):
-        checker = Checker(tools, business=business() if business is not None else None)
+        checker = Checker(
+            tools, business=business() if business is not None else None, session=None
+        )
         calls: list[ToolCall] = list(CaptureReader().read_file(path))
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
         for index, call in enumerate(calls):
@@ -724,7 +763,9 @@ def _unrecorded(result: CallResult) -> Finding:
     call = result.call
     first = next((f for f in result.findings if f.severity is Severity.ERROR), None)
     if first is None:  # pragma: no cover - the envelope gate always names the reason
-        first = Finding("envelope.unknown_tool", Severity.ERROR, f"tool {call.tool!r} is unknown")
+        first = Finding(
+            codes.ENVELOPE_UNKNOWN_TOOL, Severity.ERROR, f"tool {call.tool!r} is unknown"
+        )
     return replace(first, source=call.source, tool=call.tool, hop=call.hop, call_id=call.call_id)
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
@@ -30,35 +31,6 @@ if TYPE_CHECKING:
 SUITE_VERSION: Final = 1
 #: Suite files are recognised by this ending (``<tool>.suite.json``).
 SUITE_SUFFIX: Final = ".suite.json"
-
-
-class CaseKind(StrEnum):
-    """What a generated case exercises (its second tag and the start of its name)."""
-
-    VALID = "valid"
-    MISSING_FIELD = "missing-field"
-    WRONG_ENUM = "wrong-enum"
-    WRONG_TYPE = "wrong-type"
-    EXTRA_FIELD = "extra-field"
-    OUT_OF_RANGE = "out-of-range"
-    MALFORMED = "malformed"
-    STRING_ARGUMENTS = "string-arguments"
-    BUSINESS = "business"
-    REGRESSION = "regression"
-
-
-#: The kinds ``jsoncontract fixtures`` derives from a schema, in the order they are written.
-DERIVED_KINDS: Final = (
-    CaseKind.VALID,
-    CaseKind.MISSING_FIELD,
-    CaseKind.WRONG_ENUM,
-    CaseKind.WRONG_TYPE,
-    CaseKind.EXTRA_FIELD,
-    CaseKind.OUT_OF_RANGE,
-    CaseKind.MALFORMED,
-    CaseKind.STRING_ARGUMENTS,
-    CaseKind.BUSINESS,
-)
 
 
 class InputKind(StrEnum):
@@ -128,7 +100,7 @@ class Expectation:
         if self.stage is None:
             text = "pass"
         else:
-            reason = self.code or (f"schema.{self.keyword}" if self.keyword else "")
+            reason = self.code or (codes.schema_code(self.keyword) if self.keyword else "")
             if self.path is not None:
                 reason += f"{' at ' if reason else 'at '}{self.path or '/'}"
             text = f"fail at {self.stage.value}" + (f" ({reason})" if reason else "")
@@ -138,6 +110,8 @@ class Expectation:
 
 
 _PASS: Final = Expectation()
+#: What :attr:`Case.result` is for a case without a result.
+NO_RESULT: Final[Any] = object()
 
 
 def json_bytes(value: Any, *, sort_keys: bool = False) -> bytes:
@@ -216,6 +190,7 @@ CASE_KEYS: Final = (
     "hop",
     "expect",
     "arguments",
+    "result",
     "text",
     "capture",
     "capture_file",
@@ -229,9 +204,11 @@ class Case:
     """One case of a suite.
 
     ``data`` is the case object as written in the file (members in :data:`CASE_KEYS`
-    order); the other attributes are read from it. ``anomalies`` are the lone surrogates
-    of an ``arguments`` value (pointers relative to it), which its call carries as a
-    capture's would.
+    order); the other attributes are read from it. A case with a ``result`` (the structured
+    content the tool returned, next to its ``arguments``) is checked through the result
+    stage too: :attr:`result` holds it, :data:`NO_RESULT` when the case has none.
+    ``anomalies`` are the lone surrogates of an ``arguments`` value (pointers relative to
+    it), which its call carries as a capture's would.
     """
 
     name: str
@@ -247,6 +224,11 @@ class Case:
     data: dict[str, Any] = field(default_factory=dict)
     index: int = 0
     anomalies: tuple[Anomaly, ...] = ()
+
+    @property
+    def result(self) -> Any:
+        """The result the case gives (MCP ``structuredContent``), or :data:`NO_RESULT`."""
+        return self.data.get("result", NO_RESULT)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:
@@ -527,9 +509,9 @@ class CaseOutcome:
     def code(self) -> str | None:
         """``suite.<mismatch>`` for a case that did not pass (``suite.accepted`` for a
         contract weakness), ``None`` for one that passed or was skipped."""
-        if self.ok:
+        if self.ok or self.mismatch is None:  # every case that did not pass has a mismatch
             return None
-        return f"suite.{self.mismatch.value if self.mismatch is not None else self.status.value}"
+        return codes.SUITE_CODES[self.mismatch.value]
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``test`` JSON report."""

@@ -39,6 +39,9 @@ def forking(monkeypatch: pytest.MonkeyPatch) -> None:
 TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
 CAN_FORK = parallel.can_fork
 MIXED = (FIXTURES / "captures" / "trace.jsonl").read_bytes().decode("utf-8", "surrogateescape")
+#: The bundled trace without its MCP exchanges: calls alone, which workers check in parts
+#: (a trace with results is read by the parent from its first result on)
+CALLS = "\n".join(line for line in MIXED.splitlines() if '"jsonrpc"' not in line)
 
 
 def _encode(text: str) -> bytes:
@@ -95,10 +98,13 @@ def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "PART_BYTES", 4096)
 
 
-def test_every_format_is_the_same_with_workers(tmp_path: Path, small_parts: None) -> None:
+@pytest.mark.parametrize("text", [MIXED, CALLS], ids=["with-results", "calls-alone"])
+def test_every_format_is_the_same_with_workers(
+    tmp_path: Path, small_parts: None, text: str
+) -> None:
     lines: list[str] = []
     for i in range(40):
-        lines.extend(MIXED.splitlines())
+        lines.extend(text.splitlines())
         lines.extend(chunk_stream(i))  # some of them straddle a cut
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
@@ -107,28 +113,24 @@ def test_every_format_is_the_same_with_workers(tmp_path: Path, small_parts: None
         assert report(trace, fmt, jobs=2) == report(trace, fmt, jobs=1), fmt
 
 
-def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path) -> None:
+def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path, small_parts: None) -> None:
     lines = [line for i in range(300) for line in chunk_stream(i)]
     trace = tmp_path / "streams.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
-    parts = parallel.plan([trace], part_bytes=2048)
+    parts = parallel.plan([trace])
     cut = parts[0].end
     assert cut is not None
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.pipeline.checker import Checker
-    from jsoncontract.pipeline.fast import build_lane
 
     reader = CaptureReader()
-    lane = build_lane(Checker(TOOLS), reader)
-    assert lane is not None
     carried = []
     for part in parts[:-1]:
-        list(
-            reader.read_range(
-                str(trace), part.start, part.end or 0, part.first_line, lane, last=False
-            )
+        state = reader.new_state(reader.new_ledger(), [])
+        source = reader.read_part(
+            str(trace), state, start=part.start, end=part.end, first=part.first_line, last=False
         )
-        carried.append(reader.carried)
+        list(source)
+        carried.append(not state.pristine(reader.dialects))  # a stream open at its end
     assert any(carried)  # the test does cross streams
     full = orjson_loads(report(trace, "json", jobs=1))
     assert full["summary"]["calls"] == 300 and full["summary"]["failed"] == 0
@@ -204,15 +206,15 @@ def test_a_worker_that_dies_stops_the_run_naming_the_part(
     tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     trace = tmp_path / "trace.jsonl"
-    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 60) + "\n"))
-    real = parallel._run_part
+    trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
+    real = parallel.Worker.part
 
-    def dying(part: parallel.Part, *args: Any) -> Any:
+    def dying(worker: parallel.Worker, part: parallel.Part, first: bool) -> Any:
         if part.first_line > 200:
             os._exit(9)  # as the kernel's out-of-memory killer would
-        return real(part, *args)
+        return real(worker, part, first)
 
-    monkeypatch.setattr(parallel, "_run_part", dying)
+    monkeypatch.setattr(parallel.Worker, "part", dying)
     with pytest.raises(JsoncontractError, match=r"a worker process died while checking .*trace"):
         list(iter_results([trace], tools=TOOLS, jobs=2))
 
@@ -221,8 +223,8 @@ def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
     tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:
     trace = tmp_path / "trace.jsonl"
-    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 60) + "\n"))
-    monkeypatch.setattr(parallel, "_run_part", lambda *a: os._exit(9))
+    trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
+    monkeypatch.setattr(parallel.Worker, "part", lambda *a: os._exit(9))
     out = tmp_path / "report.json"
     tools = str(FIXTURES / "tools")
     result = run_cli("check", "-t", tools, str(trace), "-f", "json", "-o", str(out), "-j", "2")
@@ -233,7 +235,7 @@ def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
 
 def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
     trace = tmp_path / "big.jsonl"
-    trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 20_000) + "\n"))  # ~ 360,000 calls
+    trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 20_000) + "\n"))  # ~ 360,000 calls
     command = [sys.executable, "-m", "jsoncontract", "check", "-t", str(FIXTURES / "tools")]
     command += [str(trace), "-f", "json", "-o", str(tmp_path / "r.json"), "--jobs", "2"]
     proc = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)

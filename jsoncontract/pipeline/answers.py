@@ -1,8 +1,9 @@
 """What an MCP server's answer to ``tools/call`` means, and whether it keeps the contract.
 
 Small pure functions over plain JSON values (a JSON-RPC response, its ``result`` or its
-``error``, a tool's output schema, a protocol version); nothing here talks to a server,
-so a check of recorded traffic can use them as ``mcp probe`` does:
+``error``, a tool's output schema, a protocol version); nothing here talks to a server.
+``check`` runs them in its result stage (:mod:`jsoncontract.pipeline.result`) over
+recorded answers, and ``mcp probe`` over the answers it gets:
 
 - :func:`classify` tells what kind of answer a response is;
 - :func:`error_object_problems` checks a JSON-RPC ``error`` object;
@@ -13,7 +14,9 @@ so a check of recorded traffic can use them as ``mcp probe`` does:
 - :func:`invalid_arguments_findings` and :func:`unknown_tool_findings` check that a
   rejection is the kind the negotiated version asks for.
 
-Findings use codes ``result.*``. Versions are compared through :data:`VERSIONS`.
+Findings use codes ``result.*`` and the stage ``result``; their paths are relative to
+the JSON-RPC response's ``result`` (``/structuredContent/...``) or to the response
+(``/error/...``). Versions are compared through :data:`VERSIONS`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import Finding, Severity, escape_pointer_token
+from jsoncontract import codes
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pointer import escape_pointer_token
 
 #: Protocol versions, oldest first: those the ``initialize`` handshake negotiates, then
 #: those of the per-request envelope (negotiated with ``server/discover``).
@@ -122,11 +127,12 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
     JSON-RPC reserves that it does not define (-32768 to -32000, outside -32099..-32000)."""
     out = [
         Finding(
-            "result.malformed_error",
+            codes.RESULT_MALFORMED_ERROR,
             Severity.ERROR,
             f"the JSON-RPC error object is malformed: {problem}",
             path="/error",
             tool=tool,
+            stage=Stage.RESULT,
             hint='answer {"code": <integer>, "message": "<text>"} (JSON-RPC 2.0, section 5.1)',
         )
         for problem in error_object_problems(error)
@@ -140,12 +146,13 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
     ):
         out.append(
             Finding(
-                "result.reserved_error_code",
+                codes.RESULT_RESERVED_ERROR_CODE,
                 Severity.WARNING,
                 f"error code {code} is in the range JSON-RPC reserves for its own errors, "
                 "and JSON-RPC defines no such error",
                 path="/error/code",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="use -32602 for invalid arguments, -32603 for internal errors, or a code "
                 "outside -32768..-32000 for the application's own errors",
             )
@@ -181,12 +188,13 @@ def result_envelope_findings(
         message = str(error.message).strip().splitlines()[0]
         out.append(
             Finding(
-                "result.envelope",
+                codes.RESULT_ENVELOPE,
                 Severity.ERROR,
                 f"the result breaks the MCP {checked} CallToolResult schema at "
                 f"{pointer or '/'}: {message}",
                 path=pointer,
                 tool=tool,
+                stage=Stage.RESULT,
                 keyword=tokens[-1] if tokens else None,
                 hint='a tools/call result is {"content": [...], "isError"?, "structuredContent"?}',
             )
@@ -212,11 +220,12 @@ def structured_content_findings(
     if "structuredContent" not in result:
         return [
             Finding(
-                "result.structured_content_missing",
+                codes.RESULT_STRUCTURED_CONTENT_MISSING,
                 Severity.ERROR,
                 "the tool declares an outputSchema but the result has no structuredContent",
                 path="/structuredContent",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="return structuredContent that matches the outputSchema (MCP: servers "
                 "MUST provide structured results that conform to it)",
             )
@@ -229,22 +238,24 @@ def structured_content_findings(
     except SchemaLoadError as exc:
         return [
             Finding(
-                "result.output_schema_invalid",
+                codes.RESULT_OUTPUT_SCHEMA_INVALID,
                 Severity.ERROR,
                 f"the outputSchema cannot check anything: {exc.message}",
                 path="/structuredContent",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="fix the outputSchema (jsoncontract mcp lint shows where)",
             )
         ]
     assert isinstance(compiled, CompiledSchema)
     return [
         Finding(
-            "result.structured_content",
+            codes.RESULT_STRUCTURED_CONTENT,
             Severity.ERROR,
             f"structuredContent breaks the outputSchema: {v.message}",
             path="/structuredContent" + v.path,
             tool=tool,
+            stage=Stage.RESULT,
             keyword=v.keyword,
             schema_path=v.schema_path,
             hint=v.hint,
@@ -320,10 +331,11 @@ def invalid_arguments_findings(
         )
     return [
         Finding(
-            "result.invalid_arguments_answer",
+            codes.RESULT_INVALID_ARGUMENTS_ANSWER,
             Severity.WARNING,
             message,
             tool=tool,
+            stage=Stage.RESULT,
             hint=hint,
         )
     ]
@@ -346,10 +358,11 @@ def unknown_tool_findings(
         message = f"a call of a tool that does not exist was {kind.phrase(code)}"
     return [
         Finding(
-            "result.unknown_tool_answer",
+            codes.RESULT_UNKNOWN_TOOL_ANSWER,
             Severity.WARNING if kind is AnswerKind.TOOL_ERROR else Severity.ERROR,
             message,
             tool=tool,
+            stage=Stage.RESULT,
             hint='answer {"code": -32602, "message": "Unknown tool: <name>"}',
         )
     ]
