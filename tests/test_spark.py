@@ -163,6 +163,27 @@ def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     assert one is not None and json.loads(one["result"])["ok"] is False
 
 
+def test_partitions_that_start_elsewhere_than_the_run_are_read_again(
+    session: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Responses logged again far apart, and responses over two lines (two side effects in
+    one turn) cut by partition boundaries: the driver reads those partitions again."""
+    day.write_calls(tmp_path / "calls.jsonl", count=1500)
+    tools = day.traffic.tools_file(tmp_path)
+    captures = [tmp_path / "calls.jsonl"]
+    lines = jspark.read_captures(session, captures)
+    report = jspark.check(lines, tools=[tools], window=16)
+    assert not report.in_one_task
+    assert 0 < report.reread < lines.rdd.getNumPartitions()  # some were taken
+    local = local_check(captures, tools=[tools], business=load_business(None), window=16)
+    assert report.summary.to_dict() == local.summary.to_dict()
+    assert report.summary.findings == local.summary.findings
+    assert [r.to_dict() for r in _full(report.iter_results())] == [
+        r.to_dict() for r in local.results
+    ]
+    assert report.summary.by_code["session.parallel_side_effects"] > 10
+
+
 #: ``jsoncontract`` with the parts of a parallel run cut small, so that a small trace is
 #: cut into many parts
 _SMALL_PARTS = (

@@ -62,11 +62,44 @@ def _refund(rng: random.Random, i: int) -> dict[str, Any]:
     return args
 
 
-def _calls(rng: random.Random, count: int, tag: str) -> list[dict[str, Any]]:
-    """``count`` lines of calls alone."""
+#: The OpenTelemetry export of the bundled example: a chat span's calls, then the
+#: execute-tool spans that ran them, with their results and durations.
+_SPANS = (Path(__file__).resolve().parents[2] / "fixtures" / "results" / "otel.jsonl").read_text()
+_SPAN_IDS = ("call_Lk3v8QwZ1", "call_Rf9x2MbT4", "call_Em5s7NcY8")
+
+
+def _spans(copy: int) -> list[dict[str, Any]]:
+    """The export again, its call ids those of ``copy`` (one copy's spans are one run)."""
+    text = _SPANS
+    for call_id in _SPAN_IDS:
+        text = text.replace(call_id, f"{call_id}x{copy}")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _calls(rng: random.Random, count: int, tag: str, *, spans: bool = True) -> list[dict[str, Any]]:
+    """``count`` lines of calls alone (with ``spans``, some lines hold a call with its
+    result: spans)."""
     lines: list[dict[str, Any]] = []
+    pairs: list[dict[str, Any]] = []
     for i in range(count):
         roll = rng.random()
+        if spans and roll < 0.02 and i > count * 0.8:
+            # a span export; now and then one seen before. Its dialect counts spans to the
+            # end of the file, so the rest of a file is read in order from the first one:
+            # they come last
+            lines += _spans(rng.randrange(i) if rng.random() < 0.3 else i)
+            continue
+        if roll < 0.04 and pairs:  # a response logged again (its calls seen before)
+            lines.append(rng.choice(pairs))
+            continue
+        if roll < 0.1:  # one response over two lines: two side effects in one turn
+            refund = json.dumps(_refund(rng, i))
+            email = json.dumps({"to": "a@example.com", "body": "refunded"})
+            lines.append(
+                _chat(f"chatcmpl-{tag}t{i}", [(f"call_{tag}tr{i}", "refund_payment", refund)])
+            )
+            lines.append(_chat(f"chatcmpl-{tag}t{i}", [(f"call_{tag}te{i}", "send_email", email)]))
+            continue
         if roll < 0.35:
             city = "Oslo" if rng.random() < 0.9 else 7  # some break the schema
             text = json.dumps({"city": city})
@@ -86,6 +119,7 @@ def _calls(rng: random.Random, count: int, tag: str) -> list[dict[str, Any]]:
             pair = [(f"call_{tag}r{i}", "refund_payment", refund)]
             pair.append((f"call_{tag}e{i}", "send_email", email))
             lines.append(_chat(f"chatcmpl-{tag}p{i}", pair))
+            pairs.append(lines[-1])
         else:
             cid = f"call_{tag}n{i}"
             text = json.dumps({"order_id": f"ORD-{i % 50}"})
@@ -189,6 +223,12 @@ def write_day(where: Path, *, seed: int = 7, scale: int = 1) -> tuple[Path, list
     sessions = where / "sessions.jsonl"
     _write(sessions, lines)
     return tools, [calls, sessions]
+
+
+def write_calls(path: Path, *, seed: int = 7, count: int = 900) -> None:
+    """Write ``count`` lines of calls alone, without spans (no call with its result) to
+    ``path``: the tools of :func:`write_day` (``traffic.tools_file``)."""
+    _write(path, _calls(random.Random(seed), count, "c", spans=False))
 
 
 def _write(path: Path, lines: list[dict[str, Any]]) -> None:

@@ -296,3 +296,51 @@ def test_a_business_gate_of_another_kind_sees_every_call_in_this_process(
     split = list(iter_results([trace], tools=TOOLS, business=gates[1], jobs=2))
     assert gates[0].seen == gates[1].seen > 100
     assert [r.to_dict() for r in split] == [r.to_dict() for r in serial]
+
+
+def test_a_day_with_results_is_the_same_with_workers(
+    tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Calls alone, then MCP sessions and conversations: the parts before the first result
+    are taken from the workers, the rest is read in the parent; every format is the same."""
+    from jsoncontract.pipeline.contracts import SessionContracts
+    from tests.pipeline import day
+
+    tools_file, captures = day.write_day(tmp_path)
+    tools = ToolSet.from_paths([tools_file])
+    verdicts: list[bool] = []
+    takes = parallel._Run.takes
+
+    def counted(run: Any, *args: Any) -> bool:
+        verdicts.append(takes(run, *args))
+        return verdicts[-1]
+
+    monkeypatch.setattr(parallel._Run, "takes", counted)
+
+    def run(fmt: str, jobs: int) -> bytes:
+        business = load_business(None, tools=tools)
+        try:
+            summary = Summary()
+            results = iter_results(
+                captures,
+                tools=tools,
+                summary=summary,
+                business=business,
+                session=SessionContracts(tools),
+                window=day.WINDOW,
+                jobs=jobs,
+                result_runs=reporter_class("check", fmt).takes_result_runs,
+            )
+            out = _Sink()
+            render("check", fmt, out, ReportOptions(color=False), summary, results)
+            return out.data
+        finally:
+            business.close()
+
+    for fmt in formats("check"):
+        assert run(fmt, 2) == run(fmt, 1), fmt
+    assert verdicts.count(True) > 50  # taken from the workers
+    assert verdicts.count(False) > 0  # read again in the parent
+    codes = json.loads(run("json", 1))["summary"]["by_code"]
+    assert codes["session.late_result"] and codes["session.orphan_result"]
+    assert codes["business.idempotency.conflict"] and codes["session.parallel_side_effects"]
