@@ -98,6 +98,13 @@ class Dialect(StrEnum):
     JSON_SCHEMA = "json-schema"
 
 
+class BaselineState(StrEnum):
+    """Where a finding stands against a baseline (a previous report): SARIF's names."""
+
+    NEW = "new"
+    UNCHANGED = "unchanged"
+
+
 @dataclass(slots=True)
 class Source:
     """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
@@ -131,6 +138,8 @@ class Finding:
     ``code`` is stable across releases (``parse.code_fence``, ``schema.enum``,
     ``business.<rule-id>``, a lint code); ``path`` is a JSON Pointer into the checked
     document (for calls: into the arguments); ``hint`` says what to do about it.
+    ``baseline`` is set when the run was compared with a baseline: a finding already in it
+    is ``unchanged`` and does not count toward the exit code.
     """
 
     code: str
@@ -145,6 +154,7 @@ class Finding:
     schema_path: str | None = None
     source: Source | None = None
     hint: str | None = None
+    baseline: BaselineState | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as it appears in every JSON report (absent parts left out)."""
@@ -170,6 +180,8 @@ class Finding:
             out["source"] = self.source.to_dict()
         if self.hint is not None:
             out["hint"] = self.hint
+        if self.baseline is not None:
+            out["baseline"] = self.baseline._value_
         return out
 
 

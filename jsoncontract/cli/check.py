@@ -20,6 +20,7 @@ from jsoncontract.cli.options import (
     exit_code,
     format_choices,
     output_stream,
+    report_root,
     stderr_is_terminal,
     tool_paths,
 )
@@ -125,6 +126,8 @@ def check_cli(
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         verbose=verbose,
         quiet=quiet,
+        root=report_root(cfg),
+        show_values=show_values or bool(section.get("show_values", False)),
     )
     toolset = ToolSet.from_paths(paths, tool_name=tool)
     reveal = show_values or bool(section.get("show_values", False))

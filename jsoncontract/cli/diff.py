@@ -18,6 +18,7 @@ from jsoncontract.cli.options import (
     exit_code,
     format_choices,
     output_stream,
+    report_root,
 )
 
 if TYPE_CHECKING:
@@ -187,6 +188,8 @@ def diff_cli(
         quiet=quiet,
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         width=width,
+        root=report_root(cfg),
+        show_values=options.show_values,
     )
     summary = DiffSummary()
     results = iter_diff(

@@ -17,6 +17,7 @@ from jsoncontract.cli.options import (
     exit_code,
     format_choices,
     output_stream,
+    report_root,
 )
 
 if TYPE_CHECKING:
@@ -124,7 +125,13 @@ def lint_cli(
     report.fixed = fixed
     fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=threshold)
+    options = ReportOptions(
+        color=color,
+        quiet=quiet,
+        statistics=statistics,
+        fail_on=threshold,
+        root=report_root(cfg),
+    )
     with output_stream(output) as stream:
         render("lint", fmt, stream, options, report)
     worst = report.worst()

@@ -112,6 +112,15 @@ def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
     return paths
 
 
+def report_root(cfg: Config) -> str:
+    """The directory CI reports write paths relative to: the git work tree, else the
+    config file's directory, else the working directory (see
+    :func:`~jsoncontract.reporters.findings.project_root`)."""
+    from jsoncontract.reporters.findings import project_root
+
+    return str(project_root(cfg.path.parent if cfg.path is not None else None))
+
+
 def exit_code(worst: str | None, fail_on: str) -> int:
     """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
     if worst is None or fail_on == "never":

@@ -19,6 +19,7 @@ from jsoncontract.cli.options import (
     exit_code,
     format_choices,
     output_stream,
+    report_root,
     stderr_is_terminal,
     tool_paths,
 )
@@ -127,7 +128,9 @@ def test_cli(
         show_values=show_values,
         max_depth=section.get("max_depth"),
     )
-    options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
+    options = ReportOptions(
+        color=color, verbose=verbose, quiet=quiet, root=report_root(cfg), show_values=show_values
+    )
     with fewer_gc_passes():
         try:
             with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:

@@ -9,6 +9,7 @@ dozens of rules near the cost of one walk.
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,19 +151,25 @@ class Linter:
         run = RunCtx(settings)
         out = _Collector(settings, report)
         run_plan = self._plan(frozenset(settings.profiles))
+        clock = time.perf_counter
         for name, data in sources:
+            started = clock()
             file = self._load(name, data)
             run.files.append(file)
             report.files.append(name)
             report.tools += len(file.tools)
             report.tools_by_file[name] = [tool.name for tool in file.tools]
+            spent = report.tool_seconds[name] = []
             for tool in file.tools:
+                begun = clock()
                 self._lint_tool(tool, out)
+                spent.append(clock() - begun)
             for entry in run_plan.file:
                 rule = entry.rule
                 assert isinstance(rule, FileRule)
                 for issue in rule.check(file, entry.active):
                     out.add(entry, issue, file, issue.tool)
+            report.file_seconds[name] = clock() - started
         for entry in run_plan.run:
             rule = entry.rule
             assert isinstance(rule, RunRule)

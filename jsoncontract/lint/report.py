@@ -143,6 +143,10 @@ class LintReport:
     suppressed: list[tuple[LintFinding, Suppression]] = field(default_factory=list)
     unused_suppressions: list[Suppression] = field(default_factory=list)
     fixed: int = 0
+    #: file -> the seconds spent linting each of its tools (in ``tools_by_file`` order)
+    tool_seconds: dict[str, list[float]] = field(default_factory=dict)
+    #: file -> the seconds spent on the whole file (reading, loading, every rule)
+    file_seconds: dict[str, float] = field(default_factory=dict)
 
     def worst(self) -> Severity | None:
         """The most severe finding, or ``None`` when there is none."""

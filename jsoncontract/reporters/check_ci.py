@@ -1,27 +1,34 @@
 """``check --format github | sarif | junit``: check results in the formats CI systems read.
 
 - ``github`` streams one workflow annotation per finding (``::error file=..,line=..::``), so
-  failing calls show on the captured file in a pull request;
-- ``sarif`` is a SARIF 2.1.0 log for code-scanning dashboards, with each code's summary as
-  rule metadata;
+  failing calls show on the captured file in a pull request, within GitHub's limits per
+  step (:class:`~jsoncontract.reporters.github.AnnotationWriter`);
+- ``sarif`` is a SARIF 2.1.0 log for code-scanning dashboards, with each code's summary,
+  description and help as rule metadata;
 - ``junit`` makes every call a test case (one suite per capture file), failing when the
-  call failed, for CI test reports.
+  call failed, for CI test reports. A case is named after the tool, the hop and the call
+  id (or line), unique within its file, and timed.
 
 SARIF and JUnit are written at the end (they are single documents); they hold the findings,
-not the arguments, so their size follows the number of failures.
+not the arguments, so their size follows the number of failures. SARIF keeps at most
+:data:`~jsoncontract.reporters.sarif.MAX_RESULTS` findings of each severity while the run
+goes on, which is all a report can hold, so memory stays bounded however many calls fail.
 """
 
 from __future__ import annotations
 
+import time
 from abc import abstractmethod
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Final
 
+from jsoncontract.model import Severity
 from jsoncontract.pipeline.codes import describe
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
-from jsoncontract.reporters.github import annotations_from_findings, render_github
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
-from jsoncontract.reporters.sarif import sarif_log
+from jsoncontract.reporters.sarif import MAX_RESULTS, sarif_log
+from jsoncontract.reporters.text import plural
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,62 +37,126 @@ if TYPE_CHECKING:
 
 HELP_URI = "https://github.com/jsoncontract/jsoncontract#finding-codes"
 
+#: What each gate checks: the first words of every code's full description and help.
+GATES: Final = {
+    "envelope": "The envelope gate checks that a capture holds a well-formed call of its "
+    "dialect, naming a tool that exists; a call that fails here is not checked further.",
+    "parse": "The parse gate checks that the call's arguments are JSON, and an object, "
+    "naming the defect (a code fence, truncation, a trailing comma...) and how to repair it.",
+    "schema": "The schema gate validates the parsed arguments against the tool's input "
+    "schema (JSON Schema 2020-12, formats asserted, ECMA-262 patterns).",
+    "business": "The business gate runs the project's rules (CEL expressions, reference "
+    "data, Python functions) and the idempotency checks across the whole run.",
+}
+
+
+def code_meta(code: str, severity: Severity = Severity.ERROR) -> RuleMeta:
+    """What a report says about one ``check`` finding code."""
+    summary = describe(code)
+    gate = GATES.get(code.partition(".")[0], "")
+    description = f"{summary[:1].upper()}{summary[1:]}. {gate}".strip()
+    help_markdown = (
+        f"**`{code}`**: {summary}.\n\n{gate}\n\nEach finding names the JSON Pointer of the "
+        "offending value in the call's arguments and, in its hint, what to do about it. "
+        f"Every code is listed in the [finding codes]({HELP_URI}) table."
+    )
+    return RuleMeta(
+        code=code,
+        name=code.replace(".", "-").replace("_", "-"),
+        summary=summary[:1].upper() + summary[1:],
+        severity=severity,
+        help_markdown=help_markdown,
+        help_uri=HELP_URI,
+        description=description,
+    )
+
 
 def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:
     """What a report says about each code among ``findings``, in order of first occurrence."""
     rules: dict[str, RuleMeta] = {}
     for finding in findings:
         if finding.code not in rules:
-            rules[finding.code] = RuleMeta(
-                code=finding.code,
-                name=finding.code.replace(".", "-").replace("_", "-"),
-                summary=describe(finding.code),
-                severity=finding.severity,
-                help_uri=HELP_URI,
-            )
+            rules[finding.code] = code_meta(finding.code, finding.severity)
     return rules
 
 
 class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
     """``check`` results as one :class:`FindingSet`, for the formats made of findings.
 
-    Keeps each call's findings (not its arguments, so memory follows the failures) and
-    renders them all at the end, with the metadata of every code that occurred.
+    Keeps each call's findings (not its arguments), at most
+    :data:`~jsoncontract.reporters.sarif.MAX_RESULTS` of each severity (no report holds
+    more), and renders them at the end, in run order, with the metadata of every code
+    that occurred.
     """
+
+    #: findings kept per severity; the rest are counted
+    keep: int = MAX_RESULTS
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
-        self._findings: list[Finding] = []
+        self._kept: dict[Severity, list[tuple[int, Finding]]] = {s: [] for s in Severity}
+        self._seen = 0
+        self._left_out = 0
 
     def add(self, result: CallResult) -> None:
         """Keep the call's findings."""
-        self._findings.extend(result.findings)
+        for finding in result.findings:
+            kept = self._kept[finding.severity]
+            self._seen += 1
+            if len(kept) < self.keep:
+                kept.append((self._seen, finding))
+            else:
+                self._left_out += 1
 
     def close(self, summary: Summary) -> None:
         """Write the rendered findings."""
-        findings = self._findings
-        self.stream.write(self.render(FindingSet(findings, rule_metadata(findings))))
+        merged = sorted((item for kept in self._kept.values() for item in kept), key=_first)
+        findings = [finding for _, finding in merged]
+        found = FindingSet(
+            findings,
+            rule_metadata(findings),
+            root=self.options.root,
+            command="check",
+            left_out=self._left_out,
+        )
+        self.stream.write(self.render(found))
 
     @abstractmethod
     def render(self, found: FindingSet) -> bytes:
         """The report of ``found``."""
 
 
+def _first(item: tuple[int, Finding]) -> int:
+    return item[0]
+
+
+def totals_line(summary: Summary) -> str:
+    """``jsoncontract check: 22 calls in 5 files, 13 ok, 9 failed``."""
+    return (
+        f"jsoncontract check: {plural(summary.calls, 'call')} in "
+        f"{plural(summary.files, 'file')}, {summary.ok} ok, {summary.failed} failed\n"
+    )
+
+
 class GithubCheckReporter(Reporter["CallResult", "Summary"]):
-    """Workflow annotations, streamed; a plain summary line at the end."""
+    """Workflow annotations, streamed within GitHub's limits; a plain summary line at the
+    end."""
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._out = AnnotationWriter(stream, command="check", max_shown=options.max_shown)
+        self._root = options.root if options.root is not None else str(project_root())
 
     def add(self, result: CallResult) -> None:
         """Annotate each finding of the call."""
         if result.findings:
-            text = render_github(annotations_from_findings(result.findings))
-            self.stream.write(text.encode("utf-8", "backslashreplace"))
+            self._out.write(annotations_from_findings(result.findings, root=self._root))
 
     def close(self, summary: Summary) -> None:
-        """A summary line (not a workflow command, so it shows in the log as is)."""
-        self.stream.write(
-            f"jsoncontract check: {summary.calls} calls in {summary.files} files, "
-            f"{summary.ok} ok, {summary.failed} failed\n".encode()
-        )
+        """The notice of what was not annotated, and a summary line (not a workflow
+        command, so it shows in the log as is)."""
+        self._out.close()
+        self.stream.write(totals_line(summary).encode())
 
 
 class SarifCheckReporter(CheckFindingsReporter):
@@ -97,23 +168,40 @@ class SarifCheckReporter(CheckFindingsReporter):
 
 
 class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
-    """A test case per call, a suite per capture file."""
+    """A test case per call, a suite per capture file.
+
+    A case is named ``tool hop call-id`` (``line N`` when the call has no id), with a
+    number added when a file holds the same name twice (a retried call); its time is the
+    time the run spent on the call (reading and checking it).
+    """
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
         self._suites: dict[str, JUnitSuite] = {}
+        self._names: dict[str, dict[str, int]] = {}
+        self._root = options.root if options.root is not None else str(project_root())
+        self._clock = time.perf_counter()
 
     def add(self, result: CallResult) -> None:
         """Record the call as a passing or failing case."""
+        now = time.perf_counter()
+        seconds, self._clock = now - self._clock, now
         call = result.call
-        file = portable_path(call.source.file)
+        file = portable_path(call.source.file, self._root)
         suite = self._suites.get(file)
         if suite is None:
             suite = self._suites[file] = JUnitSuite(file)
+            self._names[file] = {}
         where = f"line {call.source.line}" if call.source.line is not None else "call"
-        name = f"{call.tool or '(no tool)'} {call.call_id or where}"
-        case = JUnitCase(name=name, classname=file, file=file, line=call.source.line)
-        errors = [f for f in result.findings if f.severity.value == "error"]
+        hop = call.hop.value if call.hop is not None else "(no hop)"
+        name = f"{call.tool or '(no tool)'} {hop} {call.call_id or where}"
+        names = self._names[file]
+        seen = names.get(name, 0) + 1
+        names[name] = seen
+        if seen > 1:
+            name = f"{name} ({where}, #{seen})"
+        case = JUnitCase(name=name, classname=file, file=file, line=call.source.line, time=seconds)
+        errors = [f for f in result.findings if f.severity is Severity.ERROR]
         if result.stage is not None and errors:
             first = errors[0]
             details = "\n".join(
@@ -126,6 +214,7 @@ class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
         elif result.findings:
             case.system_out = "\n".join(f"{f.code}: {f.message}" for f in result.findings)
         suite.cases.append(case)
+        suite.time += seconds
 
     def close(self, summary: Summary) -> None:
         """Write the XML."""

@@ -7,11 +7,13 @@
   skipped case has ``<skipped>``.
 - ``github``: each case that did not pass becomes one ``::error`` annotation on the line of
   the suite file where the case is written, titled with what happened and ``tool › case``;
-  a contract weakness is an error too (it fails the run). A last plain line (not a workflow
-  command, as ``check`` writes) gives the totals.
-- ``sarif``: each case that did not pass is a result on its line of the suite file; its rule
-  is the kind of mismatch (``suite.accepted`` for a contract weakness,
-  ``suite.wrong_reason``, ``suite.tool_missing``...), described in the driver.
+  a contract weakness is an error too (it fails the run). GitHub's limits per step are kept
+  (:class:`~jsoncontract.reporters.github.AnnotationWriter`). A last plain line (not a
+  workflow command, as ``check`` writes) gives the totals.
+- ``sarif``: each case that did not pass is a result on its line of the suite file (a suite
+  whose tool is gone: the line naming the tool); its rule is the kind of mismatch
+  (``suite.accepted`` for a contract weakness, ``suite.wrong_reason``,
+  ``suite.tool_missing``...), described and explained in the driver.
 
 All three are built on the shared renderers (:mod:`~jsoncontract.reporters.junit`,
 :mod:`~jsoncontract.reporters.github`, :mod:`~jsoncontract.reporters.sarif`), which escape
@@ -25,8 +27,8 @@ from abc import abstractmethod
 from typing import TYPE_CHECKING, Final, Never
 
 from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
-from jsoncontract.reporters.github import Annotation, render_github
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.github import Annotation, AnnotationWriter
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import sarif_log
@@ -34,7 +36,7 @@ from jsoncontract.reporters.suite_text import totals_counts, totals_head
 from jsoncontract.suites.model import Mismatch, Status, group_by_suite
 
 if TYPE_CHECKING:
-    from jsoncontract.suites.model import CaseOutcome, TestReport
+    from jsoncontract.suites.model import Case, CaseOutcome, Suite, TestReport
 
 #: What each mismatch means, as rule descriptions.
 SUMMARIES: Final = {
@@ -49,6 +51,30 @@ SUMMARIES: Final = {
     Mismatch.WRONG_HOP: "a captured call is at another hop than expected",
     Mismatch.NO_CALL: "a capture holds no call the case can check",
     Mismatch.TOOL_MISSING: "a suite's tool is not in the tool list",
+}
+
+#: What to do about each mismatch (the rules' full descriptions).
+REMEDIES: Final = {
+    Mismatch.ACCEPTED: "Tighten the tool's schema (or add a business rule) so that the case "
+    "fails as it says; if the input is in fact acceptable, make the case expect ok.",
+    Mismatch.UNEXPECTED_FAILURE: "Either the contract became stricter than the case, or the "
+    "case's input is wrong: fix the one that is mistaken.",
+    Mismatch.WRONG_STAGE: "The case fails, but at another gate than it says: an earlier gate "
+    "now catches the input, or the case expects the wrong gate.",
+    Mismatch.WRONG_REASON: "The case fails at the expected gate but with another code or "
+    "keyword: the contract changed, or the case names the wrong reason.",
+    Mismatch.WRONG_PATH: "The case fails for the expected reason at another JSON Pointer: "
+    "the schema's shape moved, or the case names the wrong place.",
+    Mismatch.WRONG_FIELDS: "A regression case recorded the argument names a call carried; "
+    "the call now carries others (a prompt or model change dropped or added one).",
+    Mismatch.WRONG_TOOL: "A regression case recorded which tool a captured call goes to; "
+    "the call now goes elsewhere.",
+    Mismatch.WRONG_HOP: "The case says at which hop its capture was taken, and the capture "
+    "holds a call at another hop.",
+    Mismatch.NO_CALL: "The case's capture holds no call the case can check (or not the one "
+    "its call index names).",
+    Mismatch.TOOL_MISSING: "The suite's tool is not among the tool definitions given: it was "
+    "renamed or removed, or the tool list is incomplete.",
 }
 
 
@@ -67,14 +93,14 @@ def failure_text(outcome: CaseOutcome) -> str:
     return "\n".join(lines)
 
 
-def _case(outcome: CaseOutcome) -> JUnitCase:
+def _case(outcome: CaseOutcome, root: str | None = None) -> JUnitCase:
     suite, case = outcome.suite, outcome.case
     junit = JUnitCase(
         name=outcome.name,
         classname=suite.tool,
         time=outcome.seconds,
-        file=portable_path(suite.file),
-        line=suite.line_of(case) if case is not None else None,
+        file=portable_path(suite.file, root),
+        line=case_line(suite, case),
     )
     if outcome.status is Status.SKIPPED:
         junit.skipped = outcome.message
@@ -90,8 +116,9 @@ class JUnitTestReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the XML."""
         suites = []
+        root = self.options.root if self.options.root is not None else str(project_root())
         for suite, outcomes in group_by_suite(report.outcomes):
-            cases = [_case(o) for o in outcomes]
+            cases = [_case(o, root) for o in outcomes]
             suites.append(JUnitSuite(suite.tool, cases, sum(c.time for c in cases)))
         self.stream.write(render_junit(suites, name="jsoncontract test").encode("utf-8"))
 
@@ -105,6 +132,7 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the workflow commands and the totals."""
         annotations = []
+        root = self.options.root if self.options.root is not None else str(project_root())
         for outcome in report.outcomes:
             if outcome.ok:
                 continue
@@ -114,17 +142,23 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
                 Annotation(
                     "error",
                     outcome.message + (f"\nhint: {outcome.hint}" if outcome.hint else ""),
-                    file=portable_path(suite.file),
-                    line=suite.line_of(case) if case is not None else None,
+                    file=portable_path(suite.file, root),
+                    line=case_line(suite, case),
                     title=f"{kind}: {suite.tool} › {outcome.name}",
                 )
             )
+        writer = AnnotationWriter(self.stream, command="test", max_shown=self.options.max_shown)
+        writer.write(annotations)
+        writer.close()
         summary = report.summary
         totals = f"jsoncontract test: {totals_head(summary)}, {totals_counts(summary)}\n"
-        self.stream.write((render_github(annotations) + totals).encode("utf-8"))
+        self.stream.write(totals.encode("utf-8"))
 
 
 # -- findings (sarif) -----------------------------------------------------------------------
+
+
+SUITES_URL: Final = "https://github.com/jsoncontract/jsoncontract/blob/main/docs/suites.md"
 
 
 def rule_metadata() -> dict[str, RuleMeta]:
@@ -133,12 +167,35 @@ def rule_metadata() -> dict[str, RuleMeta]:
         f"suite.{kind.value}": RuleMeta(
             code=f"suite.{kind.value}",
             name=kind.value.replace("_", "-"),
-            summary=summary,
+            summary=summary[:1].upper() + summary[1:],
             severity=Severity.ERROR,
+            help_markdown=(
+                f"**`suite.{kind.value}`**: {summary}.\n\n{REMEDIES[kind]}\n\n"
+                "`jsoncontract test --update` accepts the current outcomes as the cases' "
+                "expectations and shows what changed; review that diff before committing "
+                f"it. The suite format: [docs/suites.md]({SUITES_URL})."
+            ),
+            help_uri=SUITES_URL,
             tags=("fixture-suite",),
+            description=f"{summary[:1].upper()}{summary[1:]}. {REMEDIES[kind]}",
         )
         for kind, summary in SUMMARIES.items()
     }
+
+
+def case_line(suite: Suite, case: Case | None) -> int:
+    """The line a case is written on; for what concerns the whole suite (its tool is
+    gone), the line naming the tool (line 1 when the text is not known)."""
+    if case is not None:
+        line = suite.line_of(case)
+        if line is not None:
+            return line
+    if suite.text is None:
+        return 1
+    from jsoncontract._locate import PositionIndex
+
+    position = PositionIndex(suite.text).position("/tool")
+    return position[0] if position is not None else 1
 
 
 def as_finding(outcome: CaseOutcome) -> Finding:
@@ -152,7 +209,7 @@ def as_finding(outcome: CaseOutcome) -> Finding:
         path=(expect.path or "") if expect is not None else "",
         tool=suite.tool,
         keyword=expect.keyword if expect is not None else None,
-        source=Source(suite.file, suite.line_of(case) if case is not None else None),
+        source=Source(suite.file, case_line(suite, case)),
         hint=outcome.hint,
     )
 
@@ -166,7 +223,8 @@ class TestFindingsReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the rendered findings."""
         findings = [as_finding(o) for o in report.outcomes if not o.ok]
-        self.stream.write(self.render(FindingSet(findings, rule_metadata())))
+        found = FindingSet(findings, rule_metadata(), root=self.options.root, command="test")
+        self.stream.write(self.render(found))
 
     @abstractmethod
     def render(self, found: FindingSet) -> bytes:
