@@ -54,8 +54,12 @@ def test_lint_sarif_is_relative_to_the_project(
     if with_git:
         git(project)
     monkeypatch.chdir(project / where)
-    result = run_cli("lint", "tools/anthropic.json" if where == "." else "../tools-weak.json",
-                     "--format", "sarif")  # fmt: skip
+    result = run_cli(
+        "lint",
+        "tools/anthropic.json" if where == "." else "../tools-weak.json",
+        "--format",
+        "sarif",
+    )
     assert result.code in (0, 1), result.stderr
     result = run_cli("lint", "--format", "sarif", "--select", "ALL")  # tools from the config
     log = github_sarif(result.stdout)
@@ -141,8 +145,9 @@ def test_project_root_prefers_git_then_the_config(
         ("-", "-"),
     ],
 )
-def test_portable_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str,
-                       expected: str) -> None:  # fmt: skip
+def test_portable_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, expected: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert portable_path(path, tmp_path) == expected
     (tmp_path / "sub").mkdir()

@@ -37,8 +37,12 @@ def huge_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
             arguments["mode"] = "fast"
         if i % 100 == 0:
             arguments["max_bytes"] = "many"
-        call = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                "params": {"name": "read_file", "arguments": arguments}}  # fmt: skip
+        call = {
+            "jsonrpc": "2.0",
+            "id": i,
+            "method": "tools/call",
+            "params": {"name": "read_file", "arguments": arguments},
+        }
         lines.append(json.dumps(call))
     path.write_text("\n".join(lines) + "\n")
     return root
@@ -104,7 +108,7 @@ def test_the_most_severe_results_are_kept_in_report_order() -> None:
             Severity.INFO if i % 3 else Severity.ERROR,
             f"m{i}",
             source=Source("a.json", i + 1),
-        )  # fmt: skip
+        )
         for i in range(12)
     ]
     log = json.loads(render_sarif(findings, {}, root="/p", command="lint", max_results=5))
@@ -124,8 +128,10 @@ def test_a_report_within_the_limit_has_no_notice() -> None:
 def test_annotation_writer_keeps_a_notice_for_the_last_word() -> None:
     out = io.BytesIO()
     writer = AnnotationWriter(out, command="lint", max_shown=2)
-    writer.write(Annotation(level, "m", file="a.json", line=1)
-                 for level in ["notice"] * 12 + ["warning"] * 11)  # fmt: skip
+    writer.write(
+        Annotation(level, "m", file="a.json", line=1)
+        for level in ["notice"] * 12 + ["warning"] * 11
+    )
     writer.close()
     lines = out.getvalue().decode().splitlines()
     assert sum(line.startswith("::notice ") for line in lines) == 10  # 9 + the last word
