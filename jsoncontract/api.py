@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.model import CallResult, CheckReport, Dialect, Summary
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.tools.toolset import ToolSet
+
+if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
 
 
 def _toolset(
@@ -40,6 +44,7 @@ def iter_check(
     summary: Summary | None = None,
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
+    baseline: Baseline | None = None,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -58,12 +63,17 @@ def iter_check(
         dialects: the dialects captures and tool files are read in (default: the
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
+        baseline: a previous report to compare with: each finding is marked ``new`` or
+            ``unchanged`` (see :mod:`jsoncontract.baseline`).
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
         reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
     checker = Checker(toolset, business=business, show_values=show_values)
-    for result in checker.run(reader.read(captures)):
+    results = checker.run(reader.read(captures))
+    if baseline is not None:
+        results = baseline.mark_results(results)
+    for result in results:
         if summary is not None:
             summary.add(result)
         yield result
@@ -80,6 +90,7 @@ def check(
     business: BusinessGate | None = None,
     show_values: bool = False,
     dialects: Registry = DIALECTS,
+    baseline: Baseline | None = None,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -93,6 +104,7 @@ def check(
             show_values=show_values,
             summary=summary,
             dialects=dialects,
+            baseline=baseline,
         )
     )
     return CheckReport(summary, results)

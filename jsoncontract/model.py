@@ -309,7 +309,11 @@ class CallResult:
 
 @dataclass(slots=True)
 class Summary:
-    """Running totals over a check: by stage, by tool, by code and by severity."""
+    """Running totals over a check: by stage, by tool, by code and by severity.
+
+    ``baseline`` counts, by state, the findings of a run compared with a baseline (empty
+    otherwise).
+    """
 
     calls: int = 0
     ok: int = 0
@@ -319,6 +323,9 @@ class Summary:
     by_tool: dict[str, list[int]] = field(default_factory=dict)
     by_code: Counter[str] = field(default_factory=Counter)
     by_severity: Counter[str] = field(default_factory=Counter)
+    baseline: Counter[str] = field(default_factory=Counter)
+    #: severities of the findings the baseline holds
+    _held: Counter[str] = field(default_factory=Counter)
 
     def add(self, result: CallResult) -> None:
         """Count one result."""
@@ -337,10 +344,19 @@ class Summary:
         for finding in result.findings:
             self.by_code[finding.code] += 1
             self.by_severity[finding.severity._value_] += 1
+            state = finding.baseline
+            if state is not None:
+                self.baseline[state._value_] += 1
+                if state is BaselineState.UNCHANGED:
+                    self._held[finding.severity._value_] += 1
 
-    def worst(self) -> Severity | None:
-        """The most severe finding seen, or ``None`` when there were none."""
-        return Severity.worst(s for s in Severity if self.by_severity.get(s._value_))
+    def worst(self, *, new: bool = False) -> Severity | None:
+        """The most severe finding seen (``new``: not counting those the baseline holds),
+        or ``None`` when there were none."""
+        held = self._held if new else {}
+        return Severity.worst(
+            s for s in Severity if self.by_severity.get(s._value_, 0) > held.get(s._value_, 0)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``check`` JSON report."""
@@ -355,6 +371,11 @@ class Summary:
             },
             "by_code": dict(sorted(self.by_code.items())),
             "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
+            **(
+                {"baseline": {s.value: self.baseline.get(s.value, 0) for s in BaselineState}}
+                if self.baseline
+                else {}
+            ),
         }
 
 

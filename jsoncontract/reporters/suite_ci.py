@@ -211,6 +211,7 @@ def as_finding(outcome: CaseOutcome) -> Finding:
         keyword=expect.keyword if expect is not None else None,
         source=Source(suite.file, case_line(suite, case)),
         hint=outcome.hint,
+        baseline=outcome.baseline,
     )
 
 

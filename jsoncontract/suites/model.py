@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.model import Hop, Severity, Stage
+from jsoncontract.model import BaselineState, Hop, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract.model import Anomaly, CallResult, Finding
@@ -476,6 +476,8 @@ class CaseOutcome:
     result: CallResult | None = None
     hint: str | None = None
     seconds: float = 0.0
+    #: set when the run was compared with a baseline (for a case that did not pass)
+    baseline: BaselineState | None = None
 
     @property
     def actual(self) -> Actual | None:
@@ -535,6 +537,8 @@ class CaseOutcome:
                 out["actual"]["fields"] = list(actual.fields)
         if self.hint is not None:
             out["hint"] = self.hint
+        if self.baseline is not None:
+            out["baseline"] = self.baseline.value
         return out
 
 
@@ -643,6 +647,15 @@ class TestReport:
     def ok(self) -> bool:
         """Every case passed or was skipped, and every suite ran."""
         return self.summary.ok
+
+    @property
+    def new_failures(self) -> int:
+        """Cases (and suites) that did not pass, except those a baseline holds."""
+        return sum(
+            1
+            for outcome in self.outcomes
+            if not outcome.ok and outcome.baseline is not BaselineState.UNCHANGED
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The whole ``test`` JSON report."""
