@@ -19,8 +19,8 @@ from jsoncontract.cli.options import (
     RulesOpt,
     exit_code,
     format_choices,
-    output_stream,
     report_root,
+    reports,
     stderr_is_terminal,
     tool_paths,
 )
@@ -108,7 +108,7 @@ def check_cli(
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.model import Dialect, Summary
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.reporters import ReportOptions, render_many
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -146,11 +146,11 @@ def check_cli(
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)
     try:
-        with output_stream(output) as stream:
-            render("check", fmt, stream, options, summary, results)
+        with reports(fmt, output, options) as targets:
+            render_many("check", targets, summary, results)
     finally:
         business.close()
-    worst = summary.worst()
+    worst = summary.worst(new=True)  # findings a baseline holds do not count
     return exit_code(worst.value if worst else None, threshold)
 
 

@@ -17,8 +17,8 @@ from jsoncontract.cli.options import (
     OutputOpt,
     exit_code,
     format_choices,
-    output_stream,
     report_root,
+    reports,
 )
 
 if TYPE_CHECKING:
@@ -106,8 +106,9 @@ def diff_cli(
         "--key", help="Match the objects of the array at PATH by one or more members: "
         "PATH=FIELD or PATH=FIELD,FIELD (repeatable).", show_default=False)] = None,
     format: Annotated[DiffFormat | None, typer.Option(
-        "--format", "-f", help="text (side by side), json (the report), or patch (RFC 6902 "
-        "between consecutive hops, one JSON line each). Default: text.",
+        "--format", "-f", help="text (side by side), json (the report), patch (RFC 6902 "
+        "between consecutive hops, one JSON line each), markdown (a summary) or html (a page "
+        "to look at). Default: text.",
         show_default=False)] = None,
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
@@ -141,7 +142,7 @@ def diff_cli(
     from jsoncontract.diff.model import DiffSummary
     from jsoncontract.errors import UsageError
     from jsoncontract.model import Dialect, Hop
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.reporters import ReportOptions, render_many
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -204,8 +205,8 @@ def diff_cli(
         dialect=Dialect(dialect.value) if dialect and dialect.value != "auto" else None,
         summary=summary,
     )
-    with output_stream(output) as stream:
-        render("diff", fmt, stream, report_options, summary, results)
+    with reports(fmt, output, report_options) as targets:
+        render_many("diff", targets, summary, results)
     worst = summary.worst()
     return exit_code(worst.value if worst else None, threshold)
 

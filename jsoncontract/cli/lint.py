@@ -16,8 +16,8 @@ from jsoncontract.cli.options import (
     OutputOpt,
     exit_code,
     format_choices,
-    output_stream,
     report_root,
+    reports,
 )
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def lint_cli(
     from jsoncontract.errors import UsageError
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import build_settings
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.reporters import ReportOptions, render_many
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
@@ -132,8 +132,8 @@ def lint_cli(
         fail_on=threshold,
         root=report_root(cfg),
     )
-    with output_stream(output) as stream:
-        render("lint", fmt, stream, options, report)
+    with reports(fmt, output, options) as targets:
+        render_many("lint", targets, report)
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)
 

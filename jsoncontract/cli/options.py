@@ -18,6 +18,7 @@ from jsoncontract.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
+    from jsoncontract.reporters.interface import ReportOptions
 
 
 class FailOn(StrEnum):
@@ -151,6 +152,53 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+#: Where GitHub Actions collects a step's Markdown summary.
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+
+
+@contextmanager
+def reports(
+    fmt: str, output: Path | None, options: ReportOptions
+) -> Iterator[list[tuple[str, IO[bytes], ReportOptions]]]:
+    """The reports of a run, as ``(format, stream, options)``: the one asked for (stdout, or
+    the ``--output`` file), and, when ``GITHUB_STEP_SUMMARY`` names a file, a Markdown
+    summary appended to it once the run has finished (cut to what is left of GitHub's
+    1 MiB for the step; nothing when too little is left)."""
+    import io
+    from dataclasses import replace
+
+    from jsoncontract.reporters.markdown import STEP_SUMMARY_BYTES
+
+    target = os.environ.get(STEP_SUMMARY_ENV)
+    summary: io.BytesIO | None = None
+    with output_stream(output) as stream:
+        outputs = [(fmt, stream, options)]
+        if target:
+            try:
+                used = Path(target).stat().st_size
+            except OSError:
+                used = 0
+            room = STEP_SUMMARY_BYTES - used
+            if room >= 4096:
+                summary = io.BytesIO()
+                outputs.append(("markdown", summary, replace(options, color=False, max_bytes=room)))
+            else:
+                sys.stderr.write(
+                    f"jsoncontract: warning: {STEP_SUMMARY_ENV} is full (GitHub takes 1 MiB "
+                    "per step); no summary added\n"
+                )
+        yield outputs
+    if summary is not None:
+        try:
+            with Path(target or "").open("ab") as file:  # appended: other steps wrote theirs
+                file.write(summary.getvalue())
+        except OSError as exc:
+            sys.stderr.write(
+                f"jsoncontract: warning: cannot write the step summary to {target}: "
+                f"{exc.strerror or exc}\n"
+            )
 
 
 def stderr_is_terminal() -> bool:

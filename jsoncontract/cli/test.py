@@ -18,8 +18,8 @@ from jsoncontract.cli.options import (
     RulesOpt,
     exit_code,
     format_choices,
-    output_stream,
     report_root,
+    reports,
     stderr_is_terminal,
     tool_paths,
 )
@@ -108,7 +108,7 @@ def test_cli(
     from jsoncontract.cli.progress import fewer_gc_passes, item_progress
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.reporters import ReportOptions, render_many
     from jsoncontract.suites.format import find_suite_files
     from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.suites.select import Selector
@@ -141,8 +141,8 @@ def test_cli(
             raise UsageError(_nothing_selected(keyword, len(files)))
         if update:
             report = apply_updates(report)
-        with output_stream(output) as stream:
-            render("test", fmt, stream, options, report)
+        with reports(fmt, output, options) as targets:
+            render_many("test", targets, report)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
     return exit_code(None if report.ok else "error", threshold)
 
