@@ -12,7 +12,7 @@ text writer every text report shares), ``findings``, ``sarif``, ``github`` and `
 (findings and the renderers of the CI formats), ``markdown`` (summaries for pull requests
 and GitHub's step summary, every command's) and ``html_report`` (the pages of ``check`` and
 ``diff``), then one module per command and family (``check_text``, ``check_json``,
-``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``).
+``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``, ``rules_check``).
 """
 
 from __future__ import annotations
@@ -66,9 +66,12 @@ PIN_REPORTERS: Final = {
     "text": ".pin:TextPinReporter",
     "json": ".pin:JsonPinReporter",
 }
+#: The catalog (``text``, ``json``), and ``rules --check`` in all four formats.
 RULES_REPORTERS: Final = {
     "text": ".rules:TextRulesReporter",
     "json": ".rules:JsonRulesReporter",
+    "sarif": ".rules_check:SarifRulesCheckReporter",
+    "github": ".rules_check:GithubRulesCheckReporter",
 }
 
 #: command -> its table.
