@@ -107,8 +107,8 @@ def diff_cli(
         "PATH=FIELD or PATH=FIELD,FIELD (repeatable).", show_default=False)] = None,
     format: Annotated[DiffFormat | None, typer.Option(
         "--format", "-f", help="text (side by side), json (the report), patch (RFC 6902 "
-        "between consecutive hops, one JSON line each), markdown (a summary) or html (a page "
-        "to look at). Default: text.",
+        "between consecutive hops, one JSON line each), github, sarif, junit (for CI), "
+        "markdown (a summary) or html (a page to look at). Default: text.",
         show_default=False)] = None,
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,

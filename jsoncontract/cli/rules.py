@@ -16,6 +16,7 @@ from jsoncontract.cli.options import (
     OutputOpt,
     format_choices,
     output_stream,
+    report_root,
 )
 
 if TYPE_CHECKING:
@@ -167,7 +168,7 @@ def check_cli(
         cost_budget=budget_of(section, cost_budget),
     )
     threshold = fail_on or cfg.get("fail_on", "error")
-    options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
+    options = ReportOptions(color=color, verbose=verbose, quiet=quiet, root=report_root(cfg))
     with output_stream(output) as stream:
         render("rules", fmt, stream, options, report)
     worst = report.worst()

@@ -39,6 +39,9 @@ DIFF_REPORTERS: Final = {
     "text": ".diff_text:TextDiffReporter",
     "json": ".diff_json:JsonDiffReporter",
     "patch": ".diff_json:PatchDiffReporter",
+    "github": ".diff_ci:GithubDiffReporter",
+    "sarif": ".diff_ci:SarifDiffReporter",
+    "junit": ".diff_ci:JUnitDiffReporter",
     "markdown": ".markdown:MarkdownDiffReporter",
     "html": ".html_report:HtmlDiffReporter",
 }

@@ -159,11 +159,19 @@ def rule_metas() -> dict[str, RuleMeta]:
         code.code: RuleMeta(
             code=code.code,
             name=code.name,
-            summary=code.summary,
+            summary=code.summary.split(":")[0].rstrip("."),
             severity=code.severity,
-            help_markdown=code.summary,
+            help_markdown=f"**`{code.code}`**: {code.summary} See [checking rules without "
+            f"traffic]({DOCS_URL}).",
             help_uri=DOCS_URL,
             tags=("business-rules", *(("stale",) if code.stale else ())),
+            description=code.summary
+            + (
+                " The rule fell behind its tool (a sign of a stale rules file)."
+                if code.stale
+                else ""
+            )
+            + " Found by jsoncontract rules --check, without any traffic.",
         )
         for code in CODES.values()
     }
@@ -174,12 +182,14 @@ class SarifRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
     def close(self, report: RulesCheck) -> None:
         """Write the whole report."""
-        from jsoncontract.reporters.sarif import render_sarif
+        from jsoncontract.reporters.findings import FindingSet
+        from jsoncontract.reporters.sarif import sarif_log
 
         used = {d.code for d in report.diagnostics}
         metas = {code: meta for code, meta in rule_metas().items() if code in used}
         findings = [d.to_finding() for d in report.diagnostics]
-        self.stream.write(render_sarif(findings, metas).encode())
+        found = FindingSet(findings, metas, root=self.options.root, command="rules")
+        self.stream.write(sarif_log(found))
 
 
 class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
@@ -187,8 +197,10 @@ class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
     def close(self, report: RulesCheck) -> None:
         """Write the whole report."""
-        from jsoncontract.reporters.github import annotations_from_findings, render_github
+        from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 
         names = {code: meta.name for code, meta in rule_metas().items()}
-        annotations = annotations_from_findings([d.to_finding() for d in report.diagnostics], names)
-        self.stream.write(render_github(annotations).encode())
+        findings = [d.to_finding() for d in report.diagnostics]
+        writer = AnnotationWriter(self.stream, command="rules", max_shown=self.options.max_shown)
+        writer.write(annotations_from_findings(findings, names, root=self.options.root))
+        writer.close()

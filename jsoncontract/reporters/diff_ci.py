@@ -1,0 +1,249 @@
+"""``diff --format github | sarif | junit``: diffs in the formats CI systems read.
+
+Each difference becomes a finding ``diff.<kind>`` (``diff.dropped``, ``diff.coerced``...)
+on the later hop's capture line: an error when no mapping declares it, a note when one
+does. Each hop's own findings (``parse.*``, ``schema.*``), the diff's (``diff.unpaired``,
+``diff.mapping_not_applied``...) and the run's (``diff.mapping_unused``) follow.
+
+- ``github``: one annotation per finding, within GitHub's limits per step;
+- ``sarif``: a SARIF 2.1.0 log, categorised ``jsoncontract/diff/``, a rule per kind of
+  difference and per finding code;
+- ``junit``: a suite per capture file of the first hop, a case per call (``tool call-id``),
+  failing when the hops differ unexpectedly or a hop breaks its contract.
+"""
+
+from __future__ import annotations
+
+import time
+from abc import abstractmethod
+from typing import IO, TYPE_CHECKING, Final
+
+from jsoncontract.model import Finding, Severity
+from jsoncontract.reporters.check_ci import code_meta
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
+from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
+from jsoncontract.reporters.sarif import MAX_RESULTS, sarif_log
+from jsoncontract.reporters.text import plural
+
+if TYPE_CHECKING:
+    from jsoncontract.diff.model import CallDiff, Difference, DiffSummary
+
+DOCS_URL: Final = "https://github.com/jsoncontract/jsoncontract/blob/main/docs/diff.md"
+
+#: What each kind of difference means (the later hop...).
+KINDS: Final = {
+    "dropped": "The later hop lacks a member the earlier hop had",
+    "added": "The later hop has a member the earlier hop did not",
+    "renamed": "The later hop has the same value under another name",
+    "moved": "The later hop has the same value in another object",
+    "coerced": "The later hop has the same meaning in another JSON type",
+    "re-encoded": "The later hop has an object as JSON text, or JSON text as an object",
+    "value-changed": "The later hop has another value",
+    "reordered": "The later hop has the array's items in another order",
+}
+#: What each finding of the diff itself means.
+FINDINGS: Final = {
+    "diff.unpaired": "Only one hop of the call was found",
+    "diff.tool_mismatch": "The hops of one call name different tools",
+    "diff.mapping_not_applied": "A transform a mapping declares did not happen",
+    "diff.convert_failed": "A value the declared conversion cannot convert",
+    "diff.mapping_unknown_path": "A mapping names a path the hop's schema cannot hold",
+    "diff.mapping_unused": "A transform of a mapping matched no member in any call",
+}
+_WHAT: Final = (
+    "jsoncontract diff puts the hops of one call side by side (the model's arguments, the MCP "
+    "tools/call arguments, the downstream body) and classifies every difference; a mapping "
+    "file declares the transforms an adapter is meant to make."
+)
+
+
+def diff_meta(code: str, severity: Severity) -> RuleMeta:
+    """What a report says about a ``diff`` code: a kind of difference, a finding of the
+    diff, or a hop's own finding (a ``check`` code)."""
+    kind = code.removeprefix("diff.")
+    summary = KINDS.get(kind) or FINDINGS.get(code)
+    if summary is None:
+        return code_meta(code, severity)
+    return RuleMeta(
+        code=code,
+        name=code.replace(".", "-").replace("_", "-"),
+        summary=summary,
+        severity=severity,
+        description=f"{summary}. {_WHAT}",
+        help_markdown=(
+            f"**`{code}`**: {summary[:1].lower()}{summary[1:]}.\n\n{_WHAT} A difference a "
+            "mapping declares is expected (a note); any other is an error. The codes, the "
+            f"mapping format and every option: [docs/diff.md]({DOCS_URL})."
+        ),
+        help_uri=DOCS_URL,
+        tags=("diff",),
+    )
+
+
+def as_finding(difference: Difference) -> Finding:
+    """A difference as a finding ``diff.<kind>`` on the later hop's capture."""
+    message = difference.message
+    if difference.expected and difference.rule:
+        message += f" (declared: {difference.rule})"
+    return Finding(
+        code=f"diff.{difference.code.value}",
+        severity=difference.severity,
+        message=message,
+        path=difference.path,
+        hop=difference.to_hop,
+        tool=difference.tool,
+        call_id=difference.call_id,
+        source=difference.source,
+        hint=difference.hint,
+    )
+
+
+def call_findings(result: CallDiff) -> list[Finding]:
+    """Every finding of one diffed call: its differences, then its hops' and its own."""
+    return [*(as_finding(d) for d in result.differences), *result.findings]
+
+
+class DiffFindingsReporter(Reporter["CallDiff", "DiffSummary"]):
+    """A diff run as one :class:`FindingSet`, for the formats made of findings (at most
+    :data:`~jsoncontract.reporters.sarif.MAX_RESULTS` kept per severity)."""
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._kept: dict[Severity, list[tuple[int, Finding]]] = {s: [] for s in Severity}
+        self._seen = 0
+        self._left_out = 0
+
+    def _keep(self, finding: Finding) -> None:
+        kept = self._kept[finding.severity]
+        self._seen += 1
+        if len(kept) < MAX_RESULTS:
+            kept.append((self._seen, finding))
+        else:
+            self._left_out += 1
+
+    def add(self, result: CallDiff) -> None:
+        """Keep the call's findings."""
+        for finding in call_findings(result):
+            self._keep(finding)
+
+    def close(self, summary: DiffSummary) -> None:
+        """Write the rendered findings (the run's last)."""
+        for finding in summary.findings:
+            self._keep(finding)
+        merged = sorted((item for kept in self._kept.values() for item in kept), key=_first)
+        findings = [finding for _, finding in merged]
+        rules: dict[str, RuleMeta] = {}
+        for finding in findings:
+            if finding.code not in rules:
+                rules[finding.code] = diff_meta(finding.code, finding.severity)
+        found = FindingSet(
+            findings, rules, root=self.options.root, command="diff", left_out=self._left_out
+        )
+        self.stream.write(self.render(found))
+
+    @abstractmethod
+    def render(self, found: FindingSet) -> bytes:
+        """The report of ``found``."""
+
+
+def _first(item: tuple[int, Finding]) -> int:
+    return item[0]
+
+
+class SarifDiffReporter(DiffFindingsReporter):
+    """A SARIF 2.1.0 log of every difference and finding."""
+
+    def render(self, found: FindingSet) -> bytes:
+        """The SARIF log."""
+        return sarif_log(found)
+
+
+class GithubDiffReporter(Reporter["CallDiff", "DiffSummary"]):
+    """Workflow annotations, streamed within GitHub's limits; a summary line at the end."""
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._out = AnnotationWriter(stream, command="diff", max_shown=options.max_shown)
+        self._root = options.root if options.root is not None else str(project_root())
+
+    def add(self, result: CallDiff) -> None:
+        """Annotate the call's differences and findings."""
+        findings = call_findings(result)
+        if findings:
+            self._out.write(annotations_from_findings(findings, root=self._root))
+
+    def close(self, summary: DiffSummary) -> None:
+        """The run's findings, the notice of what was not annotated, the totals."""
+        if summary.findings:
+            self._out.write(annotations_from_findings(summary.findings, root=self._root))
+        self._out.close()
+        status = summary.by_status
+        words = ", ".join(f"{count} {name}" for name, count in status.items() if count)
+        calls = plural(summary.calls, "call")
+        self.stream.write(f"jsoncontract diff: {calls} diffed, {words or 'none'}\n".encode())
+
+
+class JUnitDiffReporter(Reporter["CallDiff", "DiffSummary"]):
+    """A test case per call (``tool call-id``), a suite per capture file of its first hop;
+    the case fails when the call is not ok, and says why."""
+
+    def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
+        super().__init__(stream, options)
+        self._suites: dict[str, JUnitSuite] = {}
+        self._names: dict[str, dict[str, int]] = {}
+        self._root = options.root if options.root is not None else str(project_root())
+        self._clock = time.perf_counter()
+
+    def add(self, result: CallDiff) -> None:
+        """Record the call as a case."""
+        now = time.perf_counter()
+        seconds, self._clock = now - self._clock, now
+        first = result.hops[0].call.source if result.hops else None
+        file = portable_path(first.file, self._root) if first is not None else "(no file)"
+        suite = self._suites.get(file)
+        if suite is None:
+            suite = self._suites[file] = JUnitSuite(file)
+            self._names[file] = {}
+        name = f"{result.tool or '(no tool)'} {result.call_id or result.status.value}"
+        seen = self._names[file][name] = self._names[file].get(name, 0) + 1
+        if seen > 1:
+            name = f"{name} #{seen}"
+        line = first.line if first is not None else None
+        case = JUnitCase(name=name, classname=file, file=file, line=line, time=seconds)
+        findings = call_findings(result)
+        lines = [
+            f"{f.severity.value} {f.code} at {f.path or '/'}: {f.message}"
+            + (f"\nhint: {f.hint}" if f.hint else "")
+            for f in findings
+        ]
+        errors = [f for f in findings if f.severity is Severity.ERROR]
+        if errors:
+            case.failure = JUnitFailure(
+                f"{result.status.value}: {errors[0].message}", errors[0].code, "\n".join(lines)
+            )
+        elif lines:
+            case.system_out = "\n".join(lines)
+        suite.cases.append(case)
+        suite.time += seconds
+
+    def close(self, summary: DiffSummary) -> None:
+        """Write the XML (the run's findings as a case of their own)."""
+        if summary.findings:
+            suite = JUnitSuite("(run)")
+            errors = [f for f in summary.findings if f.severity is Severity.ERROR]
+            text = "\n".join(f"{f.severity.value} {f.code}: {f.message}" for f in summary.findings)
+            case = JUnitCase("mappings", "(run)")
+            if errors:
+                case.failure = JUnitFailure(errors[0].message, errors[0].code, text)
+            else:
+                case.system_out = text
+            suite.cases.append(case)
+            self._suites["(run)"] = suite
+        self.stream.write(
+            render_junit(list(self._suites.values()), name="jsoncontract diff").encode()
+        )
+
+
+__all__ = ["GithubDiffReporter", "JUnitDiffReporter", "SarifDiffReporter", "as_finding"]
