@@ -13,7 +13,22 @@ from jsoncontract._json import NotJSON, load
 from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from jsoncontract._yaml import YamlDocument
     from jsoncontract.model import Anomaly
+
+    class Positions(Protocol):
+        """Positions of a document's nodes (:class:`~jsoncontract._locate.PositionIndex`
+        for JSON, :class:`~jsoncontract._yaml.YamlPositions` for YAML)."""
+
+        @property
+        def repeated_keys(self) -> int: ...
+
+        def knows(self, pointer: str) -> bool: ...
+
+        def position(self, pointer: str) -> tuple[int, int] | None: ...
+
 
 #: A single JSON document larger than this is refused (JSONL traces stream and have no limit).
 MAX_DOCUMENT_BYTES: Final = 256 * 1024 * 1024
@@ -89,13 +104,22 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
 def load_document(
     path: Path | str, data: bytes | None = None
 ) -> tuple[object, tuple[Anomaly, ...]]:
-    """Read and parse one JSON document file.
+    """Read and parse one JSON document file (a YAML one when its name ends in ``.yaml``
+    or ``.yml``, see :mod:`jsoncontract._yaml`).
 
     Raises:
-        InputError: unreadable, empty, too large, or not JSON (with line, column and why).
+        InputError: unreadable, empty, too large, or not JSON (with line, column and why);
+            a YAML file that is not YAML or holds more than one document.
     """
     if data is None:
         data = read_bytes(path)
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        document = yaml_document(path, data)
+        return document.value, document.anomalies
+    if data.startswith(GZIP_MAGIC):
+        raise InputError(GZIP_MESSAGE, file=str(path))
     try:
         return load(data)
     except NotJSON as exc:
@@ -106,6 +130,53 @@ def load_document(
             line=d.line,
             column=d.column,
         ) from None
+
+
+GZIP_MAGIC: Final = b"\x1f\x8b"
+GZIP_MESSAGE: Final = (
+    "the file is gzip-compressed; decompress it first (gunzip -k FILE), or pipe it in: "
+    "gunzip -c FILE | jsoncontract ... -"
+)
+
+
+def refuse_gzip(path: Path | str) -> None:
+    """Refuse a gzip-compressed file by name, rather than reading it as broken JSON.
+
+    Raises:
+        InputError: the file starts with gzip's magic bytes.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(2)
+    except OSError:
+        return  # reading it properly says what is wrong
+    if head == GZIP_MAGIC:
+        raise InputError(GZIP_MESSAGE, file=str(path))
+
+
+def yaml_document(path: Path | str, data: bytes) -> YamlDocument:
+    """The one document of a YAML file.
+
+    Raises:
+        InputError: not YAML, or a stream of several documents.
+    """
+    from jsoncontract._yaml import load_yaml
+
+    documents = load_yaml(data, name=str(path))
+    if len(documents) != 1:
+        raise InputError(f"holds {len(documents)} YAML documents; one was expected", file=str(path))
+    return documents[0]
+
+
+def positions_of(path: Path | str, data: bytes) -> Positions:
+    """Where each node of a JSON or YAML file is (built lazily for JSON)."""
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        return yaml_document(path, data).positions
+    from jsoncontract._locate import PositionIndex
+
+    return PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
 
 
 def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:

@@ -17,17 +17,19 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract._files import expand, read_bytes
-from jsoncontract._locate import PositionIndex
+from jsoncontract._files import expand, positions_of, read_bytes
 from jsoncontract.errors import InputError
 from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
+
+if TYPE_CHECKING:
+    from jsoncontract._files import Positions
 
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
@@ -100,7 +102,7 @@ class Lock:
     """Pinned tools by file (relative to the lock's directory) and by name."""
 
     files: dict[str, dict[str, PinnedTool]] = field(default_factory=dict)
-    texts: dict[str, PositionIndex] = field(default_factory=dict, repr=False)
+    texts: dict[str, Positions] = field(default_factory=dict, repr=False)
     #: lock key -> the path as the caller named it (for messages and positions)
     shown: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -142,7 +144,7 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
     lock = Lock()
     for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
         data = read_bytes(path)
-        index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        index = positions_of(path, data)
         key = _relative(path, base)
         tools = lock.files.setdefault(key, {})
         lock.texts[key] = index
@@ -384,7 +386,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
 
 
 def _changed(
-    file: str, name: str, old: PinnedTool, new: PinnedTool, index: PositionIndex | None
+    file: str, name: str, old: PinnedTool, new: PinnedTool, index: Positions | None
 ) -> Iterator[Finding]:
     for part in PARTS[1:]:
         before, after = old.parts.get(part), new.parts.get(part)
@@ -438,11 +440,11 @@ def _changed(
 
 
 def _locate(
-    file: str, index: PositionIndex | None, tool: PinnedTool, part: str, pointer: str
+    file: str, index: Positions | None, tool: PinnedTool, part: str, pointer: str
 ) -> Source | None:
     """The position of a changed node in the current file, as close as it can be found."""
     root = tool.places.get(part)
-    if index is not None and root is not None and index.offset(root) is not None:
+    if index is not None and root is not None and index.knows(root):
         position = index.position(root + pointer)
         if position is not None:
             return Source(file, position[0], position[1], root + pointer)

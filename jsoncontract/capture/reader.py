@@ -2,8 +2,10 @@
 
 File kinds: one JSON document (``.json``), JSON Lines (``.jsonl`` / ``.ndjson``, streamed
 line by line, never loaded whole), Server-Sent Events (``.sse`` or text starting with
-``data:``), HTTP Archives (``.har``), and stdin (``-``). A ``.json`` file that turns out to
-hold one JSON value per line is read as JSON Lines.
+``data:``), HTTP Archives (``.har``), YAML (``.yaml`` / ``.yml``, one document or a stream
+of them, each read as a JSON document would be) and stdin (``-``). A ``.json`` file that
+turns out to hold one JSON value per line is read as JSON Lines. A gzip-compressed file is
+refused with a word on how to read it.
 
 In a whole file, a document in no known dialect stops the job (exit 2: wrong file). In a
 JSONL trace it becomes a finding on its line and the rest of the trace is still read.
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import (
+    GZIP_MAGIC,
     MAX_DOCUMENT_BYTES,
     expand,
     is_stream,
@@ -25,9 +28,11 @@ from jsoncontract._files import (
     lines_of,
     open_stream,
     read_bytes,
+    refuse_gzip,
 )
 from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
+from jsoncontract._yaml import YamlPositions, is_yaml, load_yaml
 from jsoncontract.capture import containers
 from jsoncontract.capture.base import (
     DocContext,
@@ -44,7 +49,7 @@ if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
-CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
+CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har", ".yaml", ".yml")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
@@ -129,6 +134,13 @@ class CaptureReader:
         state = _FileState(self.dialects)
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
+            yield from state.flush()
+            return
+        refuse_gzip(name)
+        if is_yaml(name):
+            data = read_bytes(name)
+            self.bytes_read += len(data)
+            yield from self._yaml(name, data, state)
         elif suffix in JSONL_SUFFIXES:
             lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
             yield from self._jsonl(name, lines, state)
@@ -167,6 +179,12 @@ class CaptureReader:
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
             raise InputError("the input is empty", file=name)
+        if first.startswith(GZIP_MAGIC):
+            raise InputError(
+                "the input is gzip-compressed; decompress it on the way in: "
+                "gunzip -c FILE | jsoncontract ... -",
+                file=name,
+            )
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
             rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
             yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
@@ -240,6 +258,43 @@ class CaptureReader:
             out.append(
                 problem_call(
                     ctx,
+                    envelope(
+                        "envelope.no_tool_call",
+                        "the capture holds no tool call",
+                        "check that this is the response in which the model called a tool",
+                        severity=Severity.WARNING,
+                    ),
+                )
+            )
+        yield from out
+
+    def _yaml(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
+        """A YAML file: each of its documents read as a whole JSON document would be."""
+        out: list[ToolCall] = []
+        for document in load_yaml(data, name=name):
+            positions = document.positions
+
+            def line_of(pointer: str, positions: YamlPositions = positions) -> int | None:
+                found = positions.position(pointer)
+                return found[0] if found else None
+
+            ctx = DocContext(name, line_of=line_of, anomalies=document.anomalies, tool=self.tool)
+            if document.value is None:
+                continue
+            try:
+                self._dispatch(document.value, ctx, state, out)
+            except UnknownShape as exc:
+                raise InputError(
+                    f"not a capture in any known dialect ({exc}); for a bare request body use "
+                    "--tool NAME (and --dialect downstream)",
+                    file=name,
+                    line=document.line,
+                ) from None
+        out.extend(state.flush())
+        if not out:
+            out.append(
+                problem_call(
+                    DocContext(name, line=1, tool=self.tool),
                     envelope(
                         "envelope.no_tool_call",
                         "the capture holds no tool call",

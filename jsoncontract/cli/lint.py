@@ -164,12 +164,16 @@ def _warn_unused_selection(settings: Any) -> None:
 def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:
     """Fix (or, with ``write`` false, diff) every file; returns (fixes applied, changed)."""
     from jsoncontract._files import expand, read_bytes
+    from jsoncontract._yaml import is_yaml
     from jsoncontract.lint.fix import fix_source, write_fixed
     from jsoncontract.tools.loader import TOOL_SUFFIXES
 
     applied = 0
     changed = False
     for path in expand(targets, TOOL_SUFFIXES, what="tool definition"):
+        if is_yaml(str(path)):
+            sys.stderr.write(f"jsoncontract: note: {path}: --fix edits JSON files, not YAML\n")
+            continue
         result = fix_source(linter, str(path), read_bytes(path))
         if not result.changed:
             continue

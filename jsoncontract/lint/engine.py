@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 _NUMBERS = frozenset({"number", "integer"})
 _KINDS = ("@object", "@string", "@number", "@array", "@property")
+#: Why a finding in a YAML file is not fixable (fixes edit JSON text).
+_YAML_FIX = "--fix edits JSON files; this one is YAML"
 #: Node shapes remembered per route before the cache starts over.
 _ROUTE_CACHE = 20_000
 
@@ -344,8 +346,8 @@ class _Collector:
             keyword=issue.keyword,
             schema_path=issue.schema_path,
             hint=issue.hint,
-            fix=issue.fix,
-            refused=issue.refused,
+            fix=issue.fix if not file.yaml else None,
+            refused=_YAML_FIX if file.yaml and issue.fix is not None else issue.refused,
         )
         if settings.suppressions:
             finding = item.finding

@@ -8,6 +8,8 @@ Accepted shapes, detected from the document (or forced with ``dialect``):
   Anthropic ``{"name",..,"input_schema"}``, Gemini ``{"functionDeclarations":[..]}``, MCP
   ``Tool`` objects;
 - an MCP ``tools/list`` result, or the whole JSON-RPC response;
+- an OpenAPI (3.x) or Swagger (2.0) document: each operation with an ``operationId`` is a
+  tool (:func:`~jsoncontract.tools.openapi.operation_contracts`);
 - any of these as a list, or under a ``tools`` member (a request body), and OpenAI's legacy
   ``functions`` member;
 - a bare JSON Schema, named with ``tool_name``.
@@ -22,9 +24,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._files import expand, load_document, positions_of, read_bytes
 from jsoncontract._json import json_type
-from jsoncontract._locate import PositionIndex
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import ToolLoadError, UsageError
 from jsoncontract.model import (
@@ -34,12 +35,13 @@ from jsoncontract.model import (
     ToolContract,
 )
 from jsoncontract.pointer import ABSENT, get_in, join_pointer, pointer_tokens
-from jsoncontract.tools.openapi import openapi_to_json_schema
+from jsoncontract.tools.openapi import is_openapi, openapi_to_json_schema, operation_contracts
 
 if TYPE_CHECKING:
+    from jsoncontract._files import Positions
     from jsoncontract.capture.interface import CaptureDialect, ToolLayout
 
-TOOL_SUFFIXES: Final = (".json",)
+TOOL_SUFFIXES: Final = (".json", ".yaml", ".yml")
 _SCHEMA_HINTS: Final = frozenset(
     {"$schema", "properties", "$defs", "definitions", "allOf", "anyOf", "oneOf", "$ref"}
 )
@@ -56,10 +58,10 @@ def load_tool_file(
     tool_name: str | None = None,
     dialect: str | None = None,
     data: bytes | None = None,
-    positions: PositionIndex | None = None,
+    positions: Positions | None = None,
     dialects: Registry = DIALECTS,
 ) -> list[ToolContract]:
-    """Every tool defined in one file.
+    """Every tool defined in one file (JSON, or YAML for a ``.yaml``/``.yml`` name).
 
     ``positions`` may pass in the :class:`PositionIndex` of ``data``'s text, so a caller that
     needs positions too (``lint``) scans the file once. ``dialect`` reads every definition
@@ -76,7 +78,7 @@ def load_tool_file(
         data = read_bytes(path)
     forced = _forced(dialect, dialects)
     document, _ = load_document(path, data)
-    reader = _Reader(name, _LazyIndex(data, positions), dialects, forced)
+    reader = _Reader(name, _LazyIndex(name, data, positions), dialects, forced)
     tools = list(
         reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
     )
@@ -114,18 +116,19 @@ def _forced(dialect: str | None, dialects: Registry) -> CaptureDialect | None:
 
 
 class _LazyIndex:
-    """Builds a :class:`PositionIndex` the first time a line is asked for."""
+    """Finds where nodes are (a JSON file's index is built the first time a line is asked
+    for; a YAML file's positions come with its parse)."""
 
-    __slots__ = ("_data", "_index")
+    __slots__ = ("_data", "_index", "_name")
 
-    def __init__(self, data: bytes, index: PositionIndex | None = None) -> None:
+    def __init__(self, name: str, data: bytes, index: Positions | None = None) -> None:
+        self._name = name
         self._data = data
         self._index = index
 
     def line(self, pointer: str) -> int | None:
         if self._index is None:
-            text = self._data.decode("utf-8", "replace")
-            self._index = PositionIndex(text.removeprefix("\ufeff"))
+            self._index = positions_of(self._name, self._data)
         pos = self._index.position(pointer)
         return pos[0] if pos else None
 
@@ -178,6 +181,9 @@ class _Reader:
             raise self.fail(
                 f"expected a tool list or object, found a JSON {json_type(document)}", ""
             )
+        if not bare and self.forced is None and is_openapi(document):
+            yield from operation_contracts(document, file=self.file, line_of=self.index.line)
+            return
         if bare or (
             self.forced is None
             and _looks_like_schema(document)

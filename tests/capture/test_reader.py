@@ -733,7 +733,7 @@ def test_directory_without_captures(write: Write, read: Read, tmp_path: Path) ->
         read(tmp_path / "c")
     assert str(info.value) == (
         f"{tmp_path / 'c'}: directory has no capture files "
-        "(*.json, *.jsonl, *.ndjson, *.jsonlines, *.sse, *.har)"
+        "(*.json, *.jsonl, *.ndjson, *.jsonlines, *.sse, *.har, *.yaml, *.yml)"
     )
 
 

@@ -768,7 +768,8 @@ def test_directory_without_tool_files(write: Write, tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_tool_files([tmp_path / "tools"])
     assert (
-        str(info.value) == f"{tmp_path / 'tools'}: directory has no tool definition files (*.json)"
+        str(info.value)
+        == f"{tmp_path / 'tools'}: directory has no tool definition files (*.json, *.yaml, *.yml)"
     )
 
 
