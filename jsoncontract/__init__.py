@@ -12,6 +12,7 @@ from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
     from jsoncontract.api import check, iter_check
+    from jsoncontract.baseline import Baseline
     from jsoncontract.business import load_business
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.errors import JsoncontractError
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
 __all__ = [
+    "Baseline",
     "BusinessGate",
     "CallResult",
     "CaptureReader",
@@ -49,6 +51,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Baseline": "jsoncontract.baseline",
     "check": "jsoncontract.api",
     "iter_check": "jsoncontract.api",
     "load_business": "jsoncontract.business",
@@ -66,6 +69,11 @@ _LAZY = {
     "Checker": "jsoncontract.pipeline.checker",
     "ToolSet": "jsoncontract.tools.toolset",
 }
+
+
+def __dir__() -> list[str]:
+    """The public API, listed although it is imported lazily."""
+    return sorted({*(name for name in globals() if name.startswith("__")), *__all__})
 
 
 def __getattr__(name: str) -> Any:

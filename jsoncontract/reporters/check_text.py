@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from jsoncontract.model import STAGE_ORDER
 from jsoncontract.reporters.interface import Reporter, ReportOptions
-from jsoncontract.reporters.text import Line, LineWriter, Style, severity_label
+from jsoncontract.reporters.text import Line, LineWriter, Style, plural, severity_label
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, Finding, Summary
@@ -69,7 +69,7 @@ def finding_lines(finding: Finding, indent: str = "  ") -> list[Line]:
 def summary_lines(summary: Summary) -> list[Line]:
     """The closing summary: totals, by stage, by severity, by tool."""
     noun = "call" if summary.calls == 1 else "calls"
-    files = "file" if summary.files == 1 else "files"
+    files = "file" if summary.files == 1 else "files"  # "1 call in 1 file"
     failed_style = "bold red" if summary.failed else "green"
     lines: list[Line] = [
         [
@@ -87,8 +87,8 @@ def summary_lines(summary: Summary) -> list[Line]:
         [
             ("  findings: ", "dim"),
             (
-                f"{sev.get('error', 0)} errors, {sev.get('warning', 0)} warnings, "
-                f"{sev.get('info', 0)} info",
+                f"{plural(sev.get('error', 0), 'error')}, "
+                f"{plural(sev.get('warning', 0), 'warning')}, {sev.get('info', 0)} info",
                 "",
             ),
         ]
