@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -26,9 +27,7 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-
-    from jsoncontract.model import CallResult
+    from jsoncontract.reporters.progress import CallProgress
 
     CheckFormat = str
 else:
@@ -143,10 +142,12 @@ def check_cli(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
         summary=summary, reader=reader,
     )
-    if progress and stderr_is_terminal() and "-" not in captures:
-        results = _with_progress(results, reader, captures)
+    bar = _progress(reader, captures) if progress and stderr_is_terminal() else None
     try:
-        with reports(fmt, output, options) as targets:
+        with reports(fmt, output, options) as targets, bar or nullcontext():
+            if bar is not None:
+                targets = [(kind, bar.above(stream), how) for kind, stream, how in targets]
+                results = bar.track(results)
             render_many("check", targets, summary, results)
     finally:
         business.close()
@@ -154,24 +155,15 @@ def check_cli(
     return exit_code(worst.value if worst else None, threshold)
 
 
-def _with_progress(
-    results: Iterator[CallResult], reader: Any, captures: list[str]
-) -> Iterator[CallResult]:
-    """Pass results through while a transient progress bar on stderr follows the bytes read."""
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
+def _progress(reader: Any, captures: list[str]) -> CallProgress | None:
+    """A progress bar for a run long enough to need one (5 MB of named files or more)."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
+    from jsoncontract.reporters.progress import CallProgress
 
+    if "-" in captures:
+        return None
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
     if total < 5_000_000:  # small inputs finish before a bar helps
-        yield from results
-        return
-    columns = (TextColumn("checking"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("check", total=total)
-        for count, result in enumerate(results):
-            if count % 4096 == 0:
-                bar.update(task, completed=reader.bytes_read)
-            yield result
+        return None
+    return CallProgress(total, lambda: reader.bytes_read)

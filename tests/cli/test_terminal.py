@@ -121,3 +121,51 @@ def test_force_color_puts_no_ansi_into_an_output_file(tmp_path: Path) -> None:
         check=False,
     )
     assert colored.returncode == 1 and "\x1b[" in report.read_text()  # asked for
+
+
+@pytest.fixture(scope="module")
+def long_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 6 MB trace of 20,000 MCP calls, every 400th broken: failures spread over the run."""
+    import json
+
+    path = tmp_path_factory.mktemp("long") / "trace.jsonl"
+    padding = "x" * 200
+    with path.open("w") as stream:
+        for i in range(20_000):
+            encoding = "latin-1" if i % 400 == 0 else "utf-8"
+            arguments = {"path": f"docs/{i}-{padding}.md", "encoding": encoding}
+            call = {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": "read_file", "arguments": arguments},
+            }
+            stream.write(json.dumps(call) + "\n")
+    assert path.stat().st_size > 5_000_000
+    return path
+
+
+def test_the_progress_bar_and_the_report_share_the_terminal(long_trace: Path) -> None:
+    import pyte
+
+    code, output = at_terminal(
+        ["check", "--no-config", "-t", "fixtures/tools", str(long_trace)], columns=200
+    )
+    assert code == 1
+    screen = pyte.HistoryScreen(200, 30, history=2000, ratio=0.5)
+    stream = pyte.Stream(screen)
+    stream.feed(output.replace("\n", "\r\n") if "\r\n" not in output else output)
+    rows = [
+        "".join(line[x].data for x in range(screen.columns)).rstrip()
+        for line in [*screen.history.top, *(screen.buffer[y] for y in range(screen.lines))]
+    ]
+    rows = [row for row in rows if row]
+    headers = [row for row in rows if row.startswith("FAIL ")]
+    assert len(headers) == 50  # every call shown, none drawn over
+    assert all(
+        re.fullmatch(r"FAIL \S+trace\.jsonl:\d+ read_file \(mcp, mcp, \d+\)  failed at schema", h)
+        for h in headers
+    ), headers[:3]
+    assert "20000 calls in 1 file: 19950 ok, 50 failed" in rows[-6:]
+    assert not any("checking" in row and "calls/s" in row for row in rows)  # the bar is gone
+    assert "calls/s" in output  # but it was there, counting calls
