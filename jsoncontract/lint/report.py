@@ -153,6 +153,8 @@ class LintReport:
     tool_seconds: dict[str, list[float]] = field(default_factory=dict)
     #: file -> the seconds spent on the whole file (reading, loading, every rule)
     file_seconds: dict[str, float] = field(default_factory=dict)
+    #: what ``files`` are, in the text summary (``server`` for a live server's tools)
+    unit: str = "file"
 
     def worst(self) -> Severity | None:
         """The most severe finding (not counting those a baseline holds), or ``None`` when

@@ -12,7 +12,8 @@ text writer every text report shares), ``findings``, ``sarif``, ``github`` and `
 (findings and the renderers of the CI formats), ``markdown`` (summaries for pull requests
 and GitHub's step summary, every command's) and ``html_report`` (the pages of ``check`` and
 ``diff``), then one module per command and family (``check_text``, ``check_json``,
-``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``, ``rules_check``).
+``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``, ``rules_check``,
+``live`` for ``mcp tools`` and ``mcp probe``).
 """
 
 from __future__ import annotations
@@ -76,6 +77,17 @@ RULES_REPORTERS: Final = {
     "sarif": ".rules_check:SarifRulesCheckReporter",
     "github": ".rules_check:GithubRulesCheckReporter",
 }
+MCP_TOOLS_REPORTERS: Final = {
+    "text": ".live:TextToolsReporter",
+    "json": ".live:JsonToolsReporter",
+}
+MCP_PROBE_REPORTERS: Final = {
+    "text": ".live:TextProbeReporter",
+    "json": ".live:JsonProbeReporter",
+    "junit": ".live:JUnitProbeReporter",
+    "sarif": ".live:SarifProbeReporter",
+    "github": ".live:GithubProbeReporter",
+}
 
 #: command -> its table.
 REPORTERS: Final[dict[str, dict[str, str]]] = {
@@ -86,6 +98,12 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "fixtures": FIXTURES_REPORTERS,
     "pin": PIN_REPORTERS,
     "rules": RULES_REPORTERS,
+    # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
+    "mcp tools": MCP_TOOLS_REPORTERS,
+    "mcp lint": LINT_REPORTERS,
+    "mcp pin": PIN_REPORTERS,
+    "mcp probe": MCP_PROBE_REPORTERS,
+    "mcp test": TEST_REPORTERS,
 }
 
 
@@ -144,6 +162,8 @@ __all__ = [
     "DIFF_REPORTERS",
     "FIXTURES_REPORTERS",
     "LINT_REPORTERS",
+    "MCP_PROBE_REPORTERS",
+    "MCP_TOOLS_REPORTERS",
     "PIN_REPORTERS",
     "REPORTERS",
     "RULES_REPORTERS",

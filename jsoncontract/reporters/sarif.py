@@ -148,7 +148,7 @@ def _result(
         if logical is not None:
             location["logicalLocations"] = logical
         result["locations"] = [location]
-    elif logical is not None:  # no file: the tool and the pointer
+    elif logical is not None:  # no file (a live server): the tool and the pointer
         result["locations"] = [{"logicalLocations": logical}]
     result["partialFingerprints"] = {"jsoncontract/v1": fingerprint(finding, root)}
     if finding.baseline is not None:

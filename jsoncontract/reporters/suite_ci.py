@@ -88,6 +88,8 @@ def failure_text(outcome: CaseOutcome) -> str:
     if actual is not None:
         lines.append(f"actual: {actual.describe()}")
         lines.extend(f"  {f.code} at {f.path or '/'}: {f.message}" for f in actual.errors[1:])
+    if outcome.server is not None:
+        lines.append(f"server: {outcome.server.text}")
     if outcome.hint:
         lines.append(f"hint: {outcome.hint}")
     return "\n".join(lines)
@@ -102,6 +104,8 @@ def _case(outcome: CaseOutcome, root: str | None = None) -> JUnitCase:
         file=portable_path(suite.file, root),
         line=case_line(suite, case),
     )
+    if outcome.server is not None:
+        junit.system_out = f"server: {outcome.server.text}"
     if outcome.status is Status.SKIPPED:
         junit.skipped = outcome.message
     elif not outcome.ok:
