@@ -90,6 +90,9 @@ def _portable(path: str, cwd: str, root: str) -> str:
     if path == "-":
         return path
     absolute = os.path.normpath(os.path.join(cwd, path))  # noqa: PTH118 (keeps symlinks)
+    if not os.path.isabs(path) and not os.path.lexists(absolute):  # noqa: PTH117
+        # names nothing on disk (a live server's name or URL): written as given
+        return path[2:] if path.startswith("./") else path
     base = os.path.normpath(os.path.join(cwd, root))  # noqa: PTH118
     if absolute == base:
         return "."
@@ -102,7 +105,8 @@ def portable_path(path: str, root: str | Path | None = None) -> str:
     """How every CI format spells a file (SARIF, JUnit, annotations): relative to ``root``
     (default: :func:`project_root`) with forward slashes, whatever the working directory
     and however the path was given (``./tools/a.json``, ``../tools/a.json``, absolute).
-    A file outside ``root`` keeps its absolute path; ``-`` (stdin) stays ``-``.
+    A file outside ``root`` keeps its absolute path; ``-`` (stdin), and a relative name
+    that is no file (a live server's name or URL), stay as they are.
 
     >>> portable_path("/repo/tools/a.json", "/repo"), portable_path("/elsewhere/b.json", "/repo")
     ('tools/a.json', '/elsewhere/b.json')

@@ -148,9 +148,20 @@ def test_project_root_prefers_git_then_the_config(
 def test_portable_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, expected: str
 ) -> None:
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "a.json").write_text("{}")
+    (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path)
     assert portable_path(path, tmp_path) == expected
-    (tmp_path / "sub").mkdir()
     monkeypatch.chdir(tmp_path / "sub")
     if path != "-":
         assert portable_path("../" + path, tmp_path) == expected
+
+
+def test_a_name_that_is_no_file_is_written_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    assert portable_path("workbench", tmp_path) == "workbench"  # a live server's name
+    assert portable_path("http://localhost:8000/mcp", tmp_path) == "http://localhost:8000/mcp"

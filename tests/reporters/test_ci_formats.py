@@ -78,4 +78,4 @@ def test_diff_ci_formats(
         assert root.get("failures") == "4"
     else:
         assert '"ruleId": "diff.dropped"' in text
-    golden(f"diff/trace.{fmt}", text)
+    golden(f"diff/trace.{fmt}.{ {'github': 'txt', 'sarif': 'json', 'junit': 'xml'}[fmt] }", text)
