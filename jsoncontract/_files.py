@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract._json import NotJSON, load
@@ -35,15 +38,55 @@ MAX_DOCUMENT_BYTES: Final = 256 * 1024 * 1024
 STDIN: Final = "-"
 
 
-def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str) -> list[Path]:
-    """Files named directly, plus every file with one of ``suffixes`` under named directories.
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A file to read: ``named`` on the command line, or found under a named directory
+    (where a file that is not what the command reads is skipped, not an error)."""
+
+    path: Path
+    named: bool
+
+
+def excluded(path: Path, patterns: Sequence[str], base: Path | None = None) -> bool:
+    """Whether ``path`` matches one of the glob ``patterns``: its name, its path relative
+    to ``base`` (the directory it was found in) or its path as given. ``**`` crosses
+    directories; a pattern ending in ``/`` matches a directory and everything in it."""
+    if not patterns:
+        return False
+    names = {path.as_posix(), path.name}
+    if base is not None:
+        with contextlib.suppress(ValueError):  # not below it
+            names.add(path.relative_to(base).as_posix())
+    for pattern in patterns:
+        folder = pattern.rstrip("/")
+        for name in names:
+            if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, folder):
+                return True
+            parts = PurePosixPath(name).parts
+            if any(
+                fnmatch.fnmatchcase("/".join(parts[: i + 1]), folder) for i in range(len(parts) - 1)
+            ):
+                return True
+    return False
+
+
+def find(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Found]:
+    """Files named directly, plus every file with one of ``suffixes`` under named
+    directories (hidden ones left out), less those ``exclude`` matches (see
+    :func:`excluded`).
 
     A suffix may hold several dots (``.suite.json``): it is matched against the name's end.
 
     Raises:
         InputError: a path does not exist, or a directory holds no matching file.
     """
-    out: list[Path] = []
+    out: list[Found] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -54,17 +97,36 @@ def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str)
                 and p.name.lower().endswith(suffixes)
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
-            if not found:
+            kept = [p for p in found if not excluded(p, exclude, path)]
+            if not kept:
+                left = " once --exclude is applied" if found else ""
                 raise InputError(
-                    f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})",
+                    f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})"
+                    + left,
                     file=str(path),
                 )
-            out.extend(found)
+            out.extend(Found(p, named=False) for p in kept)
         elif path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
-            out.append(path)
+            if not excluded(path, exclude):
+                out.append(Found(path, named=True))
         else:
             raise InputError("no such file or directory", file=str(path))
     return out
+
+
+def expand(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Path]:
+    """The paths of :func:`find`.
+
+    Raises:
+        InputError: a path does not exist, or a directory holds no matching file.
+    """
+    return [item.path for item in find(paths, suffixes, what=what, exclude=exclude)]
 
 
 def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> bytes:

@@ -7,22 +7,26 @@ of them, each read as a JSON document would be) and stdin (``-``). A ``.json`` f
 turns out to hold one JSON value per line is read as JSON Lines. A gzip-compressed file is
 refused with a word on how to read it.
 
-In a whole file, a document in no known dialect stops the job (exit 2: wrong file). In a
-JSONL trace it becomes a finding on its line and the rest of the trace is still read.
+In a whole file named on the command line, a document in no known dialect stops the job
+(exit 2: wrong file). In a JSONL trace it becomes a finding on its line and the rest of the
+trace is still read. A file found in a named directory is read leniently: one that holds
+no capture (a ``package.json``, the tools file itself) is skipped and recorded in
+:attr:`CaptureReader.skipped`, and one that cannot be read (not JSON, too large) becomes a
+call with an ``input.unreadable`` finding, while the other files are still read.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import (
     GZIP_MAGIC,
     MAX_DOCUMENT_BYTES,
-    expand,
+    find,
     is_stream,
     iter_lines,
     lines_of,
@@ -42,7 +46,7 @@ from jsoncontract.capture.base import (
     problem_call,
 )
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
 
 if TYPE_CHECKING:
@@ -87,6 +91,9 @@ class CaptureReader:
         tool: the tool that bare downstream bodies belong to.
         max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
         dialects: the dialects to detect (default: every built-in one).
+        exclude: glob patterns of files to leave out (see :func:`jsoncontract._files.excluded`).
+
+    ``skipped`` lists ``(file, why)`` for each file of a directory that holds no capture.
 
     Raises:
         UsageError: no dialect of ``dialects`` is called ``dialect``.
@@ -99,8 +106,11 @@ class CaptureReader:
         tool: str | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
         dialects: Registry = DIALECTS,
+        exclude: Sequence[str] = (),
     ) -> None:
         self.dialect = dialect
+        self.exclude = tuple(exclude)
+        self.skipped: list[tuple[str, str]] = []
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
@@ -123,8 +133,38 @@ class CaptureReader:
             InputError: a path is missing, a file is unreadable or not JSON, or a whole
                 file is in no known dialect. Raised when that file is reached.
         """
-        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-            yield from self.read_file(path)
+        for found in find(paths, CAPTURE_SUFFIXES, what="capture", exclude=self.exclude):
+            if found.named:
+                yield from self.read_file(found.path)
+            else:
+                yield from self._found(found.path)
+
+    def _found(self, path: Path) -> Iterator[ToolCall]:
+        """A file found in a directory: skipped when it holds no capture, a finding when
+        it cannot be read."""
+        calls = self.read_file(path)
+        try:
+            first = next(calls)
+        except StopIteration:
+            return
+        except NotThisKind as exc:
+            self.skipped.append((str(path), exc.message))
+            return
+        except InputError as exc:
+            yield problem_call(
+                DocContext(str(path), line=exc.line, tool=self.tool),
+                Finding(
+                    code="input.unreadable",
+                    severity=Severity.ERROR,
+                    message=exc.message,
+                    stage=Stage.ENVELOPE,
+                    hint="fix the file, or leave it out with --exclude; the other files "
+                    "were checked",
+                ),
+            )
+            return
+        yield first
+        yield from calls
 
     def read_file(self, path: str | Path) -> Iterator[ToolCall]:
         """Every call in one file (``-`` for stdin)."""
@@ -248,7 +288,7 @@ class CaptureReader:
             else:
                 self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
-            raise InputError(
+            raise NotThisKind(
                 f"not a capture in any known dialect ({exc}); for a bare request body use "
                 "--tool NAME (and --dialect downstream)",
                 file=name,
@@ -284,7 +324,7 @@ class CaptureReader:
             try:
                 self._dispatch(document.value, ctx, state, out)
             except UnknownShape as exc:
-                raise InputError(
+                raise NotThisKind(
                     f"not a capture in any known dialect ({exc}); for a bare request body use "
                     "--tool NAME (and --dialect downstream)",
                     file=name,

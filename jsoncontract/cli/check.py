@@ -14,12 +14,14 @@ from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
     ContextOpt,
+    ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
     RulesOpt,
     exit_code,
     format_choices,
+    note_skipped,
     report_root,
     reports,
     stderr_is_terminal,
@@ -93,6 +95,7 @@ def check_cli(
         "--verbose", "-v", help="List passing calls too.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     progress: Annotated[bool, typer.Option(
         help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
@@ -129,7 +132,10 @@ def check_cli(
         root=report_root(cfg),
         show_values=show_values or bool(section.get("show_values", False)),
     )
-    toolset = ToolSet.from_paths(paths, tool_name=tool)
+    excluded = (*cfg.get("exclude", ()), *(exclude or ()))
+    skipped_tools: list[tuple[str, str]] = []
+    toolset = ToolSet.from_paths(paths, tool_name=tool, exclude=excluded, skipped=skipped_tools)
+    note_skipped(skipped_tools, "tool definition")
     reveal = show_values or bool(section.get("show_values", False))
     business = load_business(
         rules, config=cfg, context=parse_context(context) if context is not None else None,
@@ -137,7 +143,7 @@ def check_cli(
     )
     for warning in business.warnings:
         sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    reader = CaptureReader(dialect=forced, tool=tool)
+    reader = CaptureReader(dialect=forced, tool=tool, exclude=excluded)
     summary = Summary()
     results = iter_check(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
@@ -152,6 +158,7 @@ def check_cli(
             render_many("check", targets, summary, results)
     finally:
         business.close()
+    note_skipped(reader.skipped, "capture")
     worst = summary.worst(new=True)  # findings a baseline holds do not count
     return exit_code(worst.value if worst else None, threshold)
 

@@ -67,7 +67,8 @@ def diff_cli(
         "--trace", help="A JSONL trace: every call in it is diffed, its hops paired by id or "
         "by order.", dir_okay=False, show_default=False)] = None,
     call_id: Annotated[str | None, typer.Option(
-        "--call-id", help="Diff only the call with this id (at any hop).",
+        "--call-id", help="Diff only the call with this id (at any hop), or the calls whose "
+        "id starts with it.",
         show_default=False)] = None,
     tools: Annotated[list[Path] | None, typer.Option(
         "--tools", "-t", help="Tool definitions, to check the model and MCP hops against "

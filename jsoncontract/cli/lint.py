@@ -11,11 +11,13 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
     exit_code,
     format_choices,
+    note_skipped,
     report_root,
     reports,
 )
@@ -69,6 +71,7 @@ def lint_cli(
         help="Count findings per rule in the text report.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary (text).")] = False,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -121,7 +124,8 @@ def lint_cli(
         fixed, changed = _fix(linter, targets, write=fix)
         if diff:
             return 1 if changed else 0
-    report = linter.lint_paths(targets)
+    report = linter.lint_paths(targets, exclude=(*cfg.get("exclude", ()), *(exclude or ())))
+    note_skipped(report.skipped, "tool definition")
     report.fixed = fixed
     fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")

@@ -78,6 +78,15 @@ ContextOpt = Annotated[
         show_default=False,
     ),
 ]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        help="Leave out files matching this glob when walking directories: a name "
+        "(package.json), a path (fixtures/old/*), or a directory (build/) (repeatable).",
+        show_default=False,
+    ),
+]
 ColorOpt = Annotated[
     bool | None,
     typer.Option(
@@ -111,6 +120,17 @@ def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
             "jsoncontract.toml"
         )
     return paths
+
+
+def note_skipped(skipped: list[tuple[str, str]], what: str) -> None:
+    """Say on stderr which files found in directories were skipped, and why (at most five
+    by name)."""
+    for file, why in skipped[:5]:
+        sys.stderr.write(f"jsoncontract: note: skipped {file}: {why}\n")
+    if len(skipped) > 5:
+        sys.stderr.write(
+            f"jsoncontract: note: skipped {len(skipped) - 5} more files that hold no {what}\n"
+        )
 
 
 def report_root(cfg: Config) -> str:

@@ -155,6 +155,8 @@ class LintReport:
     file_seconds: dict[str, float] = field(default_factory=dict)
     #: what ``files`` are, in the text summary (``server`` for a live server's tools)
     unit: str = "file"
+    #: files found in a directory that hold no tool definition, with why: ``(file, why)``
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     def worst(self) -> Severity | None:
         """The most severe finding (not counting those a baseline holds), or ``None`` when

@@ -53,6 +53,12 @@ PARSE_CODES: Final = {
     "parse.invalid_json": "not JSON, for another reason",
 }
 
+#: Problems with a whole input file found in a directory (the other files are still read).
+INPUT_CODES: Final = {
+    "input.unreadable": "a file found in a directory cannot be read (not JSON or YAML, too "
+    "large, a broken tool definition)",
+}
+
 #: Code families described by pattern: (prefix, summary, default severity).
 FAMILIES: Final = (
     ("schema.", "the arguments break the tool's JSON Schema at this keyword", Severity.ERROR),
@@ -62,7 +68,7 @@ FAMILIES: Final = (
 
 def describe(code: str) -> str:
     """The one-line summary of a code (a family's summary for schema and business codes)."""
-    for table in (ENVELOPE_CODES, PARSE_CODES):
+    for table in (ENVELOPE_CODES, PARSE_CODES, INPUT_CODES):
         if code in table:
             return table[code]
     for prefix, summary, _ in FAMILIES:

@@ -47,6 +47,8 @@ GATES: Final = {
     "schema (JSON Schema 2020-12, formats asserted, ECMA-262 patterns).",
     "business": "The business gate runs the project's rules (CEL expressions, reference "
     "data, Python functions) and the idempotency checks across the whole run.",
+    "input": "A file found in a directory is read leniently: one that cannot be read is "
+    "reported, and the other files are still checked.",
 }
 
 

@@ -20,14 +20,14 @@ in, no JSON) have no schema and are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import expand, load_document, positions_of, read_bytes
+from jsoncontract._files import find, load_document, positions_of, read_bytes
 from jsoncontract._json import json_type
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.errors import ToolLoadError, UsageError
+from jsoncontract.errors import NoToolDefinitions, NotThisKind, ToolLoadError, UsageError
 from jsoncontract.model import (
     Dialect,
     SchemaLocation,
@@ -83,7 +83,7 @@ def load_tool_file(
         reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
     )
     if not tools:
-        raise ToolLoadError("no tool definitions found (an empty tool list)", file=name, line=1)
+        raise NoToolDefinitions("no tool definitions found (an empty tool list)", file=name, line=1)
     return tools
 
 
@@ -93,11 +93,26 @@ def load_tool_files(
     tool_name: str | None = None,
     dialect: str | None = None,
     dialects: Registry = DIALECTS,
+    exclude: Sequence[str] = (),
+    skipped: list[tuple[str, str]] | None = None,
 ) -> list[ToolContract]:
-    """Every tool in the named files and directories (``*.json``, recursively), in order."""
+    """Every tool in the named files and directories (``*.json``, ``*.yaml``, ``*.yml``,
+    recursively), in order, less what ``exclude`` matches.
+
+    A file found in a directory that holds no tool definition (a ``package.json``) is
+    left out, and recorded in ``skipped`` as ``(file, why)``; named, it is an error.
+    """
     out: list[ToolContract] = []
-    for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
-        out.extend(load_tool_file(path, tool_name=tool_name, dialect=dialect, dialects=dialects))
+    for found in find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
+        try:
+            out.extend(
+                load_tool_file(found.path, tool_name=tool_name, dialect=dialect, dialects=dialects)
+            )
+        except NotThisKind as exc:
+            if found.named:
+                raise
+            if skipped is not None:
+                skipped.append((str(found.path), exc.message))
     return out
 
 
@@ -169,6 +184,13 @@ class _Reader:
             f"{message} (at {pointer or '/'})", file=self.file, line=self.index.line(pointer)
         )
 
+    def not_tools(self, message: str, pointer: str) -> ToolLoadError:
+        """The error of a document that is no tool definition: of a kind found in a
+        directory of tools is skipped (a ``package.json``) when it is the whole file."""
+        if pointer:
+            return self.fail(message, pointer)
+        return NoToolDefinitions(f"{message} (at /)", file=self.file, line=self.index.line(""))
+
     def document(
         self, document: Any, *, tool_name: str | None, bare: bool
     ) -> Iterator[ToolContract]:
@@ -178,7 +200,7 @@ class _Reader:
                 yield from self.entry(entry, f"/{i}")
             return
         if not isinstance(document, dict):
-            raise self.fail(
+            raise self.not_tools(
                 f"expected a tool list or object, found a JSON {json_type(document)}", ""
             )
         if not bare and self.forced is None and is_openapi(document):
@@ -190,7 +212,7 @@ class _Reader:
             and not self.looks_like_tool(document)
         ):
             if not tool_name:
-                raise ToolLoadError(
+                raise NoToolDefinitions(
                     "this looks like a bare JSON Schema; name its tool with --tool NAME",
                     file=self.file,
                     line=1,
@@ -267,14 +289,14 @@ class _Reader:
         if kind == "custom":
             return  # an OpenAI custom tool: free text (or a grammar) in, no JSON contract
         if isinstance(entry.get("name"), str):
-            raise self.fail(
+            raise self.not_tools(
                 f"tool {entry['name']!r} has no schema (expected parameters, input_schema or "
                 "inputSchema)",
                 pointer,
             )
-        raise self.fail(
-            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP); "
-            "for a bare JSON Schema pass --tool NAME",
+        raise self.not_tools(
+            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP, "
+            "OpenAPI); for a bare JSON Schema pass --tool NAME",
             pointer,
         )
 

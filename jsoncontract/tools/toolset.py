@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -100,9 +100,22 @@ class ToolSet:
         tool_name: str | None = None,
         dialect: str | None = None,
         dialects: Registry = DIALECTS,
+        exclude: Sequence[str] = (),
+        skipped: list[tuple[str, str]] | None = None,
     ) -> ToolSet:
-        """Load and compile every tool in the named files and directories (in ``dialects``)."""
-        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect, dialects=dialects))
+        """Load and compile every tool in the named files and directories (in ``dialects``;
+        ``exclude`` and ``skipped`` as :func:`~jsoncontract.tools.loader.load_tool_files`
+        takes them)."""
+        return cls(
+            load_tool_files(
+                paths,
+                tool_name=tool_name,
+                dialect=dialect,
+                dialects=dialects,
+                exclude=exclude,
+                skipped=skipped,
+            )
+        )
 
     def __len__(self) -> int:
         return len(self._tools)
