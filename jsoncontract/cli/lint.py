@@ -9,12 +9,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jsoncontract.cli.options import (
+    ChangedOpt,
     ColorOpt,
     ConfigOpt,
     ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    among,
     exit_code,
     format_choices,
     note_skipped,
@@ -72,6 +74,7 @@ def lint_cli(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary (text).")] = False,
     exclude: ExcludeOpt = None,
+    changed: ChangedOpt = False,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -96,6 +99,11 @@ def lint_cli(
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
     targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
+    if changed:
+        targets = among(list(paths or ()), cfg.paths(cfg.get("tools")))
+        if not targets:
+            sys.stderr.write("jsoncontract: no changed tool definition file to lint\n")
+            return 0
     if not targets:
         raise UsageError(
             "no tool definitions: name files or directories, or list them under tools = [...] "
@@ -124,7 +132,9 @@ def lint_cli(
         fixed, changed = _fix(linter, targets, write=fix)
         if diff:
             return 1 if changed else 0
-    report = linter.lint_paths(targets, exclude=(*cfg.get("exclude", ()), *(exclude or ())))
+    report = linter.lint_paths(
+        targets, exclude=(*cfg.get("exclude", ()), *(exclude or ())), lenient=changed
+    )
     note_skipped(report.skipped, "tool definition")
     report.fixed = fixed
     fmt = format or section.get("format", "text")

@@ -122,6 +122,30 @@ def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
     return paths
 
 
+ChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--changed",
+        help="The paths are changed files, as pre-commit passes them: only those among the "
+        "config's tools count, and a file that holds no tool definition is skipped.",
+    ),
+]
+
+
+def among(files: list[Path], roots: list[Path]) -> list[Path]:
+    """The files that are one of ``roots`` or inside one (all of them when there are no
+    roots)."""
+    if not roots:
+        return list(files)
+    resolved = [root.resolve() for root in roots]
+    out = []
+    for file in files:
+        here = file.resolve()
+        if any(here == root or root in here.parents for root in resolved):
+            out.append(file)
+    return out
+
+
 def note_skipped(skipped: list[tuple[str, str]], what: str) -> None:
     """Say on stderr which files found in directories were skipped, and why (at most five
     by name)."""
@@ -152,8 +176,9 @@ def exit_code(worst: str | None, fail_on: str) -> int:
 
 
 @contextmanager
-def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
-    """stdout, or a file that only appears, complete, when the report is finished."""
+def output_stream(path: Path | None, what: str = "the report") -> Iterator[IO[bytes]]:
+    """stdout, or a file that only appears, complete, when the report is finished (and a
+    line on stderr then says where it went)."""
     if path is None:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
@@ -172,6 +197,7 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    sys.stderr.write(f"jsoncontract: wrote {what} to {path}\n")
 
 
 #: Where GitHub Actions collects a step's Markdown summary.
@@ -193,7 +219,7 @@ def reports(
 
     target = os.environ.get(STEP_SUMMARY_ENV)
     summary: io.BytesIO | None = None
-    with output_stream(output) as stream:
+    with output_stream(output, f"the {fmt} report") as stream:
         outputs = [(fmt, stream, options)]
         if target:
             try:

@@ -13,6 +13,7 @@ from jsoncontract.cli.options import (
     ConfigOpt,
     NoConfigOpt,
     OutputOpt,
+    among,
     format_choices,
     output_stream,
 )
@@ -42,6 +43,10 @@ def pin_cli(
     ] = False,
     tool: Annotated[str | None, typer.Option(
         help="Name of the tool when a file is a bare JSON Schema.", show_default=False)] = None,
+    changed: Annotated[bool, typer.Option(
+        "--changed", help="With --check, the paths are changed files, as pre-commit passes "
+        "them: check the config's tools when one of them (or the lock) changed, else "
+        "nothing.")] = False,
     format: Annotated[PinFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
@@ -62,13 +67,23 @@ def pin_cli(
 
     cfg = load_config(config, discover=not no_config)
     targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
+    configured = cfg.section("pin").get("lock")
+    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
+    if changed:
+        if not check:
+            raise UsageError("--changed goes with --check (pin writes the whole lock)")
+        tools = cfg.paths(cfg.get("tools"))
+        if not tools:
+            raise UsageError("--changed needs tools = [...] in the config: the tools to check")
+        if not among(list(paths or ()), [*tools, lock_path]):
+            sys.stderr.write("jsoncontract: no changed tool definition or lock; nothing to check\n")
+            return 0
+        targets = list(tools)
     if not targets:
         raise UsageError(
             "no tool definitions: name files or directories, or list them under tools = [...] "
             "in jsoncontract.toml"
         )
-    configured = cfg.section("pin").get("lock")
-    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
     base = lock_path.parent
     current = pin(targets, base=base, tool_name=tool)
     if not check:

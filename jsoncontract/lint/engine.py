@@ -126,12 +126,15 @@ class Linter:
 
     # -- running -----------------------------------------------------------------------
 
-    def lint_paths(self, paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -> LintReport:
+    def lint_paths(
+        self, paths: Iterable[str | Path], *, exclude: Sequence[str] = (), lenient: bool = False
+    ) -> LintReport:
         """Lint every tool file named (directories: every ``*.json``, ``*.yaml`` and
         ``*.yml`` below them), less what ``exclude`` matches.
 
-        A file found in a directory that holds no tool definition (a ``package.json``) is
-        skipped (``LintReport.skipped``); one that cannot be read or loaded is an
+        A file found in a directory (any file, with ``lenient``: the changed files a hook
+        passes) that holds no tool definition (a ``package.json``) is skipped
+        (``LintReport.skipped``); one that cannot be read or loaded is an
         ``input.unreadable`` finding, and the other files are still linted.
 
         Raises:
@@ -139,12 +142,12 @@ class Linter:
             ToolLoadError: a named file is in no known dialect, or a definition is broken.
         """
         found = find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude)
-        lenient = frozenset(str(item.path) for item in found if not item.named)
+        lenient_files = frozenset(str(item.path) for item in found if lenient or not item.named)
 
         def sources() -> Iterator[tuple[str, bytes]]:
             for item in found:
                 name = str(item.path)
-                if name in lenient:
+                if name in lenient_files:
                     try:
                         data = read_bytes(item.path)
                     except InputError as exc:
@@ -154,7 +157,7 @@ class Linter:
                 else:
                     yield name, read_bytes(item.path)
 
-        self._lenient = lenient
+        self._lenient = lenient_files
         self._unreadable = []
         try:
             return self.lint_sources(sources())
