@@ -191,3 +191,45 @@ def test_check_report_has_no_baseline_member_without_one(in_repo: Path) -> None:
     report: CheckReport = check(["fixtures/captures/trace.jsonl"], tools=["fixtures/tools"])
     assert "baseline" not in report.summary.to_dict()
     assert all("baseline" not in f.to_dict() for r in report.results for f in r.findings)
+
+
+def test_the_command_line_fails_only_on_new_findings(
+    project: Path, run_cli: Any, tmp_path: Path
+) -> None:
+    assert run_cli("lint", "--no-config", "tools.json", "-f", "sarif", "-o", "base.sarif").code == 0
+    strict = ("--fail-on", "warning")
+    assert run_cli("lint", "--no-config", "tools.json", *strict).code == 1
+    held = run_cli("lint", "--no-config", "tools.json", *strict, "--baseline", "base.sarif")
+    assert held.code == 0, held.stdout
+    assert "20 in the baseline (they do not fail the run)" in held.stdout
+    assert "(in the baseline)" in held.stdout
+    tools = json.loads((project / "tools.json").read_text())
+    tools["tools"][0]["inputSchema"]["properties"]["extra"] = {"type": "object"}
+    (project / "tools.json").write_text(json.dumps(tools))
+    new = run_cli("lint", "--no-config", "tools.json", *strict, "--baseline", "base.sarif")
+    assert new.code == 1
+    wrong = run_cli(
+        "check", "--no-config", "-t", "tools.json", "tools.json", "--baseline", "base.sarif"
+    )
+    assert wrong.code == 2 and "is a lint report; check compares with a check report" in (
+        wrong.stderr
+    )
+
+
+def test_check_and_test_take_a_baseline(run_cli: Any, in_repo: Path, tmp_path: Path) -> None:
+    base = str(tmp_path / "check.json")
+    check_args = ("check", "--no-config", "-t", "fixtures/tools", "fixtures/captures/trace.jsonl")
+    assert run_cli(*check_args, "-f", "json", "-o", base).code == 1
+    held = run_cli(*check_args, "--baseline", base)
+    assert held.code == 0, held.stdout
+    assert "in the baseline (they do not fail the run)" in held.stdout
+    suites = (
+        "test",
+        "--no-config",
+        "-t",
+        "fixtures/suites/weak/tools.json",
+        "fixtures/suites/weak",
+    )
+    report = str(tmp_path / "test.json")
+    assert run_cli(*suites, "-f", "json", "-o", report).code == 1
+    assert run_cli(*suites, "--baseline", report).code == 0

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ColorOpt,
     ConfigOpt,
     ContextOpt,
@@ -21,6 +22,7 @@ from jsoncontract.cli.options import (
     RulesOpt,
     exit_code,
     format_choices,
+    load_baseline,
     note_skipped,
     report_root,
     reports,
@@ -95,6 +97,7 @@ def check_cli(
         "--verbose", "-v", help="List passing calls too.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
+    baseline: BaselineOpt = None,
     exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     progress: Annotated[bool, typer.Option(
@@ -147,7 +150,7 @@ def check_cli(
     summary = Summary()
     results = iter_check(
         captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader,
+        summary=summary, reader=reader, baseline=load_baseline(baseline, "check", cfg),
     )
     bar = _progress(reader, captures) if progress and stderr_is_terminal() else None
     try:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ChangedOpt,
     ColorOpt,
     ConfigOpt,
@@ -19,6 +20,7 @@ from jsoncontract.cli.options import (
     among,
     exit_code,
     format_choices,
+    load_baseline,
     note_skipped,
     report_root,
     reports,
@@ -75,6 +77,7 @@ def lint_cli(
         "--quiet", "-q", help="Print only the summary (text).")] = False,
     exclude: ExcludeOpt = None,
     changed: ChangedOpt = False,
+    baseline: BaselineOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -136,6 +139,9 @@ def lint_cli(
         targets, exclude=(*cfg.get("exclude", ()), *(exclude or ())), lenient=changed
     )
     note_skipped(report.skipped, "tool definition")
+    against = load_baseline(baseline, "lint", cfg)
+    if against is not None:
+        against.mark_lint(report)
     report.fixed = fixed
     fmt = format or section.get("format", "text")
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")

@@ -17,6 +17,7 @@ from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
 from jsoncontract.errors import InputError, UsageError
 
 if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
     from jsoncontract.config import Config
     from jsoncontract.reporters.interface import ReportOptions
 
@@ -122,6 +123,16 @@ def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
     return paths
 
 
+BaselineOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--baseline",
+        help="A previous report of this command (--format json, or sarif): findings it "
+        "holds are marked unchanged and do not fail the run; only new ones do.",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
 ChangedOpt = Annotated[
     bool,
     typer.Option(
@@ -144,6 +155,18 @@ def among(files: list[Path], roots: list[Path]) -> list[Path]:
         if any(here == root or root in here.parents for root in resolved):
             out.append(file)
     return out
+
+
+def load_baseline(path: Path | None, command: str, cfg: Config) -> Baseline | None:
+    """The baseline named by ``--baseline`` (its notes said on stderr), or ``None``."""
+    if path is None:
+        return None
+    from jsoncontract.baseline import Baseline
+
+    baseline = Baseline.load(path, command=command, root=report_root(cfg))
+    for note in baseline.notes:
+        sys.stderr.write(f"jsoncontract: warning: {note}\n")
+    return baseline
 
 
 def note_skipped(skipped: list[tuple[str, str]], what: str) -> None:

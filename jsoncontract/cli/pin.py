@@ -87,12 +87,12 @@ def pin_cli(
     base = lock_path.parent
     current = pin(targets, base=base, tool_name=tool)
     if not check:
-        changed = _describe_update(lock_path, current, base)
+        update = _describe_update(lock_path, current, base)
         write_lock(current, lock_path)
         files = len(current.files)
         sys.stderr.write(
             f"jsoncontract: pinned {_tools(current.count())} from {files} "
-            f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
+            f"file{'' if files == 1 else 's'} in {lock_path}{update}\n"
         )
         return 0
     report = check_lock(lock_path, current, base=base)

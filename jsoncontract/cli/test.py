@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ColorOpt,
     ConfigOpt,
     ContextOpt,
@@ -18,6 +19,7 @@ from jsoncontract.cli.options import (
     RulesOpt,
     exit_code,
     format_choices,
+    load_baseline,
     report_root,
     reports,
     stderr_is_terminal,
@@ -91,6 +93,7 @@ def test_cli(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="List passing and skipped cases too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
+    baseline: BaselineOpt = None,
     color: ColorOpt = None,
     progress: Annotated[bool, typer.Option(
         help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
@@ -141,10 +144,14 @@ def test_cli(
             raise UsageError(_nothing_selected(keyword, len(files)))
         if update:
             report = apply_updates(report)
+        against = load_baseline(baseline, "test", cfg)
+        if against is not None:
+            against.mark_test(report)
         with reports(fmt, output, options) as targets:
             render_many("test", targets, report)
     threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    return exit_code(None if report.ok else "error", threshold)
+    failed = report.new_failures if baseline is not None else not report.ok
+    return exit_code("error" if failed else None, threshold)
 
 
 def _nothing_selected(keyword: str | None, files: int) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.model import STAGE_ORDER
+from jsoncontract.model import STAGE_ORDER, BaselineState
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import Line, LineWriter, Style, plural, severity_label
 
@@ -61,6 +61,8 @@ def finding_lines(finding: Finding, indent: str = "  ") -> list[Line]:
             (finding.message, ""),
         ]
     ]
+    if finding.baseline is BaselineState.UNCHANGED:
+        lines[0].append((" (in the baseline)", Style.DIM))
     if finding.hint:
         lines.append([(indent + " " * 8, ""), ("hint: ", Style.DIM), (finding.hint, Style.DIM)])
     return lines
@@ -88,7 +90,13 @@ def summary_lines(summary: Summary) -> list[Line]:
             ("  findings: ", "dim"),
             (
                 f"{plural(sev.get('error', 0), 'error')}, "
-                f"{plural(sev.get('warning', 0), 'warning')}, {sev.get('info', 0)} info",
+                f"{plural(sev.get('warning', 0), 'warning')}, {sev.get('info', 0)} info"
+                + (
+                    f"; {summary.baseline.get('unchanged', 0)} in the baseline (they do not "
+                    "fail the run)"
+                    if summary.baseline
+                    else ""
+                ),
                 "",
             ),
         ]
