@@ -80,7 +80,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuites name={quoteattr(name)} tests="{total}" failures="{failures}" '
-        f'errors="0" skipped="{skipped}" time="{seconds:.3f}">',
+        f'errors="0" skipped="{skipped}" time="{seconds:.6f}">',
     ]
     for suite in suites:
         suite_failures = sum(1 for c in suite.cases if c.failure is not None)
@@ -88,7 +88,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
         lines.append(
             f'  <testsuite name={quoteattr(suite.name)} tests="{len(suite.cases)}" '
             f'failures="{suite_failures}" errors="0" skipped="{suite_skipped}" '
-            f'time="{suite.time:.3f}">'
+            f'time="{suite.time:.6f}">'
         )
         for case in suite.cases:
             attributes = f"name={quoteattr(case.name)} classname={quoteattr(case.classname)}"
@@ -96,7 +96,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
                 attributes += f" file={quoteattr(case.file)}"
             if case.line is not None:
                 attributes += f' line="{case.line}"'
-            attributes += f' time="{case.time:.3f}"'
+            attributes += f' time="{case.time:.6f}"'
             inner: list[str] = []
             if case.failure is not None:
                 failure = case.failure
