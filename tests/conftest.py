@@ -16,6 +16,29 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
+#: Runs over the bundled fixtures that find something, from the repository, by command.
+BUNDLED: dict[str, list[str]] = {
+    "check": ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"],
+    "lint": ["lint", "--no-config", "fixtures/lint/weak-tools.json"],
+    "test": [
+        "test",
+        "--no-config",
+        "-t",
+        "fixtures/suites/weak/tools.json",
+        "fixtures/suites/weak",
+    ],
+    "diff": [
+        "diff",
+        "--no-config",
+        "-t",
+        "fixtures/tools",
+        "--mapping",
+        "fixtures/diff/mapping.json",
+        "--trace",
+        "fixtures/diff/trace.jsonl",
+    ],
+}
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

@@ -294,19 +294,7 @@ class CaptureReader:
                 file=name,
             ) from None
         out.extend(state.flush())
-        if not out:
-            out.append(
-                problem_call(
-                    ctx,
-                    envelope(
-                        "envelope.no_tool_call",
-                        "the capture holds no tool call",
-                        "check that this is the response in which the model called a tool",
-                        severity=Severity.WARNING,
-                    ),
-                )
-            )
-        yield from out
+        yield from out or [_no_tool_call(ctx)]
 
     def _yaml(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
         """A YAML file: each of its documents read as a whole JSON document would be."""
@@ -331,19 +319,7 @@ class CaptureReader:
                     line=document.line,
                 ) from None
         out.extend(state.flush())
-        if not out:
-            out.append(
-                problem_call(
-                    DocContext(name, line=1, tool=self.tool),
-                    envelope(
-                        "envelope.no_tool_call",
-                        "the capture holds no tool call",
-                        "check that this is the response in which the model called a tool",
-                        severity=Severity.WARNING,
-                    ),
-                )
-            )
-        yield from out
+        yield from out or [_no_tool_call(DocContext(name, line=1, tool=self.tool))]
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
         text = data.decode("utf-8", "surrogateescape")
@@ -523,6 +499,19 @@ class CaptureReader:
         if handler is None:
             raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
         handler(value, ctx, out)
+
+
+def _no_tool_call(ctx: DocContext) -> ToolCall:
+    """What a whole capture that holds no call is reported as."""
+    return problem_call(
+        ctx,
+        envelope(
+            "envelope.no_tool_call",
+            "the capture holds no tool call",
+            "check that this is the response in which the model called a tool",
+            severity=Severity.WARNING,
+        ),
+    )
 
 
 def _check_nesting(ctx: DocContext) -> None:

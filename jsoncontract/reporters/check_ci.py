@@ -23,7 +23,13 @@ from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.model import Severity
 from jsoncontract.pipeline.codes import describe
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.findings import (
+    FindingSet,
+    KeptFindings,
+    RuleMeta,
+    portable_path,
+    project_root,
+)
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
@@ -91,45 +97,30 @@ class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
     that occurred.
     """
 
-    #: findings kept per severity; the rest are counted
-    keep: int = MAX_RESULTS
-
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
-        self._kept: dict[Severity, list[tuple[int, Finding]]] = {s: [] for s in Severity}
-        self._seen = 0
-        self._left_out = 0
+        self._kept = KeptFindings(MAX_RESULTS)
 
     def add(self, result: CallResult) -> None:
         """Keep the call's findings."""
         for finding in result.findings:
-            kept = self._kept[finding.severity]
-            self._seen += 1
-            if len(kept) < self.keep:
-                kept.append((self._seen, finding))
-            else:
-                self._left_out += 1
+            self._kept.add(finding)
 
     def close(self, summary: Summary) -> None:
         """Write the rendered findings."""
-        merged = sorted((item for kept in self._kept.values() for item in kept), key=_first)
-        findings = [finding for _, finding in merged]
+        findings = self._kept.findings()
         found = FindingSet(
             findings,
             rule_metadata(findings),
             root=self.options.root,
             command="check",
-            left_out=self._left_out,
+            left_out=self._kept.left_out,
         )
         self.stream.write(self.render(found))
 
     @abstractmethod
     def render(self, found: FindingSet) -> bytes:
         """The report of ``found``."""
-
-
-def _first(item: tuple[int, Finding]) -> int:
-    return item[0]
 
 
 def totals_line(summary: Summary) -> str:

@@ -10,34 +10,45 @@ Styled on a terminal, plain when piped (:mod:`jsoncontract.reporters.text`).
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.model import STAGE_ORDER, BaselineState
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import Line, LineWriter, Style, plural, severity_label
 
 if TYPE_CHECKING:
-    from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.model import CallResult, Finding, Summary, ToolCall
+
+
+def call_status(result: CallResult) -> str:
+    """``FAIL`` (a gate failed), ``WARN`` (findings, none an error) or ``ok``."""
+    if result.stage is not None:
+        return "FAIL"
+    return "WARN" if result.findings else "ok"
+
+
+def call_details(call: ToolCall) -> list[str]:
+    """What says which call it is: its hop, dialect and id (those it has)."""
+    parts = (
+        call.hop.value if call.hop else None,
+        str(call.dialect) if call.dialect else None,
+        call.call_id,
+    )
+    return [p for p in parts if p]
+
+
+_STATUS_STYLE: Final = {
+    "FAIL": ("FAIL", "bold red"),
+    "WARN": ("WARN", "yellow"),
+    "ok": ("ok  ", Style.GOOD),
+}
 
 
 def call_header(result: CallResult) -> Line:
     """``FAIL file:line tool (hop, dialect, call id)``."""
     call = result.call
-    if result.stage is not None:
-        status = ("FAIL", "bold red")
-    elif result.findings:
-        status = ("WARN", "yellow")
-    else:
-        status = ("ok  ", Style.GOOD)
-    details = [
-        p
-        for p in (
-            call.hop.value if call.hop else None,
-            str(call.dialect) if call.dialect else None,
-            call.call_id,
-        )
-        if p
-    ]
+    status = _STATUS_STYLE[call_status(result)]
+    details = call_details(call)
     out: Line = [status, (" ", ""), (str(call.source), Style.LOCATION), (" ", "")]
     out.append((call.tool or "(no tool)", Style.TOOL))
     if details:

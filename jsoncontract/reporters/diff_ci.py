@@ -20,7 +20,13 @@ from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.model import Finding, Severity
 from jsoncontract.reporters.check_ci import code_meta
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.findings import (
+    FindingSet,
+    KeptFindings,
+    RuleMeta,
+    portable_path,
+    project_root,
+)
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
@@ -111,45 +117,30 @@ class DiffFindingsReporter(Reporter["CallDiff", "DiffSummary"]):
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
-        self._kept: dict[Severity, list[tuple[int, Finding]]] = {s: [] for s in Severity}
-        self._seen = 0
-        self._left_out = 0
-
-    def _keep(self, finding: Finding) -> None:
-        kept = self._kept[finding.severity]
-        self._seen += 1
-        if len(kept) < MAX_RESULTS:
-            kept.append((self._seen, finding))
-        else:
-            self._left_out += 1
+        self._kept = KeptFindings(MAX_RESULTS)
 
     def add(self, result: CallDiff) -> None:
         """Keep the call's findings."""
         for finding in call_findings(result):
-            self._keep(finding)
+            self._kept.add(finding)
 
     def close(self, summary: DiffSummary) -> None:
         """Write the rendered findings (the run's last)."""
         for finding in summary.findings:
-            self._keep(finding)
-        merged = sorted((item for kept in self._kept.values() for item in kept), key=_first)
-        findings = [finding for _, finding in merged]
+            self._kept.add(finding)
+        findings = self._kept.findings()
         rules: dict[str, RuleMeta] = {}
         for finding in findings:
             if finding.code not in rules:
                 rules[finding.code] = diff_meta(finding.code, finding.severity)
         found = FindingSet(
-            findings, rules, root=self.options.root, command="diff", left_out=self._left_out
+            findings, rules, root=self.options.root, command="diff", left_out=self._kept.left_out
         )
         self.stream.write(self.render(found))
 
     @abstractmethod
     def render(self, found: FindingSet) -> bytes:
         """The report of ``found``."""
-
-
-def _first(item: tuple[int, Finding]) -> int:
-    return item[0]
 
 
 class SarifDiffReporter(DiffFindingsReporter):

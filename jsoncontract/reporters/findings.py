@@ -158,6 +158,39 @@ class FindingSet:
     left_out: int = 0
 
 
+class KeptFindings:
+    """The findings of a streamed run, as many of each severity as a report can hold: the
+    rest are counted, so memory stays bounded however many calls fail.
+
+    Arguments:
+        limit: findings kept per severity (a SARIF run holds 25,000 at most).
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[Severity, list[tuple[int, Finding]]] = {s: [] for s in Severity}
+        self._seen = 0
+        self.left_out = 0
+
+    def add(self, finding: Finding) -> None:
+        """Keep a finding, or count it."""
+        self._seen += 1
+        kept = self._kept[finding.severity]
+        if len(kept) < self.limit:
+            kept.append((self._seen, finding))
+        else:
+            self.left_out += 1
+
+    def findings(self) -> list[Finding]:
+        """The kept findings, in the order they were added."""
+        merged = sorted((item for kept in self._kept.values() for item in kept), key=_first)
+        return [finding for _, finding in merged]
+
+
+def _first(item: tuple[int, Finding]) -> int:
+    return item[0]
+
+
 def printable_finding(finding: Finding) -> Finding:
     """The finding with its texts spelt out where they hold lone surrogates (a capture's
     invalid UTF-8 in a tool name, key or file name: see :func:`printable`)."""

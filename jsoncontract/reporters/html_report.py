@@ -35,6 +35,7 @@ import orjson
 
 from jsoncontract._version import __version__
 from jsoncontract.model import STAGE_ORDER, BaselineState
+from jsoncontract.reporters.check_text import call_details, call_status
 from jsoncontract.reporters.findings import portable_path, project_root
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import plural
@@ -344,21 +345,9 @@ class HtmlCheckReporter(Reporter["CallResult", "Summary"]):
         where = portable_path(call.source.file, self._root)
         if call.source.line is not None:
             where += f":{call.source.line}"
-        if result.stage is not None:
-            status, tone = "FAIL", "fail"
-        elif result.findings:
-            status, tone = "WARN", "warn"
-        else:
-            status, tone = "ok", "ok"
-        details = [
-            p
-            for p in (
-                call.hop.value if call.hop else None,
-                str(call.dialect) if call.dialect else None,
-                call.call_id,
-            )
-            if p
-        ]
+        status = call_status(result)
+        tone = status.lower()
+        details = call_details(call)
         words = [where, call.tool or "", *details, *(f.code for f in result.findings)]
         if result.stage is not None:
             words.append(result.stage.value)

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BUNDLED
+
 REPO = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 
@@ -49,15 +51,7 @@ def at_terminal(args: list[str], columns: int = 60) -> tuple[int, str]:
 
 
 RUNS = {
-    "check": ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"],
-    "lint": ["lint", "--no-config", "fixtures/lint/weak-tools.json"],
-    "test": [
-        "test",
-        "--no-config",
-        "-t",
-        "fixtures/suites/weak/tools.json",
-        "fixtures/suites/weak",
-    ],
+    **{name: BUNDLED[name] for name in ("check", "lint", "test")},
     "rules": ["rules"],
     "rules JC020": ["rules", "JC020"],
 }

@@ -10,26 +10,11 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import BUNDLED
+
 RUNS = {
-    "check": ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"],
+    **BUNDLED,
     "lint": ["lint", "--no-config", "-p", "all", "fixtures/lint/weak-tools.json"],
-    "test": [
-        "test",
-        "--no-config",
-        "-t",
-        "fixtures/suites/weak/tools.json",
-        "fixtures/suites/weak",
-    ],
-    "diff": [
-        "diff",
-        "--no-config",
-        "-t",
-        "fixtures/tools",
-        "--mapping",
-        "fixtures/diff/mapping.json",
-        "--trace",
-        "fixtures/diff/trace.jsonl",
-    ],
     "rules": [
         "rules",
         "--check",

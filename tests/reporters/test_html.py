@@ -15,18 +15,10 @@ import pytest
 
 from jsoncontract._version import __version__
 from jsoncontract.reporters.html_report import POLICY, SCRIPT, STYLE
+from tests.conftest import BUNDLED
 
-CHECK = ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"]
-DIFF = [
-    "diff",
-    "--no-config",
-    "-t",
-    "fixtures/tools",
-    "--mapping",
-    "fixtures/diff/mapping.json",
-    "--trace",
-    "fixtures/diff/trace.jsonl",
-]
+CHECK = BUNDLED["check"]
+DIFF = BUNDLED["diff"]
 
 
 class Resources(HTMLParser):

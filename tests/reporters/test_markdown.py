@@ -13,28 +13,9 @@ import pytest
 
 from jsoncontract.reporters import ReportOptions, reporter_class
 from jsoncontract.reporters.markdown import MarkdownDoc, md
+from tests.conftest import BUNDLED
 
-RUNS = {
-    "check": ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"],
-    "lint": ["lint", "--no-config", "fixtures/lint/weak-tools.json"],
-    "test": [
-        "test",
-        "--no-config",
-        "-t",
-        "fixtures/suites/weak/tools.json",
-        "fixtures/suites/weak",
-    ],
-    "diff": [
-        "diff",
-        "--no-config",
-        "-t",
-        "fixtures/tools",
-        "--mapping",
-        "fixtures/diff/mapping.json",
-        "--trace",
-        "fixtures/diff/trace.jsonl",
-    ],
-}
+RUNS = BUNDLED
 
 
 @pytest.mark.parametrize("command", list(RUNS))
