@@ -409,6 +409,11 @@ class HtmlCheckReporter(Reporter["CallResult", "Summary"]):
                 ]
             )
         ]
+        run_findings = getattr(summary, "findings", None) or ()  # about the run, not a call
+        if run_findings:
+            head.append('<h2>Findings about the run</h2><ul class="findings">')
+            head.extend(finding_item(f) for f in run_findings)
+            head.append("</ul>\n")
         if summary.baseline:
             head.append(
                 f'<p class="muted">Compared with a baseline: {summary.baseline.get("new", 0):,} '

@@ -188,6 +188,8 @@ class MarkdownCheckReporter(Reporter["CallResult", "Summary"]):
                 f"{summary.baseline.get('unchanged', 0)} unchanged (those do not fail the "
                 "run).\n"
             )
+        for finding in getattr(summary, "findings", None) or ():  # about the run, not a call
+            doc.add(f"\n- {_finding_cell(finding)}\n")
         if summary.failed:
             stages = " · ".join(
                 f"{s.value} {summary.by_stage.get(s.value, 0)}" for s in STAGE_ORDER
