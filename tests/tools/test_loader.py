@@ -592,8 +592,8 @@ def test_tool_name_does_not_rename_tools_of_a_known_dialect(write: Write) -> Non
         ),
         (
             {"tools": [{"description": "what is this?"}]},
-            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP, OpenAPI); for a "
-            "bare JSON Schema pass --tool NAME (at /tools/0)",
+            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP, "
+            "OpenAPI); for a bare JSON Schema pass --tool NAME (at /tools/0)",
             3,
         ),
         (
