@@ -143,6 +143,23 @@ def rule_metas() -> dict[str, RuleMeta]:
     from jsoncontract.reporters.findings import RuleMeta
 
     return {
-        code: RuleMeta(code, name, summary, severity, help_uri=HELP_URI)
+        code: RuleMeta(
+            code,
+            name,
+            summary,
+            severity,
+            help_uri=HELP_URI,
+            description=f"{summary[:1].upper()}{summary[1:]}. {FAMILIES[code.split('.')[0]]}",
+            help_markdown=f"**`{code}`**: {summary}. {FAMILIES[code.split('.')[0]]} "
+            f"Every code: [the mcp reference]({HELP_URI}).",
+        )
         for code, (name, summary, severity) in CODES.items()
     }
+
+
+#: What each family of codes is about (the full descriptions begin with the code's line).
+FAMILIES: Final = {
+    "mcp": "It is about what the server lists (tools/list), read as a client reads it.",
+    "probe": "It is about how the server answered the probe's calls and protocol checks.",
+    "result": "It is about a tools/call result or error: its shape, and the tool's output schema.",
+}

@@ -133,7 +133,7 @@ def render(
 ) -> None:
     """Write one report: build ``command``'s reporter for ``fmt``, hand it every result,
     then close it with ``end`` (see :meth:`Reporter.write`)."""
-    reporter_class(command, fmt)(stream, options).write(end, results)
+    render_many(command, [(fmt, stream, options)], end, results)
 
 
 def render_many(
@@ -145,7 +145,10 @@ def render_many(
     """Write several reports of one run at once, each ``(format, stream, options)``: every
     result goes to each reporter as it arrives (a stream is read once), then each is
     closed with ``end``."""
-    reporters = [reporter_class(command, fmt)(stream, options) for fmt, stream, options in targets]
+    reporters = [
+        reporter_class(command, fmt)(stream, _of(options, command))
+        for fmt, stream, options in targets
+    ]
     if len(reporters) == 1:
         reporters[0].write(end, results)
         return
@@ -155,6 +158,13 @@ def render_many(
             add(result)
     for reporter in reporters:
         reporter.close(end)
+
+
+def _of(options: ReportOptions, command: str) -> ReportOptions:
+    """The options, saying which command the report is of."""
+    from dataclasses import replace
+
+    return options if options.command is not None else replace(options, command=command)
 
 
 __all__ = [

@@ -113,7 +113,7 @@ class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
             findings,
             rule_metadata(findings),
             root=self.options.root,
-            command="check",
+            command=self.options.command or "check",
             left_out=self._kept.left_out,
         )
         self.stream.write(self.render(found))
@@ -137,7 +137,9 @@ class GithubCheckReporter(Reporter["CallResult", "Summary"]):
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
-        self._out = AnnotationWriter(stream, command="check", max_shown=options.max_shown)
+        self._out = AnnotationWriter(
+            stream, command=self.options.command or "check", max_shown=options.max_shown
+        )
         self._root = options.root if options.root is not None else str(project_root())
 
     def add(self, result: CallResult) -> None:

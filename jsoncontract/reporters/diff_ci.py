@@ -134,7 +134,11 @@ class DiffFindingsReporter(Reporter["CallDiff", "DiffSummary"]):
             if finding.code not in rules:
                 rules[finding.code] = diff_meta(finding.code, finding.severity)
         found = FindingSet(
-            findings, rules, root=self.options.root, command="diff", left_out=self._kept.left_out
+            findings,
+            rules,
+            root=self.options.root,
+            command=self.options.command or "diff",
+            left_out=self._kept.left_out,
         )
         self.stream.write(self.render(found))
 
@@ -156,7 +160,9 @@ class GithubDiffReporter(Reporter["CallDiff", "DiffSummary"]):
 
     def __init__(self, stream: IO[bytes], options: ReportOptions) -> None:
         super().__init__(stream, options)
-        self._out = AnnotationWriter(stream, command="diff", max_shown=options.max_shown)
+        self._out = AnnotationWriter(
+            stream, command=self.options.command or "diff", max_shown=options.max_shown
+        )
         self._root = options.root if options.root is not None else str(project_root())
 
     def add(self, result: CallDiff) -> None:

@@ -38,7 +38,9 @@ class ReportOptions:
     (``None``: :func:`~jsoncontract.reporters.findings.project_root`). ``show_values``:
     quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
     them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
-    summary: GitHub takes 1 MiB per step); a report cut short says so.
+    summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the
+    command the report is of (``mcp lint`` renders with ``lint``'s reporters; SARIF's
+    category says which), filled in by :func:`jsoncontract.reporters.render`.
     """
 
     color: bool | None = None
@@ -52,6 +54,7 @@ class ReportOptions:
     root: str | None = None
     show_values: bool = False
     max_bytes: int = 0
+    command: str | None = None
 
 
 class Reporter(ABC, Generic[ResultT, EndT]):

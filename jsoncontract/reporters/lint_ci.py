@@ -53,7 +53,7 @@ class LintFindingsReporter(Reporter[Never, "LintReport"]):
             rule_metadata(used),
             [(item.finding, s.reason) for item, s in report.suppressed],
             root=self.options.root,
-            command="lint",
+            command=self.options.command or "lint",
         )
         self.stream.write(self.render(found))
 
@@ -79,7 +79,9 @@ class GithubLintReporter(LintFindingsReporter):
 
         names = {code: meta.name for code, meta in found.rules.items()}
         out = io.BytesIO()
-        writer = AnnotationWriter(out, command="lint", max_shown=self.options.max_shown)
+        writer = AnnotationWriter(
+            out, command=self.options.command or "lint", max_shown=self.options.max_shown
+        )
         writer.write(annotations_from_findings(found.findings, names, root=found.root))
         writer.close()
         return out.getvalue()

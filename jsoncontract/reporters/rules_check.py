@@ -188,7 +188,9 @@ class SarifRulesCheckReporter(Reporter[Never, "RulesCheck"]):
         used = {d.code for d in report.diagnostics}
         metas = {code: meta for code, meta in rule_metas().items() if code in used}
         findings = [d.to_finding() for d in report.diagnostics]
-        found = FindingSet(findings, metas, root=self.options.root, command="rules")
+        found = FindingSet(
+            findings, metas, root=self.options.root, command=self.options.command or "rules"
+        )
         self.stream.write(sarif_log(found))
 
 
@@ -201,6 +203,8 @@ class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
         names = {code: meta.name for code, meta in rule_metas().items()}
         findings = [d.to_finding() for d in report.diagnostics]
-        writer = AnnotationWriter(self.stream, command="rules", max_shown=self.options.max_shown)
+        writer = AnnotationWriter(
+            self.stream, command=self.options.command or "rules", max_shown=self.options.max_shown
+        )
         writer.write(annotations_from_findings(findings, names, root=self.options.root))
         writer.close()

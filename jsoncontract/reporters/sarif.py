@@ -253,7 +253,7 @@ def render_sarif(
         },
     }
     if command is not None:
-        run["automationDetails"] = {"id": f"{info.name}/{command}/"}
+        run["automationDetails"] = {"id": f"{info.name}/{command.replace(' ', '-')}/"}
     run["originalUriBaseIds"] = {SRCROOT: {"uri": Path(base).as_uri().rstrip("/") + "/"}}
     run["columnKind"] = "unicodeCodePoints"
     run["invocations"] = [invocation]

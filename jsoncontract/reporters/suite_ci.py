@@ -151,7 +151,9 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
                     title=f"{kind}: {suite.tool} › {outcome.name}",
                 )
             )
-        writer = AnnotationWriter(self.stream, command="test", max_shown=self.options.max_shown)
+        writer = AnnotationWriter(
+            self.stream, command=self.options.command or "test", max_shown=self.options.max_shown
+        )
         writer.write(annotations)
         writer.close()
         summary = report.summary
@@ -228,7 +230,12 @@ class TestFindingsReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the rendered findings."""
         findings = [as_finding(o) for o in report.outcomes if not o.ok]
-        found = FindingSet(findings, rule_metadata(), root=self.options.root, command="test")
+        found = FindingSet(
+            findings,
+            rule_metadata(),
+            root=self.options.root,
+            command=self.options.command or "test",
+        )
         self.stream.write(self.render(found))
 
     @abstractmethod
