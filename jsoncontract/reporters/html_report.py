@@ -173,11 +173,14 @@ def cards(items: Sequence[tuple[str, int, str]]) -> str:
 
 
 def bar_chart(caption: str, bars: Sequence[tuple[str, int, str]], *, key: str, empty: str) -> str:
-    """A horizontal bar chart as inline SVG: ``(label, count, colour)`` per bar. A bar
-    clicked filters the items below by ``key:label`` words (its label)."""
+    """A horizontal bar chart as inline SVG: ``(label, count, colour)`` per bar, past
+    :data:`MAX_BARS` the rest summed in one bar. A bar clicked puts its label in the page's
+    filter box; ``key`` names the chart (``data-chart``)."""
+    others: str | None = None
     if len(bars) > MAX_BARS:
-        others = sum(count for _, count, _ in bars[MAX_BARS - 1 :])
-        bars = [*bars[: MAX_BARS - 1], (f"{len(bars) - MAX_BARS + 1} others", others, "#6e7781")]
+        rest = sum(count for _, count, _ in bars[MAX_BARS - 1 :])
+        others = f"{len(bars) - MAX_BARS + 1} others"
+        bars = [*bars[: MAX_BARS - 1], (others, rest, "#6e7781")]
     if not bars or not any(count for _, count, _ in bars):
         return (
             f"<figure><figcaption>{h(caption)}</figcaption>"
@@ -192,8 +195,9 @@ def bar_chart(caption: str, bars: Sequence[tuple[str, int, str]], *, key: str, e
         y = 4 + index * row_h
         length = max(round(bar_w * count / top), 2 if count else 0)
         shown = label if len(label) <= 24 else label[:23] + "…"
+        filters = f' class="bar" data-filter="{h(label)}"' if label != others else ""
         rows.append(
-            f'<g class="bar" data-filter="{h(label)}"><title>{h(label)}: {count:,}</title>'
+            f"<g{filters}><title>{h(label)}: {count:,}</title>"
             f'<text x="{label_w - 8}" y="{y + 17}" text-anchor="end">{h(shown)}</text>'
             f'<rect x="{label_w}" y="{y + 3}" width="{length}" height="{row_h - 8}" rx="3" '
             f'fill="{colour}"/>'
