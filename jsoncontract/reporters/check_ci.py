@@ -107,7 +107,9 @@ class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
             self._kept.add(finding)
 
     def close(self, summary: Summary) -> None:
-        """Write the rendered findings."""
+        """Write the rendered findings (the run-level ones last)."""
+        for finding in summary.findings:
+            self._kept.add(finding)
         findings = self._kept.findings()
         found = FindingSet(
             findings,
@@ -148,8 +150,10 @@ class GithubCheckReporter(Reporter["CallResult", "Summary"]):
             self._out.write(annotations_from_findings(result.findings, root=self._root))
 
     def close(self, summary: Summary) -> None:
-        """The notice of what was not annotated, and a summary line (not a workflow
-        command, so it shows in the log as is)."""
+        """Annotate the run-level findings, the notice of what was not annotated, then a
+        summary line (not a workflow command, so it shows in the log as is)."""
+        if summary.findings:
+            self._out.write(annotations_from_findings(summary.findings, root=self._root))
         self._out.close()
         self.stream.write(totals_line(summary).encode())
 
@@ -212,7 +216,25 @@ class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
         suite.time += seconds
 
     def close(self, summary: Summary) -> None:
-        """Write the XML."""
+        """Write the XML; run-level findings are the cases of one more suite, ``run``."""
+        if summary.findings:
+            suite = self._suites["(run)"] = JUnitSuite("(run)")
+            seen: dict[str, int] = {}
+            for finding in summary.findings:
+                where = str(finding.source) if finding.source is not None else "run"
+                name = f"{finding.code} {where}"
+                seen[name] = seen.get(name, 0) + 1
+                if seen[name] > 1:  # unique within the suite, as CI systems key cases
+                    name = f"{name} #{seen[name]}"
+                case = JUnitCase(name=name, classname="(run)")
+                if finding.severity.value == "error":
+                    text = f"{finding.code}: {finding.message}"
+                    if finding.hint:
+                        text += f"\nhint: {finding.hint}"
+                    case.failure = JUnitFailure(finding.message, finding.code, text)
+                else:
+                    case.system_out = f"{finding.code}: {finding.message}"
+                suite.cases.append(case)
         self.stream.write(
             render_junit(list(self._suites.values()), name="jsoncontract check").encode()
         )
