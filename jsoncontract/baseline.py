@@ -207,18 +207,23 @@ def _read(documents: list[Any], name: str, root: str) -> tuple[str | None, list[
     if len(documents) == 1 and isinstance(first, dict):
         if isinstance(first.get("runs"), list):
             return _sarif(first, name)
-        if isinstance(first.get("findings"), list):
-            return "lint", _from_dicts(first["findings"], root, "lint"), []
         results = first.get("results")
         if isinstance(results, list) and all(isinstance(r, dict) for r in results):
             if any("case" in r for r in results):
                 return "test", _test(results, root), []
             if "summary" in first and (not results or any("findings" in r for r in results)):
-                return "check", _check(results, root), []
+                run = first.get("findings")  # about the run rather than one call
+                extra = _from_dicts(run, root, "check") if isinstance(run, list) else []
+                return "check", [*_check(results, root), *extra], []
+        if isinstance(first.get("findings"), list):
+            return "lint", _from_dicts(first["findings"], root, "lint"), []
     if len(documents) > 1 and all(isinstance(d, dict) for d in documents):
-        results = [d for d in documents if "findings" in d]
-        if results and "summary" in documents[-1]:  # check --format jsonl
-            return "check", _check(results, root), []
+        results = [d for d in documents if "findings" in d and "summary" not in d]
+        last = documents[-1]
+        if results and "summary" in last:  # check --format jsonl: results, then the summary
+            run = last.get("findings")
+            extra = _from_dicts(run, root, "check") if isinstance(run, list) else []
+            return "check", [*_check(results, root), *extra], []
     raise InputError(
         "not a jsoncontract report: a baseline is a check, lint or test report written with "
         "--format json (or jsonl), or a SARIF log (--format sarif)",

@@ -106,8 +106,9 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
 
 def machine_neutral(name: str, text: str) -> str:
     """A report without what depends on the machine and the moment: the checkout's
-    location (SARIF's ``%SRCROOT%``) and, in JUnit XML, the measured times."""
-    text = text.replace(REPO.as_uri() + "/", "file:///REPO/")
+    location (SARIF's ``%SRCROOT%``, absolute paths) and, in JUnit XML, the measured
+    times."""
+    text = text.replace(REPO.as_uri() + "/", "file:///REPO/").replace(f"{REPO}/", "/REPO/")
     if name.endswith(".xml"):
         text = re.sub(r' time="[0-9]+\.[0-9]+"', ' time="0.000"', text)
     return text

@@ -109,10 +109,12 @@ def test_check_compares_with_a_json_jsonl_or_sarif_report(captures: Path, fmt: s
     third = check(["trace.jsonl"], tools=["tools"], baseline=baseline)
     new = [f for r in third.results for f in r.findings if f.baseline is BaselineState.NEW]
     assert [f.code for f in new] == ["schema.minLength"]
+    run = [f.code for f in third.summary.findings if f.baseline is BaselineState.NEW]
+    assert run == ["session.missing_result"]  # the new call got no answer, either
     assert third.summary.worst(new=True) is not None
     sarif = json.loads(rendered("check", "sarif", third.summary, third.results))
     states = [r["baselineState"] for r in sarif["runs"][0]["results"]]
-    assert states.count("new") == 1
+    assert states.count("new") == 2
 
 
 def test_sarif_baselines_work_from_anywhere_in_the_project(

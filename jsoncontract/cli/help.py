@@ -46,6 +46,7 @@ METAVARS: Final = {
     "max_depth": "N",
     "keyword": "EXPR",
     "cost_budget": "N",
+    "result_window": "N",
     # mcp
     "allow": "TOOL",
     "cases": "KINDS",

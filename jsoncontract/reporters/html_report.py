@@ -27,6 +27,7 @@ import base64
 import hashlib
 import shutil
 import tempfile
+import weakref
 from collections.abc import Iterable, Sequence
 from html import escape
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -127,6 +128,7 @@ _COLOURS: Final = {
     "parse": "#cf222e",
     "schema": "#bc4c00",
     "business": "#0969da",
+    "result": "#1b7c83",
 }
 
 
@@ -287,6 +289,7 @@ class _Spool:
     def __init__(self) -> None:
         self.file: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=_SPOOL_BYTES)  # noqa: SIM115
         self.items = 0
+        weakref.finalize(self, self.file.close)  # a run that stops before its report
 
     def add(self, text: str) -> None:
         self.file.write(text.encode("utf-8", "backslashreplace"))

@@ -33,7 +33,8 @@ def cases(xml: str) -> list[tuple[str, str, str | None, float]]:
 def test_check_junit_cases_are_unique_and_timed(
     run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
 ) -> None:
-    # one call id at two hops, and the same call twice (a retry): four calls, four cases
+    # one call id at two hops, and the MCP request sent twice (a retry): the model's call,
+    # repeated in the trace, is one call; three calls, three cases
     call = {
         "jsonrpc": "2.0",
         "id": 7,
@@ -56,7 +57,7 @@ def test_check_junit_cases_are_unique_and_timed(
     result = run_cli("check", "--no-config", "-t", "fixtures/tools", str(trace), "-f", "junit")
     found = cases(result.stdout)
     names = [name for _, name, _, _ in found]
-    assert len(found) == 4 and len(set(names)) == 4, names
+    assert len(found) == 3 and len(set(names)) == 3, names
     assert names[0] == "read_file model 7" and names[1] == "read_file mcp 7"
     assert names[2].startswith("read_file mcp 7 (line 3, #2)")
     bundled = cases(

@@ -101,7 +101,7 @@ def test_check_page_in_a_browser(check_page: Path, chromium: Any, artifacts: Pat
         "[s.dataset.chart, s.querySelectorAll('rect').length, s.getBoundingClientRect().width])"
     )
     assert [c[0] for c in charts] == ["stage", "tool"]
-    assert charts[0][1] == 4 and charts[1][1] == 7 and all(c[2] > 300 for c in charts)
+    assert charts[0][1] == 5 and charts[1][1] == 7 and all(c[2] > 300 for c in charts)
     assert chromium.evaluate("document.getElementById('shown').textContent") == "33"
     chromium.screenshot(artifacts / "check-report-charts.png", "section.charts")
     chromium.screenshot(artifacts / "check-report.png")
