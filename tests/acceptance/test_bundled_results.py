@@ -40,9 +40,9 @@ CLEAN = {
 }
 
 
-def _check(paths: list[Path]) -> CheckReport:
-    tools = ToolSet.from_paths([BUNDLE / "tools.json"])
-    business = load_business([BUNDLE / "rules.toml"], tools=tools)
+def _check(paths: list[Path], base: Path = BUNDLE) -> CheckReport:
+    tools = ToolSet.from_paths([base / "tools.json"])
+    business = load_business([base / "rules.toml"], tools=tools)
     try:
         return check(paths, tools=tools, tool="refund_payment", business=business)
     finally:
@@ -108,7 +108,10 @@ def _render(report: CheckReport, fmt: str) -> str:
 def test_text_and_json_reports(
     report: CheckReport, golden: Callable[[str, str], None], in_repo: Path
 ) -> None:
-    relative = _check([p.relative_to(REPO) for p in [*CONVERSATIONS, BUNDLE / "otel.jsonl"]])
+    relative = _check(
+        [p.relative_to(REPO) for p in [*CONVERSATIONS, BUNDLE / "otel.jsonl"]],
+        BUNDLE.relative_to(REPO),
+    )
     golden("results/check.txt", _render(relative, "text"))
     text = _render(relative, "json")
     assert json.loads(text) == relative.to_dict()
