@@ -56,6 +56,13 @@ class CliResult:
     stdout_bytes: bytes
 
 
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run in CI never write to the job's summary (GitHub Actions sets
+    GITHUB_STEP_SUMMARY for every step); the tests of it set it themselves."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+
+
 @pytest.fixture
 def repo() -> Path:
     return REPO
