@@ -678,6 +678,9 @@ async def probe_server(
                 )
                 for tool in card.tools:
                     tool.results = [results[id(c)] for c in plan.get(tool.name, [])]
+                # A server writes in order: once a ping is answered, whatever it sent after
+                # its last answer (a list_changed notification, stray output) has been read.
+                await conn.request("ping", timeout=min(PROTOCOL_WAIT, conn.options.timeout))
             card.protocol.append(_stdout_check(conn, spec))
             card.findings.extend(_noise_after(conn, listing))
             card.findings.extend(_notification_findings(conn, card.label))
