@@ -6,8 +6,9 @@ stays fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from jsoncontract._lazy import lazy_attributes
 from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
@@ -76,10 +77,4 @@ def __dir__() -> list[str]:
     return sorted({*(name for name in globals() if name.startswith("__")), *__all__})
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'jsoncontract' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_attributes(__name__, _LAZY)

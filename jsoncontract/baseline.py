@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import BaselineState, Finding, Severity, Source
 
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 #: The commands that take a baseline.
 COMMANDS: Final = ("check", "lint", "test")
 _FINGERPRINT: Final = "jsoncontract/v1"
-_LEFT_OUT: Final = "report.results_left_out"
+_LEFT_OUT: Final = codes.REPORT_RESULTS_LEFT_OUT
 
 
 @dataclass(frozen=True, slots=True)

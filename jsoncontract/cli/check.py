@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from contextlib import nullcontext
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,37 +16,23 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    ProgressOpt,
     RulesOpt,
-    exit_code,
+    dialect_choices,
     format_choices,
-    load_baseline,
-    note_skipped,
-    report_root,
-    reports,
-    stderr_is_terminal,
-    tool_paths,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.reporters.progress import CallProgress
 
     CheckFormat = str
+    DialectChoice = str
 else:
     CheckFormat = format_choices("check")  # the formats of the reporter table
-
-
-class DialectChoice(StrEnum):
-    """Capture dialects ``--dialect`` can force."""
-
-    auto = "auto"
-    openai_chat = "openai-chat"
-    openai_responses = "openai-responses"
-    anthropic = "anthropic"
-    gemini = "gemini"
-    otlp = "otlp"
-    mcp = "mcp"
-    mcp_trace = "mcp-trace"
-    downstream = "downstream"
+    DialectChoice = dialect_choices()  # auto, and the dialects of the capture registry
 
 
 def register(app: typer.Typer) -> None:
@@ -108,89 +91,72 @@ def check_cli(
     baseline: BaselineOpt = None,
     exclude: ExcludeOpt = None,
     color: ColorOpt = None,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
     from jsoncontract.api import iter_check
-    from jsoncontract.business import load_business
-    from jsoncontract.business.context import parse_context
     from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.cli.options import (
+        business_gate,
+        exit_code,
+        load_baseline,
+        note_skipped,
+        stderr_is_terminal,
+        write_report,
+    )
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
-    from jsoncontract.model import Dialect, Summary
-    from jsoncontract.reporters import ReportOptions, render_many
-    from jsoncontract.tools.toolset import ToolSet
-
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("check")
-    if not captures:
-        raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = tool_paths(tools, cfg)
-    tool = tool or section.get("tool")
-    chosen = dialect.value if dialect else section.get("dialect", "auto")
-    forced = None if chosen == "auto" else Dialect(chosen)
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = ReportOptions(
-        color=color,
-        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
-        verbose=verbose,
-        quiet=quiet,
-        root=report_root(cfg),
-        show_values=show_values or bool(section.get("show_values", False)),
-    )
-    excluded = (*cfg.get("exclude", ()), *(exclude or ()))
-    skipped_tools: list[tuple[str, str]] = []
-    toolset = ToolSet.from_paths(paths, tool_name=tool, exclude=excluded, skipped=skipped_tools)
-    note_skipped(skipped_tools, "tool definition")
-    reveal = show_values or bool(section.get("show_values", False))
-    business = load_business(
-        rules, config=cfg, context=parse_context(context) if context is not None else None,
-        tools=toolset, show_values=reveal,
-    )
-    for warning in business.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    from jsoncontract.capture.ledger import WINDOW
-
-    window = result_window if result_window is not None else section.get("result_window", WINDOW)
-    reader = CaptureReader(dialect=forced, tool=tool, window=window, exclude=excluded)
-    summary = Summary()
+    from jsoncontract.model import Summary
     from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.result import ResultChecks
+    from jsoncontract.pipeline.settings import check_settings
+    from jsoncontract.tools.toolset import ToolSet
 
-    results = iter_check(
-        captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader, results=ResultChecks.from_config(cfg),
-        session=SessionContracts.from_config(cfg, toolset),
-        baseline=load_baseline(baseline, "check", cfg),
+    settings = check_settings(
+        load_config(config, discover=not no_config),
+        captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
+        context=context, show_values=show_values, format=format, output=output,
+        fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
+        result_window=result_window, exclude=exclude, baseline=baseline,
+    )  # fmt: skip
+    skipped_tools: list[tuple[str, str]] = []
+    toolset = ToolSet.from_paths(
+        settings.tools, tool_name=settings.tool, exclude=settings.exclude, skipped=skipped_tools
     )
-    bar = _progress(reader, captures) if progress and stderr_is_terminal() else None
-    try:
-        with reports(fmt, output, options) as targets, bar or nullcontext():
-            if bar is not None:
-                targets = [(kind, bar.above(stream), how) for kind, stream, how in targets]
-                results = bar.track(results)
-            render_many("check", targets, summary, results)
-    finally:
-        business.close()
+    note_skipped(skipped_tools, "tool definition")
+    known = load_baseline(settings.report.baseline, "check", settings.report.root)
+    with business_gate(settings.business, toolset) as business:
+        reader = CaptureReader(
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window,
+            exclude=settings.exclude,
+        )  # fmt: skip
+        summary = Summary()
+        results = iter_check(
+            settings.captures, tools=toolset, tool=settings.tool, business=business,
+            show_values=settings.show_values, summary=summary, reader=reader,
+            results=ResultChecks(settings.results),
+            session=SessionContracts(toolset, settings.session), baseline=known,
+        )  # fmt: skip
+        bar = None
+        if progress and stderr_is_terminal() and "-" not in settings.captures:
+            bar = _progress(reader, settings.captures)
+        write_report("check", settings.report, summary, results, progress=bar)
     note_skipped(reader.skipped, "capture")
-    worst = summary.worst(new=True)  # findings a baseline holds do not count
-    return exit_code(worst.value if worst else None, threshold)
+    # findings a baseline holds do not count toward the exit code
+    return exit_code(summary.worst(new=True), settings.report.fail_on)
 
 
-def _progress(reader: Any, captures: list[str]) -> CallProgress | None:
-    """A progress bar for a run long enough to need one (5 MB of named files or more)."""
+def _progress(reader: CaptureReader, captures: Sequence[str]) -> CallProgress | None:
+    """A bar on stderr for a run long enough to need one (5 MB of named files or more):
+    the bytes read, the calls checked and their rate."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
+    from jsoncontract.cli.options import MIN_BYTES
     from jsoncontract.reporters.progress import CallProgress
 
-    if "-" in captures:
-        return None
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
-    if total < 5_000_000:  # small inputs finish before a bar helps
+    if total < MIN_BYTES:
         return None
     return CallProgress(total, lambda: reader.bytes_read)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,16 +17,14 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
-    among,
-    exit_code,
     format_choices,
-    load_baseline,
-    note_skipped,
-    report_root,
-    reports,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from jsoncontract.lint.engine import Linter
+
     LintFormat = str
 else:
     LintFormat = format_choices("lint")  # the formats of the reporter table
@@ -88,111 +86,60 @@ def lint_cli(
 
     `jsoncontract rules` lists the rules; `jsoncontract rules CODE` explains one.
     """
-    import gc
-
-    # A short-lived process holding a whole catalog in memory: the cyclic collector would
-    # re-scan millions of live objects for cycles that do not matter here.
-    gc.disable()
+    from jsoncontract.cli.options import (
+        exit_code,
+        load_baseline,
+        note,
+        note_skipped,
+        warn,
+        write_report,
+    )
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
     from jsoncontract.lint.engine import Linter
-    from jsoncontract.lint.settings import build_settings
-    from jsoncontract.reporters import ReportOptions, render_many
+    from jsoncontract.lint.settings import command_settings
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("lint")
-    targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
-    if changed:
-        targets = among(list(paths or ()), cfg.paths(cfg.get("tools")))
-        if not targets:
-            sys.stderr.write("jsoncontract: no changed tool definition file to lint\n")
-            return 0
-    if not targets:
-        raise UsageError(
-            "no tool definitions: name files or directories, or list them under tools = [...] "
-            "in jsoncontract.toml"
-        )
-    if fix and diff:
-        raise UsageError("--fix writes the fixes and --diff only shows them; choose one")
-    if fix and any(str(t) == "-" for t in targets):
-        raise UsageError("--fix cannot write back to stdin; use --diff, or name the files")
-    settings = build_settings(
-        section,
-        config_file=str(cfg.path) if cfg.path else "config",
-        profiles=_split(profile),
-        mcp_version=mcp_version,
-        select=_split(select),
-        ignore=_split(ignore),
-        limits=limit or (),
-        tool_name=tool,
-    )
-    for note in settings.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {note}\n")
-    _warn_unused_selection(settings)
-    linter = Linter(settings)
+    settings = command_settings(
+        load_config(config, discover=not no_config),
+        paths=paths, profiles=profile, mcp_version=mcp_version, select=select, ignore=ignore,
+        limits=limit, tool=tool, fix=fix, diff=diff, format=format, output=output,
+        fail_on=fail_on, statistics=statistics, quiet=quiet, color=color, exclude=exclude,
+        changed=changed, baseline=baseline,
+    )  # fmt: skip
+    if not settings.paths:  # --changed, and no changed file is a configured tool file
+        note("no changed tool definition file to lint")
+        return 0
+    warn(settings.lint.warnings)
+    linter = Linter(settings.lint)
     fixed = 0
-    if fix or diff:
-        fixed, changed = _fix(linter, targets, write=fix)
-        if diff:
-            return 1 if changed else 0
-    report = linter.lint_paths(
-        targets, exclude=(*cfg.get("exclude", ()), *(exclude or ())), lenient=changed
-    )
-    note_skipped(report.skipped, "tool definition")
-    against = load_baseline(baseline, "lint", cfg)
-    if against is not None:
-        against.mark_lint(report)
+    if settings.fix or settings.diff:
+        fixed, edited = _fix(linter, settings.paths, settings.exclude, write=settings.fix)
+        if settings.diff:
+            return 1 if edited else 0
+    report = linter.lint_paths(settings.paths, exclude=settings.exclude, lenient=settings.changed)
     report.fixed = fixed
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = ReportOptions(
-        color=color,
-        quiet=quiet,
-        statistics=statistics,
-        fail_on=threshold,
-        root=report_root(cfg),
-    )
-    with reports(fmt, output, options) as targets:
-        render_many("lint", targets, report)
-    worst = report.worst()
-    return exit_code(worst.value if worst else None, threshold)
+    note_skipped(report.skipped, "tool definition")
+    known = load_baseline(settings.report.baseline, "lint", settings.report.root)
+    if known is not None:
+        known.mark_lint(report)
+    write_report("lint", settings.report, report)
+    return exit_code(report.worst(), settings.report.fail_on)
 
 
-def _split(values: list[str] | None) -> list[str] | None:
-    """``--select a,b --select c`` -> [a, b, c]; ``None`` when the option was not given."""
-    if values is None:
-        return None
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _warn_unused_selection(settings: Any) -> None:
-    """Say when an explicitly selected rule does not run in any selected profile."""
-    from jsoncontract.lint.codes import all_rules
-
-    if settings.select is None or len(settings.select) > 5:
-        return
-    for code in sorted(settings.select):
-        rule = all_rules()[code]
-        severity, _ = rule.severity_for(settings.profiles, settings.mcp_version)
-        if severity is None:
-            sys.stderr.write(
-                f"jsoncontract: warning: {code} ({rule.name}) does not run in the profiles "
-                f"{', '.join(settings.profiles)}; jsoncontract rules {code} says where it does\n"
-            )
-
-
-def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:
+def _fix(
+    linter: Linter, targets: Sequence[str | Path], exclude: Sequence[str], *, write: bool
+) -> tuple[int, bool]:
     """Fix (or, with ``write`` false, diff) every file; returns (fixes applied, changed)."""
     from jsoncontract._files import expand, read_bytes
     from jsoncontract._yaml import is_yaml
+    from jsoncontract.cli.options import note
     from jsoncontract.lint.fix import fix_source, write_fixed
     from jsoncontract.tools.loader import TOOL_SUFFIXES
 
     applied = 0
     changed = False
-    for path in expand(targets, TOOL_SUFFIXES, what="tool definition"):
+    for path in expand(targets, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
         if is_yaml(str(path)):
-            sys.stderr.write(f"jsoncontract: note: {path}: --fix edits JSON files, not YAML\n")
+            note(f"note: {path}: --fix edits JSON files, not YAML")
             continue
         result = fix_source(linter, str(path), read_bytes(path))
         if not result.changed:
@@ -201,14 +148,14 @@ def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:
         applied += result.applied
         if write:
             write_fixed(result)
-            sys.stderr.write(f"jsoncontract: fixed {result.applied} in {result.path}\n")
+            note(f"fixed {result.applied} in {result.path}")
         else:
             sys.stdout.write(result.diff())
     if not write:
         noun = "fix" if applied == 1 else "fixes"
-        sys.stderr.write(
-            f"jsoncontract: {applied} {noun} would be applied (run with --fix to write them)\n"
+        note(
+            f"{applied} {noun} would be applied (run with --fix to write them)"
             if changed
-            else "jsoncontract: nothing to fix\n"
+            else "nothing to fix"
         )
     return applied, changed

@@ -1,4 +1,20 @@
-"""Options shared by several commands, and the helpers that act on them."""
+"""What the commands share: their common options, the choices derived from the library's
+tables, and the helpers every command body is made of.
+
+A command body is five steps, each one line or a few::
+
+    settings = check_settings(load_config(...), captures=..., ...)  # settings (library)
+    toolset = ToolSet.from_paths(settings.tools, ...)                # build
+    with business_gate(settings.business, toolset) as business:     # build
+        results = iter_check(...)                                    # run (library)
+        write_report("check", settings.report, summary, results)     # report
+    return exit_code(summary.worst(), settings.report.fail_on)       # exit code
+
+The settings are built in the library (config plus flags, validated before any input is
+read); the helpers here are the only ones that touch stdout and stderr besides the
+reporters. No command module imports another: what two commands share lives here.
+Exceptions become exit codes in one place only, :func:`jsoncontract.cli.run`.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +22,28 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
-from jsoncontract.errors import InputError, UsageError
+from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
     from jsoncontract.baseline import Baseline
-    from jsoncontract.config import Config
+    from jsoncontract.business.gate import BusinessRules
+    from jsoncontract.model import Severity
     from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.reporters.progress import CallProgress
+    from jsoncontract.settings import BusinessSettings, ReportSettings
+    from jsoncontract.tools.toolset import ToolSet
+
+    Progress = Callable[[int, int], None]
 
 
 class FailOn(StrEnum):
@@ -79,6 +103,18 @@ ContextOpt = Annotated[
         show_default=False,
     ),
 ]
+ColorOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--color/--no-color",
+        help="Force styled output on or off (default: on for a terminal unless NO_COLOR).",
+        show_default=False,
+    ),
+]
+ProgressOpt = Annotated[
+    bool,
+    typer.Option(help="Show a progress bar on stderr (only when stderr is a terminal)."),
+]
 ExcludeOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -88,41 +124,6 @@ ExcludeOpt = Annotated[
         show_default=False,
     ),
 ]
-ColorOpt = Annotated[
-    bool | None,
-    typer.Option(
-        "--color/--no-color",
-        help="Force styled output on or off (default: on for a terminal unless NO_COLOR).",
-        show_default=False,
-    ),
-]
-
-
-def format_choices(command: str) -> type[StrEnum]:
-    """The choices of ``--format`` for ``command``: an enum of exactly the formats in its
-    reporter table (:data:`jsoncontract.reporters.REPORTERS`), in the table's order."""
-    from jsoncontract.reporters import formats
-
-    members = [(name, name) for name in formats(command)]
-    choices: type[StrEnum] = StrEnum(f"{command.capitalize()}Format", members)  # type: ignore[misc]
-    return choices
-
-
-def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
-    """The tool definition paths: ``--tools``, else the config's ``tools``.
-
-    Raises:
-        UsageError: neither names any.
-    """
-    paths = list(given or cfg.paths(cfg.get("tools")))
-    if not paths:
-        raise UsageError(
-            "no tool definitions: pass --tools PATH, or list them under tools = [...] in "
-            "jsoncontract.toml"
-        )
-    return paths
-
-
 BaselineOpt = Annotated[
     Path | None,
     typer.Option(
@@ -142,66 +143,126 @@ ChangedOpt = Annotated[
     ),
 ]
 
-
-def among(files: list[Path], roots: list[Path]) -> list[Path]:
-    """The files that are one of ``roots`` or inside one (all of them when there are no
-    roots)."""
-    if not roots:
-        return list(files)
-    resolved = [root.resolve() for root in roots]
-    out = []
-    for file in files:
-        here = file.resolve()
-        if any(here == root or root in here.parents for root in resolved):
-            out.append(file)
-    return out
+# -- choices derived from the library's tables ----------------------------------------------
 
 
-def load_baseline(path: Path | None, command: str, cfg: Config) -> Baseline | None:
-    """The baseline named by ``--baseline`` (its notes said on stderr), or ``None``."""
+def format_choices(command: str) -> type[StrEnum]:
+    """The choices of ``--format`` for ``command``: an enum of exactly the formats in its
+    reporter table (:data:`jsoncontract.reporters.REPORTERS`), in the table's order."""
+    from jsoncontract.reporters import formats
+
+    members = [(name, name) for name in formats(command)]
+    choices: type[StrEnum] = StrEnum(f"{command.capitalize()}Format", members)  # type: ignore[misc]
+    return choices
+
+
+def dialect_choices() -> type[StrEnum]:
+    """The choices of ``--dialect``: ``auto`` (detect), then every built-in dialect of the
+    capture registry (:data:`jsoncontract.capture.registry.BUILT_IN`), in the order it lists
+    them."""
+    from jsoncontract.capture.registry import built_in_names
+
+    members = [(name, name) for name in ("auto", *built_in_names())]
+    choices: type[StrEnum] = StrEnum("DialectChoice", members)  # type: ignore[misc]
+    return choices
+
+
+def kind_choices() -> type[StrEnum]:
+    """The choices of ``fixtures --kind``: the case kinds the generator derives
+    (:data:`jsoncontract.suites.kinds.DERIVED_KINDS`), in the order it writes them."""
+    from jsoncontract.suites.kinds import DERIVED_KINDS
+
+    members = [(kind.value, kind.value) for kind in DERIVED_KINDS]
+    choices: type[StrEnum] = StrEnum("Kind", members)  # type: ignore[misc]
+    return choices
+
+
+# -- the steps of a command body -----------------------------------------------------------
+
+
+def warn(messages: Iterable[str]) -> None:
+    """Write each message as a warning on stderr (the report is never interrupted)."""
+    for message in messages:
+        sys.stderr.write(f"jsoncontract: warning: {message}\n")
+
+
+def note(message: str) -> None:
+    """Write one line about the run on stderr (``fixed 3 in tools.json``)."""
+    sys.stderr.write(f"jsoncontract: {message}\n")
+
+
+@contextmanager
+def business_gate(settings: BusinessSettings, tools: ToolSet) -> Iterator[BusinessRules]:
+    """The business gate of a run, its load-time warnings written to stderr; closed (its
+    Python rule workers stopped) when the block ends."""
+    gate = settings.load(tools)
+    try:
+        warn(gate.warnings)
+        yield gate
+    finally:
+        gate.close()
+
+
+def write_report(
+    command: str,
+    settings: ReportSettings,
+    end: Any,
+    results: Iterable[Any] = (),
+    *,
+    progress: CallProgress | None = None,
+) -> None:
+    """Render ``command``'s report in the chosen format to stdout or the output file
+    (which only appears, complete, when the report is finished), and, in GitHub Actions,
+    its Markdown summary to the job's summary page (:func:`reports`). ``progress``: a bar
+    on stderr that follows ``results``, the report printed above it on a shared terminal."""
+    from jsoncontract.reporters import formats, render_many
+
+    summary = "markdown" in formats(command)
+    with (
+        reports(settings.format, settings.output, settings.options, summary=summary) as targets,
+        progress or nullcontext(),
+    ):
+        if progress is not None:
+            targets = [(fmt, progress.above(stream), how) for fmt, stream, how in targets]
+            results = progress.track(results)
+        render_many(command, targets, end, results)
+
+
+def load_baseline(path: Path | None, command: str, root: str) -> Baseline | None:
+    """The baseline named by ``--baseline`` (its notes said on stderr), or ``None``.
+
+    Raises:
+        InputError: the file cannot be read, or is no report of ``command``.
+    """
     if path is None:
         return None
     from jsoncontract.baseline import Baseline
 
-    baseline = Baseline.load(path, command=command, root=report_root(cfg))
-    for note in baseline.notes:
-        sys.stderr.write(f"jsoncontract: warning: {note}\n")
+    baseline = Baseline.load(path, command=command, root=root)
+    warn(baseline.notes)
     return baseline
 
 
-def note_skipped(skipped: list[tuple[str, str]], what: str) -> None:
+def note_skipped(skipped: Sequence[tuple[str, str]], what: str) -> None:
     """Say on stderr which files found in directories were skipped, and why (at most five
     by name)."""
     for file, why in skipped[:5]:
-        sys.stderr.write(f"jsoncontract: note: skipped {file}: {why}\n")
+        note(f"note: skipped {file}: {why}")
     if len(skipped) > 5:
-        sys.stderr.write(
-            f"jsoncontract: note: skipped {len(skipped) - 5} more files that hold no {what}\n"
-        )
+        note(f"note: skipped {len(skipped) - 5} more files that hold no {what}")
 
 
-def report_root(cfg: Config) -> str:
-    """The directory CI reports write paths relative to: the git work tree, else the
-    config file's directory, else the working directory (see
-    :func:`~jsoncontract.reporters.findings.project_root`)."""
-    from jsoncontract.reporters.findings import project_root
-
-    return str(project_root(cfg.path.parent if cfg.path is not None else None))
-
-
-def exit_code(worst: str | None, fail_on: str) -> int:
+def exit_code(worst: Severity | str | None, fail_on: str) -> int:
     """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
-    if worst is None or fail_on == "never":
-        return EXIT_OK
-    from jsoncontract.model import Severity
+    from jsoncontract.settings import fails
 
-    return EXIT_FINDINGS if Severity(worst).rank >= Severity(fail_on).rank else EXIT_OK
+    return EXIT_FINDINGS if fails(worst, fail_on) else EXIT_OK
 
 
 @contextmanager
 def output_stream(path: Path | None, what: str = "the report") -> Iterator[IO[bytes]]:
     """stdout, or a file that only appears, complete, when the report is finished (and a
-    line on stderr then says where it went)."""
+    line on stderr then says where ``what`` went)."""
     if path is None:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
@@ -220,7 +281,7 @@ def output_stream(path: Path | None, what: str = "the report") -> Iterator[IO[by
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    sys.stderr.write(f"jsoncontract: wrote {what} to {path}\n")
+    note(f"wrote {what} to {path}")
 
 
 #: Where GitHub Actions collects a step's Markdown summary.
@@ -229,19 +290,19 @@ STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
 @contextmanager
 def reports(
-    fmt: str, output: Path | None, options: ReportOptions
+    fmt: str, output: Path | None, options: ReportOptions, *, summary: bool = True
 ) -> Iterator[list[tuple[str, IO[bytes], ReportOptions]]]:
     """The reports of a run, as ``(format, stream, options)``: the one asked for (stdout, or
-    the ``--output`` file), and, when ``GITHUB_STEP_SUMMARY`` names a file, a Markdown
-    summary appended to it once the run has finished (cut to what is left of GitHub's
-    1 MiB for the step; nothing when too little is left)."""
+    the ``--output`` file), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
+    file, a Markdown summary appended to it once the run has finished (cut to what is left
+    of GitHub's 1 MiB for the step; nothing when too little is left)."""
     import io
     from dataclasses import replace
 
     from jsoncontract.reporters.markdown import STEP_SUMMARY_BYTES
 
-    target = os.environ.get(STEP_SUMMARY_ENV)
-    summary: io.BytesIO | None = None
+    target = os.environ.get(STEP_SUMMARY_ENV) if summary else None
+    page: io.BytesIO | None = None
     with output_stream(output, f"the {fmt} report") as stream:
         outputs = [(fmt, stream, options)]
         if target:
@@ -251,25 +312,68 @@ def reports(
                 used = 0
             room = STEP_SUMMARY_BYTES - used
             if room >= 4096:
-                summary = io.BytesIO()
-                outputs.append(("markdown", summary, replace(options, color=False, max_bytes=room)))
+                page = io.BytesIO()
+                outputs.append(("markdown", page, replace(options, color=False, max_bytes=room)))
             else:
-                sys.stderr.write(
-                    f"jsoncontract: warning: {STEP_SUMMARY_ENV} is full (GitHub takes 1 MiB "
-                    "per step); no summary added\n"
+                warn(
+                    [f"{STEP_SUMMARY_ENV} is full (GitHub takes 1 MiB per step); no summary added"]
                 )
         yield outputs
-    if summary is not None:
+    if page is not None:
         try:
             with Path(target or "").open("ab") as file:  # appended: other steps wrote theirs
-                file.write(summary.getvalue())
+                file.write(page.getvalue())
         except OSError as exc:
-            sys.stderr.write(
-                f"jsoncontract: warning: cannot write the step summary to {target}: "
-                f"{exc.strerror or exc}\n"
-            )
+            warn([f"cannot write the step summary to {target}: {exc.strerror or exc}"])
+
+
+# -- progress on stderr --------------------------------------------------------------------
+
+#: Fewer items than this finish before a bar helps.
+MIN_ITEMS = 200
+#: Fewer bytes than this finish before a bar helps.
+MIN_BYTES = 5_000_000
 
 
 def stderr_is_terminal() -> bool:
     """Whether progress can be shown (stderr is a terminal)."""
     return sys.stderr.isatty()
+
+
+@contextmanager
+def item_progress(label: str, *, enabled: bool) -> Iterator[Progress | None]:
+    """A ``(done, total)`` callback drawing a bar on stderr (``None`` when disabled).
+
+    The bar appears only once the total is known to be at least :data:`MIN_ITEMS`, and
+    disappears when the run ends.
+    """
+    if not enabled:
+        yield None
+        return
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if total < MIN_ITEMS:
+            return
+        bar = state.get("bar")
+        if bar is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            bar = state["bar"] = Progress(*columns, console=Console(stderr=True), transient=True)
+            bar.start()
+            state["task"] = bar.add_task(label, total=total)
+        bar.update(state["task"], completed=done)
+
+    try:
+        yield update
+    finally:
+        if "bar" in state:
+            state["bar"].stop()

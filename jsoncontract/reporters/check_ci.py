@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
-from typing import IO, TYPE_CHECKING, Final
+from typing import IO, TYPE_CHECKING
 
+from jsoncontract.codes import code_rule
 from jsoncontract.model import Severity
-from jsoncontract.pipeline.codes import describe
 from jsoncontract.reporters.findings import (
     FindingSet,
     KeptFindings,
@@ -41,50 +41,15 @@ if TYPE_CHECKING:
 
     from jsoncontract.model import CallResult, Finding, Summary
 
-HELP_URI = "https://github.com/jsoncontract/jsoncontract#finding-codes"
-
-#: What each gate checks: the first words of every code's full description and help.
-GATES: Final = {
-    "envelope": "The envelope gate checks that a capture holds a well-formed call of its "
-    "dialect, naming a tool that exists; a call that fails here is not checked further.",
-    "parse": "The parse gate checks that the call's arguments are JSON, and an object, "
-    "naming the defect (a code fence, truncation, a trailing comma...) and how to repair it.",
-    "schema": "The schema gate validates the parsed arguments against the tool's input "
-    "schema (JSON Schema 2020-12, formats asserted, ECMA-262 patterns).",
-    "business": "The business gate runs the project's rules (CEL expressions, reference "
-    "data, Python functions) and the idempotency checks across the whole run.",
-    "input": "A file found in a directory is read leniently: one that cannot be read is "
-    "reported, and the other files are still checked.",
-}
-
-
-def code_meta(code: str, severity: Severity = Severity.ERROR) -> RuleMeta:
-    """What a report says about one ``check`` finding code."""
-    summary = describe(code)
-    gate = GATES.get(code.partition(".")[0], "")
-    description = f"{summary[:1].upper()}{summary[1:]}. {gate}".strip()
-    help_markdown = (
-        f"**`{code}`**: {summary}.\n\n{gate}\n\nEach finding names the JSON Pointer of the "
-        "offending value in the call's arguments and, in its hint, what to do about it. "
-        f"Every code is listed in the [finding codes]({HELP_URI}) table."
-    )
-    return RuleMeta(
-        code=code,
-        name=code.replace(".", "-").replace("_", "-"),
-        summary=summary[:1].upper() + summary[1:],
-        severity=severity,
-        help_markdown=help_markdown,
-        help_uri=HELP_URI,
-        description=description,
-    )
-
 
 def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:
-    """What a report says about each code among ``findings``, in order of first occurrence."""
+    """What a report says about each code among ``findings``, in order of first occurrence:
+    its entry in the catalog of codes (:func:`jsoncontract.codes.code_rule`), at the
+    severity of its first finding."""
     rules: dict[str, RuleMeta] = {}
     for finding in findings:
         if finding.code not in rules:
-            rules[finding.code] = code_meta(finding.code, finding.severity)
+            rules[finding.code] = code_rule(finding.code, finding.severity)
     return rules
 
 

@@ -1,9 +1,10 @@
 """``diff --format github | sarif | junit``: diffs in the formats CI systems read.
 
-Each difference becomes a finding ``diff.<kind>`` (``diff.dropped``, ``diff.coerced``...)
-on the later hop's capture line: an error when no mapping declares it, a note when one
-does. Each hop's own findings (``parse.*``, ``schema.*``), the diff's (``diff.unpaired``,
-``diff.mapping_not_applied``...) and the run's (``diff.mapping_unused``) follow.
+Each difference becomes a finding coded by its kind (``dropped``, ``coerced``..., the codes
+of the diff's JSON report) on the later hop's capture line: an error when no mapping declares
+it, a note when one does. Each hop's own findings (``parse.*``, ``schema.*``), the diff's
+(``diff.unpaired``, ``diff.mapping_not_applied``...) and the run's (``diff.mapping_unused``)
+follow.
 
 - ``github``: one annotation per finding, within GitHub's limits per step;
 - ``sarif``: a SARIF 2.1.0 log, categorised ``jsoncontract/diff/``, a rule per kind of
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
-from typing import IO, TYPE_CHECKING, Final
+from dataclasses import replace
+from typing import IO, TYPE_CHECKING
 
+from jsoncontract.codes import CATALOG, DIFF, DIFFERENCE, code_rule
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.check_ci import code_meta
 from jsoncontract.reporters.findings import (
     FindingSet,
     KeptFindings,
@@ -36,65 +38,24 @@ from jsoncontract.reporters.text import plural
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, Difference, DiffSummary
 
-DOCS_URL: Final = "https://github.com/jsoncontract/jsoncontract/blob/main/docs/diff.md"
-
-#: What each kind of difference means (the later hop...).
-KINDS: Final = {
-    "dropped": "The later hop lacks a member the earlier hop had",
-    "added": "The later hop has a member the earlier hop did not",
-    "renamed": "The later hop has the same value under another name",
-    "moved": "The later hop has the same value in another object",
-    "coerced": "The later hop has the same meaning in another JSON type",
-    "re-encoded": "The later hop has an object as JSON text, or JSON text as an object",
-    "value-changed": "The later hop has another value",
-    "reordered": "The later hop has the array's items in another order",
-}
-#: What each finding of the diff itself means.
-FINDINGS: Final = {
-    "diff.unpaired": "Only one hop of the call was found",
-    "diff.tool_mismatch": "The hops of one call name different tools",
-    "diff.mapping_not_applied": "A transform a mapping declares did not happen",
-    "diff.convert_failed": "A value the declared conversion cannot convert",
-    "diff.mapping_unknown_path": "A mapping names a path the hop's schema cannot hold",
-    "diff.mapping_unused": "A transform of a mapping matched no member in any call",
-}
-_WHAT: Final = (
-    "jsoncontract diff puts the hops of one call side by side (the model's arguments, the MCP "
-    "tools/call arguments, the downstream body) and classifies every difference; a mapping "
-    "file declares the transforms an adapter is meant to make."
-)
-
 
 def diff_meta(code: str, severity: Severity) -> RuleMeta:
-    """What a report says about a ``diff`` code: a kind of difference, a finding of the
-    diff, or a hop's own finding (a ``check`` code)."""
-    kind = code.removeprefix("diff.")
-    summary = KINDS.get(kind) or FINDINGS.get(code)
-    if summary is None:
-        return code_meta(code, severity)
-    return RuleMeta(
-        code=code,
-        name=code.replace(".", "-").replace("_", "-"),
-        summary=summary,
-        severity=severity,
-        description=f"{summary}. {_WHAT}",
-        help_markdown=(
-            f"**`{code}`**: {summary[:1].lower()}{summary[1:]}.\n\n{_WHAT} A difference a "
-            "mapping declares is expected (a note); any other is an error. The codes, the "
-            f"mapping format and every option: [docs/diff.md]({DOCS_URL})."
-        ),
-        help_uri=DOCS_URL,
-        tags=("diff",),
-    )
+    """What a report says about a ``diff`` code (a kind of difference, a finding of the
+    diff, or a hop's own ``check`` code): its entry in the catalog of codes."""
+    rule = code_rule(code, severity)
+    entry = CATALOG.get(code)
+    if entry is not None and entry.family in (DIFF, DIFFERENCE):
+        return replace(rule, tags=("diff",))
+    return rule
 
 
 def as_finding(difference: Difference) -> Finding:
-    """A difference as a finding ``diff.<kind>`` on the later hop's capture."""
+    """A difference as a finding, coded by its kind, on the later hop's capture."""
     message = difference.message
     if difference.expected and difference.rule:
         message += f" (declared: {difference.rule})"
     return Finding(
-        code=f"diff.{difference.code.value}",
+        code=difference.code.value,
         severity=difference.severity,
         message=message,
         path=difference.path,

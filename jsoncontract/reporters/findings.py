@@ -15,6 +15,7 @@ findings is one renderer of a :class:`FindingSet` plus one small class per comma
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -202,3 +203,27 @@ def printable_finding(finding: Finding) -> Finding:
     if finding.source is not None:
         changes["source"] = replace(finding.source, file=printable(finding.source.file))
     return replace(finding, **changes)
+
+
+_LINK: Final = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+#: A code span: a run of backticks, the code, the same run (CommonMark).
+_CODE: Final = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown help as plain text (SARIF's ``help.text``, for viewers that do not render
+    Markdown): links spelt ``text (url)``, emphasis and code marks dropped.
+
+    >>> plain_text("Wrapped in a fence (```` ```json ``` ````): see [docs](u), **now**.")
+    'Wrapped in a fence (```json ```): see docs (u), now.'
+    """
+    text = _CODE.sub(lambda m: _unspaced(m.group(2)), markdown)
+    text = _LINK.sub(r"\1 (\2)", text)
+    return text.replace("**", "")
+
+
+def _unspaced(code: str) -> str:
+    """A code span's text: one space either side is padding when both are there."""
+    if len(code) > 2 and code.startswith(" ") and code.endswith(" ") and code.strip():
+        return code[1:-1]
+    return code

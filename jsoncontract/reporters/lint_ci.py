@@ -30,12 +30,12 @@ if TYPE_CHECKING:
 
 def rule_metadata(codes: Collection[str]) -> dict[str, RuleMeta]:
     """The metadata (and documentation) of the rules with these codes, in catalog order."""
+    from jsoncontract.codes import INPUT, code_rule
     from jsoncontract.lint.codes import all_rules
     from jsoncontract.lint.docs import rule_meta
-    from jsoncontract.reporters.check_ci import code_meta
 
     metas = {code: rule_meta(rule) for code, rule in all_rules().items() if code in codes}
-    metas.update((code, code_meta(code)) for code in sorted(codes) if code.startswith("input."))
+    metas.update((code, code_rule(code)) for code in sorted(codes) if code.startswith(INPUT.prefix))
     return metas
 
 

@@ -23,7 +23,6 @@ whatever text its findings quote.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -31,6 +30,7 @@ from urllib.parse import quote
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._json import printable
 from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.reporters.findings import (
@@ -39,6 +39,7 @@ from jsoncontract.reporters.findings import (
     ToolInfo,
     fingerprint,
     is_relative,
+    plain_text,
     portable_path,
     printable_finding,
     project_root,
@@ -51,24 +52,10 @@ MAX_RESULTS: Final = 25_000
 #: Tags GitHub shows per rule (it rejects more than 20).
 MAX_TAGS: Final = 10
 #: The code of the notice that ends a report cut to :data:`MAX_RESULTS`.
-LEFT_OUT: Final = "report.results_left_out"
+LEFT_OUT: Final = codes.REPORT_RESULTS_LEFT_OUT
 SRCROOT: Final = "%SRCROOT%"
 
-LEFT_OUT_RULE: Final = RuleMeta(
-    code=LEFT_OUT,
-    name="results-left-out",
-    summary="Results were left out to stay within GitHub's limit per run",
-    severity=Severity.INFO,
-    description=(
-        "GitHub code scanning rejects a SARIF run holding more than 25,000 results, so a "
-        "larger report keeps the most severe ones and says here how many were left out."
-    ),
-    help_markdown=(
-        "The report held more results than GitHub code scanning accepts in one run. The "
-        "most severe were kept; the message says how many were left out. Every finding is "
-        "in the JSON report (`--format json`)."
-    ),
-)
+LEFT_OUT_RULE: Final = codes.code_rule(LEFT_OUT)
 
 
 def _rule(meta: RuleMeta) -> dict[str, Any]:
@@ -92,16 +79,6 @@ def _rule(meta: RuleMeta) -> dict[str, Any]:
     if properties:
         out["properties"] = properties
     return out
-
-
-_LINK: Final = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-
-
-def plain_text(markdown: str) -> str:
-    """Markdown help as plain text (SARIF's ``help.text``, for viewers that do not render
-    Markdown): links spelt ``text (url)``, emphasis and code marks dropped."""
-    text = _LINK.sub(r"\1 (\2)", markdown)
-    return text.replace("**", "").replace("`", "")
 
 
 def artifact_location(file: str, root: str) -> dict[str, Any]:

@@ -24,8 +24,10 @@ for their wire format. :class:`TestFindingsReporter` is how a fixture run become
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Final, Never
+from dataclasses import replace
+from typing import TYPE_CHECKING, Never
 
+from jsoncontract.codes import SUITE_CODES, code_rule
 from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
 from jsoncontract.reporters.github import Annotation, AnnotationWriter
@@ -33,50 +35,10 @@ from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import sarif_log
 from jsoncontract.reporters.suite_text import totals_counts, totals_head
-from jsoncontract.suites.model import Mismatch, Status, group_by_suite
+from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
     from jsoncontract.suites.model import Case, CaseOutcome, Suite, TestReport
-
-#: What each mismatch means, as rule descriptions.
-SUMMARIES: Final = {
-    Mismatch.ACCEPTED: "a negative case the contract accepts: the contract is weaker than the "
-    "case says it should be",
-    Mismatch.UNEXPECTED_FAILURE: "a case expected to pass fails",
-    Mismatch.WRONG_STAGE: "a negative case fails at another gate than expected",
-    Mismatch.WRONG_REASON: "a negative case fails for another reason than expected",
-    Mismatch.WRONG_PATH: "a negative case fails for the expected reason at another place",
-    Mismatch.WRONG_FIELDS: "a call carries other argument fields than recorded",
-    Mismatch.WRONG_TOOL: "a captured call goes to another tool than recorded",
-    Mismatch.WRONG_HOP: "a captured call is at another hop than expected",
-    Mismatch.NO_CALL: "a capture holds no call the case can check",
-    Mismatch.TOOL_MISSING: "a suite's tool is not in the tool list",
-}
-
-#: What to do about each mismatch (the rules' full descriptions).
-REMEDIES: Final = {
-    Mismatch.ACCEPTED: "Tighten the tool's schema (or add a business rule) so that the case "
-    "fails as it says; if the input is in fact acceptable, make the case expect ok.",
-    Mismatch.UNEXPECTED_FAILURE: "Either the contract became stricter than the case, or the "
-    "case's input is wrong: fix the one that is mistaken.",
-    Mismatch.WRONG_STAGE: "The case fails, but at another gate than it says: an earlier gate "
-    "now catches the input, or the case expects the wrong gate.",
-    Mismatch.WRONG_REASON: "The case fails at the expected gate but with another code or "
-    "keyword: the contract changed, or the case names the wrong reason.",
-    Mismatch.WRONG_PATH: "The case fails for the expected reason at another JSON Pointer: "
-    "the schema's shape moved, or the case names the wrong place.",
-    Mismatch.WRONG_FIELDS: "A regression case recorded the argument names a call carried; "
-    "the call now carries others (a prompt or model change dropped or added one).",
-    Mismatch.WRONG_TOOL: "A regression case recorded which tool a captured call goes to; "
-    "the call now goes elsewhere.",
-    Mismatch.WRONG_HOP: "The case says at which hop its capture was taken, and the capture "
-    "holds a call at another hop.",
-    Mismatch.NO_CALL: "The case's capture holds no call the case can check (or not the one "
-    "its call index names).",
-    Mismatch.TOOL_MISSING: "The suite's tool is not among the tool definitions given: it was "
-    "renamed or removed, or the tool list is incomplete.",
-}
-
 
 # -- junit ----------------------------------------------------------------------------------
 
@@ -164,28 +126,11 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
 # -- findings (sarif) -----------------------------------------------------------------------
 
 
-SUITES_URL: Final = "https://github.com/jsoncontract/jsoncontract/blob/main/docs/suites.md"
-
-
 def rule_metadata() -> dict[str, RuleMeta]:
-    """One rule per mismatch kind."""
+    """One rule per kind of mismatch, from the catalog of codes."""
     return {
-        f"suite.{kind.value}": RuleMeta(
-            code=f"suite.{kind.value}",
-            name=kind.value.replace("_", "-"),
-            summary=summary[:1].upper() + summary[1:],
-            severity=Severity.ERROR,
-            help_markdown=(
-                f"**`suite.{kind.value}`**: {summary}.\n\n{REMEDIES[kind]}\n\n"
-                "`jsoncontract test --update` accepts the current outcomes as the cases' "
-                "expectations and shows what changed; review that diff before committing "
-                f"it. The suite format: [docs/suites.md]({SUITES_URL})."
-            ),
-            help_uri=SUITES_URL,
-            tags=("fixture-suite",),
-            description=f"{summary[:1].upper()}{summary[1:]}. {REMEDIES[kind]}",
-        )
-        for kind, summary in SUMMARIES.items()
+        code: replace(code_rule(code), name=kind.replace("_", "-"), tags=("fixture-suite",))
+        for kind, code in SUITE_CODES.items()
     }
 
 
@@ -208,8 +153,10 @@ def as_finding(outcome: CaseOutcome) -> Finding:
     """A case that did not pass, as a finding on its line of the suite file."""
     suite, case = outcome.suite, outcome.case
     expect = case.expect if case is not None else None
+    code = outcome.code
+    assert code is not None, "a case that did not pass has a code"
     return Finding(
-        code=outcome.code or "suite.passed",
+        code=code,
         severity=Severity.ERROR,
         message=f"{suite.tool} › {outcome.name}: {outcome.message}",
         path=(expect.path or "") if expect is not None else "",

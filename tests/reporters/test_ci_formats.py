@@ -66,7 +66,7 @@ def test_diff_ci_formats(
         lines = text.splitlines()
         assert lines[-1] == "jsoncontract diff: 5 calls diffed, 1 agree, 3 differ, 1 unpaired"
         assert any(
-            line.startswith("::error file=fixtures/diff/trace.jsonl,line=13,title=diff.dropped::")
+            line.startswith("::error file=fixtures/diff/trace.jsonl,line=13,title=dropped::")
             for line in lines
         )
     elif fmt == "junit":
@@ -75,5 +75,5 @@ def test_diff_ci_formats(
         assert len(names) == len(set(names)) == 5
         assert root.get("failures") == "4"
     else:
-        assert '"ruleId": "diff.dropped"' in text
+        assert '"ruleId": "dropped"' in text
     golden(f"diff/trace.{fmt}.{ {'github': 'txt', 'sarif': 'json', 'junit': 'xml'}[fmt] }", text)
