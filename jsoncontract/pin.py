@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract._files import expand, positions_of, read_bytes
-from jsoncontract.errors import InputError, UsageError
+from jsoncontract._files import find, positions_of, read_bytes
+from jsoncontract.errors import InputError, NotThisKind, UsageError
 from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
@@ -138,23 +138,40 @@ def _relative(path: Path, base: Path) -> str:
         return path.resolve().as_posix()
 
 
-def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None) -> Lock:
-    """Pin every tool of the named files and directories; paths are kept relative to
-    ``base`` (the lock file's directory).
+def pin(
+    paths: Iterable[str | Path],
+    *,
+    base: Path,
+    tool_name: str | None = None,
+    exclude: Sequence[str] = (),
+    skipped: list[tuple[str, str]] | None = None,
+) -> Lock:
+    """Pin every tool of the named files and directories, less what ``exclude`` matches;
+    paths are kept relative to ``base`` (the lock file's directory). A file found in a
+    directory that holds no tool definition (a ``package.json``) is left out, and recorded
+    in ``skipped`` as ``(file, why)``; named, it is an error.
 
     Raises:
         InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect;
             two tools of a file share a name.
     """
     lock = Lock()
-    for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
+    for found in find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
+        path = found.path
         data = read_bytes(path)
         index = positions_of(path, data)
+        try:
+            contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
+        except NotThisKind as exc:
+            if found.named:
+                raise
+            if skipped is not None:
+                skipped.append((str(path), exc.message))
+            continue
         key = _relative(path, base)
         tools = lock.files.setdefault(key, {})
         lock.texts[key] = index
         lock.shown[key] = str(path)
-        contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
         require_writable(str(path), data, index)
         for tool in contracts:
             if tool.name in tools:
@@ -508,6 +525,7 @@ class PinSettings:
     report: ReportSettings
     check: bool = False
     tool: str | None = None
+    exclude: tuple[str, ...] = ()
 
     @property
     def base(self) -> Path:
@@ -526,6 +544,7 @@ def pin_settings(
     output: Path | None = None,
     color: bool | None = None,
     changed: bool = False,
+    exclude: Sequence[str] | None = None,
 ) -> PinSettings:
     """The settings of a ``pin`` run: the lock is ``--lock``, else the config's
     ``[pin] lock``, else :data:`DEFAULT_LOCK` next to the config (or here). With
@@ -538,7 +557,13 @@ def pin_settings(
             config's tools.
     """
     from jsoncontract.reporters.interface import ReportOptions
-    from jsoncontract.settings import ReportSettings, among, report_root, tool_paths
+    from jsoncontract.settings import (
+        ReportSettings,
+        among,
+        exclude_patterns,
+        report_root,
+        tool_paths,
+    )
 
     configured = cfg.section("pin").get("lock")
     lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
@@ -553,4 +578,4 @@ def pin_settings(
         targets = tool_paths(paths, cfg, how="name files or directories")
     options = ReportOptions(color, root=report_root(cfg))
     report = ReportSettings(format=format or "text", output=output, options=options)
-    return PinSettings(targets, lock_path, report, check, tool)
+    return PinSettings(targets, lock_path, report, check, tool, exclude_patterns(exclude, cfg))

@@ -10,6 +10,7 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ExcludeOpt,
     NoConfigOpt,
     OutputOpt,
     format_choices,
@@ -49,6 +50,7 @@ def pin_cli(
     format: Annotated[PinFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -56,19 +58,24 @@ def pin_cli(
     # fmt: on
     """Pin each tool's canonical definition (name, description, input and output schema,
     annotations) in a lock file; with --check, report what changed since."""
-    from jsoncontract.cli.options import note, write_report
+    from jsoncontract.cli.options import note, note_skipped, write_report
     from jsoncontract.config import load_config
     from jsoncontract.pin import check_lock, pin, pin_settings, write_lock
 
     settings = pin_settings(
         load_config(config, discover=not no_config),
         paths=paths, lock=lock, check=check, tool=tool, format=format, output=output,
-        color=color, changed=changed,
+        color=color, changed=changed, exclude=exclude,
     )  # fmt: skip
     if not settings.paths:
         note("no changed tool definition or lock; nothing to check")
         return 0
-    current = pin(settings.paths, base=settings.base, tool_name=settings.tool)
+    skipped: list[tuple[str, str]] = []
+    current = pin(
+        settings.paths, base=settings.base, tool_name=settings.tool, exclude=settings.exclude,
+        skipped=skipped,
+    )  # fmt: skip
+    note_skipped(skipped, "tool definition")
     if not settings.check:
         update = _describe_update(settings.lock, current, settings.base)
         write_lock(current, settings.lock)

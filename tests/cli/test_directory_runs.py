@@ -112,3 +112,21 @@ def test_lint_goes_on_past_a_broken_file(project: Path, run_cli: Callable[..., A
     assert "input.unreadable" in rules
     named = run_cli("lint", "--no-config", "build/broken.json")
     assert named.code == 2  # named on the command line: the file itself is the mistake
+
+
+def test_pin_skips_what_holds_no_tool_and_takes_exclude(
+    project: Path, run_cli: Callable[..., Any]
+) -> None:
+    pinned = run_cli("pin", "--no-config", ".", "--exclude", "build/", "--lock", "tools.lock")
+    assert pinned.code == 0, pinned.stderr
+    assert "note: skipped package.json" in pinned.stderr
+    assert "note: skipped call.json" in pinned.stderr
+    lock = json.loads((project / "tools.lock").read_text())
+    assert list(lock["files"]) == ["tools.json"]
+    checked = run_cli(
+        "pin", "--no-config", ".", "--exclude", "build/", "--lock", "tools.lock", "--check"
+    )
+    assert checked.code == 0, checked.stderr
+    broken = run_cli("pin", "--no-config", ".", "--lock", "tools.lock")
+    assert broken.code == 2  # a file that cannot be read is not skipped: the lock would lie
+    assert "build/broken.json" in broken.stderr
