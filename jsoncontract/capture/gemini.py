@@ -10,6 +10,15 @@ Results are ``functionResponse`` parts ``{id?, name, response}`` in the content 
 call (``response`` holds ``output`` or ``error``: an ``error`` member marks a failure). A
 request body's ``contents`` is a conversation history; a ``functionResponse`` without an id
 answers the call of the same name in the model content before it, in order.
+
+A call without an id made by a response that follows a request in the same file, and seen
+again in a later request's history right after that request's contents, is one call: both
+sightings get the same :attr:`~jsoncontract.model.ToolCall.sighting` (the mark of the
+history it was made after, its name and arguments, and how many times the same call came
+before it since that request), which the ledger pairs as it pairs call ids. So a gateway log
+(each request, then its response) counts each call once, with its result. A response
+without a request before it, a history that does not continue the request the response
+followed, and a candidate the history did not keep are calls of their own.
 """
 
 from __future__ import annotations
@@ -139,20 +148,23 @@ def history(
     out: list[Captured],
     pointer: str = "",
     known: Known | None = None,
-) -> None:
+    expected: dict[str, None] | None = None,
+) -> bytes:
     """A request body: its ``contents`` are a conversation history. A content an earlier
     request of the file held at the same place, after the same contents (``known``), is
     skipped: each request repeats the history before it, and Gemini's calls need not carry
-    ids to tell them by."""
+    ids to tell them by. A call without an id whose sighting a response was given
+    (``expected``) gets the same one. Returns the mark of the last content."""
     contents = node.get("contents")
     if not isinstance(contents, list):
-        return
+        return b""
     ctx = ctx.child("", history=True)
     unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
     mark = b""
     for i, entry in enumerate(contents):
         if not isinstance(entry, dict):
             continue
+        before = mark
         if known is not None:
             mark = _chain(mark, entry)
             if mark in known:
@@ -163,6 +175,13 @@ def history(
         content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
         if entry.get("role") == "model":
             unanswered = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+            if expected and known is not None:
+                counts: dict[bytes, int] = {}
+                for call in unanswered:
+                    key = _sighting(before, call, counts)
+                    if key is not None and key in expected:
+                        del expected[key]
+                        call.sighting = key
             continue
         kept = out[:start]
         for item in out[start:]:
@@ -174,6 +193,21 @@ def history(
                     continue
             kept.append(item)
         out[:] = kept
+    return mark
+
+
+def _sighting(after: bytes, call: ToolCall, counts: dict[bytes, int]) -> str | None:
+    """The sighting of a call without an id made after the history of mark ``after``: its
+    name and arguments, and how many times the same call was made there before it
+    (``counts``, updated)."""
+    try:
+        what = orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: a call of its own
+        return None
+    seen = counts.get(what, 0)
+    counts[what] = seen + 1
+    digest = hashlib.blake2b(after + what + seen.to_bytes(8, "little"), digest_size=16)
+    return "\x00gemini/" + digest.hexdigest()
 
 
 def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
@@ -186,17 +220,44 @@ def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
     return hashlib.blake2b(previous + data, digest_size=16).digest()
 
 
-class GeminiState:
-    """The contents with function parts a file's requests have held."""
+#: How many sightings of calls made by responses a file remembers, waiting for a history
+#: to show them again (the oldest are forgotten first).
+SIGHTINGS: Final = 4096
 
-    __slots__ = ("known",)
+
+class GeminiState:
+    """The contents with function parts a file's requests have held, and the calls without
+    ids the responses after the latest request made."""
+
+    __slots__ = ("counts", "expected", "known", "last")
 
     def __init__(self) -> None:
         self.known = Known()
+        self.last: bytes | None = None  # the mark of the latest request's last content
+        self.counts: dict[bytes, int] = {}  # the calls made since, by name and arguments
+        self.expected: dict[str, None] = {}  # sightings given to responses' calls, in order
 
     def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A request body, read for the contents the file's earlier requests did not hold."""
-        history(node, ctx, out, known=self.known)
+        self.last = history(node, ctx, out, known=self.known, expected=self.expected)
+        self.counts.clear()
+
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A response after a request: its calls without ids get their sightings."""
+        start = len(out)
+        response(node, ctx, out)
+        last = self.last
+        if last is None:
+            return
+        expected = self.expected
+        for item in out[start:]:
+            if type(item) is ToolCall and item.call_id is None:
+                key = _sighting(last, item, self.counts)
+                if key is not None:
+                    item.sighting = key
+                    expected[key] = None
+                    if len(expected) > SIGHTINGS:
+                        del expected[next(iter(expected))]
 
     def flush(self, out: list[Captured]) -> None:
         """Nothing is left unfinished."""
@@ -255,7 +316,9 @@ class Gemini:
 
     def whole(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A whole ``GenerateContentResponse`` (or one streamed chunk of it)."""
-        return response if isinstance(value["candidates"], list) else None
+        if not isinstance(value["candidates"], list):
+            return None
+        return response if state.last is None else state.response
 
     def part(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A request body, a ``Content``, a part, or a bare function call."""

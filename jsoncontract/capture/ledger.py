@@ -9,7 +9,8 @@ in the same order.
 conventions carry the model's id), unique in the run. At the MCP hop it is ``(hop, session,
 id)``, the session being the MCP session's id, since JSON-RPC ids restart in every session
 (``jsonrpc.request.id`` and ``mcp.session.id`` of an MCP span give the same key as the
-frames); the downstream hop keys the same way. A call or result without an id never waits:
+frames); the downstream hop keys the same way. A call without an id is keyed by its
+``sighting`` when its dialect gives one. A call or result without either never waits:
 a dialect that pairs by position (a Gemini history without ids, an HTTP Archive entry, a
 span that holds both) attaches the result itself before handing the call on.
 
@@ -36,7 +37,10 @@ handed on (the response, then the next request's history; a chat span's ``tool_c
 part, then the execute-tool span) is the same call: the later sighting is dropped, except
 that it supplies the arguments when the first one did not record them (an execute-tool
 span without the opt-in ``gen_ai.tool.call.arguments``). MCP and downstream calls are never
-merged: a JSON-RPC id may be used again once answered.
+merged: a JSON-RPC id may be used again once answered. A call without an id is keyed the
+same way by its ``sighting``, when its dialect can tell its sightings apart from other calls
+(a Gemini call of a response, and the same call in the next request's history: see
+:mod:`jsoncontract.capture.gemini`).
 
 **Results.** A result meets the waiting call of its key and is attached (the first one
 stays: a history repeats the results before it). A result for a call already handed on
@@ -209,8 +213,10 @@ class Ledger:
     def _call(self, call: ToolCall) -> None:
         call_id = call.call_id
         if call_id is None:
-            self._queue.append([call, self.doc, True, None])
-            return
+            call_id = call.sighting  # a key its dialect gave the sightings of one call
+            if call_id is None:
+                self._queue.append([call, self.doc, True, None])
+                return
         hop = call.hop
         key = _key(hop, call.session, call_id)
         waiting = self._waiting

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -55,6 +57,10 @@ _NOISE_KEPT: Final = 50
 _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
+#: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
+_GROUP_GRACE: Final = 2.0
+#: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
+_SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
 
 SDK_MISSING: Final = (
     "jsoncontract mcp needs the official MCP SDK, which is not installed: "
@@ -439,8 +445,13 @@ class Connection:
     def _unparsed(self, exc: Exception) -> None:
         """A line (or HTTP body) the SDK could not read as JSON-RPC."""
         raw = _input_of(exc)
-        request_id = raw.get("id") if isinstance(raw, dict) else None
-        reason = _why_invalid(raw)
+        if isinstance(raw, str) and _undecoded(raw):
+            request_id = _id_of(raw)
+            raw = _bytes_shown(raw)
+            reason = "bytes that are not UTF-8: MCP messages are UTF-8 text"
+        else:
+            request_id = raw.get("id") if isinstance(raw, dict) else None
+            reason = _why_invalid(raw)
         reply = Reply(ReplyKind.INVALID, 0.0, raw=raw, detail=reason)
         waiter = self._waiting.get(request_id) if isinstance(request_id, int) else None
         if waiter is None and self._verbatim is not None and isinstance(raw, dict):
@@ -778,12 +789,20 @@ async def _open_stdio(
     else:
         errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
         conn._stderr = errlog
-    params = StdioServerParameters(
+    params = StdioServerParameters.model_construct(
         command=spec.command[0],
         args=list(spec.command[1:]),
         env=dict(spec.env) or None,
         cwd=spec.cwd,
+        # bytes that are not UTF-8 reach the tap as lone surrogates, which it names (the
+        # SDK's choices, strict or replace, end the read loop or change the text silently)
+        encoding_error_handler="surrogateescape",
     )
+    spawned: list[int] = []
+    # run after the SDK has stopped the server: the rest of its process group goes too
+    stack.push_async_callback(_end_groups, spawned)
+    _spawns()
+    token = _SPAWNED.set(spawned)
     try:
         streams: tuple[Any, Any] = await stack.enter_async_context(
             stdio_client(params, errlog=errlog)
@@ -798,7 +817,60 @@ async def _open_stdio(
         ) from None
     except (OSError, ValueError) as exc:
         raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
+    finally:
+        _SPAWNED.reset(token)
     return streams
+
+
+@cache
+def _spawns() -> None:
+    """Have the SDK's stdio transport say which process it starts (in :data:`_SPAWNED` of
+    the task that starts it). The SDK stops a server's whole process group only when the
+    server outlives its stdin closing; a server that exits at once leaves its helpers
+    running, which :func:`_end_groups` ends."""
+    import mcp.client.stdio as transport
+
+    spawn = getattr(transport, "_create_platform_compatible_process", None)
+    if spawn is None:  # pragma: no cover - another SDK layout: its own cleanup only
+        return
+
+    async def spawned(*args: Any, **kwargs: Any) -> Any:
+        process = await spawn(*args, **kwargs)
+        started = _SPAWNED.get()
+        if started is not None:
+            started.append(process.pid)
+        return process
+
+    transport._create_platform_compatible_process = spawned
+
+
+async def _end_groups(pids: list[int]) -> None:
+    """End what is left of each process group (a stdio server is the leader of its own):
+    SIGTERM, then SIGKILL after :data:`_GROUP_GRACE` seconds."""
+    import anyio
+
+    if os.name != "posix":  # pragma: no cover - the SDK ends a Windows job itself
+        return
+    with anyio.CancelScope(shield=True):
+        for pid in pids:
+            if not _signal_group(pid, signal.SIGTERM):
+                continue
+            with anyio.move_on_after(_GROUP_GRACE):
+                while _signal_group(pid, 0):
+                    await anyio.sleep(0.02)
+                continue
+            _signal_group(pid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to a process group; whether the group still exists."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # members we may not signal: nothing more to do
+        return False
+    return True
 
 
 def _has_fileno(stream: Any) -> bool:
@@ -872,6 +944,28 @@ def _input_of(exc: Exception) -> Any:
         if found:
             return found[0].get("input")
     return str(exc)
+
+
+def _undecoded(text: str) -> bool:
+    """Whether a line holds bytes that were not UTF-8 (read as lone surrogates)."""
+    return any("\udc80" <= c <= "\udcff" for c in text)
+
+
+def _bytes_shown(text: str) -> str:
+    """A line read with ``surrogateescape``, its bytes that are not UTF-8 written ``\\xNN``."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _id_of(text: str) -> Any:
+    """The ``id`` of a line read with ``surrogateescape`` that is JSON once its stray bytes
+    are replaced, else ``None``."""
+    import orjson
+
+    try:
+        value = orjson.loads(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+    except orjson.JSONDecodeError:
+        return None
+    return value.get("id") if isinstance(value, dict) else None
 
 
 def _text_of(raw: Any) -> str:

@@ -440,3 +440,83 @@ def test_a_repeated_gemini_history_without_ids_is_read_once(write: Callable[...,
     # the first request's call, then the second's new one: the repeated prefix is read once
     assert [(c.source.line, c.result is not None) for c in got] == [(1, True), (2, True)]
     assert got[1].result is not None and got[1].result.content == {"x": 1}
+
+
+GEMINI_ASK = {"role": "user", "parts": [{"text": "Weather in Paris?"}]}
+GEMINI_CALL = {
+    "role": "model",
+    "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}],
+}
+GEMINI_ANSWER = {
+    "role": "user",
+    "parts": [
+        {"functionResponse": {"name": "get_weather", "response": {"output": {"temp_c": 21}}}}
+    ],
+}
+
+
+def gemini_response(content: dict[str, Any], response_id: str) -> dict[str, Any]:
+    return {
+        "candidates": [{"content": content, "finishReason": "STOP", "index": 0}],
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": response_id,
+    }
+
+
+def test_a_gemini_call_without_id_in_a_response_and_the_next_history_is_one_call(
+    write: Callable[..., Path],
+) -> None:
+    """A gateway log: each request, then its response. The call the response made comes
+    back in the next request's history with its result: one call, at the response, with
+    the result."""
+    done = {"role": "model", "parts": [{"text": "21 C."}]}
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+        gemini_response(done, "r2"),
+        # the same question again later in the conversation: a new call, not the first
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER, done, GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r3"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER, done, GEMINI_ASK, GEMINI_CALL]},
+    ]
+    path = write("gw.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    got = calls_of(path)
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (6, False)]
+    assert got[0].result is not None and got[0].result.content == {"output": {"temp_c": 21}}
+    assert got[0].call_id is None and got[0].turn == "r1/0"
+    report = check([path], tools=TOOLS)
+    assert (report.summary.calls, report.findings) == (2, [])
+
+
+def test_gemini_calls_without_ids_are_kept_apart_where_nothing_says_they_are_one(
+    write: Callable[..., Path],
+) -> None:
+    # responses alone: the same call made twice is two calls
+    same = "".join(json.dumps(gemini_response(GEMINI_CALL, f"r{i}")) + "\n" for i in (1, 2))
+    assert len(calls_of(write("responses.jsonl", same))) == 2
+    # two candidates proposing the same call are two calls; the history keeps the first
+    both = {
+        "candidates": [
+            {"content": GEMINI_CALL, "index": 0},
+            {"content": GEMINI_CALL, "index": 1},
+        ],
+        "responseId": "r1",
+    }
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        both,
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    got = calls_of(write("two.jsonl", "".join(json.dumps(x) + "\n" for x in lines)))
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (2, False)]
+    # a history that does not continue the request the response answered: its call is
+    # its own (another conversation's)
+    other = {"role": "user", "parts": [{"text": "Weather in Lyon?"}]}
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [other, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    got = calls_of(write("other.jsonl", "".join(json.dumps(x) + "\n" for x in lines)))
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, False), (3, True)]

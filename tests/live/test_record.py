@@ -413,3 +413,23 @@ def test_record_overhead_is_small(tmp_path: Path) -> None:
     proxy.stdout.close()
     assert sorted(times)[25] < 0.05
     assert sys.platform != "win32"
+
+
+def test_the_servers_process_group_is_gone_when_the_host_hangs_up(tmp_path: Path) -> None:
+    """A helper the server started (which holds the server's stdout too) does not outlive
+    the recording, and the recorder does not wait for the host to kill it."""
+    helper = tmp_path / "helper"
+    trace = tmp_path / "trace.jsonl"
+    args = [*_recording(trace, tools=("lookup_order",)), "--helper", str(helper)]
+
+    async def main() -> float:
+        with anyio.fail_after(60):
+            async with _client(args) as client:
+                await client.list_tools()
+            return time.monotonic()
+
+    start = time.monotonic()
+    anyio.run(main)
+    assert wait_gone(int(wait_for(helper)))
+    assert _frames(trace)[-1]["event"] == "exit"
+    assert time.monotonic() - start < 20

@@ -23,7 +23,10 @@ backend would); ``--page-size N`` paginates ``tools/list``;
 ``--invalid-tool`` adds tools whose definitions break the rules; ``--junk-stdout`` prints a
 log line to stdout at start; ``--exit-on-initialize`` exits when the first message
 arrives; ``--silent`` reads and never answers; ``--legacy`` answers ``server/discover``
-with -32601, as servers before MCP 2026-07-28 do.
+with -32601, as servers before MCP 2026-07-28 do. ``--helper PID_FILE`` starts a helper
+process (in the server's process group, as a server's workers are) that outlives the server
+unless someone ends the group; ``--non-utf8-stdout`` prints a line of bytes that are not
+UTF-8 to stdout at start.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ import sys
 
 if __name__ == "__main__" and "--junk-stdout" in sys.argv:  # before the slow imports
     sys.stdout.write("Loading order index... done (3 orders)\n")
+    sys.stdout.flush()
+if __name__ == "__main__" and "--non-utf8-stdout" in sys.argv:
+    sys.stdout.buffer.write(b"Loading \xe9t\xe9 index \xff\n")  # Latin-1, not UTF-8
     sys.stdout.flush()
 
 import argparse
@@ -313,7 +319,14 @@ if __name__ == "__main__":
     parser.add_argument("--call-log", help="append every tools/call to this file")
     parser.add_argument("--latency", type=float, default=0, help="ms each call takes")
     parser.add_argument("--describe", default="", help="append this to every description")
+    parser.add_argument("--helper", help="start a helper process; write its id here")
+    parser.add_argument("--non-utf8-stdout", action="store_true")
     opts = parser.parse_args()
+    if opts.helper:
+        import subprocess
+
+        helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        Path(opts.helper).write_text(str(helper.pid))
     if opts.pid_file and (opts.exit_on_initialize or opts.silent or opts.junk_stdout):
         started(opts)
     _raw_misbehaviour(opts)
