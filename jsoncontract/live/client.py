@@ -131,7 +131,7 @@ class Reply:
             return "a result"
         if self.kind is ReplyKind.ERROR:
             message = str((self.error or {}).get("message", ""))
-            return f"JSON-RPC error {self.code} ({_cut(message)})"
+            return f"JSON-RPC error {self.code} ({_cut(_masked(message))})"
         return self.detail or self.kind.value
 
 
@@ -263,7 +263,7 @@ class Connection:
             return ""
         text = data.decode("utf-8", "replace")
         kept = [line.strip() for line in text.splitlines() if line.strip()]
-        return " | ".join(kept[-lines:])
+        return _masked(" | ".join(kept[-lines:]))
 
     # -- requests ----------------------------------------------------------------------
 
@@ -463,7 +463,7 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(_cut(_text_of(raw), _QUOTED), reason))
+            self.noise.append(Noise(_cut(_masked(_text_of(raw)), _QUOTED), reason))
 
     # -- opening -----------------------------------------------------------------------
 
@@ -907,6 +907,14 @@ def _seconds(value: float) -> str:
     if value >= 1 and math.isclose(value, round(value)):
         return f"{round(value)} s"
     return f"{value:g} s"
+
+
+def _masked(text: str) -> str:
+    """``text`` with every secret in it replaced by its kind and hash: what a server writes
+    is quoted in messages and reports, which never repeat a credential."""
+    from jsoncontract.redact import masked
+
+    return masked(text)
 
 
 def _cut(text: str, limit: int = 80) -> str:

@@ -261,7 +261,7 @@ def test_a_server_that_cannot_be_probed(run_cli: Run, repo_cwd: Path) -> None:
         "mcp",
         "probe",
         "--connect-timeout",
-        "2",
+        "20",  # the server exits at once; a loaded machine may take seconds to start it
         "--",
         "python",
         "tests/live/servers/workbench.py",
