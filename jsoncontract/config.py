@@ -141,10 +141,14 @@ FORMAT_KEYS: Final = {
 def config_schema() -> dict[str, Any]:
     """The JSON Schema of the configuration, assembled from one file per section.
 
-    The values a ``format`` key allows are not written in the files: they are the
-    formats of the command's reporter table (:data:`FORMAT_KEYS`).
+    The values of keys that name a member of one of the library's tables are not written
+    in the files but filled in from the table: a ``format`` key allows the formats of the
+    command's reporter table (:data:`FORMAT_KEYS`), ``[check] dialect`` the dialects of the
+    capture registry, ``[fixtures] kinds`` the kinds the generator derives.
     """
+    from jsoncontract.capture.registry import built_in_names
     from jsoncontract.reporters import formats
+    from jsoncontract.suites.kinds import DERIVED_KINDS
 
     folder = resources.files("jsoncontract") / "schemas" / "config"
     schema: dict[str, Any] = orjson.loads((folder / "_root.json").read_bytes())
@@ -154,6 +158,9 @@ def config_schema() -> dict[str, Any]:
             properties[entry.name.removesuffix(".json")] = orjson.loads(entry.read_bytes())
     for (section, key), command in FORMAT_KEYS.items():
         properties[section]["properties"][key]["enum"] = formats(command)
+    properties["check"]["properties"]["dialect"]["enum"] = ["auto", *built_in_names()]
+    kinds = properties["fixtures"]["properties"]["kinds"]
+    kinds["items"]["enum"] = [kind.value for kind in DERIVED_KINDS]
     schema["additionalProperties"] = False
     return schema
 
