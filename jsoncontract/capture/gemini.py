@@ -18,7 +18,8 @@ history it was made after, its name and arguments, and how many times the same c
 before it since that request), which the ledger pairs as it pairs call ids. So a gateway log
 (each request, then its response) counts each call once, with its result. A response
 without a request before it, a history that does not continue the request the response
-followed, and a candidate the history did not keep are calls of their own.
+followed, a candidate the history did not keep, and the same call made after the same
+history again (a conversation repeated in the file) are calls of their own.
 """
 
 from __future__ import annotations
@@ -224,19 +225,26 @@ def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
 #: How many sightings of calls made by responses a file remembers, waiting for a history
 #: to show them again (the oldest are forgotten first).
 SIGHTINGS: Final = 4096
+#: How many sightings given a file remembers, to give a repeat one of its own: more than
+#: the ledger remembers call keys (:data:`jsoncontract.capture.ledger.REMEMBERED`, twice).
+ISSUED: Final = 32768
 
 
 class GeminiState:
     """The contents with function parts a file's requests have held, and the calls without
     ids the responses after the latest request made."""
 
-    __slots__ = ("counts", "expected", "known", "last")
+    __slots__ = ("counts", "expected", "issued", "known", "last")
 
     def __init__(self) -> None:
         self.known = Known()
         self.last: bytes | None = None  # the mark of the latest request's last content
         self.counts: dict[bytes, int] = {}  # the calls made since, by name and arguments
         self.expected: dict[str, None] = {}  # sightings given to responses' calls, in order
+        # how many times each sighting was given: the same call made again after the same
+        # history (a conversation repeated in the file) is another call, with a sighting
+        # of its own that no history matches
+        self.issued: dict[str, int] = {}
 
     def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A request body, read for the contents the file's earlier requests did not hold."""
@@ -250,15 +258,23 @@ class GeminiState:
         last = self.last
         if last is None:
             return
-        expected = self.expected
+        expected, issued = self.expected, self.issued
         for item in out[start:]:
             if type(item) is ToolCall and item.call_id is None:
                 key = _sighting(last, item, self.counts)
-                if key is not None:
-                    item.sighting = key
-                    expected[key] = None
-                    if len(expected) > SIGHTINGS:
-                        del expected[next(iter(expected))]
+                if key is None:
+                    continue
+                times = issued.get(key, 0)
+                issued[key] = times + 1
+                if times:
+                    item.sighting = f"{key}/{times}"
+                    continue
+                item.sighting = key
+                expected[key] = None
+                if len(expected) > SIGHTINGS:
+                    del expected[next(iter(expected))]
+                if len(issued) > ISSUED:
+                    del issued[next(iter(issued))]
 
     def flush(self, out: list[Captured]) -> None:
         """Nothing is left unfinished."""

@@ -520,3 +520,16 @@ def test_gemini_calls_without_ids_are_kept_apart_where_nothing_says_they_are_one
     ]
     got = calls_of(write("other.jsonl", "".join(json.dumps(x) + "\n" for x in lines)))
     assert [(c.source.line, c.result is not None) for c in got] == [(2, False), (3, True)]
+
+
+def test_two_gemini_conversations_alike_keep_both_calls(write: Callable[..., Path]) -> None:
+    """The same question asked twice in one log (an evaluation run, say), the same call
+    made each time: two calls, not one."""
+    one = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    path = write("twice.jsonl", "".join(json.dumps(x) + "\n" for x in one + one))
+    got = calls_of(path)
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (5, False)]
