@@ -13,27 +13,25 @@ answers the call of the same name in the model content before it, in order.
 
 A call without an id made by a response that follows a request in the same file, and seen
 again in a later request's history right after that request's contents, is one call: both
-sightings get the same :attr:`~jsoncontract.model.ToolCall.sighting` (the mark of the
-history it was made after, its name and arguments, and how many times the same call came
-before it since that request), which the ledger pairs as it pairs call ids. So a gateway log
-(each request, then its response) counts each call once, with its result. A response
-without a request before it, a history that does not continue the request the response
-followed, a candidate the history did not keep, and the same call made after the same
-history again (a conversation repeated in the file) are calls of their own.
+get the same sighting (:class:`~jsoncontract.capture.base.Sightings`), which the ledger pairs
+as it pairs call ids. So a gateway log (each request, then its response) counts each call
+once, with its result. A response without a request before it, a history that does not
+continue the request the response followed, a candidate the history did not keep, and the
+same call made after the same history again (a conversation repeated in the file) are calls
+of their own.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
-
-import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     DocContext,
     Known,
+    Sightings,
     envelope,
+    history_mark,
     make_call,
     make_result,
     result_problem,
@@ -150,13 +148,13 @@ def history(
     out: list[Captured],
     pointer: str = "",
     known: Known | None = None,
-    expected: dict[str, None] | None = None,
+    sightings: Sightings | None = None,
 ) -> bytes:
     """A request body: its ``contents`` are a conversation history. A content an earlier
     request of the file held at the same place, after the same contents (``known``), is
     skipped: each request repeats the history before it, and Gemini's calls need not carry
-    ids to tell them by. A call without an id whose sighting a response was given
-    (``expected``) gets the same one. Returns the mark of the last content."""
+    ids to tell them by. A call without an id a response was seen making gets its sighting
+    (``sightings``). Returns the mark of the last content."""
     contents = node.get("contents")
     if not isinstance(contents, list):
         return b""
@@ -168,7 +166,7 @@ def history(
             continue
         before = mark
         if known is not None:
-            mark = _chain(mark, entry)
+            mark = history_mark(mark, entry.get("role"), entry.get("parts"))
             if mark in known:
                 continue
             known.add(mark)
@@ -177,13 +175,8 @@ def history(
         content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
         if entry.get("role") == "model":
             unanswered = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
-            if expected and known is not None:
-                counts: dict[bytes, int] = {}
-                for call in unanswered:
-                    key = _sighting(before, call, counts)
-                    if key is not None and key in expected:
-                        del expected[key]
-                        call.sighting = key
+            if sightings is not None and known is not None:
+                sightings.match(before, unanswered)
             continue
         kept = out[:start]
         for item in out[start:]:
@@ -198,83 +191,30 @@ def history(
     return mark
 
 
-def _sighting(after: bytes, call: ToolCall, counts: dict[bytes, int]) -> str | None:
-    """The sighting of a call without an id made after the history of mark ``after``: its
-    name and arguments, and how many times the same call was made there before it
-    (``counts``, updated)."""
-    try:
-        what = orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # deeper than orjson writes: a call of its own
-        return None
-    seen = counts.get(what, 0)
-    counts[what] = seen + 1
-    digest = hashlib.blake2b(after + what + seen.to_bytes(8, "little"), digest_size=16)
-    return "\x00gemini/" + digest.hexdigest()
-
-
-def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
-    """The mark of a content at its place in a history: a hash of the content and of the
-    marks before it, so that the same call made again later is another mark."""
-    try:
-        data = orjson.dumps([entry.get("role"), entry.get("parts")], option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # deeper than orjson writes: a mark of its own
-        data = repr(id(entry)).encode()
-    return hashlib.blake2b(previous + data, digest_size=16).digest()
-
-
-#: How many sightings of calls made by responses a file remembers, waiting for a history
-#: to show them again (the oldest are forgotten first).
-SIGHTINGS: Final = 4096
-#: How many sightings given a file remembers, to give a repeat one of its own: more than
-#: the ledger remembers call keys (:data:`jsoncontract.capture.ledger.REMEMBERED`, twice).
-ISSUED: Final = 32768
-
-
 class GeminiState:
     """The contents with function parts a file's requests have held, and the calls without
     ids the responses after the latest request made."""
 
-    __slots__ = ("counts", "expected", "issued", "known", "last")
+    __slots__ = ("counts", "known", "last", "sightings")
 
     def __init__(self) -> None:
         self.known = Known()
         self.last: bytes | None = None  # the mark of the latest request's last content
         self.counts: dict[bytes, int] = {}  # the calls made since, by name and arguments
-        self.expected: dict[str, None] = {}  # sightings given to responses' calls, in order
-        # how many times each sighting was given: the same call made again after the same
-        # history (a conversation repeated in the file) is another call, with a sighting
-        # of its own that no history matches
-        self.issued: dict[str, int] = {}
+        self.sightings = Sightings()
 
     def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A request body, read for the contents the file's earlier requests did not hold."""
-        self.last = history(node, ctx, out, known=self.known, expected=self.expected)
+        self.last = history(node, ctx, out, known=self.known, sightings=self.sightings)
         self.counts.clear()
 
     def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A response after a request: its calls without ids get their sightings."""
         start = len(out)
         response(node, ctx, out)
-        last = self.last
-        if last is None:
-            return
-        expected, issued = self.expected, self.issued
-        for item in out[start:]:
-            if type(item) is ToolCall and item.call_id is None:
-                key = _sighting(last, item, self.counts)
-                if key is None:
-                    continue
-                times = issued.get(key, 0)
-                issued[key] = times + 1
-                if times:
-                    item.sighting = f"{key}/{times}"
-                    continue
-                item.sighting = key
-                expected[key] = None
-                if len(expected) > SIGHTINGS:
-                    del expected[next(iter(expected))]
-                if len(issued) > ISSUED:
-                    del issued[next(iter(issued))]
+        if self.last is not None:
+            calls = [c for c in out[start:] if type(c) is ToolCall and c.call_id is None]
+            self.sightings.give(self.last, calls, self.counts)
 
     def flush(self, out: list[Captured]) -> None:
         """Nothing is left unfinished."""
