@@ -109,8 +109,12 @@ def safe_url(url: str) -> str:
 
 
 def safe_arguments(words: Sequence[str]) -> list[str]:
-    """Command words with the value after (or in) a sensitive-looking flag hidden:
-    ``--api-key X`` and ``--api-key=X`` show ``***``."""
+    """Command words with the value after (or in) a sensitive-looking flag hidden, and the
+    value of a sensitive-looking variable set on the command line: ``--api-key X``,
+    ``--api-key=X`` and ``env API_KEY=X`` (``docker run -e API_KEY=X``) show ``***``. Any
+    other word holding a secret shows it by kind and hash."""
+    from jsoncontract.redact import masked
+
     out: list[str] = []
     hide_next = False
     for word in words:
@@ -118,11 +122,12 @@ def safe_arguments(words: Sequence[str]) -> list[str]:
             out.append("***")
             hide_next = False
             continue
-        if word.startswith("-") and "=" in word:
-            flag, _, _ = word.partition("=")
-            out.append(f"{flag}=***" if is_sensitive(flag.lstrip("-")) else word)
-            continue
-        out.append(word)
+        if "=" in word:
+            name, _, _ = word.partition("=")
+            if is_sensitive(name.lstrip("-")):
+                out.append(f"{name}=***")
+                continue
+        out.append(masked(word))
         hide_next = word.startswith("-") and is_sensitive(word.lstrip("-"))
     return out
 

@@ -207,3 +207,20 @@ def test_the_public_api_is_lazy_and_complete() -> None:
         assert getattr(live, name) is not None
     code = "import sys, jsoncontract.live; assert 'mcp' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_environment_values_and_keys_in_a_command_are_never_shown() -> None:
+    """The commands host configs hold: ``env KEY=VALUE server``, ``docker run -e KEY=VALUE``,
+    a key given as a plain argument."""
+    key = "ghp_" + "16C7e42F292c6912E7710c838347Ae178B4a"
+    words = ["docker", "run", "-e", f"GITHUB_PERSONAL_ACCESS_TOKEN={key}", "-e", "REGION=eu",
+             "ghcr.io/github/github-mcp-server"]  # fmt: skip
+    assert safe_arguments(words) == [
+        "docker", "run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=***", "-e", "REGION=eu",
+        "ghcr.io/github/github-mcp-server",
+    ]  # fmt: skip
+    assert safe_arguments(["env", "OPENAI_API_KEY=sk-x", "python", "s.py"]) == [
+        "env", "OPENAI_API_KEY=***", "python", "s.py",
+    ]  # fmt: skip
+    shown = ServerSpec(command=("npx", "-y", "@acme/mcp", key)).label
+    assert key[4:] not in shown and "<redacted github-token" in shown
