@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import signal
 import tempfile
 from collections.abc import AsyncIterator
@@ -57,6 +58,10 @@ _NOISE_KEPT: Final = 50
 _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
+#: ``{"jsonrpc": "2.0", "id": N`` at the start of a message, as SDKs write them.
+_LEADING_ID: Final = re.compile(
+    r'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18})\s*[,}]'
+)
 #: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
 _GROUP_GRACE: Final = 2.0
 #: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
@@ -449,6 +454,12 @@ class Connection:
             request_id = _id_of(raw)
             raw = _bytes_shown(raw)
             reason = "bytes that are not UTF-8: MCP messages are UTF-8 text"
+        elif isinstance(raw, str) and _too_deep(exc):
+            request_id = _id_of(raw)
+            reason = (
+                "a JSON message nested more deeply than the MCP SDK reads (about 250 levels): "
+                "clients cannot read it"
+            )
         else:
             request_id = raw.get("id") if isinstance(raw, dict) else None
             reason = _why_invalid(raw)
@@ -959,20 +970,33 @@ def _undecoded(text: str) -> bool:
     return any("\udc80" <= c <= "\udcff" for c in text)
 
 
+def _too_deep(exc: Exception) -> bool:
+    """Whether the SDK could not read a message because of its depth (valid JSON)."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return False
+    try:
+        found = errors()
+    except Exception:  # pragma: no cover - errors() of a foreign exception type
+        return False
+    return bool(found) and "recursion limit" in str(found[0].get("msg", ""))
+
+
 def _bytes_shown(text: str) -> str:
     """A line read with ``surrogateescape``, its bytes that are not UTF-8 written ``\\xNN``."""
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _id_of(text: str) -> Any:
-    """The ``id`` of a line read with ``surrogateescape`` that is JSON once its stray bytes
-    are replaced, else ``None``."""
+    """The ``id`` of a message the SDK could not read (a line read with ``surrogateescape``,
+    its stray bytes replaced; a message too deep for the SDK), else ``None``."""
     import orjson
 
     try:
         value = orjson.loads(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
     except orjson.JSONDecodeError:
-        return None
+        found = _LEADING_ID.match(text)  # deeper than orjson reads too: the usual member order
+        return int(found.group(1)) if found else None
     return value.get("id") if isinstance(value, dict) else None
 
 

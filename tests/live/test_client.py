@@ -229,3 +229,44 @@ def test_a_tool_list_that_cannot_be_read(tmp_path: Path, mode: str, said: str) -
     with pytest.raises(ServerError) as caught:
         _listing(spec, timeout=2)
     assert str(caught.value).startswith(f"raw: {said}")
+
+
+DEEP_SERVER = """\
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "deep", "version": "1"}}
+    elif message["method"] == "tools/list":
+        result = {"tools": [{"name": "nest", "inputSchema": {"type": "object"}}]}
+    elif message["method"] == "tools/call":
+        depth = 400  # valid JSON, deeper than the SDK reads
+        sys.stdout.write('{"jsonrpc": "2.0", "id": %d, "result": {"content": [], '
+                         '"structuredContent": {"d": %s}}}\\n'
+                         % (message["id"], "[" * depth + "]" * depth))
+        sys.stdout.flush()
+        continue
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                          "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+def test_an_answer_nested_too_deeply_is_an_invalid_answer_at_once(tmp_path: Path) -> None:
+    script = tmp_path / "deep.py"
+    script.write_text(DEEP_SERVER)
+    spec = ServerSpec(command=(sys.executable, str(script)), name="deep")
+
+    async def main() -> Any:
+        async with connect(spec, ConnectOptions(timeout=10)) as conn:
+            return await conn.call_tool("nest", {}), conn.noise
+
+    reply, noise = anyio.run(main)
+    assert reply.kind is ReplyKind.INVALID and reply.seconds < 5
+    assert "nested" in reply.detail and "not JSON" not in reply.detail
+    assert noise == []
