@@ -224,3 +224,23 @@ def test_environment_values_and_keys_in_a_command_are_never_shown() -> None:
     ]  # fmt: skip
     shown = ServerSpec(command=("npx", "-y", "@acme/mcp", key)).label
     assert key[4:] not in shown and "<redacted github-token" in shown
+
+
+def test_one_broken_entry_of_a_host_config_leaves_the_others_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host config holds every server of a host; one whose variable is not set here (or
+    that uses the legacy SSE transport) does not stop the others being named."""
+    monkeypatch.delenv("NOT_SET_HERE", raising=False)
+    host = tmp_path / ".mcp.json"
+    host.write_text(
+        '{"mcpServers": {"shop": {"command": "python", "args": ["shop.py"]},'
+        ' "github": {"command": "gh-mcp", "env": {"TOKEN": "${NOT_SET_HERE}"}},'
+        ' "old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}'
+    )
+    spec = resolve_server(["shop"], [], host_configs=[host])
+    assert spec.command == ("python", "shop.py")
+    with pytest.raises(ConfigError, match=r"github.*NOT_SET_HERE.*not set"):
+        resolve_server(["github"], [], host_configs=[host])
+    with pytest.raises(UsageError, match="legacy HTTP\\+SSE"):
+        resolve_server(["old"], [], host_configs=[host])
