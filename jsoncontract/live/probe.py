@@ -684,9 +684,9 @@ async def probe_server(
                 )
                 for tool in card.tools:
                     tool.results = [results[id(c)] for c in plan.get(tool.name, [])]
-                # what the server wrote after its last answer (a list_changed notification)
-                # is read before the end: a ping's answer comes after it
-                await conn.request("ping", timeout=min(1.0, options.timeout))
+                # A server writes in order: once a ping is answered, whatever it sent after
+                # its last answer (a list_changed notification, stray output) has been read.
+                await conn.request("ping", timeout=min(PROTOCOL_WAIT, conn.options.timeout))
             card.protocol.append(_stdout_check(conn, spec))
             card.findings.extend(_noise_after(conn, listing))
             card.findings.extend(_notification_findings(conn, card.label))
