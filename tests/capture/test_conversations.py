@@ -304,6 +304,58 @@ def test_anthropic_batch_result(write: Callable[..., Path]) -> None:
     assert (call.call_id, call.turn) == ("toolu_9", "msg_1")
 
 
+def test_batch_requests_that_failed_are_said_not_taken_for_unknown_lines(
+    write: Callable[..., Path],
+) -> None:
+    """Batch output files hold the requests that failed too: an errored, expired or
+    canceled Anthropic result, an OpenAI line with an error or an error response. Each is a
+    warning that the line holds no response to check, never an unknown dialect."""
+    lines = [
+        {
+            "custom_id": "r2",
+            "result": {
+                "type": "errored",
+                "error": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+            },
+        },
+        {"custom_id": "r3", "result": {"type": "expired"}},
+        {
+            "id": "batch_req_2",
+            "custom_id": "r4",
+            "response": None,
+            "error": {"code": "batch_expired", "message": "not executed in time"},
+        },
+        {
+            "id": "batch_req_3",
+            "custom_id": "r5",
+            "response": {
+                "status_code": 400,
+                "request_id": "req_3",
+                "body": {"error": {"message": "Invalid tools", "type": "invalid_request_error"}},
+            },
+            "error": None,
+        },
+    ]
+    path = write("batch_out.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    report = check([path], tools=TOOLS)
+    found = [
+        (r.call.source.line, f.code, f.severity.value) for r in report.results for f in r.findings
+    ]
+    assert found == [(n, "envelope.no_tool_call", "warning") for n in (1, 2, 3, 4)]
+    messages = [r.findings[0].message for r in report.results]
+    assert messages[0] == (
+        "the Batch request 'r2' holds no response: it errored (overloaded_error: x)"
+    )
+    assert messages[1] == "the Batch request 'r3' holds no response: it expired"
+    assert messages[2] == (
+        "the Batch request 'r4' holds no response: it failed (batch_expired: not executed in time)"
+    )
+    assert messages[3] == (
+        "the Batch request 'r5' holds no response: it failed with HTTP 400 "
+        "(invalid_request_error: Invalid tools)"
+    )
+
+
 # -- HTTP Archives --------------------------------------------------------------------------
 
 
