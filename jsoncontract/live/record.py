@@ -153,6 +153,9 @@ class StdioProxy:
         assert child.stdin is not None and child.stdout is not None
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
+        # a server that exits on its own (a crash) takes its helpers with it: one of them
+        # holding its stdout would keep the recording, and the host, waiting
+        threading.Thread(target=_after_exit, args=(child,), daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _raise_exit)
@@ -270,6 +273,12 @@ def _stop(child: subprocess.Popen[bytes]) -> int:
         if not _signal_group(child.pid, 0):
             break
     return child.wait()
+
+
+def _after_exit(child: subprocess.Popen[bytes]) -> None:
+    """Once the server has exited, end what is left of its process group."""
+    child.wait()
+    _stop(child)
 
 
 def _signal_group(pgid: int, sig: int) -> bool:

@@ -433,3 +433,30 @@ def test_the_servers_process_group_is_gone_when_the_host_hangs_up(tmp_path: Path
     assert wait_gone(int(wait_for(helper)))
     assert _frames(trace)[-1]["event"] == "exit"
     assert time.monotonic() - start < 20
+
+
+def test_a_server_that_crashes_ends_the_recording_though_a_helper_holds_its_stdout(
+    tmp_path: Path,
+) -> None:
+    """The server exits in the middle of a call; a helper it started still holds its stdout.
+    The recorder ends the helper, so the host hears the connection close at once."""
+    from mcp.shared.exceptions import MCPError
+
+    helper = tmp_path / "helper"
+    trace = tmp_path / "trace.jsonl"
+    args = [*_recording(trace, tools=("crash_report",)), "--helper", str(helper)]
+
+    async def main() -> str:
+        with anyio.fail_after(30):
+            async with _client(args, read_timeout_seconds=20) as client:
+                try:
+                    await client.call_tool("crash_report", {"year": 2024})
+                except MCPError as exc:
+                    return exc.message
+        return "answered"
+
+    start = time.monotonic()
+    said = anyio.run(main)
+    assert time.monotonic() - start < 15, said
+    assert wait_gone(int(wait_for(helper)))
+    assert _frames(trace)[-1] == {**_frames(trace)[-1], "event": "exit", "code": 7}
