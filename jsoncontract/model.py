@@ -382,8 +382,9 @@ class ToolCall:
     - ``session``: for an MCP call, what its session had said when the call was made;
     - ``time``: when the call was made (seconds since the epoch), where the capture says;
     - ``sighting``: for a call without an id, a key its dialect gives every sighting of one
-      call (a Gemini call in a response, then in the next request's history), by which the
-      reader's ledger tells them to be one call; never reported.
+      call (a Gemini call in a response, then in the next request's history; an
+      OpenTelemetry ``tool_call`` part, its execute-tool span, the next span's history), by
+      which the reader's ledger tells them to be one call; never reported.
     """
 
     hop: Hop | None

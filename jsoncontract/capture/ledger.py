@@ -25,8 +25,8 @@ its call waits :data:`WINDOW` documents for it the same way. Memory is bounded b
 handed on.
 
 **Calls alone.** A run whose first :data:`WINDOW` documents held no result at some hop
-(neither a result nor a call that brings its own, as an execute-tool span or an HTTP
-Archive entry does) is taken to be a trace of calls alone at that hop (the responses of
+(neither a result nor a call with an id that brings its own, as an execute-tool span
+does) is taken to be a trace of calls alone at that hop (the responses of
 a model, the requests a host sent): from then on its calls neither wait nor are
 remembered, so that such a trace is read as fast as before results were paired (holding
 calls costs time, their data going cold while they wait, and remembering them costs a
@@ -40,8 +40,9 @@ that it supplies the arguments when the first one did not record them (an execut
 span without the opt-in ``gen_ai.tool.call.arguments``). MCP and downstream calls are never
 merged: a JSON-RPC id may be used again once answered. A call without an id is keyed the
 same way by its ``sighting``, when its dialect can tell its sightings apart from other calls
-(a Gemini call of a response, and the same call in the next request's history: see
-:mod:`jsoncontract.capture.gemini`).
+(a Gemini call of a response and the same call in the next request's history; an
+OpenTelemetry chat span's call, its execute-tool span and the next span's history: see
+:class:`jsoncontract.capture.base.Sightings`).
 
 **Results.** A result meets the waiting call of its key and is attached (the first one
 stays: a history repeats the results before it). A result for a call already handed on
@@ -225,7 +226,7 @@ class Ledger:
             and hop is not None
             and self._expect.get(hop._value_) is not True
         ):
-            self._carries_results(hop)  # a span or HAR entry that holds its result
+            self._carries_results(hop)  # an execute-tool span, which holds its result
         key = _key(hop, call.session, call_id)
         waiting = self._waiting
         if hop is _MODEL:
