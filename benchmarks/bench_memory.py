@@ -1,14 +1,14 @@
 """Peak memory of ``check`` on long traces, and what a compressed trace costs.
 
-    python benchmarks/bench_memory.py                       # every figure
-    python benchmarks/bench_memory.py --keys 1000000        # a shorter idempotency run
+    python benchmarks/bench_memory.py                       # every figure, shorter
+    python benchmarks/bench_memory.py --keys 10000000 --rounds 3   # the README's figures
 
 Figures (each a child process's peak RSS and CPU time, from ``wait4``):
 
 - 1,000,000 OpenAI Chat calls, ``--format json -o FILE`` (``--jobs 1``, and the default);
-- ``--keys`` calls (default 10,000,000) of a write tool, each with its own idempotency key,
-  ``--format json --results failed --jobs 1``: the index of keys spills to disk past its
-  budget;
+- ``--keys`` calls (default 1,000,000; the README's figure: 10,000,000) of a write tool,
+  each with its own idempotency key, ``--format json --results failed --jobs 1``: the index
+  of keys spills to disk past its budget;
 - the 200,000-call trace plain and as ``.jsonl.gz``, run alternately, CPU time compared.
 """
 
@@ -65,8 +65,8 @@ def write_keys(path: Path, calls: int) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=1_000_000)
-    parser.add_argument("--keys", type=int, default=10_000_000)
-    parser.add_argument("--rounds", type=int, default=3, help="plain/gzip alternations")
+    parser.add_argument("--keys", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=1, help="plain/gzip alternations")
     parser.add_argument("--skip", nargs="*", default=[], choices=["calls", "keys", "gzip"])
     options = parser.parse_args()
     out = out_dir()

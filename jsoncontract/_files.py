@@ -1,27 +1,45 @@
 """Reading input files safely: existence, size limits, directories, stdin, compression.
 
-Files ending in ``.gz`` or ``.zst`` (and stdin or a pipe that starts with the gzip or
-Zstandard magic bytes) are decompressed while they are read, never unpacked to disk. A
+Files ending in ``.gz`` or ``.zst``, and files, stdin or pipes that start with the gzip or
+Zstandard magic bytes, are decompressed while they are read, never unpacked to disk. A
 corrupt or truncated compressed stream stops the job with an :class:`InputError` naming
 the file, the last whole line read and the compressed byte offset reached.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fnmatch
 import io
 import os
 import stat
 import sys
 import zlib
-from collections.abc import Iterable, Iterator
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from jsoncontract._yaml import YamlDocument
     from jsoncontract.model import Anomaly
+
+    class Positions(Protocol):
+        """Positions of a document's nodes (:class:`~jsoncontract._locate.PositionIndex`
+        for JSON, :class:`~jsoncontract._yaml.YamlPositions` for YAML)."""
+
+        @property
+        def repeated_keys(self) -> int: ...
+
+        def knows(self, pointer: str) -> bool: ...
+
+        def position(self, pointer: str) -> tuple[int, int] | None: ...
+
 
 #: A single JSON document larger than this is refused (JSONL traces stream and have no limit).
 MAX_DOCUMENT_BYTES: Final = 256 * 1024 * 1024
@@ -51,6 +69,21 @@ def compression_of(path: Path | str) -> str | None:
     return COMPRESSIONS.get(Path(path).suffix.lower())
 
 
+def compression_in(path: Path | str) -> str | None:
+    """The compression of a file: the one its name says, else the one whose magic bytes it
+    starts with (a ``.jsonl`` that holds gzip data); ``None`` for stdin and pipes, which
+    cannot be looked into without reading them (:func:`open_stream` does, as it reads)."""
+    kind = compression_of(path)
+    if kind is not None or is_stream(path):
+        return kind
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(4)
+    except OSError:
+        return None  # reading it says what is wrong
+    return next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
+
+
 def plain_suffix(path: Path | str) -> str:
     """The suffix of a file name once a compression suffix is taken off.
 
@@ -63,15 +96,55 @@ def plain_suffix(path: Path | str) -> str:
     return name.suffix.lower()
 
 
-def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str) -> list[Path]:
-    """Files named directly, plus every file with one of ``suffixes`` under named directories.
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A file to read: ``named`` on the command line, or found under a named directory
+    (where a file that is not what the command reads is skipped, not an error)."""
+
+    path: Path
+    named: bool
+
+
+def excluded(path: Path, patterns: Sequence[str], base: Path | None = None) -> bool:
+    """Whether ``path`` matches one of the glob ``patterns``: its name, its path relative
+    to ``base`` (the directory it was found in) or its path as given. ``**`` crosses
+    directories; a pattern ending in ``/`` matches a directory and everything in it."""
+    if not patterns:
+        return False
+    names = {path.as_posix(), path.name}
+    if base is not None:
+        with contextlib.suppress(ValueError):  # not below it
+            names.add(path.relative_to(base).as_posix())
+    for pattern in patterns:
+        folder = pattern.rstrip("/")
+        for name in names:
+            if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, folder):
+                return True
+            parts = PurePosixPath(name).parts
+            if any(
+                fnmatch.fnmatchcase("/".join(parts[: i + 1]), folder) for i in range(len(parts) - 1)
+            ):
+                return True
+    return False
+
+
+def find(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Found]:
+    """Files named directly, plus every file with one of ``suffixes`` under named
+    directories (hidden ones left out), less those ``exclude`` matches (see
+    :func:`excluded`).
 
     A suffix may hold several dots (``.suite.json``): it is matched against the name's end.
 
     Raises:
         InputError: a path does not exist, or a directory holds no matching file.
     """
-    out: list[Path] = []
+    out: list[Found] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -82,19 +155,38 @@ def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str)
                 and p.name.lower().endswith(suffixes)
                 and not any(part.startswith(".") for part in p.relative_to(path).parts)
             )
-            if not found:
+            kept = [p for p in found if not excluded(p, exclude, path)]
+            if not kept:
                 plain = [s for s in suffixes if not s.endswith(tuple(COMPRESSIONS))]
                 also = ", each also .gz or .zst" if len(plain) < len(suffixes) else ""
+                left = " once --exclude is applied" if found else ""
                 raise InputError(
-                    f"directory has no {what} files ({', '.join('*' + s for s in plain)}{also})",
+                    f"directory has no {what} files ({', '.join('*' + s for s in plain)}{also})"
+                    + left,
                     file=str(path),
                 )
-            out.extend(found)
+            out.extend(Found(p, named=False) for p in kept)
         elif path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
-            out.append(path)
+            if not excluded(path, exclude):
+                out.append(Found(path, named=True))
         else:
             raise InputError("no such file or directory", file=str(path))
     return out
+
+
+def expand(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Path]:
+    """The paths of :func:`find`.
+
+    Raises:
+        InputError: a path does not exist, or a directory holds no matching file.
+    """
+    return [item.path for item in find(paths, suffixes, what=what, exclude=exclude)]
 
 
 def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -104,7 +196,7 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
         InputError: the file cannot be read, is empty, or is larger than ``max_bytes``.
     """
     name = str(path)
-    if compression_of(name) is not None:
+    if name != STDIN and compression_in(name) is not None:
         return _read_limited(name, open_stream(name), max_bytes)
     try:
         if name == STDIN:
@@ -156,13 +248,20 @@ def _read_limited(name: str, stream: IO[bytes], max_bytes: int) -> bytes:
 def load_document(
     path: Path | str, data: bytes | None = None
 ) -> tuple[object, tuple[Anomaly, ...]]:
-    """Read and parse one JSON document file.
+    """Read and parse one JSON document file (a YAML one when its name ends in ``.yaml``
+    or ``.yml``, see :mod:`jsoncontract._yaml`).
 
     Raises:
-        InputError: unreadable, empty, too large, or not JSON (with line, column and why).
+        InputError: unreadable, empty, too large, or not JSON (with line, column and why);
+            a YAML file that is not YAML or holds more than one document.
     """
     if data is None:
         data = read_bytes(path)
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        document = yaml_document(path, data)
+        return document.value, document.anomalies
     try:
         return load(data)
     except NotJSON as exc:
@@ -173,6 +272,31 @@ def load_document(
             line=d.line,
             column=d.column,
         ) from None
+
+
+def yaml_document(path: Path | str, data: bytes) -> YamlDocument:
+    """The one document of a YAML file.
+
+    Raises:
+        InputError: not YAML, or a stream of several documents.
+    """
+    from jsoncontract._yaml import load_yaml
+
+    documents = load_yaml(data, name=str(path))
+    if len(documents) != 1:
+        raise InputError(f"holds {len(documents)} YAML documents; one was expected", file=str(path))
+    return documents[0]
+
+
+def positions_of(path: Path | str, data: bytes) -> Positions:
+    """Where each node of a JSON or YAML file is (built lazily for JSON)."""
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        return yaml_document(path, data).positions
+    from jsoncontract._locate import PositionIndex
+
+    return PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
 
 
 def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:
@@ -200,7 +324,7 @@ def is_stream(path: Path | str) -> bool:
 
 def open_stream(path: Path | str) -> IO[bytes]:
     """A binary stream for stdin (``-``) or a named file or pipe, decompressed when its
-    name ends in ``.gz`` or ``.zst`` (stdin and pipes: when it starts with their magic)."""
+    name ends in ``.gz`` or ``.zst``, or when it starts with their magic bytes."""
     name = str(path)
     if name == STDIN:
         raw: IO[bytes] = sys.stdin.buffer
@@ -210,7 +334,7 @@ def open_stream(path: Path | str) -> IO[bytes]:
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
     kind = compression_of(name)
-    if kind is None and is_stream(name):
+    if kind is None:
         kind = _sniff(raw)
     if kind is None:
         return raw
@@ -220,10 +344,15 @@ def open_stream(path: Path | str) -> IO[bytes]:
 def _sniff(stream: IO[bytes]) -> str | None:
     """The compression whose magic bytes ``stream`` starts with, without consuming them."""
     peek = getattr(stream, "peek", None)
-    if peek is None:
-        return None
     try:
-        head = peek(4)[:4]
+        if peek is not None:
+            head = peek(4)[:4]
+        elif stream.seekable():  # an in-memory stream (a library caller's stdin)
+            at = stream.tell()
+            head = stream.read(4)
+            stream.seek(at)
+        else:
+            return None
     except OSError:
         return None
     return next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import is_stream
 from jsoncontract.capture.ledger import WINDOW
@@ -30,6 +30,9 @@ from jsoncontract.pipeline.checker import (
 )
 from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.tools.toolset import ToolSet
+
+if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline, BaselineMatcher
 
 
 def _toolset(
@@ -54,6 +57,7 @@ def iter_check(
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
+    baseline: Baseline | None = None,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -81,6 +85,8 @@ def iter_check(
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
         window: how many documents (lines, events, files) a call waits for its result.
+        baseline: a previous report to compare with: each finding is marked ``new`` or
+            ``unchanged`` (see :mod:`jsoncontract.baseline`).
     """
     for result in iter_results(
         captures,
@@ -95,6 +101,7 @@ def iter_check(
         reader=reader,
         dialects=dialects,
         window=window,
+        baseline=baseline,
     ):
         if type(result) is PassedCall:
             yield result.result()
@@ -121,6 +128,7 @@ def iter_results(
     jobs: int = 1,
     result_runs: bool = False,
     keep: str = "all",
+    baseline: Baseline | None = None,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
@@ -134,7 +142,8 @@ def iter_results(
     consecutive results come as one :class:`~jsoncontract.model.ResultRun`, counted and
     encoded for a JSON report (by the workers, or here); ``keep`` says which results those
     runs list (``all``, ``findings``, ``failed``: the report's ``results`` option), while
-    their summaries count every one.
+    their summaries count every one. With a ``baseline``, findings are marked in input
+    order and results come one by one.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
@@ -142,12 +151,15 @@ def iter_results(
     checker = Checker(
         toolset, business=business, results=results, session=session, show_values=show_values
     )
+    matcher = baseline.matcher() if baseline is not None else None
+    if matcher is not None:
+        result_runs = False  # findings are marked in input order, before they are encoded
     if jobs > 1 and fast:
         from jsoncontract.pipeline import parallel
 
         names = [str(c) for c in captures]
         if parallel.can_fork() and parallel.splits(checker) and not any(map(is_stream, names)):
-            parts = parallel.plan(names)
+            parts = parallel.plan(reader.find(names))
             if len(parts) > 1:
                 yield from parallel.iter_parallel(
                     parts,
@@ -157,6 +169,7 @@ def iter_results(
                     summary=summary,
                     runs=result_runs,
                     keep=keep,
+                    matcher=matcher,
                 )
                 return
         captures = names
@@ -166,6 +179,8 @@ def iter_results(
     else:
         items = reader.read_checked(captures, lane)
     checked = checker.stream(items)
+    if matcher is not None:
+        checked = marked(checked, matcher)
     if result_runs:
         yield from encoded_runs(checked, summary, keep)
     elif summary is None:
@@ -180,8 +195,20 @@ def iter_results(
             yield result
     if summary is not None:
         summary.files = reader.files
-        for finding in checker.findings:
+        run_findings = list(checker.findings)
+        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
+
+
+def marked(
+    results: Iterable[CallResult | PassedCall], matcher: BaselineMatcher
+) -> Iterator[CallResult | PassedCall]:
+    """``results``, the findings of each marked ``new`` or ``unchanged`` against a
+    baseline, in input order (a passed call has none)."""
+    for result in results:
+        if type(result) is CallResult and result.findings:
+            result.findings = matcher.mark(result.findings)
+        yield result
 
 
 #: Results per run when a run in one process encodes them for a JSON report.
@@ -237,6 +264,7 @@ def check(
     show_values: bool = False,
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
+    baseline: Baseline | None = None,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -253,6 +281,7 @@ def check(
             summary=summary,
             dialects=dialects,
             window=window,
+            baseline=baseline,
         )
     )
     return CheckReport(summary, checked)

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import compression_of, expand
+from jsoncontract._files import compression_in, compression_of, expand
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import UsageError
@@ -164,19 +164,22 @@ def active_session() -> SparkSession | None:
     return SparkSession.getActiveSession()
 
 
-def read_captures(session: SparkSession, paths: Iterable[str | Path]) -> DataFrame:
+def read_captures(
+    session: SparkSession, paths: Iterable[str | Path], *, exclude: Sequence[str] = ()
+) -> DataFrame:
     """The lines of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain or
-    ``.gz``; directories searched) as a DataFrame of ``file_index``, ``file``, ``line``,
-    ``value``, in input order.
+    ``.gz``; directories searched, less the files the glob patterns of ``exclude`` match)
+    as a DataFrame of ``file_index``, ``file``, ``line``, ``value``, in input order.
 
     Raises:
-        UsageError: a file is no JSONL capture, or is compressed with Zstandard (which
-            Spark's text reader does not read).
+        UsageError: a file is no JSONL capture, is compressed with Zstandard (which
+            Spark's text reader does not read), or holds compressed data its name does not
+            say (Spark decompresses by name).
     """
     _spark()
     from pyspark.sql.types import BinaryType, LongType, StringType, StructField, StructType
 
-    files = [str(p) for p in expand(paths, CAPTURE_SUFFIXES, what="capture")]
+    files = [str(p) for p in expand(paths, CAPTURE_SUFFIXES, what="capture", exclude=exclude)]
     schema = StructType(
         [
             StructField("file_index", LongType(), False),
@@ -193,6 +196,11 @@ def read_captures(session: SparkSession, paths: Iterable[str | Path]) -> DataFra
             raise UsageError(
                 f"{name}: --spark reads JSON Lines captures, plain or .gz "
                 "(decompress .zst first, or check this file without --spark)"
+            )
+        if compression_in(name) != compression_of(name):
+            raise UsageError(
+                f"{name}: holds {compression_in(name)} data its name does not say, and Spark "
+                "decompresses by name: name it .gz (or check it without --spark)"
             )
         # the text source keeps each line's bytes as they are (cast to binary: invalid
         # UTF-8 included), split at line feeds only, as a local run splits them
@@ -691,7 +699,7 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
             yield values
             continue
         result: CallResult = pickle.loads(row["pickled"])
-        contract = executor.tools.get(row["tool"])
+        contract = executor.tools.get(row["tool"], _HOPS.get(row["r_hop"]))
         assert contract is not None  # a key record is only made for a known tool
         own = KeyRecord(
             row["r_hop"],

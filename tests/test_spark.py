@@ -240,6 +240,17 @@ def test_the_cli_writes_the_local_report(session: Any, run_cli: Any, tmp_path: P
     assert on_spark.code == local.code == 1
     assert on_spark.stdout_bytes == local.stdout_bytes
     assert not session.sparkContext._jsc.sc().isStopped()  # not stopped: not the CLI's
+    # against a baseline of half the findings: each marked in input order, as locally
+    report = json.loads(local.stdout)
+    report["results"] = report["results"][: len(report["results"]) // 2]
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps(report))
+    args = ["check", "-t", str(TOOLS), *captures, "-f", "sarif", "--baseline", str(baseline)]
+    local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
+    assert on_spark.code == local.code == 1
+    assert on_spark.stdout_bytes == local.stdout_bytes
+    assert '"baselineState": "unchanged"' in local.stdout
+    assert '"baselineState": "new"' in local.stdout
 
 
 def test_zstandard_captures_are_refused_with_what_to_do(session: Any, tmp_path: Path) -> None:

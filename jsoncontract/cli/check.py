@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ColorOpt,
     ConfigOpt,
     ContextOpt,
+    ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
@@ -22,11 +24,13 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
 
+    from jsoncontract.baseline import Baseline
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.model import CallResult, PassedCall, ResultRun
+    from jsoncontract.model import CallResult, PassedCall, Summary
     from jsoncontract.pipeline.settings import CheckSettings
+    from jsoncontract.reporters.progress import CallProgress
 
     CheckFormat = str
     DialectChoice = str
@@ -100,12 +104,14 @@ def check_cli(
         "--verbose", "-v", help="List passing calls too.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
+    baseline: BaselineOpt = None,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", help="Worker processes (default: one per core; 1 checks in this "
         "process).", min=1, show_default=False)] = None,
     spark: Annotated[str | None, typer.Option(
-        "--spark", metavar="MASTER", help="Check on Apache Spark (local[4], spark://host:7077, "
+        "--spark", help="Check on Apache Spark (local[4], spark://host:7077, "
         "yarn...): JSONL captures, plain or .gz, read by the cluster; needs the spark extra.",
         show_default=False)] = None,
     progress: ProgressOpt = True,
@@ -119,6 +125,9 @@ def check_cli(
     from jsoncontract.cli.options import (
         business_gate,
         exit_code,
+        load_baseline,
+        note_skipped,
+        result_runs,
         stderr_is_terminal,
         write_report,
     )
@@ -128,7 +137,6 @@ def check_cli(
     from jsoncontract.pipeline.parallel import default_jobs
     from jsoncontract.pipeline.result import ResultChecks
     from jsoncontract.pipeline.settings import check_settings
-    from jsoncontract.reporters import reporter_class
     from jsoncontract.tools.toolset import ToolSet
 
     settings = check_settings(
@@ -136,15 +144,22 @@ def check_cli(
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
-        result_window=result_window, listed=listed, jobs=jobs, spark=spark,
+        result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
+        baseline=baseline,
     )  # fmt: skip
+    known = load_baseline(settings.report.baseline, "check", settings.report.root)
     if settings.spark is not None:
-        return _check_on_spark(settings)
-    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+        return _check_on_spark(settings, known)
+    skipped_tools: list[tuple[str, str]] = []
+    toolset = ToolSet.from_paths(
+        settings.tools, tool_name=settings.tool, exclude=settings.exclude, skipped=skipped_tools
+    )
+    note_skipped(skipped_tools, "tool definition")
     with business_gate(settings.business, toolset) as business:
         reader = CaptureReader(
-            dialect=settings.dialect, tool=settings.tool, window=settings.result_window
-        )
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window,
+            exclude=settings.exclude,
+        )  # fmt: skip
         summary = Summary()
         results = iter_results(
             settings.captures, tools=toolset, tool=settings.tool, business=business,
@@ -152,15 +167,19 @@ def check_cli(
             results=ResultChecks(settings.results),
             session=SessionContracts(toolset, settings.session), window=settings.result_window,
             jobs=settings.jobs or default_jobs(), keep=settings.report.options.results,
-            result_runs=reporter_class("check", settings.report.format).takes_result_runs,
+            result_runs=result_runs("check", settings.report.format),
+            baseline=known,
         )  # fmt: skip
+        bar = None
         if progress and stderr_is_terminal() and "-" not in settings.captures:
-            results = _with_progress(results, reader, settings.captures)
-        write_report("check", settings.report, summary, results)
-    return exit_code(summary.worst(), settings.report.fail_on)
+            bar = _progress(reader, settings.captures)
+        write_report("check", settings.report, summary, results, progress=bar)
+    note_skipped(reader.skipped, "capture")
+    # findings a baseline holds do not count toward the exit code
+    return exit_code(summary.worst(new=True), settings.report.fail_on)
 
 
-def _check_on_spark(settings: CheckSettings) -> int:
+def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     """``check --spark MASTER``: the run on a Spark cluster, the report written here."""
     import json
 
@@ -173,7 +192,7 @@ def _check_on_spark(settings: CheckSettings) -> int:
     running = spark.active_session()
     session = spark.session(settings.spark)
     try:
-        lines = spark.read_captures(session, settings.captures)
+        lines = spark.read_captures(session, settings.captures, exclude=settings.exclude)
         report = spark.check(
             lines, tools=settings.tools, rules=business.rules, config=config,
             context=json.dumps(business.context) if business.context is not None else None,
@@ -185,22 +204,43 @@ def _check_on_spark(settings: CheckSettings) -> int:
                 "the trace carries tool results or MCP session messages, which cannot be "
                 "split: Spark checked it in one task, in input order"
             )
-        write_report("check", settings.report, report.summary, report.iter_results())
+        results: Iterable[CallResult | PassedCall] = report.iter_results()
+        if known is not None:
+            results = _marked(results, report.summary, known)
+        write_report("check", settings.report, report.summary, results)
     finally:
         if running is None:  # a session this run started
             session.stop()
-    return exit_code(report.summary.worst(), settings.report.fail_on)
+    return exit_code(report.summary.worst(new=True), settings.report.fail_on)
 
 
-def _with_progress(
-    results: Iterator[CallResult | PassedCall | ResultRun],
-    reader: CaptureReader,
-    captures: Sequence[str],
-) -> Iterator[CallResult | PassedCall | ResultRun]:
-    """Pass results through while a bar on stderr follows the bytes read."""
+def _marked(
+    results: Iterable[CallResult | PassedCall], summary: Summary, known: Baseline
+) -> Iterator[CallResult | PassedCall]:
+    """``results`` with their findings marked against the baseline in input order, as a
+    local run marks them, and counted into ``summary``; then the findings over the run."""
+    from jsoncontract.api import marked
+    from jsoncontract.model import CallResult
+
+    matcher = known.matcher()
+    for result in marked(results, matcher):
+        if type(result) is CallResult:
+            summary.count_baseline(result.findings)
+        yield result
+    summary.findings[:] = matcher.mark(summary.findings)
+    summary.count_baseline(summary.findings)
+
+
+def _progress(reader: CaptureReader, captures: Sequence[str]) -> CallProgress | None:
+    """A bar on stderr for a run long enough to need one (5 MB of named files or more):
+    the bytes read, the calls checked and their rate."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
-    from jsoncontract.cli.options import byte_progress
+    from jsoncontract.cli.options import MIN_BYTES
+    from jsoncontract.reporters.progress import CallProgress
 
-    total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
-    return byte_progress("checking", results, lambda: reader.bytes_read, total)
+    found = expand(captures, CAPTURE_SUFFIXES, what="capture", exclude=reader.exclude)
+    total = sum(p.stat().st_size for p in found)
+    if total < MIN_BYTES:
+        return None
+    return CallProgress(total, lambda: reader.bytes_read)

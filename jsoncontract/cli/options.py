@@ -22,7 +22,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any
@@ -33,10 +33,13 @@ from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
 from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
+    from jsoncontract.baseline import Baseline
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.model import Severity
+    from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.reporters.progress import CallProgress
     from jsoncontract.settings import BusinessSettings, ReportSettings
     from jsoncontract.tools.toolset import ToolSet
 
@@ -112,6 +115,33 @@ ProgressOpt = Annotated[
     bool,
     typer.Option(help="Show a progress bar on stderr (only when stderr is a terminal)."),
 ]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        help="Leave out files matching this glob when walking directories: a name "
+        "(package.json), a path (fixtures/old/*), or a directory (build/) (repeatable).",
+        show_default=False,
+    ),
+]
+BaselineOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--baseline",
+        help="A previous report of this command (--format json, or sarif): findings it "
+        "holds are marked unchanged and do not fail the run; only new ones do.",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+ChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--changed",
+        help="The paths are changed files, as pre-commit passes them: only those among the "
+        "config's tools count, and a file that holds no tool definition is skipped.",
+    ),
+]
 
 # -- choices derived from the library's tables ----------------------------------------------
 
@@ -174,14 +204,63 @@ def business_gate(settings: BusinessSettings, tools: ToolSet) -> Iterator[Busine
 
 
 def write_report(
-    command: str, settings: ReportSettings, end: Any, results: Iterable[Any] = ()
+    command: str,
+    settings: ReportSettings,
+    end: Any,
+    results: Iterable[Any] = (),
+    *,
+    progress: CallProgress | None = None,
 ) -> None:
     """Render ``command``'s report in the chosen format to stdout or the output file
-    (which only appears, complete, when the report is finished)."""
-    from jsoncontract.reporters import render
+    (which only appears, complete, when the report is finished), and, in GitHub Actions,
+    its Markdown summary to the job's summary page (:func:`reports`). ``progress``: a bar
+    on stderr that follows ``results``, the report printed above it on a shared terminal."""
+    from jsoncontract.reporters import formats, render_many
 
-    with output_stream(settings.output) as stream:
-        render(command, settings.format, stream, settings.options, end, results)
+    summary = "markdown" in formats(command)
+    with (
+        reports(settings.format, settings.output, settings.options, summary=summary) as targets,
+        progress or nullcontext(),
+    ):
+        if progress is not None:
+            targets = [(fmt, progress.above(stream), how) for fmt, stream, how in targets]
+            results = progress.track(results)
+        render_many(command, targets, end, results)
+
+
+def result_runs(command: str, fmt: str) -> bool:
+    """Whether every report a run writes takes runs of encoded results (see
+    :attr:`~jsoncontract.reporters.interface.Reporter.takes_result_runs`): the one asked
+    for, and no Markdown step summary besides it."""
+    from jsoncontract.reporters import formats, reporter_class
+
+    if not reporter_class(command, fmt).takes_result_runs:
+        return False
+    return not ("markdown" in formats(command) and os.environ.get(STEP_SUMMARY_ENV))
+
+
+def load_baseline(path: Path | None, command: str, root: str) -> Baseline | None:
+    """The baseline named by ``--baseline`` (its notes said on stderr), or ``None``.
+
+    Raises:
+        InputError: the file cannot be read, or is no report of ``command``.
+    """
+    if path is None:
+        return None
+    from jsoncontract.baseline import Baseline
+
+    baseline = Baseline.load(path, command=command, root=root)
+    warn(baseline.notes)
+    return baseline
+
+
+def note_skipped(skipped: Sequence[tuple[str, str]], what: str) -> None:
+    """Say on stderr which files found in directories were skipped, and why (at most five
+    by name)."""
+    for file, why in skipped[:5]:
+        note(f"note: skipped {file}: {why}")
+    if len(skipped) > 5:
+        note(f"note: skipped {len(skipped) - 5} more files that hold no {what}")
 
 
 def exit_code(worst: Severity | str | None, fail_on: str) -> int:
@@ -192,8 +271,9 @@ def exit_code(worst: Severity | str | None, fail_on: str) -> int:
 
 
 @contextmanager
-def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
-    """stdout, or a file that only appears, complete, when the report is finished."""
+def output_stream(path: Path | None, what: str = "the report") -> Iterator[IO[bytes]]:
+    """stdout, or a file that only appears, complete, when the report is finished (and a
+    line on stderr then says where ``what`` went)."""
     if path is None:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
@@ -212,6 +292,50 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    note(f"wrote {what} to {path}")
+
+
+#: Where GitHub Actions collects a step's Markdown summary.
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+
+
+@contextmanager
+def reports(
+    fmt: str, output: Path | None, options: ReportOptions, *, summary: bool = True
+) -> Iterator[list[tuple[str, IO[bytes], ReportOptions]]]:
+    """The reports of a run, as ``(format, stream, options)``: the one asked for (stdout, or
+    the ``--output`` file), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
+    file, a Markdown summary appended to it once the run has finished (cut to what is left
+    of GitHub's 1 MiB for the step; nothing when too little is left)."""
+    import io
+    from dataclasses import replace
+
+    from jsoncontract.reporters.markdown import STEP_SUMMARY_BYTES
+
+    target = os.environ.get(STEP_SUMMARY_ENV) if summary else None
+    page: io.BytesIO | None = None
+    with output_stream(output, f"the {fmt} report") as stream:
+        outputs = [(fmt, stream, options)]
+        if target:
+            try:
+                used = Path(target).stat().st_size
+            except OSError:
+                used = 0
+            room = STEP_SUMMARY_BYTES - used
+            if room >= 4096:
+                page = io.BytesIO()
+                outputs.append(("markdown", page, replace(options, color=False, max_bytes=room)))
+            else:
+                warn(
+                    [f"{STEP_SUMMARY_ENV} is full (GitHub takes 1 MiB per step); no summary added"]
+                )
+        yield outputs
+    if page is not None:
+        try:
+            with Path(target or "").open("ab") as file:  # appended: other steps wrote theirs
+                file.write(page.getvalue())
+        except OSError as exc:
+            warn([f"cannot write the step summary to {target}: {exc.strerror or exc}"])
 
 
 # -- progress on stderr --------------------------------------------------------------------
@@ -264,23 +388,3 @@ def item_progress(label: str, *, enabled: bool) -> Iterator[Progress | None]:
     finally:
         if "bar" in state:
             state["bar"].stop()
-
-
-def byte_progress(
-    label: str, items: Iterator[Any], done: Callable[[], int], total: int
-) -> Iterator[Any]:
-    """Pass ``items`` through while a transient bar on stderr follows ``done()`` bytes of
-    ``total`` (nothing is drawn below :data:`MIN_BYTES`)."""
-    if total < MIN_BYTES:
-        yield from items
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn(label), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        for count, item in enumerate(items):
-            if count % 4096 == 0:
-                bar.update(task, completed=done())
-            yield item

@@ -229,7 +229,7 @@ class Checker:
             if any(f.severity is _ERROR for f in findings):
                 return self._result(call, findings)
         name = call.tool
-        tool = self.tools.get(name) if name is not None else None
+        tool = self.tools.get(name, call.hop) if name is not None else None
         if tool is None:
             if name is not None:
                 findings.append(unknown_tool(name, self.tools))
@@ -255,7 +255,10 @@ class Checker:
         if findings is None:
             findings = []
         violations = schema_findings(
-            self.tools.schema(tool.name), arguments, show_values=self.show_values, call=call
+            self.tools.schema(tool.name, call.hop),
+            arguments,
+            show_values=self.show_values,
+            call=call,
         )
         if violations:  # placed at the call already: only the findings before them are
             findings = locate(findings, call) + violations if findings else violations

@@ -61,7 +61,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import compression_of, expand, is_stream
+from jsoncontract._files import Found, compression_in, find, is_stream
 from jsoncontract.capture.ledger import Ledger, StepLog
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import InputError, JsoncontractError
@@ -71,6 +71,7 @@ from jsoncontract.pipeline.checker import first_failure, locate
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
+    from jsoncontract.baseline import BaselineMatcher
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.idempotency import KeyRecord
     from jsoncontract.capture.ledger import Released
@@ -120,13 +121,15 @@ def can_fork() -> bool:
 class Part:
     """One piece of work: a whole file (``end`` is ``None``), or the lines of a JSONL file
     from byte ``start`` (line ``first_line``) to byte ``end``; ``last``: the part ends its
-    file."""
+    file; ``named``: the file was named, not found in a directory (see
+    :meth:`~jsoncontract.capture.reader.CaptureReader.read_trace`)."""
 
     file: str
     start: int = 0
     end: int | None = None
     first_line: int = 1
     last: bool = True
+    named: bool = True
 
     def describe(self) -> str:
         if self.end is None:
@@ -134,26 +137,33 @@ class Part:
         return f"{self.file} (bytes {self.start:,}-{self.end:,}, from line {self.first_line:,})"
 
 
-def plan(paths: Iterable[str | Path], part_bytes: int | None = None) -> list[Part]:
-    """The parts of ``paths``, in input order (``part_bytes``: default :data:`PART_BYTES`)."""
+def plan(files: Iterable[Found | str | Path], part_bytes: int | None = None) -> list[Part]:
+    """The parts of ``files`` (as :meth:`CaptureReader.find
+    <jsoncontract.capture.reader.CaptureReader.find>` lists them, or paths to search), in
+    input order (``part_bytes``: default :data:`PART_BYTES`)."""
     part_bytes = part_bytes or PART_BYTES
+    given = list(files)
+    entries = [entry for entry in given if isinstance(entry, Found)]
+    if len(entries) < len(given):  # paths: searched
+        paths = [entry.path if isinstance(entry, Found) else entry for entry in given]
+        entries = find(paths, CAPTURE_SUFFIXES, what="capture")
     parts: list[Part] = []
-    for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-        name = str(path)
+    for entry in entries:
+        name, named = str(entry.path), entry.named
         splittable = (
             Path(name).suffix.lower() in JSONL_SUFFIXES
-            and compression_of(name) is None
             and not is_stream(name)
+            and compression_in(name) is None
         )
         size = Path(name).stat().st_size if splittable else 0
         if size < 2 * part_bytes:
-            parts.append(Part(name))
+            parts.append(Part(name, named=named))
             continue
-        parts.extend(_cut(name, size, part_bytes))
+        parts.extend(_cut(name, size, part_bytes, named))
     return parts
 
 
-def _cut(name: str, size: int, part_bytes: int) -> list[Part]:
+def _cut(name: str, size: int, part_bytes: int, named: bool) -> list[Part]:
     """Byte ranges of about ``part_bytes`` cut after a line break, with their first line."""
     parts: list[Part] = []
     start, line = 0, 1
@@ -161,7 +171,7 @@ def _cut(name: str, size: int, part_bytes: int) -> list[Part]:
         while start < size:
             target = start + part_bytes
             if target >= size - part_bytes // 2:
-                parts.append(Part(name, start, size, line, last=True))
+                parts.append(Part(name, start, size, line, last=True, named=named))
                 break
             stream.seek(start)
             data = stream.read(part_bytes)
@@ -173,9 +183,9 @@ def _cut(name: str, size: int, part_bytes: int) -> list[Part]:
                     break
             end = start + len(data) + len(tail)
             if end >= size:
-                parts.append(Part(name, start, size, line, last=True))
+                parts.append(Part(name, start, size, line, last=True, named=named))
                 break
-            parts.append(Part(name, start, end, line, last=False))
+            parts.append(Part(name, start, end, line, last=False, named=named))
             line += data.count(b"\n") + tail.count(b"\n")
             start = end
     return parts
@@ -381,6 +391,7 @@ class _Run:
         self.released: list[Released] = []
         self.state: Any = None  # the memory of the file a part of which was read here
         self.started = False  # a part has been taken or read
+        self.abandoned: set[str] = set()  # files found in a directory that failed to read
 
     def takes(self, files: frozenset[str], outcome: Outcome, first: bool) -> bool:
         """Whether the worker's ``outcome`` for a part of ``files`` is what the run would
@@ -430,6 +441,7 @@ class _Run:
                 last=part.last,
             ),
             part.last,
+            part,
         )
 
     def read_lines(
@@ -441,15 +453,25 @@ class _Run:
             lambda state: reader.read_lines(name, lines, state, lane, last=last), last
         )
 
-    def _read(self, source: Any, last: bool) -> Iterator[CallResult | PassedCall]:
+    def _read(
+        self, source: Any, last: bool, part: Part | None = None
+    ) -> Iterator[CallResult | PassedCall]:
         if self.state is None:
             self.state = self.reader.new_state(self.ledger, self.released)
         try:
             yield from self._checked(source(self.state))
-        except InputError:  # what came before is handed on first, as one process does
-            self.ledger.flush(self.released)
-            yield from self._checked(self._drain())
-            raise
+        except InputError as exc:
+            if part is None or part.named:  # what came before is handed on first
+                self.ledger.flush(self.released)
+                yield from self._checked(self._drain())
+                raise
+            # a file found in a directory: skipped, or an unreadable call, and the run
+            # goes on with the next file, as one process does
+            found = Found(Path(part.file), named=False)
+            yield from self._checked(self.reader.lenient(found, exc, self.state))
+            self.abandoned.add(part.file)
+            self.state = None
+            return
         if last or self.state.pristine(self.reader.dialects):
             self.state = None  # what follows reads the same from a fresh memory
 
@@ -490,11 +512,14 @@ def iter_parallel(
     summary: Summary | None,
     runs: bool = False,
     keep: str = "all",
+    matcher: BaselineMatcher | None = None,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """Every result of ``parts``, in input order, checked by ``jobs`` worker processes and
     joined as the module says; with ``runs`` (a JSON report), results come as
     :class:`~jsoncontract.model.ResultRun` values, counted and encoded by the workers.
+    ``matcher`` (not with ``runs``) marks findings against a baseline, in input order.
     ``summary`` is completed at the end (files, and the findings over the run)."""
+    from jsoncontract.api import marked
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.pipeline.checker import Checker as CheckerClass
     from jsoncontract.pipeline.contracts import SessionContracts
@@ -532,6 +557,8 @@ def iter_parallel(
     def here(part: Part) -> Iterator[CallResult | PassedCall | ResultRun]:
         """The part read in the parent."""
         checked = run.read(part)
+        if matcher is not None:
+            checked = marked(checked, matcher)
         if runs:
             from jsoncontract.api import encoded_runs
 
@@ -596,6 +623,9 @@ def iter_parallel(
                 refill()
             # what a progress bar follows: the bytes of the parts done
             end = part.end if part.end is not None else Path(part.file).stat().st_size
+            if part.file in run.abandoned:  # the rest of a file that failed to read
+                reader.bytes_read += end - part.start
+                continue
             if outcome is None or not run.takes(frozenset((part.file,)), outcome, index == 0):
                 yield from here(part)
                 run.started = True
@@ -625,7 +655,7 @@ def iter_parallel(
                     continue
                 if kind is tuple:
                     result, record = item
-                    contract = tools.get(result.call.tool or "")
+                    contract = tools.get(result.call.tool or "", result.call.hop)
                     found = (
                         tracker.apply(record, contract)
                         if record is not None and tracker is not None and contract is not None
@@ -638,6 +668,8 @@ def iter_parallel(
                         )
                 else:
                     result = item
+                if matcher is not None and result.findings:
+                    result.findings = matcher.mark(result.findings)
                 if add is not None:
                     add(result)
                 yield result
@@ -647,6 +679,8 @@ def iter_parallel(
                 "was written (run with --jobs 1 to check in one process)"
             )
         finished = run.finish()
+        if matcher is not None:
+            finished = marked(finished, matcher)
         if runs:
             from jsoncontract.api import encoded_runs
 
@@ -667,15 +701,21 @@ def iter_parallel(
         _WORKER.clear()
     if summary is not None:
         summary.files = files
-        for finding in checker.findings:
+        run_findings = list(checker.findings)
+        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Stop every worker now (Ctrl-C, an error): pending parts are dropped."""
-    for process in (getattr(pool, "_processes", None) or {}).values():
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         if process.is_alive():
             process.terminate()
+    for process in processes:  # one busy in a C call may not take SIGTERM at once
+        process.join(2)
+        if process.is_alive():
+            process.kill()
     # the pool's own thread sees its workers gone and ends; waiting for it leaves nothing
     # behind for the interpreter's exit
     pool.shutdown(wait=True, cancel_futures=True)

@@ -17,6 +17,7 @@ from jsoncontract.settings import (
     BusinessSettings,
     ReportSettings,
     business_settings,
+    exclude_patterns,
     report_settings,
     tool_paths,
 )
@@ -33,8 +34,9 @@ class CheckSettings:
     tool of bare downstream bodies (and the name of a bare JSON Schema); ``result_window``
     how many lines (or files) a call waits for its result before it is checked without one;
     ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections;
-    ``jobs`` the worker processes (``None``: one per core); ``spark`` the Spark master to
-    check on (``None``: here). Which results the report lists is ``report.options.results``.
+    ``exclude`` the globs of files left out when a directory is walked; ``jobs`` the worker
+    processes (``None``: one per core); ``spark`` the Spark master to check on (``None``:
+    here). Which results the report lists is ``report.options.results``.
     """
 
     captures: tuple[str, ...]
@@ -47,6 +49,7 @@ class CheckSettings:
     result_window: int = WINDOW
     results: ResultSettings = field(default_factory=ResultSettings)
     session: SessionSettings = field(default_factory=SessionSettings)
+    exclude: tuple[str, ...] = ()
     jobs: int | None = None
     spark: str | None = None
 
@@ -72,6 +75,8 @@ def check_settings(
     listed: str | None = None,
     jobs: int | None = None,
     spark: str | None = None,
+    exclude: Sequence[str] | None = None,
+    baseline: Path | None = None,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
 
@@ -91,6 +96,7 @@ def check_settings(
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         verbose=verbose,
         quiet=quiet,
+        show_values=reveal,
     )
     return CheckSettings(
         captures=tuple(captures),
@@ -103,6 +109,7 @@ def check_settings(
             output=output,
             fail_on=fail_on,
             options=options,
+            baseline=baseline,
         ),
         tool=tool or section.get("tool"),
         dialect=None if chosen == "auto" else chosen,
@@ -116,6 +123,7 @@ def check_settings(
             cfg.section("business").get("idempotency"),
             cfg.section("results"),
         ),
+        exclude=exclude_patterns(exclude, cfg),
         jobs=jobs or section.get("jobs"),
         spark=spark,
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from jsoncontract.model import PassedCall, ResultRun
@@ -39,7 +39,13 @@ class ReportOptions:
     ``fail_on``: the lowest severity of a finding that makes a failing test case
     (``lint --format junit``). ``results``: which results of a streamed run a report lists
     (``all``; ``findings``: those with any finding; ``failed``: those that failed a gate);
-    the summary counts every one.
+    the summary counts every one. ``root``: the directory CI formats write paths relative to
+    (``None``: :func:`~jsoncontract.reporters.findings.project_root`). ``show_values``:
+    quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
+    them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
+    summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the
+    command the report is of (``mcp lint`` renders with ``lint``'s reporters; SARIF's
+    category says which), filled in by :func:`jsoncontract.reporters.render`.
     """
 
     color: bool | None = None
@@ -51,6 +57,10 @@ class ReportOptions:
     statistics: bool = False
     fail_on: str = "error"
     results: str = "all"
+    root: str | None = None
+    show_values: bool = False
+    max_bytes: int = 0
+    command: str | None = None
 
 
 class Reporter(ABC, Generic[ResultT, EndT]):
@@ -105,6 +115,21 @@ class Reporter(ABC, Generic[ResultT, EndT]):
             elif keep == "all" or _kept(result, keep):
                 add(result)
         self.close(end)
+
+    def take(self, result: Any) -> None:
+        """Take one item of a streamed run as :meth:`write` does (a passed call, a run of
+        encoded results, or a result, listed as :attr:`ReportOptions.results` says): for
+        several reports written from one stream."""
+        from jsoncontract.model import PassedCall, ResultRun
+
+        keep = self.options.results
+        if isinstance(result, PassedCall):
+            if keep == "all":
+                self.add_passed(result)
+        elif isinstance(result, ResultRun):
+            self.add_result_run(result)
+        elif keep == "all" or _kept(result, keep):
+            self.add(result)
 
 
 def _kept(result: object, keep: str) -> bool:

@@ -25,7 +25,7 @@ from jsoncontract.pipeline.checker import Checker
 from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.reporters import ReportOptions, render
 from jsoncontract.tools import ToolSet
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, same
 
 TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
 GOOD = {"city": "Oslo"}
@@ -201,4 +201,4 @@ def test_every_report_format_is_the_same_with_the_lane(tmp_path: Path) -> None:
             results = iter_results([trace], tools=TOOLS, summary=summary, fast=fast, window=0)
             render("check", fmt, out, ReportOptions(verbose=True, color=False), summary, results)
             reports.append(out.data)
-        assert reports[0] == reports[1], fmt
+        assert same(fmt, reports[0], reports[1]), fmt
