@@ -1,13 +1,20 @@
-"""Reading input files safely: existence, size limits, directories, stdin."""
+"""Reading input files safely (existence, size limits, directories, stdin), and writing
+output files without clobbering what is at the path (:func:`output_file`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Final
+from types import FrameType
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.errors import InputError
@@ -164,3 +171,120 @@ def lines_of(
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+# -- writing --------------------------------------------------------------------------------
+
+#: Signals that end a write cleanly: the partial file is removed, then the process ends.
+_STOP_SIGNALS: Final = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def output_file(path: Path | str, *, verb: str = "write") -> Iterator[IO[bytes]]:
+    """A binary stream whose content reaches ``path`` whole or not at all.
+
+    What is at ``path`` decides how:
+
+    - nothing, or a regular file: the content goes to a hidden temporary file beside it
+      (``.NAME.XXXX``), renamed over ``path`` when the block ends without an error; a file
+      that was there keeps its permission bits, a new one gets ``0666`` less the umask;
+    - a symbolic link: the file it leads to is replaced that way, and the link stays;
+    - a device, a FIFO or a socket (``/dev/null``, ``/dev/stdout``, a named pipe): written
+      to directly, never replaced by a file;
+    - a directory, or an empty name: refused.
+
+    An error, ``KeyboardInterrupt``, ``SIGTERM`` or ``SIGHUP`` in the block removes the
+    temporary file (a signal then ends the process with code 128 + its number), so no
+    partial file is ever left behind.
+
+    Raises:
+        InputError: the path is empty or a directory, or the file cannot be written.
+    """
+    name = str(path)
+    if not name:
+        raise InputError(f"cannot {verb} to an empty file name")
+    target = Path(path)
+    try:
+        target = target.resolve(strict=False) if target.is_symlink() else target
+        info = target.stat()
+    except FileNotFoundError:
+        info = None
+    except RuntimeError:  # a symlink loop
+        raise InputError(f"cannot {verb}: symbolic link loop", file=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise InputError(f"cannot {verb}: is a directory", file=name)
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        try:
+            stream = target.open("wb")
+        except OSError as exc:
+            raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+        with stream:
+            yield stream
+        return
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    try:
+        with _stopping_cleanly(), os.fdopen(fd, "wb") as stream:
+            yield stream
+        if info is not None:
+            mode = stat.S_IMODE(info.st_mode)
+        else:
+            umask = os.umask(0)  # read it: a temporary file is private (0600), output is not
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temp, mode)  # noqa: PTH101 (a str path from mkstemp)
+        os.replace(temp, target)  # noqa: PTH105
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def write_output(path: Path | str, data: bytes, *, verb: str = "write") -> None:
+    """Write ``data`` to ``path`` through :func:`output_file`.
+
+    Raises:
+        InputError: the file cannot be written.
+    """
+    with output_file(path, verb=verb) as stream:
+        stream.write(data)
+
+
+class _Stopped(BaseException):
+    """Raised in the main thread when a stop signal arrives during a write."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stopping_cleanly() -> Iterator[None]:
+    """While the block runs, a stop signal raises :class:`_Stopped` (so ``finally`` and
+    ``except`` clauses clean up), then ends the process by exit code 128 + the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stopped(signum)
+
+    previous: list[tuple[int, Callable[[int, FrameType | None], Any] | int | None]] = []
+    for signum in _STOP_SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            previous.append((signum, signal.signal(signum, stop)))
+    try:
+        yield
+    except _Stopped as exc:
+        raise SystemExit(128 + exc.signum) from None
+    finally:
+        for signum, handler in previous:
+            signal.signal(signum, handler)

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._files import expand, read_bytes
+from jsoncontract._files import expand, read_bytes, write_output
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
 from jsoncontract.lint.context import require_writable
@@ -161,10 +161,7 @@ def write_lock(lock: Lock, path: Path) -> None:
         InputError: the file cannot be written.
     """
     text = json.dumps(lock.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the lock: {exc.strerror or exc}", file=str(path)) from None
+    write_output(path, text.encode("utf-8"), verb="write the lock")
 
 
 def read_lock(path: Path) -> Lock:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -14,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
-from jsoncontract.errors import InputError, UsageError
+from jsoncontract.errors import UsageError
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
@@ -123,25 +121,17 @@ def exit_code(worst: str | None, fail_on: str) -> int:
 
 @contextmanager
 def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
-    """stdout, or a file that only appears, complete, when the report is finished."""
+    """stdout, or the named output through :func:`jsoncontract._files.output_file`: a file
+    that only appears, complete, when the report is finished (a device or a FIFO is written
+    to, a symbolic link keeps leading to the report)."""
     if path is None:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            yield stream
-        umask = os.umask(0)  # read it: a temporary file is private (0600), a report is not
-        os.umask(umask)
-        Path(temp).chmod(0o666 & ~umask)
-        Path(temp).replace(path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    from jsoncontract._files import output_file
+
+    with output_file(path) as stream:
+        yield stream
 
 
 def stderr_is_terminal() -> bool:

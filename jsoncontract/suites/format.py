@@ -9,8 +9,6 @@ order, and any value that fits on one line kept on one line.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -19,7 +17,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._files import expand, load_document, read_bytes, write_output
 from jsoncontract._locate import PositionIndex
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import InputError
@@ -308,16 +306,9 @@ def write_suite(suite: Suite, path: str | Path) -> None:
     content = dump_suite(suite)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(content)
-        Path(temp).replace(target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_output(target, content)
 
 
 class _Layout:
