@@ -14,7 +14,6 @@ applies there and the union, if any, whose failure a change at that node would c
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -23,6 +22,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._regex import InvalidPattern, search
 from jsoncontract.pointer import escape_pointer_token, join_pointer
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import (
@@ -367,8 +367,8 @@ class InstanceBuilder:
                 raise CannotGenerate(str(exc), path) from None
             for other in eff.patterns[1:]:
                 try:
-                    ok = re.search(other, text) is not None
-                except re.error:
+                    ok = search(other, text)
+                except InvalidPattern:
                     ok = False
                 if not ok:
                     raise CannotGenerate(
@@ -548,9 +548,9 @@ def member_schema(schema: dict[str, Any], name: str, path: str) -> tuple[Any, st
     if isinstance(patterns, dict):
         for pattern, sub in patterns.items():
             try:
-                if re.search(pattern, name):
+                if search(pattern, name):
                     return sub, f"{path}/patternProperties/{escape_pointer_token(pattern)}"
-            except re.error:
+            except InvalidPattern:
                 continue
     extra = schema.get("additionalProperties")
     if extra is not None:
