@@ -28,6 +28,15 @@ from jsoncontract.pointer import escape_pointer_token
 
 #: orjson refuses documents nested deeper than this.
 MAX_DEPTH: Final = 1024
+#: Anomalies recorded for one document; past this they are counted, not listed.
+MAX_ANOMALIES: Final = 100
+#: Characters of a JSON Pointer an anomaly records; a longer one is cut to the ancestor
+#: that fits (a pointer holds every key above it, and keys can be long).
+MAX_POINTER: Final = 1024
+#: Digits of an integer kept exactly. Python converts no more than 4,300 between text and
+#: ``int`` (``sys.get_int_max_str_digits``); a longer one keeps its leading digits, which
+#: leaves room for arithmetic on it (a bound plus one) to still be written out.
+MAX_INT_DIGITS: Final = 4000
 _INT64_MIN: Final = -(2**63)
 _UINT64_MAX: Final = 2**64 - 1
 _CONTAINERS: Final = (dict, list)
@@ -116,9 +125,11 @@ class _Marked(dict[str, Any]):
 
 
 class _BigInt(int):
-    """An integer outside the signed/unsigned 64-bit range."""
+    """An integer outside the signed/unsigned 64-bit range; ``shown`` is how a message
+    quotes it. One of more than :data:`MAX_INT_DIGITS` digits keeps only its leading
+    digits (Python refuses to convert more, and a schema's bounds compare the same)."""
 
-    __slots__ = ()
+    shown: str  # an int subclass cannot have __slots__ with members
 
 
 class _NonFinite(float):
@@ -144,9 +155,16 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _parse_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INT_DIGITS:
+        marked = _BigInt(text[: MAX_INT_DIGITS + (text[0] == "-")])
+        marked.shown = f"{text[:12]}...{text[-6:]} ({digits} digits)"
+        return marked
     value = int(text)
     if value < _INT64_MIN or value > _UINT64_MAX:
-        return _BigInt(value)
+        marked = _BigInt(value)
+        marked.shown = _short_int(value)
+        return marked
     return value
 
 
@@ -197,62 +215,113 @@ def _load_exact_text(
             value = _EXACT_DECODER.decode(text)
         except json.JSONDecodeError:
             raise NotJSON(diagnose(raw if raw is not None else text)) from None
-        anomalies: list[Anomaly] = []
-        value = _clean(value, "", anomalies, undecodable)
+        found = _Found(undecodable)
+        value = _clean(value, found)
     except RecursionError:
         raise NotJSON(_too_deep(0)) from None
     finally:
         sys.setrecursionlimit(limit)
-    return value, tuple(anomalies)
+    return value, found.result()
 
 
-def _clean(value: Any, pointer: str, out: list[Anomaly], undecodable: bool) -> Any:
+class _Found:
+    """The anomalies of one document, as they are found: at most :data:`MAX_ANOMALIES`
+    (then a count), each pointer built only when recorded and cut to its ancestor when
+    longer than :data:`MAX_POINTER` characters. The walk keeps the path as a list of
+    tokens: building a pointer string at every level would hold O(depth x key length)
+    characters per level (a 1.8 MB document nested 900 deep with long keys took 1.5 GB)."""
+
+    __slots__ = ("items", "more", "path", "undecodable")
+
+    def __init__(self, undecodable: bool) -> None:
+        self.items: list[Anomaly] = []
+        self.more = 0
+        self.path: list[str] = []
+        self.undecodable = undecodable
+
+    def add(self, kind: str, detail: str, last: str | None = None) -> None:
+        """Record an anomaly at the current path (plus ``last``, an unescaped key)."""
+        if len(self.items) >= MAX_ANOMALIES:
+            self.more += 1
+            return
+        self.items.append(Anomaly(kind, self.pointer(last), detail))
+
+    def pointer(self, last: str | None = None) -> str:
+        tokens = self.path if last is None else [*self.path, escape_pointer_token(last)]
+        size = 0
+        for index, token in enumerate(tokens):
+            size += len(token) + 1
+            if size > MAX_POINTER:
+                return "".join("/" + t for t in tokens[:index])
+        return "".join("/" + t for t in tokens)
+
+    def result(self) -> tuple[Anomaly, ...]:
+        if self.more:
+            last = self.items[-1]
+            self.items[-1] = Anomaly(
+                last.kind,
+                last.pointer,
+                f"{last.detail}; {self.more} more anomalies in this document are not listed",
+            )
+        return tuple(self.items)
+
+
+def _clean(value: Any, found: _Found) -> Any:
     """Turn marker types back into plain JSON values, recording each anomaly."""
     if isinstance(value, str):
-        _check_string(value, pointer, out, undecodable)
+        _check_string(value, found)
         return value
+    path = found.path
     if isinstance(value, dict):
         if isinstance(value, _Marked):
-            out.extend(
-                Anomaly(
+            for key in value.duplicates:
+                found.add(
                     "duplicate_key",
-                    pointer + "/" + escape_pointer_token(key),
-                    f"key {key!r} appears more than once; parsers disagree on which "
-                    "value wins (this one keeps the last)",
+                    f"key {key[:60]!r}{'...' if len(key) > 60 else ''} appears more than "
+                    "once; parsers disagree on which value wins (this one keeps the last)",
+                    key,
                 )
-                for key in value.duplicates
-            )
         clean: dict[str, Any] = {}
         for key, item in value.items():
-            _check_string(key, pointer, out, undecodable, is_key=True)
-            clean[key] = _clean(item, pointer + "/" + escape_pointer_token(key), out, undecodable)
+            _check_string(key, found, is_key=True)
+            if type(item) in _PLAIN:
+                clean[key] = item
+                continue
+            path.append(escape_pointer_token(key))
+            clean[key] = _clean(item, found)
+            path.pop()
         return clean
     if isinstance(value, list):
-        return [
-            _clean(item, f"{pointer}/{index}", out, undecodable) for index, item in enumerate(value)
-        ]
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            if type(item) in _PLAIN:
+                items.append(item)
+                continue
+            path.append(str(index))
+            items.append(_clean(item, found))
+            path.pop()
+        return items
     if isinstance(value, _BigInt):
-        out.append(
-            Anomaly(
-                "big_integer",
-                pointer,
-                f"integer {_short_int(int(value))} does not fit in 64 bits; most parsers "
-                "(orjson, Go, Java, JavaScript) lose its precision",
-            )
+        found.add(
+            "big_integer",
+            f"integer {value.shown} does not fit in 64 bits; most parsers "
+            "(orjson, Go, Java, JavaScript) lose its precision",
         )
         return int(value)
     if isinstance(value, _NonFinite):
-        out.append(
-            Anomaly(
-                "nan_infinity",
-                pointer,
-                f"{value.text} is not a JSON number (NaN and Infinity are not allowed)"
-                if value.text in ("NaN", "Infinity", "-Infinity")
-                else f"{value.text} overflows a double and becomes Infinity",
-            )
+        found.add(
+            "nan_infinity",
+            f"{value.text} is not a JSON number (NaN and Infinity are not allowed)"
+            if value.text in ("NaN", "Infinity", "-Infinity")
+            else f"{value.text[:40]}{'...' if len(value.text) > 40 else ''} overflows a double "
+            "and becomes Infinity",
         )
         return float(value)
     return value
+
+
+#: Values :func:`_clean` leaves as they are (no marker type, no string to check).
+_PLAIN: Final = frozenset({int, float, bool, type(None)})
 
 
 def _short_int(value: int) -> str:
@@ -260,32 +329,23 @@ def _short_int(value: int) -> str:
     return digits if len(digits) <= 30 else f"{digits[:12]}...{digits[-6:]} ({len(digits)} digits)"
 
 
-def _check_string(
-    text: str, pointer: str, out: list[Anomaly], undecodable: bool, *, is_key: bool = False
-) -> None:
+def _check_string(text: str, found: _Found, *, is_key: bool = False) -> None:
     if text.isascii():
         return
     where = "key" if is_key else "string"
     for char in text:
         code = ord(char)
         if 0xD800 <= code <= 0xDFFF:
-            if undecodable and 0xDC80 <= code <= 0xDCFF:
-                out.append(
-                    Anomaly(
-                        "invalid_utf8",
-                        pointer,
-                        f"{where} contains the byte 0x{code - 0xDC00:02x}, "
-                        "which is not valid UTF-8",
-                    )
+            if found.undecodable and 0xDC80 <= code <= 0xDCFF:
+                found.add(
+                    "invalid_utf8",
+                    f"{where} contains the byte 0x{code - 0xDC00:02x}, which is not valid UTF-8",
                 )
             else:
-                out.append(
-                    Anomaly(
-                        "lone_surrogate",
-                        pointer,
-                        f"{where} contains a lone UTF-16 surrogate \\u{code:04x}, which no "
-                        "UTF-8 encoder can write",
-                    )
+                found.add(
+                    "lone_surrogate",
+                    f"{where} contains a lone UTF-16 surrogate \\u{code:04x}, which no "
+                    "UTF-8 encoder can write",
                 )
             return
 
