@@ -141,7 +141,45 @@ class CompiledSchema:
             if isinstance(exc, ValueError) and "Recursion limit" not in str(exc):
                 raise
             return [_TOO_DEEP]
-        return sorted(found, key=_relevance)
+        found.sort(key=_relevance)
+        return _bounded(found)
+
+
+#: Violations listed for one value; past this they are counted in the last one.
+MAX_VIOLATIONS: Final = 100
+#: Characters of a violation's message or hint (values and patterns are quoted short, but
+#: an engine's own message may quote a whole value).
+MAX_MESSAGE: Final = 500
+
+
+def _bounded(found: list[Violation]) -> list[Violation]:
+    """At most :data:`MAX_VIOLATIONS` violations, each message and hint at most
+    :data:`MAX_MESSAGE` characters."""
+    more = len(found) - MAX_VIOLATIONS
+    if more > 0:
+        del found[MAX_VIOLATIONS:]
+    out = [
+        v
+        if len(v.message) <= MAX_MESSAGE and (v.hint is None or len(v.hint) <= MAX_MESSAGE)
+        else Violation(
+            v.keyword,
+            v.path,
+            v.schema_path,
+            _clip(v.message, MAX_MESSAGE),
+            None if v.hint is None else _clip(v.hint, MAX_MESSAGE),
+        )
+        for v in found
+    ]
+    if more > 0:
+        last = out[-1]
+        out[-1] = Violation(
+            last.keyword,
+            last.path,
+            last.schema_path,
+            f"{last.message} ({more} more violations of this value are not listed)",
+            last.hint,
+        )
+    return out
 
 
 _TOO_DEEP: Final = Violation(
@@ -444,13 +482,15 @@ def _required(f: _Failure) -> list[Violation]:
 def _additional_properties(f: _Failure) -> list[Violation]:
     parent = get_in(f.schema, f.schema_tokens[:-1])
     allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
-    out = []
-    for name in f.params.get("unexpected", []):
-        guess = did_you_mean(name, allowed)
+    listed = _listing(allowed)
+    out: list[Violation] = []
+    unexpected = f.params.get("unexpected", [])
+    for name in unexpected[:MAX_VIOLATIONS]:
+        guess = did_you_mean(name, allowed) if len(out) < _GUESSES else None
         if guess:
-            hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
+            hint = f"did you mean {_quoted(guess)}? the schema allows only: {listed}"
         elif allowed:
-            hint = f"remove it; the schema allows only: {', '.join(allowed)}"
+            hint = f"remove it; the schema allows only: {listed}"
         else:
             hint = "remove it; this object takes no properties"
         out.append(
@@ -458,11 +498,42 @@ def _additional_properties(f: _Failure) -> list[Violation]:
                 "additionalProperties",
                 join_pointer(f.path, name),
                 f.schema_path,
-                f"property {name!r} is not allowed here",
+                f"property {_quoted(name)} is not allowed here",
                 hint,
             )
         )
+    more = len(unexpected) - len(out)
+    if more > 0:  # counted here: the rest are never explained
+        last = out[-1]
+        out[-1] = Violation(
+            last.keyword,
+            last.path,
+            last.schema_path,
+            f"{last.message} ({more} more undeclared members are not listed)",
+            last.hint,
+        )
     return out
+
+
+#: Undeclared members of one object given a "did you mean" (each is a search).
+_GUESSES: Final = 20
+#: Names a hint lists ("the schema allows only: ...") before saying how many more.
+_LISTED: Final = 12
+
+
+def _listing(names: list[str]) -> str:
+    """Names for a hint, at most :data:`_LISTED` of them and each cut short."""
+    shown = ", ".join(_clip(n, 60) for n in names[:_LISTED])
+    return shown + (f" (and {len(names) - _LISTED} more)" if len(names) > _LISTED else "")
+
+
+def _quoted(name: str) -> str:
+    """A member name quoted in a message, cut to 60 characters."""
+    return repr(name) if len(name) <= 60 else repr(name[:57]) + "..."
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _size(f: _Failure) -> list[Violation]:
@@ -515,7 +586,7 @@ def _pattern(f: _Failure) -> list[Violation]:
     if type(f.error.kind).__name__ == "BacktrackLimitExceeded":
         return _backtrack_limit(f)
     return f.violation(
-        f"{f.shown()} does not match the pattern {f.params.get('pattern', '?')}",
+        f"{f.shown()} does not match the pattern {_clip(str(f.params.get('pattern', '?')), 200)}",
         "the pattern is an ECMA-262 regular expression (\\d and \\w are ASCII only)",
     )
 

@@ -29,8 +29,11 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 def run(args: list[str]) -> int:
     """Run the command line and return its exit code (never raises, never exits)."""
+    from jsoncontract._spelling import reset_budget
     from jsoncontract.cli.app import build
     from jsoncontract.errors import JsoncontractError
+
+    reset_budget()
 
     command = build(args)
     try:
