@@ -15,30 +15,18 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from jsoncontract.capture.reader import CaptureReader
-from jsoncontract.errors import UsageError
-from jsoncontract.model import HOP_OF_DIALECT, CallResult, CheckReport, Dialect, Summary
+from jsoncontract.capture.registry import DIALECTS, Registry
+from jsoncontract.model import CallResult, CheckReport, Dialect, Summary
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.tools.toolset import ToolSet
 
 
-def _toolset(tools: ToolSet | Iterable[str | Path], tool: str | None) -> ToolSet:
+def _toolset(
+    tools: ToolSet | Iterable[str | Path], tool: str | None, dialects: Registry
+) -> ToolSet:
     if isinstance(tools, ToolSet):
         return tools
-    return ToolSet.from_paths(tools, tool_name=tool)
-
-
-def _capture_dialect(dialect: Dialect | str | None) -> Dialect | None:
-    """The dialect to force, checked: a capture is never in ``json-schema``."""
-    if not dialect:
-        return None
-    try:
-        forced = Dialect(dialect)
-    except ValueError:
-        forced = None
-    if forced not in HOP_OF_DIALECT:
-        known = ", ".join(d.value for d in HOP_OF_DIALECT)
-        raise UsageError(f"unknown capture dialect {str(dialect)!r}; use one of: {known}")
-    return forced
+    return ToolSet.from_paths(tools, tool_name=tool, dialects=dialects)
 
 
 def iter_check(
@@ -51,6 +39,7 @@ def iter_check(
     show_values: bool = False,
     summary: Summary | None = None,
     reader: CaptureReader | None = None,
+    dialects: Registry = DIALECTS,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -59,17 +48,20 @@ def iter_check(
         tools: a loaded :class:`ToolSet`, or tool definition files and directories.
         tool: the tool of bare downstream bodies (and the name of a bare JSON Schema).
         dialect: read every capture as this dialect instead of detecting it (a
-            :class:`Dialect` or its value; :class:`~jsoncontract.errors.UsageError` when it
-            is no capture dialect).
+            :class:`Dialect` or the name of a dialect of ``dialects``;
+            :class:`~jsoncontract.errors.UsageError` when it is no capture dialect).
         business: the business-rules gate, if any.
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
         reader: a configured reader (its ``bytes_read`` can drive a progress bar); by
-            default one is made from ``dialect`` and ``tool``.
+            default one is made from ``dialect``, ``tool`` and ``dialects``.
+        dialects: the dialects captures and tool files are read in (default: the
+            built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
+            registry that reads one more).
     """
-    toolset = _toolset(tools, tool)
+    toolset = _toolset(tools, tool, dialects)
     if reader is None:
-        reader = CaptureReader(dialect=_capture_dialect(dialect), tool=tool)
+        reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
     checker = Checker(toolset, business=business, show_values=show_values)
     for result in checker.run(reader.read(captures)):
         if summary is not None:
@@ -87,6 +79,7 @@ def check(
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
     show_values: bool = False,
+    dialects: Registry = DIALECTS,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -99,6 +92,7 @@ def check(
             business=business,
             show_values=show_values,
             summary=summary,
+            dialects=dialects,
         )
     )
     return CheckReport(summary, results)

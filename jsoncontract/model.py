@@ -81,7 +81,13 @@ class Hop(StrEnum):
 
 
 class Dialect(StrEnum):
-    """The wire format a tool definition or a capture was written in."""
+    """The names of the wire formats jsoncontract reads built in.
+
+    Captures and tool definitions carry their dialect's name as a string: a built-in one is
+    a member of this enum, a dialect registered in
+    :class:`~jsoncontract.capture.registry.Registry` may bring its own. ``json-schema`` names
+    a bare JSON Schema given as a tool definition; it is no capture dialect.
+    """
 
     OPENAI_CHAT = "openai-chat"
     OPENAI_RESPONSES = "openai-responses"
@@ -90,17 +96,6 @@ class Dialect(StrEnum):
     MCP = "mcp"
     DOWNSTREAM = "downstream"
     JSON_SCHEMA = "json-schema"
-
-
-#: The hop each capture dialect belongs to.
-HOP_OF_DIALECT: Final = {
-    Dialect.OPENAI_CHAT: Hop.MODEL,
-    Dialect.OPENAI_RESPONSES: Hop.MODEL,
-    Dialect.ANTHROPIC: Hop.MODEL,
-    Dialect.GEMINI: Hop.MODEL,
-    Dialect.MCP: Hop.MCP,
-    Dialect.DOWNSTREAM: Hop.DOWNSTREAM,
-}
 
 
 @dataclass(slots=True)
@@ -179,16 +174,36 @@ class Finding:
 
 
 @dataclass(frozen=True, slots=True)
+class SchemaLocation:
+    """Where a tool's schema is written in its file.
+
+    ``openapi`` is true for a schema written in the OpenAPI 3.0 subset (Gemini
+    ``parameters`` and ``response``): the contract holds its JSON Schema translation.
+    """
+
+    pointer: str
+    openapi: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ToolContract:
     """One tool, normalised from whichever dialect defined it.
 
     ``input_schema`` is the canonical JSON Schema of the arguments; ``definition`` keeps the
-    original definition object untouched (for linting and pinning).
+    original definition object untouched (for linting and pinning). ``dialect`` is the name
+    of the dialect that defined it (a :class:`Dialect` for the built-in ones).
+
+    The loader records where the parts sit in the file at ``source`` (JSON Pointers):
+    ``body_pointer`` is the object holding name and description (the definition itself, or
+    its ``function`` member in OpenAI Chat; ``None`` means the definition itself), and
+    ``input_location`` / ``output_location`` the schemas as written. A location is ``None``
+    when the schema is not written in that file: made up for a function without
+    ``parameters``, or taken from another copy of the tool.
     """
 
     name: str
     input_schema: dict[str, Any]
-    dialect: Dialect
+    dialect: str
     source: Source
     description: str | None = None
     title: str | None = None
@@ -196,6 +211,9 @@ class ToolContract:
     annotations: dict[str, Any] | None = None
     strict: bool | None = None
     definition: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    body_pointer: str | None = field(default=None, compare=False)
+    input_location: SchemaLocation | None = field(default=None, compare=False)
+    output_location: SchemaLocation | None = field(default=None, compare=False)
 
 
 class ArgumentsForm(StrEnum):
@@ -225,12 +243,13 @@ class ToolCall:
 
     ``load_findings`` holds what was already wrong while the call was being extracted (a
     malformed envelope, or a trace line that is not JSON at all, in which case ``tool`` and
-    ``hop`` are ``None``). ``response`` is the MCP response with the same id, when the
-    capture holds it and it came before the call was handed on.
+    ``hop`` are ``None``). ``dialect`` is the name of the dialect it was read in (a
+    :class:`Dialect` for the built-in ones). ``response`` is the MCP response with the same
+    id, when the capture holds it and it came before the call was handed on.
     """
 
     hop: Hop | None
-    dialect: Dialect | None
+    dialect: str | None
     tool: str | None
     call_id: str | None
     arguments: Any
@@ -269,7 +288,7 @@ class CallResult:
             "tool": call.tool,
             "hop": call.hop._value_ if call.hop is not None else None,
             "call_id": call.call_id,
-            "dialect": call.dialect._value_ if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
             "stage": self.stage._value_ if self.stage is not None else None,
             "source": call.source.to_dict(),
             "findings": [f.to_dict() for f in self.findings],

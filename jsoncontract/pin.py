@@ -34,9 +34,6 @@ DEFAULT_LOCK: Final = "jsoncontract.lock"
 PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
 #: Differences listed per changed part before the rest are counted.
 MAX_SHOWN: Final = 10
-#: Where each part lives in a tool definition, per dialect (for locating a change).
-_INPUT_KEYS: Final = ("inputSchema", "input_schema", "parametersJsonSchema", "parameters")
-_OUTPUT_KEYS: Final = ("outputSchema", "output_schema", "responseJsonSchema", "response")
 
 
 def canonical(value: Any) -> bytes:
@@ -54,6 +51,17 @@ def canonical(value: Any) -> bytes:
     except RecursionError:
         raise InputError("a tool definition is nested too deeply to pin") from None
     return text.encode()
+
+
+def places_of(tool: ToolContract) -> dict[str, str]:
+    """Where each pinned part of a tool is written in its file (for locating a change)."""
+    body = tool.body_pointer if tool.body_pointer is not None else tool.source.pointer or ""
+    places = {"description": body + "/description", "annotations": body + "/annotations"}
+    if tool.input_location is not None:
+        places["input_schema"] = tool.input_location.pointer
+    if tool.output_location is not None:
+        places["output_schema"] = tool.output_location.pointer
+    return places
 
 
 def parts_of(tool: ToolContract) -> dict[str, Any]:
@@ -74,11 +82,13 @@ def digest(parts: dict[str, Any]) -> str:
 
 @dataclass(slots=True)
 class PinnedTool:
-    """One tool as pinned: its parts and their hash."""
+    """One tool as pinned: its parts and their hash (and, for a tool read from its file,
+    where it and its parts are written)."""
 
     parts: dict[str, Any]
     sha256: str
     source: Source | None = None
+    places: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """As written in the lock file."""
@@ -150,7 +160,7 @@ def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None
                     line=tool.source.line if tool.source else None,
                 )
             parts = parts_of(tool)
-            tools[tool.name] = PinnedTool(parts, digest(parts), tool.source)
+            tools[tool.name] = PinnedTool(parts, digest(parts), tool.source, places_of(tool))
     return lock
 
 
@@ -373,7 +383,6 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
 def _changed(
     file: str, name: str, old: PinnedTool, new: PinnedTool, index: PositionIndex | None
 ) -> Iterator[Finding]:
-    base = new.source.pointer if new.source and new.source.pointer is not None else None
     for part in PARTS[1:]:
         before, after = old.parts.get(part), new.parts.get(part)
         if canonical(before) == canonical(after):
@@ -387,7 +396,7 @@ def _changed(
                 f"tool {name!r}: the description changed: {text_change(before, after)}",
                 tool=name,
                 keyword="description",
-                source=_locate(file, index, base, part, "", new.source),
+                source=_locate(file, index, new, part, ""),
                 hint="review the new text (descriptions steer the model), then run "
                 "jsoncontract pin",
             )
@@ -411,7 +420,7 @@ def _changed(
                 tool=name,
                 keyword=part,
                 schema_path="#" + change.pointer if part != "annotations" else None,
-                source=_locate(file, index, base, part, change.pointer, new.source),
+                source=_locate(file, index, new, part, change.pointer),
                 hint="review the change, then run jsoncontract pin",
             )
         if len(changes) > MAX_SHOWN:
@@ -426,30 +435,15 @@ def _changed(
 
 
 def _locate(
-    file: str,
-    index: PositionIndex | None,
-    base: str | None,
-    part: str,
-    pointer: str,
-    fallback: Source | None,
+    file: str, index: PositionIndex | None, tool: PinnedTool, part: str, pointer: str
 ) -> Source | None:
     """The position of a changed node in the current file, as close as it can be found."""
-    if index is None or base is None:
-        return fallback
-    keys = {
-        "description": ("description", "function/description"),
-        "annotations": ("annotations",),
-        "input_schema": (*_INPUT_KEYS, "function/parameters"),
-        "output_schema": _OUTPUT_KEYS,
-    }[part]
-    for key in keys:
-        root = f"{base}/{key}"
-        if index.offset(root) is None:
-            continue
+    root = tool.places.get(part)
+    if index is not None and root is not None and index.offset(root) is not None:
         position = index.position(root + pointer)
         if position is not None:
             return Source(file, position[0], position[1], root + pointer)
-    return fallback
+    return tool.source
 
 
 @dataclass(frozen=True, slots=True)

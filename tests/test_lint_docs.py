@@ -45,6 +45,8 @@ def test_pre_commit_hooks() -> None:
     by_id = {hook["id"]: hook for hook in fields}
     assert by_id["jsoncontract-lint"]["entry"] == "jsoncontract lint"
     assert by_id["jsoncontract-pin-check"]["entry"] == "jsoncontract pin --check"
+    assert by_id["jsoncontract-rules-check"]["entry"] == "jsoncontract rules --check"
+    assert re.search(by_id["jsoncontract-rules-check"]["files"], "rules/shipping.toml")
     for hook in fields:
         assert hook["language"] == "python" and hook["pass_filenames"] == "false"
         assert re.search(hook["files"], "tools/server.json")

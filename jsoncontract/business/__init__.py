@@ -23,7 +23,7 @@ from jsoncontract.business.gate import BusinessRules
 from jsoncontract.business.idempotency import IdempotencySettings
 
 if TYPE_CHECKING:
-    from jsoncontract.business.rules import RulesError, RuleSet, load_rules
+    from jsoncontract.business.rules import RulesCheck, RulesError, RuleSet, check_rules, load_rules
     from jsoncontract.config import Config
     from jsoncontract.tools.toolset import ToolSet
 
@@ -31,7 +31,9 @@ __all__ = [
     "BusinessRules",
     "IdempotencySettings",
     "RuleSet",
+    "RulesCheck",
     "RulesError",
+    "check_rules",
     "load_business",
     "load_rules",
 ]
@@ -39,11 +41,22 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # the rules loader (TOML, CEL, reference data) is only imported when rules are used
-    if name in ("RulesError", "RuleSet", "load_rules"):
+    if name in ("RulesCheck", "RulesError", "RuleSet", "check_rules", "load_rules"):
         from jsoncontract.business import rules
 
         return getattr(rules, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def cost_budget(section: Mapping[str, Any], override: int | None = None) -> int:
+    """The cost budget of one rule expression: ``override``, the ``[business]``
+    ``cost_budget``, or the default."""
+    from jsoncontract.business.cost import DEFAULT_BUDGET
+
+    if override is not None:
+        return override
+    value = section.get("cost_budget")
+    return int(value) if isinstance(value, int) else DEFAULT_BUDGET
 
 
 def load_business(
@@ -53,6 +66,7 @@ def load_business(
     context: Mapping[str, Any] | None = None,
     tools: ToolSet | None = None,
     show_values: bool = False,
+    cost_budget_override: int | None = None,
 ) -> BusinessRules:
     """Build the business gate from rules files, the config and a context.
 
@@ -60,8 +74,11 @@ def load_business(
         rules: rules files; when ``None``, those named by ``[business] rules`` in the config.
         config: the project configuration (its ``[business]`` section), if any.
         context: the context given on the command line; it overrides the config's keys.
-        tools: the tool set, to warn about rules for tools it does not define.
+        tools: the tool set: rules are checked against their tool's schema (fields,
+            types, presence, cost), and rules for tools it does not define give a warning.
         show_values: quote sensitive-looking values in messages instead of hashing them.
+        cost_budget_override: the cost budget of one expression, instead of the config's
+            ``cost_budget`` (default 1,000,000 units).
 
     Raises:
         RulesError: a rules file, a rule, or reference data cannot be used.
@@ -91,8 +108,9 @@ def load_business(
             data=data,
             data_base=config.root if config is not None else None,
             data_label=f"{label} [business.data]",
-            tool_names=tools.names() if tools is not None else None,
+            tools=tools,
             python_timeout=float(section.get("python_timeout", 1.0)),
+            cost_budget=cost_budget(section, cost_budget_override),
         )
     idempotency = section.get("idempotency") or {}
     try:

@@ -28,6 +28,10 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from jsoncontract.business.data import Dataset
 
+#: Comprehension steps the runtime allows in one evaluation before it stops it (measured
+#: on cel-expr-python 0.1: a comprehension of 9,999 steps runs, one of 10,000 stops).
+RUNTIME_ITERATIONS: Final = 10_000
+
 #: Variables every expression may use, besides ``data.NAME``.
 VARIABLES: Final = ("self", "args", "context", "call", "now")
 
@@ -35,6 +39,7 @@ _COMPILE_ERROR: Final = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)(?:\n|$)")
 _STATUS: Final = re.compile(r"^[A-Z_]+: ")
 _CONTAINER: Final = re.compile(r" \(in container '[^']*'\)")
 _KEY_NOT_FOUND: Final = re.compile(r"Key not found in map : (.*)")
+_TRAILING_STATUS: Final = re.compile(r"\s*\[[A-Z_]+\]\s*$")
 _IDENT: Final = r"[A-Za-z_][A-Za-z0-9_]*"
 _PLAIN_TOKEN: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*")
 _FIELD_PATH: Final = re.compile(rf"(?:self|args|context|call)(?:\.{_IDENT})*")
@@ -53,11 +58,13 @@ class CelCompileError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Expression:
-    """A compiled expression: its source, its static result type, and the program."""
+    """A compiled expression: its source, its static result type, the program, and the
+    checked form of the source as written (for the schema-aware checks)."""
 
     source: str
     result_type: str
     program: Any
+    checked: Any = None
 
 
 def _date(text: str) -> datetime.datetime:
@@ -164,16 +171,21 @@ class CelEnvironment:
         for name in self.datasets:
             if re.search(rf"\bdata\.{name}\b(?!\.(?:has|get)\()", fast):
                 self._whole.add(name)
-        return Expression(source, checked.return_type().name(), program)
+        return Expression(source, checked.return_type().name(), program, checked)
 
     def activation(self, variables: dict[str, Any]) -> Any:
         """Bind the variables of one evaluation (converted lazily, on first read)."""
         return self._env.Activation(variables)
 
     def evaluate(self, expression: Expression, activation: Any) -> tuple[Any, str | None]:
-        """``(value, None)``, or ``(None, error message)`` when evaluation failed."""
-        result = expression.program.eval(activation)
-        value = result.value()
+        """``(value, None)``, or ``(None, error message)`` when evaluation failed (an error
+        value, or an evaluation the runtime stopped: over its iteration limit, or a result
+        it cannot hand back)."""
+        try:
+            result = expression.program.eval(activation)
+            value = result.value()
+        except (RuntimeError, TypeError, ValueError, OverflowError) as exc:
+            return None, runtime_message(str(exc))
         if value is True:  # the common case: one call into the runtime, not two
             return True, None
         if result.type() == self._error_type:
@@ -210,7 +222,14 @@ def runtime_message(text: str) -> str:
     missing = _KEY_NOT_FOUND.match(text)
     if missing:
         return f"no such key: {missing.group(1)}"
-    return text
+    if "Iteration budget exceeded" in text:
+        return (
+            f"stopped at the run-time limit of {RUNTIME_ITERATIONS:,} comprehension steps "
+            "in one evaluation (the lists it iterates are too long)"
+        )
+    if "Unable to convert function return value" in text:
+        return "the result cannot be read back (an optional or another CEL-only value)"
+    return _TRAILING_STATUS.sub("", text).split("\n")[0]
 
 
 # -- membership rewrite -------------------------------------------------------------------

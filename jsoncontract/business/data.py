@@ -32,6 +32,7 @@ from jsoncontract.errors import ConfigError
 
 #: Scalar JSON types a dataset may hold as keys or set members.
 _SCALARS: Final = (str, int, float)
+_SCALAR_TYPES: Final = frozenset(_SCALARS)
 
 
 @dataclass(slots=True)
@@ -40,7 +41,8 @@ class Dataset:
 
     ``keys`` is the hash index (set members, or the key of every row); ``rows`` maps a key to
     its row for tables and is ``None`` for sets. ``origin`` says where it came from, for
-    messages.
+    messages. ``columns`` names the members every row has, when the source says (a CSV
+    header, a query's columns); ``None`` when rows may differ (JSON).
     """
 
     name: str
@@ -48,6 +50,11 @@ class Dataset:
     rows: dict[Any, dict[str, Any]] | None
     origin: str
     _value: Any = field(default=None, repr=False)
+    columns: tuple[str, ...] | None = None
+    text_cells: bool = False  # every cell is a string (CSV)
+    key_kinds: frozenset[type] | None = None  # the Python types of the keys, as loaded
+    longest_key: int | None = None  # the longest key, when the keys are strings
+    typed: Any = field(default=None, repr=False)  # the rules' type of it, once read
 
     @property
     def kind(self) -> str:
@@ -112,7 +119,8 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
         )
     key = spec.get("key")
     if source == "values":
-        return Dataset(name, frozenset(spec["values"]), None, origin)
+        members = list(spec["values"])
+        return Dataset(name, frozenset(members), None, origin, **_key_facts(members))
     path = base / spec[source]
     if source == "csv":
         return _from_csv(name, path, key=key, column=spec.get("column"))
@@ -153,6 +161,17 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, _SCALARS) and not isinstance(value, bool)
 
 
+def _key_facts(keys: list[Any]) -> dict[str, Any]:
+    """The key types and, for string keys, the longest key (C-level passes over a list)."""
+    kinds = frozenset(map(type, keys))
+    longest = None
+    if kinds <= {str}:
+        longest = max(map(len, keys), default=0)
+    elif kinds <= {str, type(None)}:  # a CSV row short of that cell
+        longest = max(map(len, filter(None, keys)), default=0)
+    return {"key_kinds": kinds, "longest_key": longest}
+
+
 def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> Dataset:
     text = _read_text(name, path)
     try:
@@ -173,7 +192,7 @@ def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> 
             raise _error(name, f"no column {wanted!r} (columns: {', '.join(header)})", path)
         if key is None:
             members = [row[wanted] for row in reader]
-            return Dataset(name, frozenset(members), None, f"{path}")
+            return Dataset(name, frozenset(members), None, f"{path}", **_key_facts(members))
         rows: dict[Any, dict[str, Any]] = {}
         for row in reader:
             if None in row:
@@ -181,7 +200,15 @@ def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> 
             rows.setdefault(row[key], dict(row))
     except csv.Error as exc:
         raise _error(name, f"not valid CSV: {exc}", path) from None
-    return Dataset(name, frozenset(rows), rows, f"{path}")
+    return Dataset(
+        name,
+        frozenset(rows),
+        rows,
+        f"{path}",
+        columns=tuple(header),
+        text_cells=True,
+        **_key_facts(list(rows)),
+    )
 
 
 def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
@@ -196,18 +223,19 @@ def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
         if key is not None:
             raise _error(name, "key = applies to an array of objects; this file is an object", path)
         rows = {k: v if isinstance(v, dict) else {"value": v} for k, v in value.items()}
-        return Dataset(name, frozenset(rows), rows, f"{path}")
+        return Dataset(name, frozenset(rows), rows, f"{path}", **_key_facts(list(rows)))
     if not isinstance(value, list):
         raise _error(name, "expected an array (a set or rows) or an object (rows by key)", path)
     if key is None:
-        if not all(_scalar(v) for v in value):
+        facts = _key_facts(value)
+        if not facts["key_kinds"] <= _SCALAR_TYPES:
             raise _error(
                 name,
                 "a set must hold strings or numbers; for an array of objects add key = "
                 "(the member that identifies a row)",
                 path,
             )
-        return Dataset(name, frozenset(value), None, f"{path}")
+        return Dataset(name, frozenset(value), None, f"{path}", **facts)
     table: dict[Any, dict[str, Any]] = {}
     for index, row in enumerate(value):
         if not isinstance(row, dict) or key not in row:
@@ -217,7 +245,7 @@ def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
                 name, f"item {index}: its {key!r} must be a string or a number (a row key)", path
             )
         table.setdefault(row[key], row)
-    return Dataset(name, frozenset(table), table, f"{path}")
+    return Dataset(name, frozenset(table), table, f"{path}", **_key_facts(list(table)))
 
 
 def _from_sqlite(name: str, path: Path, *, query: str, key: str | None) -> Dataset:
@@ -243,14 +271,17 @@ def _from_sqlite(name: str, path: Path, *, query: str, key: str | None) -> Datas
                     "key = (rows keyed by that column) or select one column (a set)",
                     path,
                 )
-            return Dataset(name, frozenset(r[0] for r in cursor), None, f"{path}")
+            members = [r[0] for r in cursor]
+            return Dataset(name, frozenset(members), None, f"{path}", **_key_facts(members))
         if key not in columns:
             raise _error(name, f"the query has no column {key!r} ({', '.join(columns)})", path)
         at = columns.index(key)
         rows: dict[Any, dict[str, Any]] = {}
         for record in cursor:
             rows.setdefault(record[at], dict(zip(columns, record, strict=True)))
-        return Dataset(name, frozenset(rows), rows, f"{path}")
+        return Dataset(
+            name, frozenset(rows), rows, f"{path}", columns=tuple(columns), **_key_facts(list(rows))
+        )
     except sqlite3.Error as exc:
         raise _error(name, f"query failed: {exc}", path) from None
     finally:

@@ -125,7 +125,7 @@ class BusinessRules:
             "tool": call.tool,
             "hop": call.hop.value if call.hop is not None else None,
             "call_id": call.call_id,
-            "dialect": call.dialect.value if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
         }
         root: Any = None
         activations: dict[str, Any] = {}

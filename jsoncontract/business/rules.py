@@ -2,10 +2,15 @@
 
 A rules file holds reference data (``[data.NAME]``) and, per tool, a list of rules
 (``[[tools.NAME]]``). Loading reads every file, validates it, loads the datasets, compiles
-every CEL expression (type-checked) and imports every Python rule, so anything wrong stops
-the run before the first payload, with the file, line and column (exit 2). A rule for a
-tool the tool set does not know is only a warning (with the closest name), because rules
-files are often shared by several tool sets.
+every CEL expression (type-checked, and checked against its tool's schema when the tools
+are known: :mod:`jsoncontract.business.static`) and imports every Python rule, so anything
+wrong stops the run before the first payload, with the file, line and column (exit 2). A
+rule for a tool the tool set does not know is only a warning (with the closest name),
+because rules files are often shared by several tool sets.
+
+:func:`check_rules` is the same load in another mode: every problem of every file is kept
+as a :class:`~jsoncontract.business.diagnostics.RuleDiagnostic` instead of stopping at the
+first, and a rule for an unknown tool is an error (``jsoncontract rules --check``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import orjson
 
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
+from jsoncontract.business.cost import DEFAULT_BUDGET
+from jsoncontract.business.diagnostics import RuleDiagnostic
 from jsoncontract.errors import ConfigError
 from jsoncontract.model import Hop, Severity, Source
 from jsoncontract.pointer import pointer_tokens
@@ -30,13 +37,32 @@ if TYPE_CHECKING:
     from jsoncontract.business._cel import CelEnvironment, Expression
     from jsoncontract.business.data import Dataset
     from jsoncontract.business.python import PythonRunner
+    from jsoncontract.business.static import RuleTypes, ToolTypes
+    from jsoncontract.tools.toolset import ToolSet
 
 DEFAULT_PYTHON_TIMEOUT: Final = 1.0
+_UNREADABLE: Final = "rules.unreadable"
 _MAX_RULES_BYTES: Final = 8 * 1024 * 1024
 
 
 class RulesError(ConfigError):
-    """A rules file, a rule or its reference data cannot be used (exit 2)."""
+    """A rules file, a rule or its reference data cannot be used (exit 2).
+
+    ``code`` is the diagnostic code ``rules --check`` reports it under
+    (``rules.unreadable``: the file cannot be read at all, so it cannot be checked).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        code: str = "rules.invalid",
+    ) -> None:
+        super().__init__(message, file=file, line=line, column=column)
+        self.code = code
 
 
 @dataclass(slots=True)
@@ -143,52 +169,291 @@ def load_rules(
     data_base: Path | None = None,
     data_label: str = "config",
     tool_names: Iterable[str] | None = None,
+    tools: ToolSet | None = None,
     python_timeout: float = DEFAULT_PYTHON_TIMEOUT,
+    cost_budget: int | None = DEFAULT_BUDGET,
 ) -> RuleSet:
     """Load, validate and compile rules files.
+
+    With ``tools``, each rule is also checked against its tool's input schema (fields,
+    types, presence, worst-case cost); see :func:`check_rules` for the whole report.
 
     Arguments:
         paths: rules files (TOML).
         data: datasets declared outside the rules files (the ``[business.data]`` config).
         data_base: the directory their paths are relative to (the config file's).
         data_label: where they were declared, for messages.
-        tool_names: the known tools; rules for other tools give a warning.
+        tool_names: the known tools, when no tool set is given; rules for other tools give
+            a warning.
+        tools: the tool set: rules for tools it lacks give a warning, the others are
+            checked against their schemas.
         python_timeout: default time limit of Python rules, in seconds.
+        cost_budget: the most cost units one expression may be estimated at (``None``: no
+            limit).
 
     Raises:
         RulesError: a file is unreadable, not TOML or breaks the schema; a dataset is missing
-            or unparseable; an expression does not compile; a Python rule cannot be imported.
+            or unparseable; an expression does not compile or does not fit its tool's
+            schema; an expression is over the cost budget; a Python rule cannot be imported.
     """
-    from jsoncontract.business._cel import CelEnvironment
-
-    parsed = [_parse(Path(p)) for p in paths]
-    datasets = _load_datasets(parsed, data or {}, data_base or Path.cwd(), data_label)
-    environment = CelEnvironment(datasets)
-    known = list(tool_names) if tool_names is not None else None
-    ruleset = RuleSet({}, datasets, environment, [p.label for p in parsed])
-    for item in parsed:
-        for tool, entries in item.document.get("tools", {}).items():
-            if known is not None and tool not in known:
-                guess = did_you_mean(tool, known)
-                tip = f"; did you mean {guess!r}?" if guess else ""
-                line = item.index.line(("tools", tool))
-                ruleset.warnings.append(
-                    f"{item.label}:{line}: rules for tool {tool!r}, which no tools file "
-                    f"defines{tip} (its {len(entries)} rule(s) will never run)"
-                )
-            seen = {r.id for r in ruleset.for_tool(tool)}
-            for position, entry in enumerate(entries):
-                rule = _compile_rule(item, tool, position, entry, environment, python_timeout)
-                if rule.id in seen:
-                    raise RulesError(
-                        f"rule id {rule.id!r} is used twice for tool {tool!r}; ids must be "
-                        "unique per tool (they become the finding code)",
-                        file=item.label,
-                        line=rule.source.line,
-                    )
-                seen.add(rule.id)
-                ruleset.rules.setdefault(tool, []).append(rule)
+    loader = _Loader(
+        tools=tools,
+        tool_names=tool_names,
+        budget=cost_budget,
+        python_timeout=python_timeout,
+        collect=False,
+    )
+    ruleset = loader.load(paths, data or {}, data_base or Path.cwd(), data_label)
+    ruleset.warnings.extend(d.text() for d in loader.diagnostics)
     return ruleset
+
+
+def check_rules(
+    paths: Iterable[str | Path],
+    *,
+    tools: ToolSet,
+    data: Mapping[str, Any] | None = None,
+    data_base: Path | None = None,
+    data_label: str = "config",
+    python_timeout: float = DEFAULT_PYTHON_TIMEOUT,
+    cost_budget: int | None = DEFAULT_BUDGET,
+) -> RulesCheck:
+    """Check rules files against a tool set without any traffic: every problem of every
+    file, not only the first (the report of ``jsoncontract rules --check``).
+
+    A rule for a tool the set does not define is an error here (``rules.unknown-tool``):
+    the rule fell behind its catalog.
+
+    Raises:
+        RulesError: a rules file named does not exist or cannot be read (nothing to check).
+    """
+    loader = _Loader(
+        tools=tools,
+        tool_names=None,
+        budget=cost_budget,
+        python_timeout=python_timeout,
+        collect=True,
+    )
+    ruleset = loader.load(paths, data or {}, data_base or Path.cwd(), data_label)
+    ruleset.close()
+    return RulesCheck(
+        files=ruleset.files,
+        diagnostics=sorted(loader.diagnostics, key=_reading_order),
+        rules=len(ruleset) + loader.failed_rules,
+        tools=len(loader.tools_seen),
+        budget=cost_budget,
+        costs=loader.costs,
+    )
+
+
+def _reading_order(item: RuleDiagnostic) -> tuple[str, int, int]:
+    return (item.file, item.line or 0, item.column or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpressionCost:
+    """The estimate of one expression of one rule."""
+
+    file: str
+    line: int | None
+    tool: str
+    rule: str
+    key: str
+    cost: int
+    iterations: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """As in the JSON report."""
+        return {
+            "file": self.file,
+            "line": self.line,
+            "tool": self.tool,
+            "rule": self.rule,
+            "expression": self.key,
+            "cost": self.cost,
+            "iterations": self.iterations,
+        }
+
+
+@dataclass(slots=True)
+class RulesCheck:
+    """What :func:`check_rules` found."""
+
+    files: list[str]
+    diagnostics: list[RuleDiagnostic]
+    rules: int
+    tools: int
+    budget: int | None
+    costs: list[ExpressionCost] = field(default_factory=list)
+
+    @property
+    def stale(self) -> list[RuleDiagnostic]:
+        """The diagnostics that say a rule fell behind its tool (tool gone, field renamed)."""
+        return [d for d in self.diagnostics if d.stale]
+
+    def worst(self) -> Severity | None:
+        """The most severe diagnostic's severity."""
+        return Severity.worst(d.severity for d in self.diagnostics)
+
+    def summary(self) -> dict[str, Any]:
+        """Counts for the reports."""
+        by_severity = {s.value: 0 for s in Severity}
+        by_code: dict[str, int] = {}
+        for item in self.diagnostics:
+            by_severity[item.severity.value] += 1
+            by_code[item.code] = by_code.get(item.code, 0) + 1
+        return {
+            "files": len(self.files),
+            "tools": self.tools,
+            "rules": self.rules,
+            "diagnostics": len(self.diagnostics),
+            "by_severity": by_severity,
+            "by_code": dict(sorted(by_code.items())),
+            "stale": len(self.stale),
+            "cost_budget": self.budget,
+        }
+
+
+class _Loader:
+    """Loads rules files, reporting problems as diagnostics: in load mode the first error
+    is raised, in check mode (``collect``) every problem is kept and loading goes on."""
+
+    def __init__(
+        self,
+        *,
+        tools: ToolSet | None,
+        tool_names: Iterable[str] | None,
+        budget: int | None,
+        python_timeout: float,
+        collect: bool,
+    ) -> None:
+        self.tools = tools
+        names = tools.names() if tools is not None else tool_names
+        self.known = list(names) if names is not None else None
+        self.budget = budget
+        self.python_timeout = python_timeout
+        self.collect = collect
+        self.diagnostics: list[RuleDiagnostic] = []
+        self.costs: list[ExpressionCost] = []
+        self.failed_rules = 0
+        self.tools_seen: set[str] = set()
+        self._types: dict[str, ToolTypes] = {}
+
+    def report(self, diagnostic: RuleDiagnostic) -> None:
+        """Keep a diagnostic; in load mode an error stops the load."""
+        if diagnostic.severity is Severity.ERROR and not self.collect:
+            who = (
+                f"rule {diagnostic.rule!r} (tool {diagnostic.tool}): "
+                if diagnostic.rule is not None
+                else ""
+            )
+            hint = f"; {diagnostic.hint}" if diagnostic.hint else ""
+            raise RulesError(
+                who + diagnostic.message + hint,
+                file=diagnostic.file,
+                line=diagnostic.line,
+                column=diagnostic.column,
+            )
+        self.diagnostics.append(diagnostic)
+
+    def failure(self, exc: RulesError, code: str = "rules.invalid", **where: Any) -> None:
+        """A problem that stops a file or a rule (raised as is in load mode)."""
+        if not self.collect:
+            raise exc
+        self.diagnostics.append(
+            RuleDiagnostic(
+                code,
+                Severity.ERROR,
+                exc.message,
+                exc.file or "?",
+                exc.line,
+                exc.column,
+                **where,
+            )
+        )
+
+    def tool_types(self, tool: str) -> ToolTypes | None:
+        """The schema types of a tool the tool set defines."""
+        if self.tools is None:
+            return None
+        found = self._types.get(tool)
+        if found is None:
+            contract = self.tools.get(tool)
+            if contract is None:
+                return None
+            from jsoncontract.business.static import ToolTypes
+
+            found = self._types[tool] = ToolTypes(contract)
+        return found
+
+    def load(
+        self,
+        paths: Iterable[str | Path],
+        data: Mapping[str, Any],
+        data_base: Path,
+        data_label: str,
+    ) -> RuleSet:
+        from jsoncontract.business._cel import CelEnvironment
+
+        parsed: list[_Parsed] = []
+        for path in paths:
+            try:
+                parsed.append(_parse(Path(path)))
+            except RulesError as exc:
+                if not self.collect or exc.code == _UNREADABLE:
+                    raise
+                self.failure(exc)
+        datasets = _load_datasets(parsed, data, data_base, data_label, self)
+        environment = CelEnvironment(datasets)
+        ruleset = RuleSet({}, datasets, environment, [p.label for p in parsed])
+        for item in parsed:
+            for tool, entries in item.document.get("tools", {}).items():
+                self.tools_seen.add(tool)
+                self._unknown_tool(item, tool, entries)
+                seen = {r.id for r in ruleset.for_tool(tool)}
+                for position, entry in enumerate(entries):
+                    try:
+                        rule = _compile_rule(item, tool, position, entry, environment, self)
+                    except RulesError as exc:
+                        self.failed_rules += 1
+                        self.failure(exc, exc.code, tool=tool, rule=entry.get("id"))
+                        continue
+                    if rule.id in seen:
+                        self.failed_rules += 1
+                        self.failure(
+                            RulesError(
+                                f"rule id {rule.id!r} is used twice for tool {tool!r}; ids must "
+                                "be unique per tool (they become the finding code)",
+                                file=item.label,
+                                line=rule.source.line,
+                            ),
+                            tool=tool,
+                            rule=rule.id,
+                        )
+                        continue
+                    seen.add(rule.id)
+                    ruleset.rules.setdefault(tool, []).append(rule)
+        return ruleset
+
+    def _unknown_tool(self, item: _Parsed, tool: str, entries: list[Any]) -> None:
+        known = self.known
+        if known is None or tool in known:
+            return
+        guess = did_you_mean(tool, known)
+        tip = f"; did you mean {guess!r}?" if guess else ""
+        self.report(
+            RuleDiagnostic(
+                "rules.unknown-tool",
+                Severity.ERROR if self.collect else Severity.WARNING,
+                f"rules for tool {tool!r}, which no tools file defines{tip} (its "
+                f"{len(entries)} rule(s) will never run)",
+                item.label,
+                item.index.line(("tools", tool)),
+                tool=tool,
+                subject=tool,
+                suggestion=guess,
+            )
+        )
 
 
 def _parse(path: Path) -> _Parsed:
@@ -196,14 +461,20 @@ def _parse(path: Path) -> _Parsed:
     try:
         size = path.stat().st_size
         if size > _MAX_RULES_BYTES:
-            raise RulesError(f"rules file is {size} bytes; the limit is 8 MiB", file=label)
+            raise RulesError(
+                f"rules file is {size} bytes; the limit is 8 MiB", file=label, code=_UNREADABLE
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise RulesError("rules file not found", file=label) from None
+        raise RulesError("rules file not found", file=label, code=_UNREADABLE) from None
     except IsADirectoryError:
-        raise RulesError("is a directory; name rules files (TOML)", file=label) from None
+        raise RulesError(
+            "is a directory; name rules files (TOML)", file=label, code=_UNREADABLE
+        ) from None
     except OSError as exc:
-        raise RulesError(f"cannot read rules file: {exc.strerror or exc}", file=label) from None
+        raise RulesError(
+            f"cannot read rules file: {exc.strerror or exc}", file=label, code=_UNREADABLE
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -319,9 +590,13 @@ def _allowed_keys(path: tuple[Any, ...], schema: dict[str, Any]) -> list[str]:
 
 
 def _load_datasets(
-    parsed: list[_Parsed], config_data: Mapping[str, Any], config_base: Path, config_label: str
+    parsed: list[_Parsed],
+    config_data: Mapping[str, Any],
+    config_base: Path,
+    config_label: str,
+    loader: _Loader,
 ) -> dict[str, Dataset]:
-    from jsoncontract.business.data import load_dataset
+    from jsoncontract.business.data import Dataset, load_dataset
 
     datasets: dict[str, Dataset] = {}
     declared: dict[str, str] = {}
@@ -337,17 +612,22 @@ def _load_datasets(
     for name, spec, base, file, line in sources:
         where = f"{file}:{line}" if line is not None else file
         if name in declared:
-            raise RulesError(
-                f"dataset {name!r} is declared twice (first at {declared[name]}); give one "
-                "of them another name",
-                file=file,
-                line=line,
+            loader.failure(
+                RulesError(
+                    f"dataset {name!r} is declared twice (first at {declared[name]}); give "
+                    "one of them another name",
+                    file=file,
+                    line=line,
+                )
             )
+            continue
         declared[name] = where
         try:
             datasets[name] = load_dataset(name, spec, base=base, origin=where)
         except ConfigError as exc:
-            raise RulesError(exc.message, file=file, line=line) from None
+            loader.failure(RulesError(exc.message, file=file, line=line))
+            # an empty stand-in, so that the expressions naming it still compile
+            datasets[name] = Dataset(name, frozenset(), None, where)
     return datasets
 
 
@@ -366,7 +646,7 @@ def _compile_rule(
     position: int,
     entry: dict[str, Any],
     environment: CelEnvironment,
-    python_timeout: float,
+    loader: _Loader,
 ) -> Rule:
     from jsoncontract.business._cel import CelCompileError
 
@@ -402,6 +682,7 @@ def _compile_rule(
         hint=entry.get("hint"),
         hops=frozenset(Hop(h) for h in hops) if hops else None,
     )
+    types = _rule_types(item, base, rule, loader)
     for key in ("rule", "messageExpression"):
         source = entry.get(key)
         if source is None:
@@ -418,6 +699,8 @@ def _compile_rule(
             if expression.result_type not in ("STRING", "DYN"):
                 raise _type_error(item, base, key, rule_id, tool, expression, "a string")
             rule.message_expression = expression
+        if types is not None:
+            _check_against_schema(item, base, key, rule, expression, types, environment, loader)
     target = entry.get("python")
     if target is not None:
         from jsoncontract.business.python import PythonRunner, import_function
@@ -432,10 +715,143 @@ def _compile_rule(
             ) from None
         rule.runner = PythonRunner(
             function,
-            timeout=float(entry.get("timeout", python_timeout)),
+            timeout=float(entry.get("timeout", loader.python_timeout)),
             label=f"{tool}/{rule_id}",
         )
     return rule
+
+
+def _rule_types(
+    item: _Parsed, base: tuple[Any, ...], rule: Rule, loader: _Loader
+) -> RuleTypes | None:
+    """The variables of a rule typed from its tool's schema (``None`` when the tool is not
+    in the tool set); reports a scope or fieldPath the schema cannot have."""
+    from jsoncontract.business.celtypes import scope_type
+
+    tool_types = loader.tool_types(rule.tool)
+    if tool_types is None:
+        return None
+    types, scoped = tool_types.for_scope(rule.scope_tokens, rule.bound or not rule.scope_tokens)
+    if scoped.missing is not None:
+        guess = did_you_mean(scoped.missing, scoped.options) if scoped.options else None
+        tip = f"; did you mean {guess!r}?" if guess else ""
+        at = "/" + "/".join(rule.scope_tokens[: scoped.at])
+        line, column = item.index.position((*base, "scope")) or (rule.source.line, None)
+        loader.report(
+            RuleDiagnostic(
+                "rules.unknown-field",
+                Severity.ERROR,
+                f"scope {rule.scope!r}: {rule.tool}'s input schema has no "
+                f"{scoped.missing!r} at {at if at != '/' else 'the top level'}{tip} (the rule "
+                "would never run)",
+                item.label,
+                line,
+                column,
+                tool=rule.tool,
+                rule=rule.id,
+                subject=rule.scope,
+                suggestion=guess,
+            )
+        )
+        return types
+    if rule.field_path:
+        tokens = tuple(pointer_tokens(rule.field_path))
+        pointed = scope_type(scoped.type, tokens) if scoped.type.kind.value != "dyn" else None
+        if pointed is not None and pointed.missing is not None:
+            guess = did_you_mean(pointed.missing, pointed.options) if pointed.options else None
+            tip = f"; did you mean {guess!r}?" if guess else ""
+            line, column = item.index.position((*base, "fieldPath")) or (rule.source.line, None)
+            loader.report(
+                RuleDiagnostic(
+                    "rules.field-path",
+                    Severity.WARNING,
+                    f"fieldPath {rule.field_path!r}: the schema has no {pointed.missing!r} "
+                    f"there, so findings would point at nothing{tip}",
+                    item.label,
+                    line,
+                    column,
+                    tool=rule.tool,
+                    rule=rule.id,
+                    subject=rule.field_path,
+                    suggestion=guess,
+                )
+            )
+    return types
+
+
+def _check_against_schema(
+    item: _Parsed,
+    base: tuple[Any, ...],
+    key: str,
+    rule: Rule,
+    expression: Expression,
+    types: RuleTypes,
+    environment: CelEnvironment,
+    loader: _Loader,
+) -> None:
+    from jsoncontract.business.celast import line_column
+    from jsoncontract.business.static import check_expression
+
+    outcome = check_expression(
+        expression,
+        types,
+        environment.datasets,
+        wanted="bool" if key == "rule" else "string",
+        budget=loader.budget,
+    )
+    if outcome.cost is not None:
+        loader.costs.append(
+            ExpressionCost(
+                item.label,
+                item.index.line((*base, key)),
+                rule.tool,
+                rule.id,
+                key,
+                outcome.cost,
+                outcome.iterations or 0,
+            )
+        )
+    for problem in outcome.problems:
+        line_in, column_in = line_column(expression.source, problem.offset)
+        line, column = _place(item, base, key, line_in, column_in)
+        loader.report(
+            RuleDiagnostic(
+                f"rules.{problem.code}",
+                problem.severity,
+                problem.message if key == "rule" else f"{key}: {problem.message}",
+                item.label,
+                line,
+                column,
+                tool=rule.tool,
+                rule=rule.id,
+                hint=problem.hint,
+                subject=problem.subject,
+                suggestion=problem.suggestion,
+            )
+        )
+
+
+def _place(
+    item: _Parsed, base: tuple[Any, ...], key: str, line_in: int, column_in: int
+) -> tuple[int | None, int | None]:
+    """The line and column in the file of a position inside the expression of ``key``: the
+    line of the ``key =`` plus the expression's own line, and the column inside the file
+    when the expression sits on one line."""
+    at = item.index.position((*base, key))
+    line, column = at if at is not None else (item.index.line(base), None)
+    text = item.text.splitlines()
+    if at is not None and line is not None and column is not None:
+        opening = text[line - 1][column - 1 : column + 2] if line - 1 < len(text) else ""
+        if opening in ("'''", '"""'):
+            rest = text[line - 1][column + 2 :]
+            first_on_next = not rest.strip()
+            line = line + line_in - (0 if first_on_next else 1)
+            column = column_in if (first_on_next or line_in > 1) else column + 3 + column_in - 1
+        elif line_in == 1:
+            column = column + column_in  # one quote, then the expression
+        else:  # pragma: no cover - a newline inside a one-line string is an escape
+            column = None
+    return line, column
 
 
 def _cel_error(
@@ -447,22 +863,8 @@ def _cel_error(
     source: str,
     exc: Any,
 ) -> RulesError:
-    """Place a CEL error in the file: the line of the ``rule =`` key plus the expression's
-    own line, and the column inside the file when the expression sits on one line."""
-    at = item.index.position((*base, key))
-    line, column = at if at is not None else (item.index.line(base), None)
-    text = item.text.splitlines()
-    if at is not None and line is not None and column is not None:
-        opening = text[line - 1][column - 1 : column + 2] if line - 1 < len(text) else ""
-        if opening in ("'''", '"""'):
-            rest = text[line - 1][column + 2 :]
-            first_on_next = not rest.strip()
-            line = line + exc.line - (0 if first_on_next else 1)
-            column = exc.column if (first_on_next or exc.line > 1) else column + 3 + exc.column - 1
-        elif exc.line == 1:
-            column = column + exc.column  # one quote, then the expression
-        else:  # pragma: no cover - a newline inside a one-line string is an escape
-            line, column = line, None
+    """Place a CEL error in the file (see :func:`_place`)."""
+    line, column = _place(item, base, key, exc.line, exc.column)
     more = f" (and {exc.more} more)" if exc.more else ""
     kind = "syntax" if "Syntax error" in exc.message else "type"
     message = exc.message.replace("Syntax error: ", "")
@@ -475,6 +877,7 @@ def _cel_error(
         file=item.label,
         line=line,
         column=column,
+        code="rules.syntax" if kind == "syntax" else "rules.undeclared",
     )
 
 
@@ -493,4 +896,5 @@ def _type_error(
         f"{expression.source}",
         file=item.label,
         line=item.index.line((*base, key)),
+        code="rules.result-type",
     )

@@ -1,26 +1,28 @@
-"""Anthropic captures: Messages with ``tool_use`` blocks, whole or streamed.
+"""Anthropic Messages: ``tool_use`` blocks, whole or streamed.
 
 ``tool_use.input`` is already an object. Streamed, the input arrives as ``input_json_delta``
 ``partial_json`` fragments between ``content_block_start`` and ``content_block_stop``; the
 fragments form a JSON *text*, so a streamed call goes through the parse gate like OpenAI's.
+Tool definitions are ``{name, description, input_schema, strict}``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from jsoncontract.capture.base import (
+    Assembler,
     DocContext,
+    Pending,
     call_without_arguments,
     envelope,
     key,
     make_call,
     text,
 )
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Severity, ToolCall
+from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
 
-_ANTHROPIC = Dialect.ANTHROPIC
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
 TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
 STREAM_EVENTS: Final = frozenset(
@@ -36,7 +38,7 @@ STREAM_EVENTS: Final = frozenset(
 )
 
 
-def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[ToolCall]) -> None:
+def tool_use(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
     """One ``tool_use`` block: ``{type, id, name, input}``."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -54,14 +56,14 @@ def tool_use(node: dict[str, Any], ctx: DocContext, pointer: str, out: list[Tool
         findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
         out.append(
             call_without_arguments(
-                ctx, _ANTHROPIC, findings, node=pointer, tool=name, call_id=node.get("id")
+                ctx, DIALECT, findings, node=pointer, tool=name, call_id=node.get("id")
             )
         )
         return
     out.append(
         make_call(
             ctx,
-            _ANTHROPIC,
+            DIALECT,
             tool=name,
             call_id=node.get("id"),
             arguments=node["input"],
@@ -80,16 +82,7 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
         return
     for i, block in enumerate(content):
         if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-            tool_use(block, ctx, f"{pointer}/content/{i}", out)
-
-
-@dataclass(slots=True)
-class _Block:
-    ctx: DocContext
-    call_id: Any
-    name: str | None
-    start_input: Any
-    parts: list[str] = field(default_factory=list)
+            tool_use(block, ctx, out, f"{pointer}/content/{i}")
 
 
 class AnthropicStream:
@@ -99,27 +92,29 @@ class AnthropicStream:
     per file; a new ``message_start`` closes whatever the previous message left open.
     """
 
+    __slots__ = ("calls",)
+
     def __init__(self) -> None:
-        self._open: dict[Any, _Block] = {}
+        self.calls = Assembler(
+            DIALECT, unit="tool_use block", unnamed="the streamed tool_use has no name"
+        )
 
     def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
         """Take one event; add the call a ``content_block_stop`` completes to ``out``."""
         kind = event.get("type")
+        calls = self.calls
         if kind == "message_start":
-            self.flush(out)
+            calls.flush(out)
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
-                index = key(event.get("index"))
-                unfinished = self._open.get(index)
-                if unfinished is not None:  # its stop never came: it ends here, reported
-                    out.append(_assembled(unfinished, complete=False))
-                self._open[index] = _Block(
-                    ctx, block.get("id"), text(block, "name"), block.get("input")
+                opened = Pending(
+                    ctx, block.get("id"), text(block, "name"), initial=block.get("input")
                 )
+                calls.start(key(event.get("index")), opened, out)
         elif kind == "content_block_delta":
             delta = event.get("delta")
-            pending = self._open.get(key(event.get("index")))
+            pending = calls.get(key(event.get("index")))
             if (
                 pending is not None
                 and isinstance(delta, dict)
@@ -128,45 +123,49 @@ class AnthropicStream:
             ):
                 pending.parts.append(delta["partial_json"])
         elif kind == "content_block_stop":
-            pending = self._open.pop(key(event.get("index")), None)
+            pending = calls.pop(key(event.get("index")))
             if pending is not None:
-                out.append(_assembled(pending, complete=True))
+                calls.close(pending, out)
         elif kind == "message_stop":
-            self.flush(out)
+            calls.flush(out)
 
     def flush(self, out: list[ToolCall]) -> None:
         """Blocks whose stream ended before their ``content_block_stop``."""
-        out.extend(_assembled(block, complete=False) for block in self._open.values())
-        self._open.clear()
+        self.calls.flush(out)
 
 
-def _assembled(block: _Block, *, complete: bool) -> ToolCall:
-    findings: list[Finding] = []
-    if not complete:
-        findings.append(
-            envelope(
-                "envelope.incomplete_stream",
-                "the stream ended before this tool_use block was finished",
-                "the capture was cut off, or the connection dropped mid-call",
-                severity=Severity.WARNING,
-            )
-        )
-    if not block.name:
-        findings.append(envelope("envelope.malformed", "the streamed tool_use has no name"))
-    if block.parts:
-        arguments: Any = "".join(block.parts)
-        form = ArgumentsForm.TEXT
-    else:  # no deltas: the input given at content_block_start stands ({} for no arguments)
-        arguments = block.start_input if block.start_input is not None else {}
-        form = ArgumentsForm.VALUE
-    return make_call(
-        block.ctx,
-        _ANTHROPIC,
-        tool=block.name,
-        call_id=block.call_id,
-        arguments=arguments,
-        form=form,
-        node="",
-        args=None,
-        findings=findings,
+class Anthropic:
+    """The Anthropic Messages dialect."""
+
+    name: Final = Dialect.ANTHROPIC
+    hop: Final = Hop.MODEL
+    mark: Final = "type"
+    tools: Final = ToolLayout(
+        lambda entry: "input_schema" in entry,
+        input=("/input_schema",),
     )
+
+    def new_state(self) -> AnthropicStream:
+        """The file's open ``tool_use`` blocks."""
+        return AnthropicStream()
+
+    def whole(self, value: dict[str, Any], state: AnthropicStream) -> Handler | None:
+        """A whole Message."""
+        if value.get("type") == "message" and isinstance(value.get("content"), list):
+            return message
+        return None
+
+    def part(self, value: dict[str, Any], state: AnthropicStream) -> Handler | None:
+        """A stream event, one ``tool_use`` block, or an assistant turn with content
+        blocks."""
+        kind = value.get("type")
+        if type(kind) is str and kind in STREAM_EVENTS:
+            return state.feed
+        if kind in TOOL_BLOCKS:
+            return tool_use
+        if value.get("role") == "assistant" and isinstance(value.get("content"), list):
+            return message
+        return None
+
+
+DIALECT: Final = Anthropic()

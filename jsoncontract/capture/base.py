@@ -1,4 +1,5 @@
-"""What every capture dialect shares: the extraction context and how calls are built.
+"""What every capture dialect shares: the extraction context, how calls are built, and the
+assembler that puts streamed calls together.
 
 A capture file holds *documents* (the whole file, one JSONL line, one SSE event). Each
 dialect module turns a document into zero or more :class:`~jsoncontract.model.ToolCall`
@@ -7,15 +8,14 @@ values; problems with the envelope become findings on the call, never exceptions
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._json import dumps
 from jsoncontract.model import (
-    HOP_OF_DIALECT,
     Anomaly,
     ArgumentsForm,
-    Dialect,
     Finding,
     Hop,
     Severity,
@@ -25,17 +25,9 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from jsoncontract.capture.interface import CaptureDialect
 
 _UNHASHABLE: Final = (dict, list)
-#: Parse codes that anomalies map to (``duplicate_key`` -> ``parse.duplicate_key``).
-ANOMALY_CODES: Final = {
-    "duplicate_key": "parse.duplicate_key",
-    "big_integer": "parse.big_integer",
-    "lone_surrogate": "parse.lone_surrogate",
-    "invalid_utf8": "parse.invalid_utf8",
-    "nan_infinity": "parse.nan_infinity",
-}
 
 
 class DocContext:
@@ -134,7 +126,7 @@ def id_text(value: Any) -> str:
 
 def make_call(
     ctx: DocContext,
-    dialect: Dialect,
+    dialect: CaptureDialect,
     *,
     tool: str | None,
     call_id: Any,
@@ -168,9 +160,9 @@ def make_call(
             ):
                 out.append(envelope_anomaly(anomaly))
     return ToolCall(
-        ctx.hop or HOP_OF_DIALECT[dialect],
-        dialect,
-        (ctx.tool or tool) if dialect is Dialect.DOWNSTREAM else tool,
+        ctx.hop or dialect.hop,
+        dialect.name,
+        tool,
         call_id if type(call_id) is str else ctx.call_id if call_id is None else id_text(call_id),
         arguments,
         form,
@@ -184,7 +176,7 @@ def make_call(
 
 def call_without_arguments(
     ctx: DocContext,
-    dialect: Dialect,
+    dialect: CaptureDialect,
     findings: list[Finding],
     *,
     node: str,
@@ -224,3 +216,126 @@ def text(node: dict[str, Any], key: str) -> str | None:
     """A string member, or ``None``."""
     value = node.get(key)
     return value if isinstance(value, str) else None
+
+
+_NO_VALUE: Final[Any] = object()
+
+
+@dataclass(slots=True)
+class Pending:
+    """A streamed call being put together.
+
+    ``parts`` are the argument text fragments in arrival order; ``final`` is the whole
+    arguments text when the stream repeats it at the end (OpenAI Responses); ``initial`` is
+    an arguments value given whole when the call opened (Anthropic ``input``), which stands
+    when no fragment follows.
+    """
+
+    ctx: DocContext
+    call_id: Any = None
+    name: str | None = None
+    parts: list[str] = field(default_factory=list)
+    final: str | None = None
+    initial: Any = _NO_VALUE
+
+
+class Assembler:
+    """The streamed calls of one dialect in one file, by a key the dialect chooses.
+
+    A dialect's stream reader opens a :class:`Pending` per call (by index, item id...),
+    adds fragments to it, and closes it when its stream says the call is complete; the
+    end of the file closes the rest as incomplete. A closed call goes through
+    :func:`make_call` like any other, with findings for a stream that was cut off, that
+    never named its tool, or whose fragments contradict its final arguments.
+
+    Arguments:
+        dialect: the dialect the calls are in.
+        unit: how messages name one call of the dialect (``call``, ``tool_use block``).
+        unnamed: the message for a call whose stream never named its tool.
+    """
+
+    __slots__ = ("_open", "dialect", "unit", "unnamed")
+
+    def __init__(self, dialect: CaptureDialect, *, unit: str, unnamed: str) -> None:
+        self.dialect = dialect
+        self.unit = unit
+        self.unnamed = unnamed
+        self._open: dict[Any, Pending] = {}
+
+    def open(self, key: Any, ctx: DocContext) -> Pending:
+        """The call open under ``key``, opened now (at ``ctx``) if there is none."""
+        pending = self._open.get(key)
+        if pending is None:
+            pending = self._open[key] = Pending(ctx)
+        return pending
+
+    def start(self, key: Any, pending: Pending, out: list[ToolCall]) -> None:
+        """Open ``pending`` under ``key``; a call still open there ends here, incomplete."""
+        unfinished = self._open.get(key)
+        if unfinished is not None:
+            out.append(self.assembled(unfinished, complete=False))
+        self._open[key] = pending
+
+    def get(self, key: Any) -> Pending | None:
+        """The call open under ``key``, if any."""
+        return self._open.get(key)
+
+    def pop(self, key: Any) -> Pending | None:
+        """Take the call open under ``key`` out of the open ones (``None``: none is)."""
+        return self._open.pop(key, None)
+
+    def opened(self) -> list[Any]:
+        """The keys of the open calls, oldest first (a copy: closing while iterating is safe)."""
+        return list(self._open)
+
+    def close(self, pending: Pending, out: list[ToolCall]) -> None:
+        """A call whose stream is complete: add it to ``out``."""
+        out.append(self.assembled(pending, complete=True))
+
+    def flush(self, out: list[ToolCall]) -> None:
+        """Calls whose stream ended before they were complete (possibly cut off)."""
+        out.extend(self.assembled(pending, complete=False) for pending in self._open.values())
+        self._open.clear()
+
+    def assembled(self, pending: Pending, *, complete: bool) -> ToolCall:
+        """The call ``pending`` holds, with what is wrong with its stream."""
+        findings: list[Finding] = []
+        form = ArgumentsForm.TEXT
+        if pending.final is not None:
+            arguments: Any = pending.final
+            if pending.parts and "".join(pending.parts) != pending.final:
+                findings.append(
+                    envelope(
+                        "envelope.stream_mismatch",
+                        "the streamed argument fragments do not add up to the final arguments",
+                        "events were lost or reordered; the final arguments are checked",
+                        severity=Severity.WARNING,
+                    )
+                )
+        elif pending.parts or pending.initial is _NO_VALUE:
+            arguments = "".join(pending.parts)
+        else:  # no fragments: the value given at the start stands ({} for no arguments)
+            arguments = pending.initial if pending.initial is not None else {}
+            form = ArgumentsForm.VALUE
+        if not complete:
+            findings.append(
+                envelope(
+                    "envelope.incomplete_stream",
+                    f"the stream ended before this {self.unit} was finished",
+                    "the capture was cut off, or the connection dropped mid-call",
+                    severity=Severity.WARNING,
+                )
+            )
+        if not pending.name:
+            findings.append(envelope("envelope.malformed", self.unnamed))
+        return make_call(
+            pending.ctx,
+            self.dialect,
+            tool=pending.name,
+            call_id=pending.call_id,
+            arguments=arguments,
+            form=form,
+            node="",
+            args=None,
+            findings=findings,
+        )

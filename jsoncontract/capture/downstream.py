@@ -1,34 +1,22 @@
-"""Downstream captures: the body a tool finally sends, bare or inside an HTTP Archive.
+"""Downstream: the body a tool finally sends to the system behind it.
 
 A bare body does not say which tool it belongs to: the caller names it (``--tool``), or a
-trace record carries it (``{"hop": "downstream", "tool": .., "payload": ..}``). In a
-``.har`` file, each request body is read: a JSON-RPC body is an MCP frame (Streamable HTTP),
-anything else JSON is a downstream body; each response body is read for provider
-responses, so one browser or proxy capture can hold all three hops.
+trace record carries it (``{"hop": "downstream", "tool": .., "payload": ..}``). Any JSON
+value is a body, so this dialect is never detected: it is the registry's fallback, used
+when the reader knows the tool, when forced, and for trace records at the downstream hop.
+Inside an HTTP Archive, request bodies that are no provider or MCP message are bodies too
+(:mod:`jsoncontract.capture.containers`).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._json import NotJSON, load
-from jsoncontract.capture.base import DocContext, envelope, make_call, problem_call
-from jsoncontract.model import (
-    Anomaly,
-    ArgumentsForm,
-    Dialect,
-    Finding,
-    Severity,
-    Stage,
-    ToolCall,
-)
+from jsoncontract.capture.base import DocContext, envelope, make_call
+from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
 
-_DOWNSTREAM = Dialect.DOWNSTREAM
+if TYPE_CHECKING:
+    from jsoncontract.capture.interface import Handler
 
 
 def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
@@ -46,7 +34,7 @@ def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> 
     out.append(
         make_call(
             ctx,
-            _DOWNSTREAM,
+            DIALECT,
             tool=ctx.tool,
             call_id=None,
             arguments=node,
@@ -58,158 +46,24 @@ def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> 
     )
 
 
-def har(
-    document: Any,
-    ctx: DocContext,
-    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
-    out: list[ToolCall],
-) -> None:
-    """Every call in an HTTP Archive (``log.entries[]``)."""
-    log = document.get("log") if isinstance(document, dict) else None
-    entries = log.get("entries") if isinstance(log, dict) else None
-    if not isinstance(entries, list):
-        out.append(
-            problem_call(
-                ctx,
-                envelope("envelope.malformed", "the HAR file has no log.entries list"),
-            )
-        )
-        return
-    for i, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            continue
-        request = entry.get("request")
-        if isinstance(request, dict):
-            post = request.get("postData")
-            if isinstance(post, dict) and isinstance(post.get("text"), str):
-                _har_body(
-                    post["text"],
-                    post.get("mimeType"),
-                    None,
-                    ctx.child(f"/log/entries/{i}/request/postData/text"),
-                    dispatch,
-                    out,
-                    request=True,
-                )
-        response = entry.get("response")
-        content = response.get("content") if isinstance(response, dict) else None
-        if isinstance(content, dict) and isinstance(content.get("text"), str):
-            _har_body(
-                content["text"],
-                content.get("mimeType"),
-                content.get("encoding"),
-                ctx.child(f"/log/entries/{i}/response/content/text"),
-                dispatch,
-                out,
-                request=False,
-            )
+class Downstream:
+    """The dialect of bare bodies: any JSON value, read as the arguments of the named tool."""
+
+    name: Final = Dialect.DOWNSTREAM
+    hop: Final = Hop.DOWNSTREAM
+    mark: Final = None
+    tools: Final = None
+
+    def new_state(self) -> None:
+        """Bodies stand alone: nothing to remember."""
+
+    def whole(self, value: Any, state: None) -> Handler | None:
+        """Never: no member gives a body away."""
+        return None
+
+    def part(self, value: Any, state: None) -> Handler:
+        """Every JSON value is a body (objects, and for this dialect arrays and scalars too)."""
+        return body
 
 
-def _har_body(
-    raw: str,
-    mime: Any,
-    encoding: Any,
-    ctx: DocContext,
-    dispatch: Callable[[Any, DocContext, list[ToolCall]], None],
-    out: list[ToolCall],
-    *,
-    request: bool,
-) -> None:
-    kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
-    if kind is not None and "json" not in kind and "event-stream" not in kind:
-        return
-    data: str | bytes = raw
-    if encoding == "base64":
-        try:
-            data = base64.b64decode(raw, validate=True)
-        except (binascii.Error, ValueError):
-            return
-    if kind is not None and "event-stream" in kind:
-        events: Iterable[str | bytes]
-        if isinstance(data, bytes):  # bytes that are not UTF-8 are kept, to be reported
-            events = (
-                event.encode("utf-8", "surrogateescape")
-                for _, event in sse_events(data.decode("utf-8", "surrogateescape"))
-            )
-        else:
-            events = (event for _, event in sse_events(data))
-        for event in events:
-            try:
-                value, anomalies = load(event)
-            except NotJSON:
-                continue
-            dispatch(value, _inside(ctx, anomalies), out)
-        return
-    try:
-        value, anomalies = load(data)
-    except NotJSON as exc:
-        if request and ctx.tool:
-            d = exc.diagnosis
-            out.append(
-                problem_call(
-                    ctx,
-                    Finding(
-                        code="parse." + d.code,
-                        severity=Severity.ERROR,
-                        message=f"the request body is not JSON: {d.message}",
-                        stage=Stage.PARSE,
-                        hint=d.hint,
-                    ),
-                )
-            )
-        return
-    child = _inside(ctx, anomalies)
-    if isinstance(value, dict) and (
-        "jsonrpc" in value
-        or "choices" in value
-        or "candidates" in value
-        or value.get("type") == "message"
-        or value.get("object") == "response"
-    ):
-        dispatch(value, child, out)
-    elif request and not _is_provider_request(value):
-        body(value, child, out)
-
-
-def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:
-    """The context of a body embedded as text at ``ctx``: its anomalies, located under it."""
-    if anomalies:
-        anomalies = tuple(replace(a, pointer=ctx.base + a.pointer) for a in anomalies)
-    return ctx.child("", anomalies=anomalies)
-
-
-def _is_provider_request(value: Any) -> bool:
-    """A request *to* a model API (messages + tools), which holds no new tool call."""
-    return isinstance(value, dict) and (
-        "messages" in value or "contents" in value or ("input" in value and "model" in value)
-    )
-
-
-#: SSE lines end at CR, LF or CRLF only: str.splitlines() would also split at U+2028, U+0085
-#: and the like, which JSON strings may hold unescaped.
-_SSE_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
-
-
-def sse_events(text: str) -> Iterator[tuple[int, str]]:
-    """The ``data:`` payloads of a Server-Sent Events stream, with the line each starts on.
-
-    ``[DONE]`` markers, comments and ``event:`` / ``id:`` fields are dropped.
-    """
-    data: list[str] = []
-    start = 0
-    for number, line in enumerate(_SSE_LINE_BREAK.split(text), start=1):
-        if not line.strip():
-            if data:
-                joined = "\n".join(data)
-                data.clear()
-                if joined.strip() != "[DONE]":
-                    yield start, joined
-            continue
-        if line.startswith("data:"):
-            if not data:
-                start = number
-            data.append(line[5:].removeprefix(" "))
-    if data:
-        joined = "\n".join(data)
-        if joined.strip() != "[DONE]":
-            yield start, joined
+DIALECT: Final = Downstream()

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
@@ -28,7 +28,7 @@ from jsoncontract._files import (
 )
 from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
-from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai
+from jsoncontract.capture import containers
 from jsoncontract.capture.base import (
     DocContext,
     envelope,
@@ -36,8 +36,12 @@ from jsoncontract.capture.base import (
     id_text,
     problem_call,
 )
+from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError
-from jsoncontract.model import Dialect, Finding, Hop, Severity, Stage, ToolCall
+from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
+
+if TYPE_CHECKING:
+    from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
@@ -50,21 +54,19 @@ _HOPS: Final = {h.value: h for h in Hop}
 
 
 class _FileState:
-    """What one file's documents share: open streams and unanswered MCP requests."""
+    """What one file's documents share: each dialect's memory (open streams, unanswered
+    MCP requests), in registry order, the fallback's last."""
 
-    __slots__ = ("anthropic", "chat", "mcp", "responses")
+    __slots__ = ("states",)
 
-    def __init__(self) -> None:
-        self.chat = openai.ChatStream()
-        self.responses = openai.ResponsesStream()
-        self.anthropic = anthropic.AnthropicStream()
-        self.mcp = mcp.McpState()
+    def __init__(self, dialects: Registry) -> None:
+        self.states: list[DialectState | None] = [d.new_state() for d in dialects]
 
     def flush(self) -> list[ToolCall]:
         out: list[ToolCall] = []
-        self.chat.flush(out)
-        self.responses.flush(out)
-        self.anthropic.flush(out)
+        for state in self.states:
+            if state is not None:
+                state.flush(out)
         return out
 
 
@@ -76,23 +78,38 @@ class CaptureReader:
     """Turns capture files into :class:`~jsoncontract.model.ToolCall` values, streaming.
 
     Arguments:
-        dialect: read every document as this dialect instead of detecting it.
+        dialect: read every document as the dialect of this name instead of detecting it.
         tool: the tool that bare downstream bodies belong to.
         max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
+        dialects: the dialects to detect (default: every built-in one).
+
+    Raises:
+        UsageError: no dialect of ``dialects`` is called ``dialect``.
     """
 
     def __init__(
         self,
         *,
-        dialect: Dialect | None = None,
+        dialect: str | None = None,
         tool: str | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
+        dialects: Registry = DIALECTS,
     ) -> None:
         self.dialect = dialect
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
         self.bytes_read = 0
+        self.dialects = dialects
+        self._fallback = dialects.fallback
+        self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
+        # detection runs for every document: the dialects' methods are looked up once
+        detected = dialects.dialects
+        self._wholes = tuple(
+            (d.mark, d.whole, i) for i, d in enumerate(detected) if d.mark is not None
+        )
+        self._parts = tuple((d.part, i) for i, d in enumerate(detected))
+        self._index = {d.name: i for i, d in enumerate(dialects)}
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
         """Every call in the named files and directories, in file order.
@@ -109,7 +126,7 @@ class CaptureReader:
         self.files += 1
         name = str(path)
         suffix = Path(name).suffix.lower()
-        state = _FileState()
+        state = _FileState(self.dialects)
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
@@ -124,7 +141,7 @@ class CaptureReader:
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
         """The calls in one already-parsed document (for embedding the reader elsewhere)."""
         out: list[ToolCall] = []
-        state = _FileState()
+        state = _FileState(self.dialects)
         self._dispatch(value, ctx, state, out)
         out.extend(state.flush())
         return out
@@ -134,7 +151,7 @@ class CaptureReader:
         called ``name`` would be (fixture suites hold captures inline)."""
         self.files += 1
         self.bytes_read += len(data)
-        state = _FileState()
+        state = _FileState(self.dialects)
         yield from self._whole(name, data, state, ".json")
         yield from state.flush()
 
@@ -202,7 +219,14 @@ class CaptureReader:
         out: list[ToolCall] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
-                downstream.har(value, ctx, lambda v, c, o: self._dispatch(v, c, state, o), out)
+                containers.har(
+                    value,
+                    ctx,
+                    out,
+                    dispatch=lambda v, c, o: self._dispatch(v, c, state, o),
+                    message=lambda v: self._message(v, state),
+                    body=lambda v, c, o: self._body(v, c, state, o),
+                )
             else:
                 self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
@@ -230,7 +254,7 @@ class CaptureReader:
         text = data.decode("utf-8", "surrogateescape")
         numbered = (
             (n, payload.encode("utf-8", "surrogateescape"))
-            for n, payload in downstream.sse_events(text)
+            for n, payload in containers.sse_events(text)
         )
         yield from self._jsonl(name, numbered, state)
 
@@ -301,19 +325,18 @@ class CaptureReader:
                 if (type(hop) is str and hop in _HOPS) or "dialect" in value:
                     self._record(value, ctx, state, out)
                     return
-            if self.dialect is not Dialect.DOWNSTREAM:
-                handler = self._handler(value, state)
-                if handler is not None:
-                    handler(value, ctx, out)
-                    return
-            if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-                downstream.body(value, ctx, out)
+            handler = self._handler(value, state)
+            if handler is not None:
+                handler(value, ctx, out)
+                return
+            if ctx.tool and self._forced is None:
+                self._body(value, ctx, state, out)
                 return
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
         if isinstance(value, list):
-            if self.dialect is Dialect.DOWNSTREAM:  # a body that is an array is one body
-                downstream.body(value, ctx, out)
+            if self._forced is self._fallback:  # a body that is an array is one body
+                self._body(value, ctx, state, out)
                 return
             _check_nesting(ctx)
             # a list holds calls among other things (text parts, reasoning items, results):
@@ -329,8 +352,8 @@ class CaptureReader:
             if unknown is not None and not known:
                 raise unknown
             return
-        if self.dialect is Dialect.DOWNSTREAM or (ctx.tool and self.dialect is None):
-            downstream.body(value, ctx, out)
+        if self._forced is self._fallback or (ctx.tool and self._forced is None):
+            self._body(value, ctx, state, out)
             return
         raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
@@ -352,145 +375,59 @@ class CaptureReader:
         )
         payload = record["payload"]
         start = len(out)
-        forced = record.get("dialect")
-        if hop is Hop.DOWNSTREAM:
-            downstream.body(payload, child, out)
-        elif isinstance(forced, str) and forced in _DIALECTS:
-            saved = self.dialect
-            self.dialect = _DIALECTS[forced]
+        named_dialect = record.get("dialect")
+        forced = self.dialects.get(named_dialect) if isinstance(named_dialect, str) else None
+        if hop is not None and hop is self._fallback.hop:
+            self._body(payload, child, state, out)
+        elif forced is not None:
+            saved = self._forced
+            self._forced = forced
             try:
                 self._dispatch(payload, child, state, out)
             finally:
-                self.dialect = saved
+                self._forced = saved
         else:
             self._dispatch(payload, child, state, out)
         if ctx.anomalies and len(out) > start:
             _record_anomalies(ctx, out[start:])
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
-        forced = self.dialect
-        if forced is None:
-            # the common shapes first, by one distinctive member each
-            if "choices" in value:
-                kind = value.get("object")
-                if kind == "chat.completion.chunk" or (kind is None and _is_chunk(value)):
-                    return state.chat.feed
-                if isinstance(value["choices"], list):
-                    return openai.chat_response
-            if "jsonrpc" in value:
-                return lambda v, c, o: mcp.message(v, c, state.mcp, o)
-            kind = value.get("type")
-            if kind == "message" and isinstance(value.get("content"), list):
-                return anthropic.message
-            if "candidates" in value and isinstance(value["candidates"], list):
-                return gemini.response
-        for dialect, match in _MATCHERS:
-            if forced is not None and dialect is not forced:
-                continue
-            handler = match(value, state)
+        """The handler of the first dialect that takes ``value`` as a whole message, else of
+        the first that reads it as a part (only the forced dialect's, when one is)."""
+        states = state.states
+        forced = self._forced
+        if forced is not None:
+            own = states[self._index[forced.name]]
+            mark = forced.mark
+            if mark is not None and mark in value:
+                handler = forced.whole(value, own)
+                if handler is not None:
+                    return handler
+            return forced.part(value, own)
+        for mark, whole, i in self._wholes:
+            if mark in value:
+                handler = whole(value, states[i])
+                if handler is not None:
+                    return handler
+        for part, i in self._parts:
+            handler = part(value, states[i])
             if handler is not None:
                 return handler
         return None
 
+    def _message(self, value: dict[str, Any], state: _FileState) -> bool:
+        """Whether a dialect takes ``value`` as a whole message of its own."""
+        states = state.states
+        return any(
+            mark in value and whole(value, states[i]) is not None for mark, whole, i in self._wholes
+        )
 
-Handler = Callable[[dict[str, Any], DocContext, list[ToolCall]], None]
-_DIALECTS: Final = {d.value: d for d in Dialect}
-
-
-def _match_mcp(value: dict[str, Any], state: _FileState) -> Handler | None:
-    if "jsonrpc" in value or ("method" in value and "params" in value):
-        return lambda v, c, o: mcp.message(v, c, state.mcp, o)
-    return None
-
-
-def _is_chunk(value: dict[str, Any]) -> bool:
-    """A ``chat.completion.chunk`` (also when a log dropped ``object``: its choices have deltas)."""
-    kind: object = value.get("object")
-    if kind is not None:
-        return kind == "chat.completion.chunk"
-    choices = value.get("choices")
-    return (
-        isinstance(choices, list)
-        and bool(choices)
-        and isinstance(choices[0], dict)
-        and "delta" in choices[0]
-    )
-
-
-def _match_chat(value: dict[str, Any], state: _FileState) -> Handler | None:
-    if _is_chunk(value):
-        return state.chat.feed
-    if value.get("object") == "chat.completion" or isinstance(value.get("choices"), list):
-        return openai.chat_response
-    legacy = value.get("function_call")
-    if "tool_calls" in value or (
-        isinstance(legacy, dict) and ("arguments" in legacy or value.get("role") == "assistant")
-    ):
-        return lambda v, c, o: openai.chat_message(v, c, "", o)
-    if value.get("type") == "function" and isinstance(value.get("function"), dict):
-        return lambda v, c, o: openai.chat_tool_call(v, c, "", o)
-    return None
-
-
-def _match_responses(value: dict[str, Any], state: _FileState) -> Handler | None:
-    kind = value.get("type")
-    if isinstance(kind, str) and kind.startswith("response."):
-        if kind in ("response.completed", "response.done", "response.incomplete"):
-            inner = value.get("response")
-            if isinstance(inner, dict):
-                return lambda v, c, o: openai.responses_response(
-                    inner, c.child("/response"), state.responses, o
-                )
-            return _nothing
-        return state.responses.feed
-    if value.get("object") == "response" or (
-        isinstance(value.get("output"), list) and "choices" not in value
-    ):
-        return lambda v, c, o: openai.responses_response(v, c, state.responses, o)
-    if kind == "function_call":
-        return lambda v, c, o: openai.responses_item(v, c, "", o)
-    return None
-
-
-def _match_anthropic(value: dict[str, Any], state: _FileState) -> Handler | None:
-    kind = value.get("type")
-    if type(kind) is str and kind in anthropic.STREAM_EVENTS:
-        return state.anthropic.feed
-    if kind in anthropic.TOOL_BLOCKS:
-        return lambda v, c, o: anthropic.tool_use(v, c, "", o)
-    if (kind == "message" or value.get("role") == "assistant") and isinstance(
-        value.get("content"), list
-    ):
-        return anthropic.message
-    return None
-
-
-def _match_gemini(value: dict[str, Any], state: _FileState) -> Handler | None:
-    if isinstance(value.get("candidates"), list):
-        return gemini.response
-    if isinstance(value.get("parts"), list):
-        return gemini.content
-    # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
-    if isinstance(value.get("functionCall"), dict) or (
-        isinstance(value.get("function_call"), dict) and "arguments" not in value["function_call"]
-    ):
-        return lambda v, c, o: gemini.part(v, c, "", o)
-    if isinstance(value.get("name"), str) and "args" in value:
-        return lambda v, c, o: gemini.function_call(v, c, "", o)
-    return None
-
-
-def _nothing(value: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
-    return None
-
-
-_MATCHERS: Final = (
-    (Dialect.MCP, _match_mcp),
-    (Dialect.OPENAI_CHAT, _match_chat),
-    (Dialect.OPENAI_RESPONSES, _match_responses),
-    (Dialect.ANTHROPIC, _match_anthropic),
-    (Dialect.GEMINI, _match_gemini),
-)
+    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[ToolCall]) -> None:
+        """Read ``value`` as a bare body (the registry's fallback dialect)."""
+        handler = self._fallback.part(value, state.states[-1])
+        if handler is None:
+            raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
+        handler(value, ctx, out)
 
 
 def _check_nesting(ctx: DocContext) -> None:

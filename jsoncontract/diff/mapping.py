@@ -26,7 +26,6 @@ closest name.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ import orjson
 from jsoncontract._files import load_document, read_bytes
 from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
+from jsoncontract._regex import InvalidPattern, search
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
 from jsoncontract.diff.model import HOP_RANK
@@ -581,9 +581,9 @@ def _walk_schema(
     if isinstance(pattern_properties, dict):
         for pattern, sub in pattern_properties.items():
             try:
-                if re.search(pattern, token):
+                if search(pattern, token):
                     return _walk_schema(sub, rest, root, depth + 1)
-            except re.error:
+            except InvalidPattern:
                 return None
     items = node.get("items")
     if token.isdigit() and isinstance(items, dict):

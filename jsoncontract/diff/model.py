@@ -180,7 +180,7 @@ class HopView:
         call = self.call
         out: dict[str, Any] = {
             "hop": self.hop.value,
-            "dialect": call.dialect.value if call.dialect is not None else None,
+            "dialect": str(call.dialect) if call.dialect is not None else None,
             "tool": call.tool,
             "call_id": call.call_id,
             "source": call.source.to_dict(),

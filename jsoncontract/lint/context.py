@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
-from jsoncontract.model import Dialect
-from jsoncontract.pointer import escape_pointer_token
+from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings
     from jsoncontract.model import ToolContract
 
-#: ``$schema`` URIs (without a trailing ``#``) and the dialect names used in messages.
-DIALECTS: Final = {
+#: ``$schema`` URIs (without a trailing ``#``) and the draft names used in messages.
+DRAFTS: Final = {
     "https://json-schema.org/draft/2020-12/schema": "2020-12",
     "https://json-schema.org/draft/2019-09/schema": "2019-09",
     "http://json-schema.org/draft-07/schema": "draft-07",
@@ -29,25 +28,25 @@ DIALECTS: Final = {
     "http://json-schema.org/draft-04/schema": "draft-04",
     "http://json-schema.org/draft-03/schema": "draft-03",
 }
-DEFAULT_DIALECT: Final = "2020-12"
-#: Dialects in which keywords next to ``$ref`` are ignored.
+DEFAULT_DRAFT: Final = "2020-12"
+#: Drafts in which keywords next to ``$ref`` are ignored.
 REF_OVERRIDES_SIBLINGS: Final = frozenset({"draft-07", "draft-06", "draft-04", "draft-03"})
 
 
-def dialect_of(schema: Any) -> str | None:
-    """The dialect a schema declares: a name from :data:`DIALECTS`, ``None`` when it
-    declares none, or ``"unknown"`` for anything else."""
+def draft_of(schema: Any) -> str | None:
+    """The JSON Schema draft a schema declares (``$schema``): a name from :data:`DRAFTS`,
+    ``None`` when it declares none, or ``"unknown"`` for anything else."""
     if not isinstance(schema, dict) or "$schema" not in schema:
         return None
     declared = schema["$schema"]
     if not isinstance(declared, str):
         return "unknown"
     key = declared.rstrip("#")
-    known = DIALECTS.get(key)
+    known = DRAFTS.get(key)
     if known is None and key.startswith("https://"):
-        known = DIALECTS.get("http://" + key.removeprefix("https://"))
+        known = DRAFTS.get("http://" + key.removeprefix("https://"))
     elif known is None and key.startswith("http://"):
-        known = DIALECTS.get("https://" + key.removeprefix("http://"))
+        known = DRAFTS.get("https://" + key.removeprefix("http://"))
     return known or "unknown"
 
 
@@ -160,19 +159,17 @@ class ToolCtx:
     @property
     def definition(self) -> dict[str, Any]:
         """The object holding name and description (``function`` for OpenAI Chat)."""
-        whole = self.contract.definition
-        inner = whole.get("function")
-        if self.contract.dialect is Dialect.OPENAI_CHAT and isinstance(inner, dict):
-            return inner
-        return whole
+        inside = self.contract.body_pointer
+        if not inside or inside == self.pointer:
+            return self.contract.definition
+        body: dict[str, Any] = get(self.contract.definition, inside[len(self.pointer) :])
+        return body
 
     def member(self, *tokens: str) -> str:
         """File pointer of a member of :attr:`definition` (``member("description")``)."""
-        base = self.pointer
-        if self.contract.dialect is Dialect.OPENAI_CHAT and isinstance(
-            self.contract.definition.get("function"), dict
-        ):
-            base += "/function"
+        base = self.contract.body_pointer
+        if base is None:
+            base = self.pointer
         return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
     def texts(self) -> list[Text]:
@@ -252,7 +249,7 @@ class Site:
         "anchors",
         "base",
         "cache",
-        "dialect",
+        "draft",
         "kind",
         "openapi",
         "raw",
@@ -282,7 +279,7 @@ class Site:
         self.base = base
         self.openapi = openapi
         self.raw = raw if raw is not None else schema
-        self.dialect = dialect_of(schema)
+        self.draft = draft_of(schema)
         self.cache: dict[str, Any] = {}
         self.too_deep: str | None = None
         self.truncated: str | None = None
@@ -294,10 +291,10 @@ class Site:
         self.texts: list[Node] = []
 
     @property
-    def effective_dialect(self) -> str:
-        """The dialect rules assume: the declared one, or 2020-12."""
-        dialect = self.dialect
-        return dialect if dialect not in (None, "unknown") else DEFAULT_DIALECT
+    def effective_draft(self) -> str:
+        """The draft rules assume: the declared one, or 2020-12."""
+        draft = self.draft
+        return draft if draft not in (None, "unknown") else DEFAULT_DRAFT
 
     def pointer(self, path: str) -> str:
         """File pointer of a schema-relative pointer."""

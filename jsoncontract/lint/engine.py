@@ -20,11 +20,12 @@ from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
 from jsoncontract.lint.walk import walk
-from jsoncontract.model import Dialect, Severity
+from jsoncontract.pointer import get
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings
+    from jsoncontract.model import SchemaLocation, Severity
 
 _NUMBERS = frozenset({"number", "integer"})
 _KINDS = ("@object", "@string", "@number", "@array", "@property")
@@ -184,7 +185,7 @@ class Linter:
             for profile, dialects in STRICT_PROFILES.items():
                 if (
                     profile in profiles
-                    and contract.dialect.value in dialects
+                    and contract.dialect in dialects
                     and contract.strict is False
                 ):
                     profiles = profiles - {profile}
@@ -277,64 +278,21 @@ def _anchor(site: Site, node: Node) -> None:
 
 
 def _sites(tool: ToolCtx) -> list[Site]:
-    """Where the tool's input and output schemas sit in its file."""
+    """The tool's input and output schemas, where the loader found them in its file."""
     contract = tool.contract
-    dialect = contract.dialect
-    whole = contract.definition
-    pointer = tool.pointer
-    sites: list[Site] = []
-    if dialect is Dialect.MCP:
-        sites.append(Site(tool, "input", contract.input_schema, pointer + "/inputSchema"))
-        if contract.output_schema is not None:
-            sites.append(Site(tool, "output", contract.output_schema, pointer + "/outputSchema"))
-    elif dialect is Dialect.ANTHROPIC:
-        sites.append(Site(tool, "input", contract.input_schema, pointer + "/input_schema"))
-    elif dialect is Dialect.JSON_SCHEMA:
-        sites.append(Site(tool, "input", contract.input_schema, pointer))
-    elif dialect is Dialect.GEMINI:
-        key = next(
-            (k for k in ("parametersJsonSchema", "parameters_json_schema") if k in whole), None
-        )
-        if key is not None:
-            sites.append(Site(tool, "input", contract.input_schema, f"{pointer}/{key}"))
-        elif isinstance(whole.get("parameters"), dict):
-            sites.append(
-                Site(
-                    tool,
-                    "input",
-                    contract.input_schema,
-                    pointer + "/parameters",
-                    openapi=True,
-                    raw=whole["parameters"],
-                )
-            )
-        else:
-            sites.append(Site(tool, "input", contract.input_schema, None))
-        if isinstance(whole.get("responseJsonSchema"), dict):
-            sites.append(
-                Site(tool, "output", whole["responseJsonSchema"], pointer + "/responseJsonSchema")
-            )
-        elif isinstance(whole.get("response"), dict) and contract.output_schema is not None:
-            sites.append(
-                Site(
-                    tool,
-                    "output",
-                    contract.output_schema,
-                    pointer + "/response",
-                    openapi=True,
-                    raw=whole["response"],
-                )
-            )
-    else:  # OpenAI Chat and Responses
-        inner = tool.definition
-        base = tool.member()
-        if isinstance(inner.get("parameters"), dict):
-            sites.append(Site(tool, "input", contract.input_schema, base + "/parameters"))
-        else:
-            sites.append(Site(tool, "input", contract.input_schema, None))
-        if isinstance(whole.get("output_schema"), dict):
-            sites.append(Site(tool, "output", whole["output_schema"], pointer + "/output_schema"))
+    sites = [_site(tool, "input", contract.input_schema, contract.input_location)]
+    if contract.output_schema is not None:
+        sites.append(_site(tool, "output", contract.output_schema, contract.output_location))
     return sites
+
+
+def _site(tool: ToolCtx, kind: str, schema: Any, location: SchemaLocation | None) -> Site:
+    if location is None:  # made up by the loader: no place in the file
+        return Site(tool, kind, schema, None)
+    if not location.openapi:
+        return Site(tool, kind, schema, location.pointer)
+    written = get(tool.contract.definition, location.pointer[len(tool.pointer) :])
+    return Site(tool, kind, schema, location.pointer, openapi=True, raw=written)
 
 
 class _Collector:

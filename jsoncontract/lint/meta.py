@@ -1,4 +1,4 @@
-"""Checking a schema against its dialect's meta-schema, fast.
+"""Checking a schema against its draft's meta-schema, fast.
 
 jsonschema-rs carries the meta-schemas of drafts 4, 6, 7, 2019-09 and 2020-12 and checks a
 typical tool schema in a few microseconds (python-jsonschema takes about a millisecond), so
@@ -44,20 +44,20 @@ def refuse_retrieval(uri: str) -> Any:
 
 
 @cache
-def _validator(dialect: str) -> Any:
+def _validator(draft: str) -> Any:
     import jsonschema_rs
 
-    uri = META_URIS[dialect]
+    uri = META_URIS[draft]
     return jsonschema_rs.validator_for(
         {"$schema": uri, "$ref": uri}, validate_formats=True, retriever=refuse_retrieval
     )
 
 
-def meta_errors(schema: Any, dialect: str) -> list[MetaError]:
-    """Every meta-schema error of ``schema`` in ``dialect`` (empty when it is valid)."""
-    if dialect == "draft-03":
+def meta_errors(schema: Any, draft: str) -> list[MetaError]:
+    """Every meta-schema error of ``schema`` in ``draft`` (empty when it is valid)."""
+    if draft == "draft-03":
         return _draft3_errors(schema)
-    validator = _validator(dialect)
+    validator = _validator(draft)
     if validator.is_valid(schema):
         return []
     out: list[MetaError] = []

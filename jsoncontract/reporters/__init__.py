@@ -11,7 +11,7 @@ Modules: ``interface`` (the reporter interface and its options), ``text`` (the s
 text writer every text report shares), ``findings``, ``sarif``, ``github`` and ``junit``
 (findings and the renderers of the CI formats), then one module per command and family
 (``check_text``, ``check_json``, ``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``,
-``pin``, ``rules``).
+``pin``, ``rules``, ``rules_check``).
 """
 
 from __future__ import annotations
@@ -59,9 +59,12 @@ PIN_REPORTERS: Final = {
     "text": ".pin:TextPinReporter",
     "json": ".pin:JsonPinReporter",
 }
+#: The catalog (``text``, ``json``), and ``rules --check`` in all four formats.
 RULES_REPORTERS: Final = {
     "text": ".rules:TextRulesReporter",
     "json": ".rules:JsonRulesReporter",
+    "sarif": ".rules_check:SarifRulesCheckReporter",
+    "github": ".rules_check:GithubRulesCheckReporter",
 }
 
 #: command -> its table.

@@ -33,7 +33,7 @@ def call_header(result: CallResult) -> Line:
         p
         for p in (
             call.hop.value if call.hop else None,
-            call.dialect.value if call.dialect else None,
+            str(call.dialect) if call.dialect else None,
             call.call_id,
         )
         if p

@@ -153,7 +153,7 @@ class TextDiffReporter(Reporter["CallDiff", "DiffSummary"]):
         rows = []
         for view in result.hops:
             call = view.call
-            dialect = call.dialect.value if call.dialect is not None else "?"
+            dialect = str(call.dialect) if call.dialect is not None else "?"
             pairing = ""
             if view.matched_by == "id":
                 pairing = f"paired by id {view.match_key}"

@@ -4,6 +4,10 @@
 severities), or prints a rule's documentation page: Markdown as is when piped, rendered on
 a terminal. ``json`` is ``{"version": 1, "summary": {...}, "rules": [...]}``; each rule
 carries its severity in every profile, and its documentation when one was asked for.
+
+Given the report of ``rules --check`` instead, both write it as
+:mod:`jsoncontract.reporters.rules_check` does (which also has its ``sarif`` and
+``github`` formats).
 """
 
 from __future__ import annotations
@@ -17,15 +21,23 @@ from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import Line, LineWriter, Style, wants_color
 
 if TYPE_CHECKING:
+    from jsoncontract.business.rules import RulesCheck
     from jsoncontract.lint.docs import RuleListing
     from jsoncontract.lint.rule import Rule
 
 
-class TextRulesReporter(Reporter[Never, "RuleListing"]):
-    """The rule table, or documentation pages."""
+class TextRulesReporter(Reporter[Never, "RuleListing | RulesCheck"]):
+    """The rule table, documentation pages, or the ``--check`` report."""
 
-    def close(self, listing: RuleListing) -> None:
-        """Write the pages asked for, or the table."""
+    def close(self, listing: RuleListing | RulesCheck) -> None:
+        """Write the pages asked for, or the table (or the checked rules)."""
+        from jsoncontract.lint.docs import RuleListing
+
+        if not isinstance(listing, RuleListing):
+            from jsoncontract.reporters.rules_check import TextRulesCheckReporter
+
+            TextRulesCheckReporter(self.stream, self.options).close(listing)
+            return
         if listing.detail:
             for rule in listing.rules:
                 self._page(rule)
@@ -75,14 +87,20 @@ class TextRulesReporter(Reporter[Never, "RuleListing"]):
         wrapper.detach()
 
 
-class JsonRulesReporter(Reporter[Never, "RuleListing"]):
+class JsonRulesReporter(Reporter[Never, "RuleListing | RulesCheck"]):
     """The rules as JSON: the catalog with its redirects, or the rules asked for with their
-    documentation."""
+    documentation (or the ``--check`` report)."""
 
-    def close(self, listing: RuleListing) -> None:
+    def close(self, listing: RuleListing | RulesCheck) -> None:
         """Write the report object."""
         from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS
-        from jsoncontract.lint.docs import rule_markdown
+        from jsoncontract.lint.docs import RuleListing, rule_markdown
+
+        if not isinstance(listing, RuleListing):
+            from jsoncontract.reporters.rules_check import JsonRulesCheckReporter
+
+            JsonRulesCheckReporter(self.stream, self.options).close(listing)
+            return
 
         rules = listing.rules
         body: dict[str, Any]

@@ -36,7 +36,7 @@ from jsoncontract.suites.generate import (
     generate_cases,
     generate_suites,
 )
-from jsoncontract.suites.hooks import RuleViolation, ViolationSource
+from jsoncontract.suites.hooks import PassSource, RulePass, RuleViolation, ViolationSource
 from jsoncontract.suites.model import (
     SUITE_SUFFIX,
     SUITE_VERSION,
@@ -68,6 +68,8 @@ __all__ = [
     "GenerationReport",
     "InputKind",
     "Mismatch",
+    "PassSource",
+    "RulePass",
     "RuleViolation",
     "Selector",
     "Status",

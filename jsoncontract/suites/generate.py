@@ -352,27 +352,61 @@ def generate_cases(
     skips.extend(derived_skips)
     if CaseKind.BUSINESS in wanted:
         for source in sources:
-            for violation in source.violations(tool, base):
-                name = f"business:{violation.rule}"
-                if not compiled.is_valid(violation.arguments):
-                    skips.append(
-                        Skip(name, "the arguments written to break the rule fail the schema first")
-                    )
-                    continue
-                drafts.append(
-                    Draft(
-                        name,
-                        CaseKind.BUSINESS,
-                        Hop.MODEL,
-                        InputKind.ARGUMENTS,
-                        violation.arguments,
-                        Expectation(
-                            Stage.BUSINESS, code=violation.expected_code, path=violation.path
-                        ),
-                        violation.description,
-                    )
-                )
+            drafts.extend(_business_drafts(tool, compiled, base, source, skips))
     return drafts, skips, None
+
+
+def _business_drafts(
+    tool: ToolContract,
+    compiled: CompiledSchema,
+    base: Any,
+    source: ViolationSource,
+    skips: list[Skip],
+) -> list[Draft]:
+    """The cases one rules engine contributes: per rule, the case that breaks it, then
+    (from a :class:`~jsoncontract.suites.hooks.PassSource`) the one where it holds."""
+    from jsoncontract.suites.hooks import PassSource
+
+    broken: list[Draft] = []
+    for violation in source.violations(tool, base):
+        name = f"business:{violation.rule}"
+        if not compiled.is_valid(violation.arguments):
+            skips.append(
+                Skip(name, "the arguments written to break the rule fail the schema first")
+            )
+            continue
+        broken.append(
+            Draft(
+                name,
+                CaseKind.BUSINESS,
+                Hop.MODEL,
+                InputKind.ARGUMENTS,
+                violation.arguments,
+                Expectation(Stage.BUSINESS, code=violation.expected_code, path=violation.path),
+                violation.description,
+            )
+        )
+    held: dict[str, Draft] = {}
+    if isinstance(source, PassSource):
+        for passing in source.passes(tool, base):
+            if compiled.is_valid(passing.arguments):
+                held[passing.rule] = Draft(
+                    f"business-ok:{passing.rule}",
+                    CaseKind.BUSINESS,
+                    Hop.MODEL,
+                    InputKind.ARGUMENTS,
+                    passing.arguments,
+                    Expectation(),
+                    passing.description,
+                )
+    out: list[Draft] = []
+    for draft in broken:
+        out.append(draft)
+        paired = held.pop(draft.name.removeprefix("business:"), None)
+        if paired is not None:
+            out.append(paired)
+    out.extend(held.values())
+    return out
 
 
 def _existing_base(suite: Suite | None, compiled: CompiledSchema) -> Any:

@@ -7,6 +7,10 @@ break one rule, starting from the generated valid instance. Each answer becomes 
 named ``business:<rule>`` that expects a failure at the business stage with code
 ``business.<rule>`` at the answer's path. The generator checks that the arguments still
 pass the schema first, and skips (with the reason) an answer that does not.
+
+A source that also has the :class:`PassSource` shape is asked for arguments on which each
+rule is evaluated and holds: each answer becomes a case ``business-ok:<rule>`` that
+expects the call to pass, so a suite shows every rule both firing and silent.
 """
 
 from __future__ import annotations
@@ -41,6 +45,32 @@ class RuleViolation:
     def expected_code(self) -> str:
         """The finding code the case expects."""
         return self.code or f"business.{self.rule}"
+
+
+@dataclass(frozen=True, slots=True)
+class RulePass:
+    """Arguments on which one business rule is evaluated and holds (and the whole call
+    passes).
+
+    Arguments:
+        rule: the rule id (the case is named ``business-ok:<rule>``).
+        arguments: the whole arguments object, valid against the schema.
+        description: written into the case, for reviewers.
+    """
+
+    rule: str
+    arguments: Any
+    description: str | None = None
+
+
+@runtime_checkable
+class PassSource(Protocol):
+    """Writes arguments on which business rules hold (see the module docstring)."""
+
+    def passes(self, tool: ToolContract, valid: Any) -> Iterable[RulePass]:
+        """Arguments on which each rule of ``tool`` that can be satisfied is evaluated and
+        holds, near ``valid`` (never change it)."""
+        ...  # pragma: no cover
 
 
 @runtime_checkable

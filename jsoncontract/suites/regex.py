@@ -58,6 +58,26 @@ def _matches(pattern: str, text: str) -> bool:
         return False
 
 
+def longest_match(pattern: str) -> int | None:
+    """The most characters a string matching ``pattern`` can hold: bounded only when the
+    pattern is anchored at both ends (``^...$``) and repeats nothing without limit;
+    ``None`` otherwise, or when the pattern cannot be read."""
+    try:
+        tree, _ = _parse(pattern)
+    except PatternUnsupported:
+        return None
+    constants = import_module("re._constants")
+    items = list(tree)
+    if (
+        len(items) < 2
+        or items[0] != (constants.AT, constants.AT_BEGINNING)
+        or items[-1] != (constants.AT, constants.AT_END)
+    ):
+        return None
+    longest = int(tree.getwidth()[1])
+    return longest if longest < int(constants.MAXREPEAT) else None
+
+
 def sample(
     pattern: str,
     *,

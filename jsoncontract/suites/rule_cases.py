@@ -1,4 +1,4 @@
-"""Violating cases for the business rules engine: one per rule, found by changing one field.
+"""Cases for the business rules engine: per rule, one that breaks it and one where it holds.
 
 :class:`RuleViolations` is the :class:`~jsoncontract.suites.hooks.ViolationSource` of the
 bundled rules engine. For each rule of a tool it changes the valid instance at the rule's
@@ -13,6 +13,12 @@ Rules it leaves alone: rules the valid instance already breaks (edit the ``valid
 that it passes them, then regenerate), rules scoped to every item of an array, rules for
 hops other than the model's, and rules none of its changes break (say, one that needs an
 order id that exists in the reference data with another status): write those by hand.
+
+The passing case of a rule (:meth:`RuleViolations.passes`) is found the same way: the first
+change at the rule's field that the schema accepts, on which the rule is evaluated (its
+scope is there) and the call passes every rule; failing that, the valid instance itself
+when the rule is evaluated and holds on it. So the suite shows the rule on both sides of
+its line (``endDate`` a day before ``startDate``, and a day after).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.model import ArgumentsForm, Hop, Severity, Source, ToolCall
 from jsoncontract.pointer import ABSENT, get, join_pointer, remove_at, set_at
-from jsoncontract.suites.hooks import RuleViolation
+from jsoncontract.suites.hooks import RulePass, RuleViolation
 from jsoncontract.suites.instance import annotate
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import Resolver
@@ -85,6 +91,56 @@ class RuleViolations:
                         description=f"Breaks the business rule {rule.id!r}.",
                     )
                     break
+
+    def passes(self, tool: ToolContract, valid: Any) -> Iterator[RulePass]:
+        """One passing case per rule of ``tool`` that can be shown holding."""
+        ruleset = self.template.rules
+        rules = ruleset.for_tool(tool.name) if ruleset is not None else []
+        if not rules:
+            return
+        compiled = self.tools.schema(tool.name)
+        nodes = {n.pointer: n for n in annotate(Resolver(tool.input_schema), valid)}
+        for rule in rules:
+            if (
+                rule.severity is not Severity.ERROR
+                or "*" in rule.scope_tokens
+                or (rule.hops is not None and Hop.MODEL not in rule.hops)
+            ):
+                continue
+            pointer = rule.scope + rule.field_path
+            found = None
+            for candidate in self._changes(valid, pointer, nodes):
+                if (
+                    candidate != valid
+                    and compiled.is_valid(candidate)
+                    and self._holds(tool, candidate, rule)
+                ):
+                    found = candidate
+                    break
+            if found is not None:
+                yield RulePass(
+                    rule.id,
+                    found,
+                    description=f"The business rule {rule.id!r} holds (a change at its field).",
+                )
+            elif self._holds(tool, valid, rule):
+                yield RulePass(
+                    rule.id,
+                    valid,
+                    description=f"The business rule {rule.id!r} holds on the valid instance.",
+                )
+
+    def _holds(self, tool: ToolContract, arguments: Any, rule: Rule) -> bool:
+        """Whether ``rule`` is evaluated on ``arguments`` and the call passes every rule."""
+        from jsoncontract.business.gate import scoped
+
+        if rule.scope_tokens and not any(True for _ in scoped(arguments, rule.scope_tokens)):
+            return False
+        gate = self.template.fresh()
+        return not any(
+            finding.code == rule.code or finding.severity is Severity.ERROR
+            for finding in gate.check(_call(tool, arguments), arguments, tool)
+        )
 
     def _codes(self, tool: ToolContract, arguments: Any) -> set[str]:
         gate = self.template.fresh()

@@ -2,12 +2,14 @@
 
 Accepted shapes, detected from the document (or forced with ``dialect``):
 
-- OpenAI Chat ``{"type":"function","function":{name, description, parameters, strict}}``;
-- OpenAI Responses ``{"type":"function","name",..,"parameters","strict"}``;
-- Anthropic ``{"name","description","input_schema"}``;
-- Gemini ``{"functionDeclarations":[{name, parameters | parametersJsonSchema}]}``;
-- MCP ``Tool`` objects, a ``tools/list`` result, or the whole JSON-RPC response;
-- any of these as a list, or under a ``tools`` member (a request body);
+- a definition in any registered dialect (:class:`~jsoncontract.capture.interface.ToolLayout`
+  says how each is recognised and where it keeps its parts): OpenAI Chat
+  ``{"type":"function","function":{..}}``, OpenAI Responses ``{"type":"function","name",..}``,
+  Anthropic ``{"name",..,"input_schema"}``, Gemini ``{"functionDeclarations":[..]}``, MCP
+  ``Tool`` objects;
+- an MCP ``tools/list`` result, or the whole JSON-RPC response;
+- any of these as a list, or under a ``tools`` member (a request body), and OpenAI's legacy
+  ``functions`` member;
 - a bare JSON Schema, named with ``tool_name``.
 
 Provider built-in tools (web search, code execution...) and OpenAI custom tools (free text
@@ -18,14 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import expand, load_document, read_bytes
 from jsoncontract._json import json_type
 from jsoncontract._locate import PositionIndex
-from jsoncontract.errors import ToolLoadError
-from jsoncontract.model import Dialect, Source, ToolContract
+from jsoncontract.capture.registry import DIALECTS, Registry
+from jsoncontract.errors import ToolLoadError, UsageError
+from jsoncontract.model import (
+    Dialect,
+    SchemaLocation,
+    Source,
+    ToolContract,
+)
+from jsoncontract.pointer import ABSENT, get_in, join_pointer, pointer_tokens
 from jsoncontract.tools.openapi import openapi_to_json_schema
+
+if TYPE_CHECKING:
+    from jsoncontract.capture.interface import CaptureDialect, ToolLayout
 
 TOOL_SUFFIXES: Final = (".json",)
 _SCHEMA_HINTS: Final = frozenset(
@@ -34,66 +46,71 @@ _SCHEMA_HINTS: Final = frozenset(
 _JSON_TYPES: Final = frozenset(
     {"object", "array", "string", "number", "integer", "boolean", "null"}
 )
-#: ``type`` values of provider-hosted tools that take no client-side schema.
-_BUILTIN_TOOL_KEYS: Final = frozenset(
-    {
-        "googleSearch",
-        "google_search",
-        "googleSearchRetrieval",
-        "google_search_retrieval",
-        "enterpriseWebSearch",
-        "enterprise_web_search",
-        "codeExecution",
-        "code_execution",
-        "urlContext",
-        "url_context",
-        "retrieval",
-        "fileSearch",
-        "file_search",
-        "googleMaps",
-        "google_maps",
-        "computerUse",
-        "computer_use",
-    }
-)
+#: ``type`` values of tools that are functions (or may be); any other names a hosted tool.
+_FUNCTION_TYPES: Final = ("function", "custom", "object")
 
 
 def load_tool_file(
     path: Path | str,
     *,
     tool_name: str | None = None,
-    dialect: Dialect | None = None,
+    dialect: str | None = None,
     data: bytes | None = None,
     positions: PositionIndex | None = None,
+    dialects: Registry = DIALECTS,
 ) -> list[ToolContract]:
     """Every tool defined in one file.
 
     ``positions`` may pass in the :class:`PositionIndex` of ``data``'s text, so a caller that
-    needs positions too (``lint``) scans the file once.
+    needs positions too (``lint``) scans the file once. ``dialect`` reads every definition
+    as the dialect of that name (``json-schema``: the file is one bare JSON Schema);
+    ``dialects`` are the dialects to recognise.
 
     Raises:
         InputError: the file cannot be read or is not JSON.
         ToolLoadError: the JSON is in no known dialect, or a definition is broken.
+        UsageError: ``dialect`` names no dialect that defines tools.
     """
     name = str(path)
     if data is None:
         data = read_bytes(path)
+    forced = _forced(dialect, dialects)
     document, _ = load_document(path, data)
-    index = _LazyIndex(data, positions)
-    tools = list(_read(document, name, index, tool_name=tool_name, forced=dialect))
+    reader = _Reader(name, _LazyIndex(data, positions), dialects, forced)
+    tools = list(
+        reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
+    )
     if not tools:
         raise ToolLoadError("no tool definitions found (an empty tool list)", file=name, line=1)
     return tools
 
 
 def load_tool_files(
-    paths: Iterable[str | Path], *, tool_name: str | None = None, dialect: Dialect | None = None
+    paths: Iterable[str | Path],
+    *,
+    tool_name: str | None = None,
+    dialect: str | None = None,
+    dialects: Registry = DIALECTS,
 ) -> list[ToolContract]:
     """Every tool in the named files and directories (``*.json``, recursively), in order."""
     out: list[ToolContract] = []
     for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
-        out.extend(load_tool_file(path, tool_name=tool_name, dialect=dialect))
+        out.extend(load_tool_file(path, tool_name=tool_name, dialect=dialect, dialects=dialects))
     return out
+
+
+def _forced(dialect: str | None, dialects: Registry) -> CaptureDialect | None:
+    """The dialect every definition is read as, checked."""
+    if not dialect or dialect == Dialect.JSON_SCHEMA:
+        return None
+    forced = dialects.get(dialect)
+    if forced is None or forced.tools is None:
+        known = [n for n in dialects.names() if dialects.find(n).tools is not None]
+        raise UsageError(
+            f"no tool definitions are written in dialect {str(dialect)!r}; use one of: "
+            + ", ".join([*known, Dialect.JSON_SCHEMA])
+        )
+    return forced
 
 
 class _LazyIndex:
@@ -116,80 +133,265 @@ class _LazyIndex:
         return Source(file, self.line(pointer), None, pointer)
 
 
-def _fail(message: str, file: str, index: _LazyIndex, pointer: str) -> ToolLoadError:
-    return ToolLoadError(f"{message} (at {pointer or '/'})", file=file, line=index.line(pointer))
+class _Reader:
+    """Reads the tool definitions of one file, asking the registry which dialect each is."""
 
+    __slots__ = ("_places", "dialects", "file", "forced", "hosted", "index", "layouts", "lists")
 
-def _read(
-    document: Any,
-    file: str,
-    index: _LazyIndex,
-    *,
-    tool_name: str | None,
-    forced: Dialect | None,
-) -> Iterator[ToolContract]:
-    if isinstance(document, list):
-        for i, entry in enumerate(document):
-            yield from _entry(entry, file, index, f"/{i}", forced)
-        return
-    if not isinstance(document, dict):
-        raise _fail(
-            f"expected a tool list or object, found a JSON {json_type(document)}",
-            file,
-            index,
-            "",
+    def __init__(
+        self, file: str, index: _LazyIndex, dialects: Registry, forced: CaptureDialect | None
+    ) -> None:
+        self.file = file
+        self.index = index
+        self.dialects = dialects
+        self.forced = forced
+        self.layouts = [(d, d.tools) for d in dialects if d.tools is not None]
+        #: members that list definitions, with their dialect; members of hosted tools
+        self.lists = [(m, d) for d, layout in self.layouts for m in layout.lists]
+        self.hosted = frozenset(m for _, layout in self.layouts for m in layout.hosted)
+        self._places: dict[tuple[int, bool], _Places] = {}
+
+    def looks_like_tool(self, node: dict[str, Any]) -> bool:
+        """A name, or a member only tool definitions have (a body, a list of definitions)."""
+        if isinstance(node.get("name"), str):
+            return True
+        for _, layout in self.layouts:
+            body = pointer_tokens(layout.body)
+            if (body and body[0] in node) or any(member in node for member in layout.lists):
+                return True
+        return False
+
+    def fail(self, message: str, pointer: str) -> ToolLoadError:
+        return ToolLoadError(
+            f"{message} (at {pointer or '/'})", file=self.file, line=self.index.line(pointer)
         )
-    if forced is Dialect.JSON_SCHEMA or (
-        forced is None and _looks_like_schema(document) and not _looks_like_tool(document)
-    ):
-        if not tool_name:
-            raise ToolLoadError(
-                "this looks like a bare JSON Schema; name its tool with --tool NAME",
-                file=file,
-                line=1,
+
+    def document(
+        self, document: Any, *, tool_name: str | None, bare: bool
+    ) -> Iterator[ToolContract]:
+        """Every definition in a whole file."""
+        if isinstance(document, list):
+            for i, entry in enumerate(document):
+                yield from self.entry(entry, f"/{i}")
+            return
+        if not isinstance(document, dict):
+            raise self.fail(
+                f"expected a tool list or object, found a JSON {json_type(document)}", ""
             )
-        yield ToolContract(
-            name=tool_name,
-            input_schema=document,
-            dialect=Dialect.JSON_SCHEMA,
-            source=Source(file, 1, None, ""),
-            description=document.get("description")
-            if isinstance(document.get("description"), str)
-            else None,
-            definition=document,
+        if bare or (
+            self.forced is None
+            and _looks_like_schema(document)
+            and not self.looks_like_tool(document)
+        ):
+            if not tool_name:
+                raise ToolLoadError(
+                    "this looks like a bare JSON Schema; name its tool with --tool NAME",
+                    file=self.file,
+                    line=1,
+                )
+            yield ToolContract(
+                name=tool_name,
+                input_schema=document,
+                dialect=Dialect.JSON_SCHEMA,
+                source=Source(self.file, 1, None, ""),
+                description=document.get("description")
+                if isinstance(document.get("description"), str)
+                else None,
+                definition=document,
+                input_location=SchemaLocation(""),
+            )
+            return
+        if "jsonrpc" in document:
+            if "error" in document:
+                raise self.fail(
+                    "this JSON-RPC response is an error, not a tools/list result", "/error"
+                )
+            result = document.get("result")
+            if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
+                raise self.fail(
+                    "JSON-RPC message without result.tools (is it a tools/list response?)", ""
+                )
+            mcp = self.forced or self.dialects.find(Dialect.MCP)
+            for i, entry in enumerate(result["tools"]):
+                yield from self.entry(entry, f"/result/tools/{i}", mcp)
+            return
+        tools = document.get("tools")
+        if isinstance(tools, list):
+            for i, entry in enumerate(tools):
+                yield from self.entry(entry, f"/tools/{i}")
+            return
+        functions = document.get("functions")
+        if isinstance(functions, list):  # legacy OpenAI ``functions`` request member
+            chat = self.dialects.find(Dialect.OPENAI_CHAT)
+            for i, entry in enumerate(functions):
+                yield self.definition(entry, f"/functions/{i}", chat)
+            return
+        yield from self.entry(document, "")
+
+    def entry(
+        self, entry: Any, pointer: str, dialect: CaptureDialect | None = None
+    ) -> Iterator[ToolContract]:
+        """One entry of a tool list: a definition, a list of them, or a hosted tool."""
+        if not isinstance(entry, dict):
+            raise self.fail(
+                f"a tool definition must be an object, found a JSON {json_type(entry)}", pointer
+            )
+        for member, owner in self.lists:
+            if entry.get(member) is not None:
+                declarations = entry[member]
+                if not isinstance(declarations, list):
+                    raise self.fail(f"{member} must be a list", pointer)
+                for i, declaration in enumerate(declarations):
+                    yield self.definition(declaration, f"{pointer}/{member}/{i}", owner)
+                return
+        if not self.hosted.isdisjoint(entry):
+            return
+        dialect = dialect or self.forced
+        if dialect is None:
+            for candidate, layout in self.layouts:
+                if layout.recognises(entry):
+                    dialect = candidate
+                    break
+        if dialect is not None:
+            yield self.definition(entry, pointer, dialect)
+            return
+        kind = entry.get("type")
+        if isinstance(kind, str) and kind not in _FUNCTION_TYPES:
+            return  # a provider-hosted tool (web_search, code_interpreter, mcp, computer use...)
+        if kind == "custom":
+            return  # an OpenAI custom tool: free text (or a grammar) in, no JSON contract
+        if isinstance(entry.get("name"), str):
+            raise self.fail(
+                f"tool {entry['name']!r} has no schema (expected parameters, input_schema or "
+                "inputSchema)",
+                pointer,
+            )
+        raise self.fail(
+            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP); "
+            "for a bare JSON Schema pass --tool NAME",
+            pointer,
         )
-        return
-    if "jsonrpc" in document:
-        if "error" in document:
-            raise _fail(
-                "this JSON-RPC response is an error, not a tools/list result", file, index, "/error"
+
+    def definition(self, entry: Any, pointer: str, dialect: CaptureDialect) -> ToolContract:
+        """One definition, read where its dialect's layout says its parts are (an entry
+        without the layout's body member is its own body: a legacy OpenAI ``functions``
+        entry, a bare function read as OpenAI Chat)."""
+        layout = dialect.tools
+        assert layout is not None
+        places = self.places(layout, wrapped=True)
+        if places.body and isinstance(entry, dict) and _at(entry, places.body) is None:
+            places = self.places(layout, wrapped=False)
+        body_at = places.body_pointer
+        body = _at(entry, places.body) if isinstance(entry, dict) else None
+        if not isinstance(body, dict):
+            raise self.fail("a function declaration must be an object", pointer + body_at)
+        name = body.get("name")
+        if not isinstance(name, str) or not name:
+            raise self.fail("tool definition without a name", pointer + body_at)
+        present = [place for place in places.input if _at(entry, place) is not None]
+        if len(present) > 1:
+            raise self.fail(
+                f"tool {name!r}: {present[-1][-1]} and {present[0][-1]} are mutually exclusive",
+                pointer + body_at,
             )
-        result = document.get("result")
-        if not isinstance(result, dict) or not isinstance(result.get("tools"), list):
-            raise _fail(
-                "JSON-RPC message without result.tools (is it a tools/list response?)",
-                file,
-                index,
-                "",
-            )
-        for i, entry in enumerate(result["tools"]):
-            yield from _entry(entry, file, index, f"/result/tools/{i}", forced or Dialect.MCP)
-        return
-    tools = document.get("tools")
-    if isinstance(tools, list):
-        for i, entry in enumerate(tools):
-            yield from _entry(entry, file, index, f"/tools/{i}", forced)
-        return
-    functions = document.get("functions")
-    if isinstance(functions, list):  # legacy OpenAI ``functions`` request member
-        for i, entry in enumerate(functions):
-            yield _function(entry, file, index, f"/functions/{i}", Dialect.OPENAI_CHAT)
-        return
-    yield from _entry(document, file, index, "", forced)
+        if present:
+            input_schema, input_location = self.schema(entry, present[0], name, pointer, places)
+        elif layout.input_required:
+            raise self.schema_error(name, places.input[0], None, pointer)
+        else:  # no parameters: the tool takes no arguments
+            input_schema = {"type": "object", "properties": {}, "additionalProperties": False}
+            input_location = None
+        output_schema: dict[str, Any] | None = None
+        output_location: SchemaLocation | None = None
+        for place in places.output:
+            if _at(entry, place) is not None:
+                output_schema, output_location = self.schema(entry, place, name, pointer, places)
+                break
+        parts = layout.parts
+        strict = body.get("strict") if "strict" in parts else None
+        annotations = body.get("annotations") if "annotations" in parts else None
+        if not isinstance(annotations, dict):
+            annotations = None
+        title = _text(body, "title") if "title" in parts else None
+        if title is None and annotations is not None:
+            title = _text(annotations, "title")
+        return ToolContract(
+            name=name,
+            input_schema=input_schema,
+            dialect=dialect.name,
+            source=self.index.source(self.file, pointer),
+            description=_text(body, "description"),
+            title=title,
+            output_schema=output_schema,
+            annotations=annotations,
+            strict=strict if isinstance(strict, bool) else None,
+            definition=entry,
+            body_pointer=pointer + body_at,
+            input_location=input_location,
+            output_location=output_location,
+        )
+
+    def places(self, layout: ToolLayout, *, wrapped: bool) -> _Places:
+        """The places of ``layout`` as tokens, for a definition with its body member or
+        without it (worked out once per file)."""
+        key = (id(layout), wrapped)
+        places = self._places.get(key)
+        if places is None:
+            places = self._places[key] = _Places(layout, wrapped=wrapped)
+        return places
+
+    def schema(
+        self, entry: dict[str, Any], place: _Place, name: str, pointer: str, places: _Places
+    ) -> tuple[dict[str, Any], SchemaLocation]:
+        """The schema written at ``place`` in ``entry`` (as JSON Schema) and its location."""
+        value = _at(entry, place)
+        if not isinstance(value, dict):
+            raise self.schema_error(name, place, value, pointer)
+        at = pointer + places.pointers[place]
+        if place in places.openapi:
+            return openapi_to_json_schema(value), SchemaLocation(at, openapi=True)
+        return value, SchemaLocation(at)
+
+    def schema_error(self, name: str, place: _Place, value: Any, pointer: str) -> ToolLoadError:
+        found = "null" if value is None else type(value).__name__
+        return self.fail(
+            f"tool {name!r}: {place[-1]} must be a JSON Schema object, found {found}",
+            join_pointer(pointer, *place),
+        )
 
 
-def _looks_like_tool(node: dict[str, Any]) -> bool:
-    return isinstance(node.get("name"), str) or "function" in node or "functionDeclarations" in node
+_Place = tuple[str, ...]
+"""A place in a definition, as the reference tokens of its JSON Pointer."""
+
+
+class _Places:
+    """The places of a :class:`ToolLayout` as tokens, for a definition with its body member
+    (``wrapped``) or without it (the places below the body are then in the definition)."""
+
+    __slots__ = ("body", "body_pointer", "input", "openapi", "output", "pointers")
+
+    def __init__(self, layout: ToolLayout, *, wrapped: bool) -> None:
+        body = tuple(pointer_tokens(layout.body))
+
+        def place(pointer: str) -> _Place:
+            tokens = tuple(pointer_tokens(pointer))
+            if not wrapped and body and tokens[: len(body)] == body:
+                return tokens[len(body) :]
+            return tokens
+
+        self.body: _Place = body if wrapped else ()
+        self.body_pointer = layout.body if wrapped else ""
+        self.input = tuple(place(p) for p in layout.input)
+        self.output = tuple(place(p) for p in layout.output)
+        self.openapi = frozenset(place(p) for p in layout.openapi)
+        self.pointers = {p: join_pointer("", *p) for p in (*self.input, *self.output)}
+
+
+def _at(node: dict[str, Any], place: _Place) -> Any:
+    """The value at a place, or ``None`` when it is absent or ``null`` (SDKs dump every
+    field, unset ones as ``null``)."""
+    value = get_in(node, place)
+    return None if value is ABSENT else value
 
 
 def _looks_like_schema(node: dict[str, Any]) -> bool:
@@ -205,189 +407,6 @@ def _looks_like_schema(node: dict[str, Any]) -> bool:
     )
 
 
-def _entry(
-    entry: Any, file: str, index: _LazyIndex, pointer: str, forced: Dialect | None
-) -> Iterator[ToolContract]:
-    if not isinstance(entry, dict):
-        raise _fail(
-            f"a tool definition must be an object, found a JSON {json_type(entry)}",
-            file,
-            index,
-            pointer,
-        )
-    declarations = entry.get("functionDeclarations", entry.get("function_declarations"))
-    if declarations is not None:
-        if not isinstance(declarations, list):
-            raise _fail("functionDeclarations must be a list", file, index, pointer)
-        key = "functionDeclarations" if "functionDeclarations" in entry else "function_declarations"
-        for i, decl in enumerate(declarations):
-            yield _function(decl, file, index, f"{pointer}/{key}/{i}", Dialect.GEMINI)
-        return
-    if _BUILTIN_TOOL_KEYS & entry.keys():
-        return
-    kind = entry.get("type")
-    if forced is Dialect.MCP or "inputSchema" in entry:
-        yield _mcp(entry, file, index, pointer)
-    elif kind == "function" and isinstance(entry.get("function"), dict):
-        yield _function(
-            entry["function"],
-            file,
-            index,
-            f"{pointer}/function",
-            Dialect.OPENAI_CHAT,
-            whole=entry,
-        )
-    elif kind == "function" and "name" in entry:
-        yield _function(entry, file, index, pointer, Dialect.OPENAI_RESPONSES)
-    elif "input_schema" in entry:
-        yield _anthropic(entry, file, index, pointer)
-    elif (
-        "parameters" in entry
-        or "parametersJsonSchema" in entry
-        or ("parameters_json_schema" in entry)
-    ):
-        yield _function(entry, file, index, pointer, forced or Dialect.GEMINI)
-    elif isinstance(kind, str) and kind not in ("function", "custom", "object"):
-        return  # a provider-hosted tool (web_search, code_interpreter, mcp, computer use...)
-    elif kind == "custom":
-        return  # an OpenAI custom tool: free text (or a grammar) in, no JSON contract
-    elif isinstance(entry.get("name"), str):
-        raise _fail(
-            f"tool {entry['name']!r} has no schema (expected parameters, input_schema or "
-            "inputSchema)",
-            file,
-            index,
-            pointer,
-        )
-    else:
-        raise _fail(
-            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP); "
-            "for a bare JSON Schema pass --tool NAME",
-            file,
-            index,
-            pointer,
-        )
-
-
-def _name(node: dict[str, Any], file: str, index: _LazyIndex, pointer: str) -> str:
-    name = node.get("name")
-    if not isinstance(name, str) or not name:
-        raise _fail("tool definition without a name", file, index, pointer)
-    return name
-
-
-def _schema(
-    value: Any, what: str, name: str, file: str, index: _LazyIndex, pointer: str
-) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return value
-    raise _fail(
-        f"tool {name!r}: {what} must be a JSON Schema object, found "
-        f"{'null' if value is None else type(value).__name__}",
-        file,
-        index,
-        pointer,
-    )
-
-
 def _text(node: dict[str, Any], key: str) -> str | None:
     value = node.get(key)
     return value if isinstance(value, str) else None
-
-
-def _function(
-    node: Any,
-    file: str,
-    index: _LazyIndex,
-    pointer: str,
-    dialect: Dialect,
-    *,
-    whole: dict[str, Any] | None = None,
-) -> ToolContract:
-    if not isinstance(node, dict):
-        raise _fail("a function declaration must be an object", file, index, pointer)
-    name = _name(node, file, index, pointer)
-    output: dict[str, Any] | None = None
-    # null members count as absent: the Python SDK's model_dump() writes every field
-    key = "parametersJsonSchema" if "parametersJsonSchema" in node else "parameters_json_schema"
-    if node.get(key) is not None:
-        if node.get("parameters") is not None:
-            raise _fail(
-                f"tool {name!r}: parameters and {key} are mutually exclusive",
-                file,
-                index,
-                pointer,
-            )
-        schema = _schema(node[key], key, name, file, index, f"{pointer}/{key}")
-    elif node.get("parameters") is None:
-        schema = {"type": "object", "properties": {}, "additionalProperties": False}
-    elif dialect is Dialect.GEMINI:
-        raw = _schema(node["parameters"], "parameters", name, file, index, f"{pointer}/parameters")
-        schema = openapi_to_json_schema(raw)
-    else:
-        schema = _schema(
-            node["parameters"], "parameters", name, file, index, f"{pointer}/parameters"
-        )
-    if dialect is Dialect.GEMINI:
-        response_json = node.get("responseJsonSchema", node.get("response_json_schema"))
-        if isinstance(response_json, dict):
-            output = response_json
-        elif isinstance(node.get("response"), dict):
-            output = openapi_to_json_schema(node["response"])
-    strict = node.get("strict")
-    definition = whole if whole is not None else node
-    tool_pointer = pointer.removesuffix("/function") if whole is not None else pointer
-    if isinstance(definition.get("output_schema"), dict):
-        output = definition["output_schema"]
-    return ToolContract(
-        name=name,
-        input_schema=schema,
-        dialect=dialect,
-        source=index.source(file, tool_pointer),
-        description=_text(node, "description"),
-        output_schema=output,
-        strict=strict if isinstance(strict, bool) else None,
-        definition=definition,
-    )
-
-
-def _anthropic(node: dict[str, Any], file: str, index: _LazyIndex, pointer: str) -> ToolContract:
-    name = _name(node, file, index, pointer)
-    schema = _schema(
-        node.get("input_schema"), "input_schema", name, file, index, f"{pointer}/input_schema"
-    )
-    strict = node.get("strict")
-    return ToolContract(
-        name=name,
-        input_schema=schema,
-        dialect=Dialect.ANTHROPIC,
-        source=index.source(file, pointer),
-        description=_text(node, "description"),
-        strict=strict if isinstance(strict, bool) else None,
-        definition=node,
-    )
-
-
-def _mcp(node: dict[str, Any], file: str, index: _LazyIndex, pointer: str) -> ToolContract:
-    name = _name(node, file, index, pointer)
-    schema = _schema(
-        node.get("inputSchema"), "inputSchema", name, file, index, f"{pointer}/inputSchema"
-    )
-    output = node.get("outputSchema")
-    if output is not None:
-        output = _schema(output, "outputSchema", name, file, index, f"{pointer}/outputSchema")
-    annotations = node.get("annotations")
-    title = _text(node, "title")
-    if title is None and isinstance(annotations, dict):
-        title = _text(annotations, "title")
-    return ToolContract(
-        name=name,
-        input_schema=schema,
-        dialect=Dialect.MCP,
-        source=index.source(file, pointer),
-        description=_text(node, "description"),
-        title=title,
-        output_schema=output,
-        annotations=annotations if isinstance(annotations, dict) else None,
-        definition=node,
-    )

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jsoncontract._spelling import did_you_mean
+from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import ToolLoadError
 from jsoncontract.tools.loader import load_tool_files
 from jsoncontract.validation import CompiledSchema
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Dialect, ToolContract
+    from jsoncontract.model import ToolContract
 
 
 def _merged(known: ToolContract, other: ToolContract) -> ToolContract:
@@ -71,10 +72,11 @@ class ToolSet:
         paths: Iterable[str | Path],
         *,
         tool_name: str | None = None,
-        dialect: Dialect | None = None,
+        dialect: str | None = None,
+        dialects: Registry = DIALECTS,
     ) -> ToolSet:
-        """Load and compile every tool in the named files and directories."""
-        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect))
+        """Load and compile every tool in the named files and directories (in ``dialects``)."""
+        return cls(load_tool_files(paths, tool_name=tool_name, dialect=dialect, dialects=dialects))
 
     def __len__(self) -> int:
         return len(self._tools)

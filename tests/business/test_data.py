@@ -156,3 +156,18 @@ def test_a_large_set_is_a_hash_lookup(tmp_path: Path) -> None:
         orders.has(f"ORD-{i:07d}")
     assert (time.perf_counter() - start) / 10_000 < 50e-6
     assert not orders.has(True)  # CEL never equates true with 1
+
+
+def test_key_types_and_longest_key_are_recorded(tmp_path: Path) -> None:
+    csv_set = load(tmp_path, "c.csv", "code\nEUR\nUSDX\n")
+    assert (csv_set.key_kinds, csv_set.longest_key) == (frozenset({str}), 4)
+    table = load(tmp_path, "o.csv", "order_id,status\nORD-1,open\n", key="order_id")
+    assert table.columns == ("order_id", "status") and table.text_cells
+    numbers = load(tmp_path, "n.json", "[1, 2.5, 30]")
+    assert numbers.key_kinds == frozenset({int, float}) and numbers.longest_key is None
+    rows = load(tmp_path, "r.json", '[{"id": 7, "x": 1}]', key="id")
+    assert rows.key_kinds == frozenset({int}) and rows.columns is None
+    inline = load_dataset("d", {"values": ["a", "bcd"]}, base=tmp_path, origin="x")
+    assert inline.longest_key == 3
+    with pytest.raises(ConfigError, match="a set must hold strings or numbers"):
+        load(tmp_path, "b.json", "[true, 1]")

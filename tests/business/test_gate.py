@@ -346,3 +346,41 @@ def test_findings_on_deeply_nested_arguments(gate_from: Build, bz: Any) -> None:
         deep = [deep]
     (finding,) = bz.run(gate, "t", {"token": deep})
     assert finding.message == 'rule could not be evaluated: no such key: "owner"'
+
+
+def test_an_evaluation_over_the_runtime_limit_is_a_finding_not_a_crash(
+    gate_from: Build, bz: Any
+) -> None:
+    from jsoncontract.business.cost import RUNTIME_ITERATIONS
+
+    gate = gate_from(
+        '[[tools.t]]\nid = "distinct"\nrule = "self.xs.all(x, self.xs.exists_one(y, y == x))"\n'
+    )
+    assert bz.run(gate, "t", {"xs": list(range(50))}) == []
+    (finding,) = bz.run(gate, "t", {"xs": list(range(200))})  # 200 x 200 steps
+    assert finding.code == "business.distinct" and finding.keyword == "evaluation_error"
+    assert finding.message == (
+        "rule could not be evaluated: stopped at the run-time limit of "
+        f"{RUNTIME_ITERATIONS:,} comprehension steps in one evaluation (the lists it "
+        "iterates are too long)"
+    )
+    assert bz.run(gate, "t", {"xs": [1, 2]}) == []  # the next call is checked as usual
+
+
+def test_the_runtime_limit_is_what_the_estimator_says(gate_from: Build, bz: Any) -> None:
+    from jsoncontract.business.cost import RUNTIME_ITERATIONS
+
+    gate = gate_from('[[tools.t]]\nid = "all"\nrule = "self.xs.all(x, x >= 0)"\n')
+    assert bz.run(gate, "t", {"xs": [0] * (RUNTIME_ITERATIONS - 1)}) == []
+    (finding,) = bz.run(gate, "t", {"xs": [0] * RUNTIME_ITERATIONS})
+    assert "run-time limit" in finding.message
+
+
+def test_a_result_the_runtime_cannot_hand_back_is_a_finding(gate_from: Build, bz: Any) -> None:
+    gate = gate_from('[[tools.t]]\nid = "odd"\nrule = "dyn(self.?a)"\n')
+    (finding,) = bz.run(gate, "t", {"a": 1})
+    assert finding.keyword == "evaluation_error"
+    assert finding.message == (
+        "rule could not be evaluated: the result cannot be read back (an optional or "
+        "another CEL-only value)"
+    )

@@ -523,13 +523,20 @@ def test_business_rules_contribute_generated_cases(
         "path": "/endDate",
     }
     assert cases["business:date-order"]["arguments"]["endDate"] == "2024-01-14"  # a day early
+    # and the rule silent, on the other side of its line: a day late
+    assert cases["business-ok:date-order"]["expect"] == "ok"
+    assert cases["business-ok:date-order"]["arguments"]["endDate"] == "2024-01-16"
+    names = [c["name"] for c in search["cases"]]
+    assert names.index("business-ok:date-order") == names.index("business:date-order") + 1
     assert "business:date-range-max-31-days" in cases
+    assert "business-ok:date-range-max-31-days" in cases
     # the generated order does not exist, so the rules about orders cannot be broken from
     # it: edit the valid case to a real, open order, and regenerate
     path = out / "update_shipment.suite.json"
     shipment = json.loads(path.read_text())
     assert "business:order-exists" not in {c["name"] for c in shipment["cases"]}
     shipment["cases"][0]["arguments"]["order_id"] = "ORD-120775"
+    shipment["cases"][0]["arguments"]["declared_value"]["currency"] = "EUR"
     path.write_text(json.dumps(shipment))
     assert run_cli("fixtures", *args, "--kind", "valid", "--kind", "business", str(out)).code == 0
     names = [c["name"] for c in json.loads(path.read_text())["cases"]]
@@ -537,7 +544,11 @@ def test_business_rules_contribute_generated_cases(
     # a shipped order would break order-still-open, but finding one takes the reference
     # data, not one change of the valid instance: that case stays for a person to write
     assert "business:order-still-open" not in names
-    result = run_cli("test", *args, "-k", "business", str(out))
+    # every rule holds somewhere: on a change at its field, or on the valid instance
+    rules = ("order-exists", "order-still-open", "expedited-needs-ops", "declared-amount-positive",
+             "declared-currency-known", "postal-code-format")  # fmt: skip
+    assert {f"business-ok:{r}" for r in rules} <= set(names)
+    result = run_cli("test", *args, str(out))
     assert result.code == 0, result.stdout
 
 

@@ -13,6 +13,7 @@ import pytest
 from jsoncontract.suites import (
     Case,
     CaseKind,
+    RulePass,
     RuleViolation,
     Status,
     SuiteRunner,
@@ -432,6 +433,30 @@ def test_business_rules_contribute_cases(toolset: Callable[..., ToolSet]) -> Non
     assert case.to_data()["description"] == "Overnight shipping is closed."
     assert "business:breaks_schema" not in cases
     assert cases["_skips"]["business:breaks_schema"].startswith("the arguments written to break")
+
+
+class _RulesThatHold(_Rules):
+    """Also says where its rules hold."""
+
+    def passes(self, tool: ToolContract, valid: Any) -> list[RulePass]:
+        return [
+            RulePass("other_rule", valid, "Holds on the valid instance."),
+            RulePass("no_overnight", {**valid, "priority": "standard"}, "Standard is fine."),
+            RulePass("bad", {**valid, "priority": "never"}),
+        ]
+
+
+def test_passing_cases_follow_the_breaking_ones(toolset: Callable[..., ToolSet]) -> None:
+    from jsoncontract.suites import PassSource
+
+    assert isinstance(_RulesThatHold(), PassSource) and not isinstance(_Rules(), PassSource)
+    cases = cases_of(toolset(), sources=[_RulesThatHold()])
+    names = [n for n in cases if n.startswith("business")]
+    assert names == ["business:no_overnight", "business-ok:no_overnight", "business-ok:other_rule"]
+    held = cases["business-ok:no_overnight"]
+    assert held.expect.to_json() == "ok" and held.input["priority"] == "standard"
+    assert held.to_data()["description"] == "Standard is fine."
+    assert "business-ok:bad" not in cases  # arguments that fail the schema are not kept
 
 
 def test_rule_cases_near_the_last_representable_date(

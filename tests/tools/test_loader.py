@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from jsoncontract.errors import InputError, ToolLoadError
+from jsoncontract.errors import InputError, ToolLoadError, UsageError
 from jsoncontract.model import Dialect, ToolContract
 from jsoncontract.tools import load_tool_file, load_tool_files
 
@@ -798,3 +799,140 @@ def test_bundled_example_tools(repo: Path) -> None:
         ("searchInvoices", "openai-chat", "openai-chat.json", 100),
         ("get_weather", "openai-responses", "openai-responses.json", 2),
     ]
+
+
+# -- where the parts of a definition sit ---------------------------------------------------
+
+Located = tuple[str | None, str | None, bool, str | None, bool]
+
+
+def located(tool: ToolContract) -> Located:
+    """(body pointer, input pointer, input openapi, output pointer, output openapi)."""
+    inp, out = tool.input_location, tool.output_location
+    return (
+        tool.body_pointer,
+        inp.pointer if inp else None,
+        inp.openapi if inp else False,
+        out.pointer if out else None,
+        out.openapi if out else False,
+    )
+
+
+def test_every_dialect_records_where_its_schemas_are(write: Write) -> None:
+    chat, bare = load_tool_file(write("chat.json", CHAT_REQUEST % json.dumps(WEATHER)))
+    assert located(chat) == (
+        "/tools/0/function",
+        "/tools/0/function/parameters",
+        False,
+        None,
+        False,
+    )
+    # no parameters: the schema is made up, and written nowhere
+    assert located(bare) == ("/tools/1/function", None, False, None, False)
+    weather, invoices, now = load_tool_file(write("gemini.json", GEMINI_REQUEST))
+    decls = "/tools/1/functionDeclarations"
+    assert located(weather) == (
+        f"{decls}/0",
+        f"{decls}/0/parameters",
+        True,
+        f"{decls}/0/response",
+        True,
+    )
+    assert located(invoices) == (
+        f"{decls}/1",
+        f"{decls}/1/parametersJsonSchema",
+        False,
+        f"{decls}/1/responseJsonSchema",
+        False,
+    )
+    assert located(now) == (f"{decls}/2", None, False, None, False)
+    read, _ = load_tool_file(
+        write("mcp.json", {"tools": [MCP_TOOL, {"name": "p", "inputSchema": {}}]})
+    )
+    assert located(read) == (
+        "/tools/0",
+        "/tools/0/inputSchema",
+        False,
+        "/tools/0/outputSchema",
+        False,
+    )
+    anthropic = only(load_tool_file(write("a.json", [{"name": "t", "input_schema": WEATHER}])))
+    assert located(anthropic) == ("/0", "/0/input_schema", False, None, False)
+    responses = {"type": "function", "name": "t", "parameters": WEATHER, "output_schema": {}}
+    assert located(only(load_tool_file(write("r.json", [responses])))) == (
+        "/0",
+        "/0/parameters",
+        False,
+        "/0/output_schema",
+        False,
+    )
+    legacy = {"functions": [{"name": "f", "parameters": WEATHER}]}
+    assert located(only(load_tool_file(write("f.json", legacy)))) == (
+        "/functions/0",
+        "/functions/0/parameters",
+        False,
+        None,
+        False,
+    )
+    schema = only(load_tool_file(write("s.json", WEATHER), tool_name="s"))
+    assert located(schema) == (None, "", False, None, False)
+
+
+def test_a_null_spelling_does_not_hide_the_schema_that_is_there(write: Write) -> None:
+    # the SDK's model_dump() writes parametersJsonSchema: null next to real parameters
+    decl = {"name": "t", "parametersJsonSchema": None, "parameters": {"type": "OBJECT"}}
+    tool = only(load_tool_file(write("g.json", {"functionDeclarations": [decl]})))
+    assert tool.input_schema == {"type": "object"}
+    assert tool.input_location is not None and tool.input_location.pointer.endswith("/parameters")
+    assert tool.input_location.openapi
+
+
+def test_two_spellings_of_the_input_schema_are_mutually_exclusive(write: Write) -> None:
+    decl = {"name": "t", "parametersJsonSchema": {}, "parameters_json_schema": {}}
+    with pytest.raises(
+        ToolLoadError,
+        match=r"tool 't': parameters_json_schema and parametersJsonSchema are mutually exclusive",
+    ):
+        load_tool_file(write("g.json", {"functionDeclarations": [decl]}))
+
+
+@pytest.mark.parametrize(
+    ("definition", "member"),
+    [
+        (
+            {"type": "function", "name": "t", "parameters": {}, "output_schema": "x"},
+            "output_schema",
+        ),
+        ({"name": "t", "parameters": {}, "responseJsonSchema": ["x"]}, "responseJsonSchema"),
+        ({"name": "t", "parameters": {}, "response": 1}, "response"),
+    ],
+)
+def test_an_output_schema_that_is_no_object_is_an_error_in_every_dialect(
+    write: Write, definition: dict[str, Any], member: str
+) -> None:
+    with pytest.raises(ToolLoadError, match=rf"tool 't': {member} must be a JSON Schema object"):
+        load_tool_file(write("t.json", [definition]))
+
+
+def test_forcing_a_dialect_reads_every_definition_as_it(write: Write) -> None:
+    tools = [{"name": "a", "parameters": WEATHER}, {"name": "b", "input_schema": WEATHER}]
+    path = write("t.json", tools)
+    assert [(t.name, t.dialect) for t in load_tool_file(path)] == [
+        ("a", Dialect.GEMINI),
+        ("b", Dialect.ANTHROPIC),
+    ]
+    forced = load_tool_file(write("a.json", tools[:1]), dialect=Dialect.OPENAI_CHAT)
+    assert [(t.name, t.dialect, t.input_schema) for t in forced] == [
+        ("a", Dialect.OPENAI_CHAT, WEATHER)
+    ]
+    with pytest.raises(
+        ToolLoadError, match=r"tool 'a': input_schema must be a JSON Schema object, found null"
+    ):
+        load_tool_file(write("b.json", tools[:1]), dialect=Dialect.ANTHROPIC)
+
+
+def test_forcing_a_dialect_that_defines_no_tools_is_a_usage_error(write: Write) -> None:
+    with pytest.raises(
+        UsageError, match=r"no tool definitions are written in dialect 'downstream'"
+    ):
+        load_tool_file(write("t.json", [MCP_TOOL]), dialect=Dialect.DOWNSTREAM)

@@ -193,7 +193,7 @@ class KeywordUnsupportedByGemini(NodeRule):
         if keyword in ANNOTATIONS and keyword not in ("title", "description"):
             return drop_fix(node, keyword), None
         if keyword == "$schema":
-            if node.site.effective_dialect == "2020-12":
+            if node.site.effective_draft == "2020-12":
                 return drop_fix(node, keyword), None
             return None, "the schema declares another dialect; removing $schema changes it"
         return None, f"{keyword} constrains values; dropping it accepts more"

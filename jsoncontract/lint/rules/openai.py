@@ -484,7 +484,7 @@ class StrictModeNotEnabled(FileRule):
 
     def check(self, file: FileCtx, active: frozenset[str]) -> Iterator[Issue]:
         for tool in file.tools:
-            dialect = tool.contract.dialect.value
+            dialect = tool.contract.dialect
             for profile, dialects in STRICT_PROFILES.items():
                 if profile not in active or dialect not in dialects:
                     continue

@@ -495,9 +495,9 @@ class RefWithSiblings(NodeRule):
         constraining = [k for k in siblings if k not in ANNOTATIONS and not k.startswith("x-")]
         reasons: list[str] = []
         narrowed: list[str] = []
-        everywhere = bool(constraining) and (node.site.effective_dialect in REF_OVERRIDES_SIBLINGS)
+        everywhere = bool(constraining) and (node.site.effective_draft in REF_OVERRIDES_SIBLINGS)
         if everywhere:
-            reasons.append(f"{node.site.effective_dialect} ignores keywords next to $ref")
+            reasons.append(f"{node.site.effective_draft} ignores keywords next to $ref")
         if constraining and OPENAI_STRICT in active:
             narrowed.append(OPENAI_STRICT)
             reasons.append("OpenAI strict mode allows only annotations there")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from jsoncontract.lint.context import DIALECTS, ToolCtx
+from jsoncontract.lint.context import DRAFTS, ToolCtx
 from jsoncontract.lint.meta import meta_errors
 from jsoncontract.lint.profiles import MCP
 from jsoncontract.lint.rule import ALL, Edit, Family, Fix, Issue, ToolRule, by_profile
@@ -147,9 +147,9 @@ class SchemaInvalid(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for site in tool.sites:
-            if site.base is None or site.dialect == "unknown":
+            if site.base is None or site.draft == "unknown":
                 continue
-            errors = meta_errors(site.schema, site.effective_dialect)
+            errors = meta_errors(site.schema, site.effective_draft)
             shown = 0
             for error in errors:
                 if 'is not a "regex"' in error.message:
@@ -162,7 +162,7 @@ class SchemaInvalid(ToolRule):
                     break
                 shown += 1
                 yield Issue(
-                    f"not a valid {site.effective_dialect} schema: {error.message}",
+                    f"not a valid {site.effective_draft} schema: {error.message}",
                     site.pointer(error.pointer),
                     keyword=error.keyword,
                     schema_path="#" + error.pointer,
@@ -204,7 +204,7 @@ class SchemaDialectUnknown(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for site in tool.sites:
-            if site.dialect != "unknown" or site.base is None:
+            if site.draft != "unknown" or site.base is None:
                 continue
             declared = site.schema.get("$schema")
             yield Issue(
@@ -212,7 +212,7 @@ class SchemaDialectUnknown(ToolRule):
                 "schema cannot be checked",
                 site.pointer("/$schema"),
                 keyword="$schema",
-                hint=f"use one of: {', '.join(sorted(DIALECTS))}",
+                hint=f"use one of: {', '.join(sorted(DRAFTS))}",
                 schema_path="#/$schema",
             )
 
@@ -302,7 +302,7 @@ class SchemaDialectUndeclared(ToolRule):
 
     def check(self, tool: ToolCtx, active: frozenset[str]) -> Iterator[Issue]:
         for site in tool.sites:
-            if site.base is None or site.dialect is not None:
+            if site.base is None or site.draft is not None:
                 continue
             yield Issue(
                 f"the {site.kind} schema declares no $schema; MCP 2025-06-18 does not say which "

@@ -1,0 +1,188 @@
+"""Containers: file formats that hold capture documents rather than being one.
+
+A Server-Sent Events stream holds one document per ``data:`` event; an HTTP Archive
+(``.har``) holds request and response bodies, each a document of its own. In an archive,
+each request body is read: a JSON-RPC body is an MCP frame (Streamable HTTP), a provider
+response is read as its dialect, anything else JSON is a downstream body; each response
+body is read for provider responses, so one browser or proxy capture holds all three hops.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import Any, Final
+
+from jsoncontract._json import NotJSON, load
+from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.model import Anomaly, Finding, Severity, Stage, ToolCall
+
+Dispatch = Callable[[Any, DocContext, list[ToolCall]], None]
+"""Reads one document of any dialect (the reader's detection)."""
+
+
+def har(
+    document: Any,
+    ctx: DocContext,
+    out: list[ToolCall],
+    *,
+    dispatch: Dispatch,
+    message: Callable[[dict[str, Any]], bool],
+    body: Dispatch,
+) -> None:
+    """Every call in an HTTP Archive (``log.entries[]``).
+
+    ``dispatch`` reads a document in whatever dialect it is, ``message`` tells whether an
+    object is a whole message of a known dialect, ``body`` reads a downstream body.
+    """
+    log = document.get("log") if isinstance(document, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        out.append(
+            problem_call(
+                ctx,
+                envelope("envelope.malformed", "the HAR file has no log.entries list"),
+            )
+        )
+        return
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            continue
+        request = entry.get("request")
+        if isinstance(request, dict):
+            post = request.get("postData")
+            if isinstance(post, dict) and isinstance(post.get("text"), str):
+                _har_body(
+                    post["text"],
+                    post.get("mimeType"),
+                    None,
+                    ctx.child(f"/log/entries/{i}/request/postData/text"),
+                    out,
+                    dispatch,
+                    message,
+                    body,
+                    request=True,
+                )
+        response = entry.get("response")
+        content = response.get("content") if isinstance(response, dict) else None
+        if isinstance(content, dict) and isinstance(content.get("text"), str):
+            _har_body(
+                content["text"],
+                content.get("mimeType"),
+                content.get("encoding"),
+                ctx.child(f"/log/entries/{i}/response/content/text"),
+                out,
+                dispatch,
+                message,
+                body,
+                request=False,
+            )
+
+
+def _har_body(
+    raw: str,
+    mime: Any,
+    encoding: Any,
+    ctx: DocContext,
+    out: list[ToolCall],
+    dispatch: Dispatch,
+    message: Callable[[dict[str, Any]], bool],
+    body: Dispatch,
+    *,
+    request: bool,
+) -> None:
+    kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
+    if kind is not None and "json" not in kind and "event-stream" not in kind:
+        return
+    data: str | bytes = raw
+    if encoding == "base64":
+        try:
+            data = base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            return
+    if kind is not None and "event-stream" in kind:
+        events: Iterable[str | bytes]
+        if isinstance(data, bytes):  # bytes that are not UTF-8 are kept, to be reported
+            events = (
+                event.encode("utf-8", "surrogateescape")
+                for _, event in sse_events(data.decode("utf-8", "surrogateescape"))
+            )
+        else:
+            events = (event for _, event in sse_events(data))
+        for event in events:
+            try:
+                value, anomalies = load(event)
+            except NotJSON:
+                continue
+            dispatch(value, _inside(ctx, anomalies), out)
+        return
+    try:
+        value, anomalies = load(data)
+    except NotJSON as exc:
+        if request and ctx.tool:
+            d = exc.diagnosis
+            out.append(
+                problem_call(
+                    ctx,
+                    Finding(
+                        code="parse." + d.code,
+                        severity=Severity.ERROR,
+                        message=f"the request body is not JSON: {d.message}",
+                        stage=Stage.PARSE,
+                        hint=d.hint,
+                    ),
+                )
+            )
+        return
+    child = _inside(ctx, anomalies)
+    if isinstance(value, dict) and message(value):
+        dispatch(value, child, out)
+    elif request and not _is_provider_request(value):
+        body(value, child, out)
+
+
+def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:
+    """The context of a body embedded as text at ``ctx``: its anomalies, located under it."""
+    if anomalies:
+        anomalies = tuple(replace(a, pointer=ctx.base + a.pointer) for a in anomalies)
+    return ctx.child("", anomalies=anomalies)
+
+
+def _is_provider_request(value: Any) -> bool:
+    """A request *to* a model API (messages + tools), which holds no new tool call."""
+    return isinstance(value, dict) and (
+        "messages" in value or "contents" in value or ("input" in value and "model" in value)
+    )
+
+
+#: SSE lines end at CR, LF or CRLF only: str.splitlines() would also split at U+2028, U+0085
+#: and the like, which JSON strings may hold unescaped.
+_SSE_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+
+
+def sse_events(text: str) -> Iterator[tuple[int, str]]:
+    """The ``data:`` payloads of a Server-Sent Events stream, with the line each starts on.
+
+    ``[DONE]`` markers, comments and ``event:`` / ``id:`` fields are dropped.
+    """
+    data: list[str] = []
+    start = 0
+    for number, line in enumerate(_SSE_LINE_BREAK.split(text), start=1):
+        if not line.strip():
+            if data:
+                joined = "\n".join(data)
+                data.clear()
+                if joined.strip() != "[DONE]":
+                    yield start, joined
+            continue
+        if line.startswith("data:"):
+            if not data:
+                start = number
+            data.append(line[5:].removeprefix(" "))
+    if data:
+        joined = "\n".join(data)
+        if joined.strip() != "[DONE]":
+            yield start, joined

@@ -1,0 +1,138 @@
+"""The interface of a capture dialect: one module per wire format, behind one Protocol.
+
+A dialect is everything jsoncontract knows about one wire format (OpenAI Chat, MCP...):
+
+- its ``name`` (what reports print and ``--dialect`` forces) and its ``hop``;
+- how it recognises a document: :meth:`CaptureDialect.whole` recognises a whole message of
+  the dialect (a response, a JSON-RPC frame) by one distinctive member (its ``mark``), and
+  :meth:`CaptureDialect.part` everything else it reads (stream events, and parts of
+  messages logged on their own: a bare ``tool_calls`` entry, a content part); both answer
+  with the :data:`Handler` that reads it;
+- what it remembers while one file is read (:meth:`CaptureDialect.new_state`): the calls
+  its streams are putting together (an :class:`~jsoncontract.capture.base.Assembler`),
+  the requests still waiting for an answer;
+- where a tool definition of the dialect keeps its name, description and schemas
+  (:class:`ToolLayout`), or ``None`` when the dialect defines no tools.
+
+The reader, the tool loader and lint ask the dialects of a
+:class:`~jsoncontract.capture.registry.Registry` instead of knowing them (the loader names
+two only for the document shapes that hold their tools: an MCP ``tools/list`` response,
+OpenAI's legacy ``functions`` list). Adding a dialect is one module that defines a
+``DIALECT`` object conforming to :class:`CaptureDialect`, one entry in the registry's
+table, and its fixtures.
+
+Every extractor of a dialect module takes its arguments in one order, ``(node, ctx, out,
+pointer="")``: the object, where its document came from, the list the calls it holds are
+appended to, and the object's JSON Pointer inside its document. A document that answers
+calls (an MCP response, a tool message) is recognised like any other, by ``whole`` or
+``part``, and read by its own handler; MCP's state already pairs each response with the
+request it answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from jsoncontract.capture.base import DocContext
+    from jsoncontract.model import Hop, ToolCall
+
+Handler = Callable[[dict[str, Any], "DocContext", list["ToolCall"]], None]
+"""Reads one recognised object: appends the calls it holds to the list."""
+
+
+class DialectState(Protocol):
+    """What a dialect remembers while one file is read (open streams, pending requests)."""
+
+    def flush(self, out: list[ToolCall]) -> None:
+        """The end of the file: add what it leaves unfinished (calls cut off mid-stream)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolLayout:
+    """Where a tool definition of one dialect keeps its parts.
+
+    Places are JSON Pointers relative to the definition object (``/function/parameters``);
+    the loader records the places it found on each
+    :class:`~jsoncontract.model.ToolContract`, so nothing downstream works them out again.
+
+    Arguments:
+        recognises: whether an object (with no other context) is a definition of this
+            dialect.
+        input: where the input schema may be, in order of preference. A member that is
+            ``null`` counts as absent (SDKs dump every field); two present are an error.
+        output: where the output schema may be; the first present is taken.
+        body: the object holding name, description and ``strict`` (``/function`` in OpenAI
+            Chat); a definition without it (a legacy ``functions`` entry) is its own body,
+            and the places below it are looked for in the definition itself.
+        openapi: the places whose schema is written in the OpenAPI 3.0 subset (Gemini); the
+            contract holds its JSON Schema translation.
+        input_required: ``False`` when a definition without an input schema takes no
+            arguments (OpenAI, Gemini), ``True`` when it is broken (Anthropic, MCP).
+        parts: the optional members the dialect defines: ``strict``, ``title``,
+            ``annotations``.
+        lists: members of an object that list several definitions of this dialect
+            (Gemini ``functionDeclarations``).
+        hosted: members that mark a provider-hosted tool, which has no schema to check
+            (Gemini ``googleSearch``); such an object is skipped.
+    """
+
+    recognises: Callable[[dict[str, Any]], bool]
+    input: tuple[str, ...]
+    output: tuple[str, ...] = ()
+    body: str = ""
+    openapi: frozenset[str] = frozenset()
+    input_required: bool = True
+    parts: frozenset[str] = frozenset({"strict"})
+    lists: tuple[str, ...] = ()
+    hosted: frozenset[str] = frozenset()
+
+
+class CaptureDialect(Protocol):
+    """One wire format: how its captures are recognised and read, where its tools keep
+    their schemas.
+
+    A module conforms by defining one object with these members (see
+    :mod:`jsoncontract.capture.gemini` for a dialect without streams,
+    :mod:`jsoncontract.capture.anthropic` for one with).
+    """
+
+    @property
+    def name(self) -> str:
+        """The dialect's name, as reports print it (``openai-chat``)."""
+
+    @property
+    def hop(self) -> Hop:
+        """The hop its captures are taken at, unless a trace record says otherwise."""
+
+    @property
+    def mark(self) -> str | None:
+        """The member every whole message of the dialect has (``choices``, ``jsonrpc``):
+        :meth:`whole` is only asked about objects that have it. ``None``: no message of the
+        dialect can be told by a member (bare bodies)."""
+
+    @property
+    def tools(self) -> ToolLayout | None:
+        """Where its tool definitions keep their parts; ``None``: it defines no tools."""
+
+    def new_state(self) -> DialectState | None:
+        """A fresh memory for one file (``None`` for a dialect that needs none)."""
+
+    def whole(self, value: dict[str, Any], state: Any) -> Handler | None:
+        """The handler of ``value`` when it is a whole message of this dialect (a response,
+        a JSON-RPC frame), recognised by one distinctive member; ``None`` otherwise.
+
+        Asked in registry order, before any :meth:`part`, of every dialect whose
+        :attr:`mark` the object has, so it must be a member test or two. It also tells a
+        provider or MCP message apart from a downstream body inside an HTTP Archive.
+        ``state`` is what :meth:`new_state` made for the file being read.
+        """
+
+    def part(self, value: dict[str, Any], state: Any) -> Handler | None:
+        """The handler of anything else of this dialect ``value`` is (a stream event, a part
+        of a message logged on its own); ``None`` when this dialect does not read it.
+
+        Asked, in registry order, of an object no dialect took as a whole message.
+        """

@@ -1,0 +1,187 @@
+"""OpenAI Responses: ``function_call`` output items, whole or streamed.
+
+A ``function_call`` item carries ``arguments`` as a JSON string, like Chat; streamed, it
+arrives as ``response.function_call_arguments.delta`` / ``.done`` events per ``item_id``,
+between ``response.output_item.added`` and ``.done``. Tool definitions are flat:
+``{"type": "function", name, description, parameters, strict}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from jsoncontract.capture.base import (
+    Assembler,
+    DocContext,
+    Pending,
+    envelope,
+    key,
+    make_call,
+    text,
+)
+from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
+from jsoncontract.model import Dialect, Finding, Hop, Severity, ToolCall
+
+#: Stream events that carry the whole response at its end.
+_FINAL_EVENTS: Final = ("response.completed", "response.done", "response.incomplete")
+
+
+def item(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+    """A ``function_call`` output item."""
+    findings: list[Finding] = []
+    name = text(node, "name")
+    if not name:
+        findings.append(envelope("envelope.malformed", "the function_call item has no name"))
+    call_id = node.get("call_id")
+    if call_id is None:
+        findings.append(
+            envelope(
+                "envelope.missing_call_id",
+                "the function_call item has no call_id, so its output cannot be matched",
+                severity=Severity.WARNING,
+            )
+        )
+        call_id = node.get("id")
+    arguments, form, args = string_arguments(node, findings, pointer)
+    out.append(
+        make_call(
+            ctx,
+            DIALECT,
+            tool=name,
+            call_id=call_id,
+            arguments=arguments,
+            form=form,
+            node=pointer,
+            args=args,
+            findings=findings,
+        )
+    )
+
+
+class ResponsesStream:
+    """Reassembles ``function_call`` items from their stream events, per item id.
+
+    A whole response (or the one a ``response.completed`` event carries) closes the items
+    the stream left open and skips those it already produced, so no call is counted twice.
+    """
+
+    __slots__ = ("calls", "emitted")
+
+    def __init__(self) -> None:
+        self.calls = Assembler(
+            DIALECT, unit="call", unnamed="the streamed call never named its tool"
+        )
+        self.emitted: set[Any] = set()
+
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """Take one ``response.*`` event; add the call it completes to ``out``."""
+        kind = event.get("type")
+        calls = self.calls
+        if kind in ("response.output_item.added", "response.output_item.done"):
+            node = event.get("item")
+            if not isinstance(node, dict) or node.get("type") != "function_call":
+                return
+            if kind == "response.output_item.added":
+                pending = calls.open(key(node.get("id")), ctx)
+                pending.call_id = node.get("call_id")
+                pending.name = text(node, "name")
+            else:
+                self.close_item(node, ctx.child("/item"), out)
+        elif kind == "response.function_call_arguments.delta":
+            pending = calls.open(key(event.get("item_id")), ctx)
+            if isinstance(event.get("delta"), str):
+                pending.parts.append(event["delta"])
+        elif kind == "response.function_call_arguments.done":
+            item_id = key(event.get("item_id"))
+            pending = calls.pop(item_id) or Pending(ctx)
+            pending.name = text(event, "name") or pending.name
+            if isinstance(event.get("arguments"), str):
+                pending.final = event["arguments"]
+            if item_id is None:  # nothing says it was seen before: every one is a call
+                calls.close(pending, out)
+            elif item_id not in self.emitted:
+                self.emitted.add(item_id)
+                calls.close(pending, out)
+        elif kind in _FINAL_EVENTS:
+            whole = event.get("response")
+            if isinstance(whole, dict):
+                self.response(whole, ctx.child("/response"), out)
+
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """A whole Responses ``response``: its ``function_call`` output items."""
+        output = node.get("output")
+        if not isinstance(output, list):
+            return
+        for i, entry in enumerate(output):
+            if isinstance(entry, dict) and entry.get("type") == "function_call":
+                self.close_item(entry, ctx, out, f"/output/{i}")
+
+    def close_item(
+        self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = ""
+    ) -> None:
+        """A final ``function_call`` item (``output_item.done``, or a completed response).
+
+        It closes the item the stream opened, checking the fragments against the final
+        arguments; an item never seen streaming is read as it is; one already produced is
+        skipped.
+        """
+        item_id = key(node.get("id"))
+        if item_id in self.emitted:
+            return
+        pending = self.calls.pop(item_id)
+        if pending is None:
+            item(node, ctx, out, pointer)
+        else:
+            pending.call_id = node.get("call_id", pending.call_id)
+            pending.name = text(node, "name") or pending.name
+            if isinstance(node.get("arguments"), str):
+                pending.final = node["arguments"]
+            self.calls.close(pending, out)
+        if item_id is not None:
+            self.emitted.add(item_id)
+
+    def flush(self, out: list[ToolCall]) -> None:
+        """Items whose stream ended before their ``.done`` event."""
+        self.calls.flush(out)
+
+
+def _is_tool(entry: dict[str, Any]) -> bool:
+    return entry.get("type") == "function" and "name" in entry
+
+
+class OpenAIResponses:
+    """The OpenAI Responses dialect."""
+
+    name: Final = Dialect.OPENAI_RESPONSES
+    hop: Final = Hop.MODEL
+    mark: Final = "object"
+    tools: Final = ToolLayout(
+        _is_tool,
+        input=tuple("/" + member for member in FUNCTION_INPUT),
+        output=("/output_schema",),
+        input_required=False,
+    )
+
+    def new_state(self) -> ResponsesStream:
+        """The file's streamed items, and the ids of those already produced."""
+        return ResponsesStream()
+
+    def whole(self, value: dict[str, Any], state: ResponsesStream) -> Handler | None:
+        """A whole ``response`` object."""
+        return state.response if value.get("object") == "response" else None
+
+    def part(self, value: dict[str, Any], state: ResponsesStream) -> Handler | None:
+        """A stream event, a response that lost its ``object``, or one ``function_call``
+        item."""
+        kind = value.get("type")
+        if isinstance(kind, str) and kind.startswith("response."):
+            return state.feed
+        if isinstance(value.get("output"), list) and "choices" not in value:
+            return state.response
+        if kind == "function_call":
+            return item
+        return None
+
+
+DIALECT: Final = OpenAIResponses()
