@@ -37,26 +37,32 @@ def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str)
     """
     out: list[Path] = []
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and p.name.lower().endswith(suffixes)
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-            if not found:
-                raise InputError(
-                    f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})",
-                    file=str(path),
-                )
-            out.extend(found)
-        elif path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
-            out.append(path)
-        else:
-            raise InputError("no such file or directory", file=str(path))
+        try:
+            out.extend(_expand_one(raw, suffixes, what))
+        except OSError as exc:  # a directory on the way that cannot be read
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(raw)) from None
     return out
+
+
+def _expand_one(raw: str | Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
+    path = Path(raw)
+    if path.is_dir():
+        found = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file()
+            and p.name.lower().endswith(suffixes)
+            and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
+        if not found:
+            raise InputError(
+                f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})",
+                file=str(path),
+            )
+        return found
+    if path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
+        return [path]
+    raise InputError("no such file or directory", file=str(path))
 
 
 def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -68,7 +74,7 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
     name = str(path)
     try:
         if name == STDIN:
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            data = stdin_buffer().read(max_bytes + 1)
         else:
             with Path(path).open("rb") as stream:
                 size = os.fstat(stream.fileno()).st_size
@@ -142,11 +148,27 @@ def open_stream(path: Path | str) -> IO[bytes]:
     """A binary stream for stdin (``-``) or a named file or pipe."""
     name = str(path)
     if name == STDIN:
-        return sys.stdin.buffer
+        return stdin_buffer()
     try:
         return Path(path).open("rb")
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=name) from None
+
+
+def stdin_buffer() -> IO[bytes]:
+    """Standard input as bytes.
+
+    Raises:
+        InputError: standard input is closed (``<&-``).
+    """
+    if sys.stdin is None or getattr(sys.stdin, "closed", False):
+        raise InputError("standard input is closed; name the input file instead of -")
+    return sys.stdin.buffer
+
+
+def is_stdin(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` is standard input (which is never closed by a reader)."""
+    return sys.stdin is not None and stream is getattr(sys.stdin, "buffer", None)
 
 
 def lines_of(
@@ -169,7 +191,7 @@ def lines_of(
                 continue
             yield number, line
     finally:
-        if stream is not sys.stdin.buffer:
+        if not is_stdin(stream):
             stream.close()
 
 

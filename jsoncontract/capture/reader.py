@@ -12,7 +12,6 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 from __future__ import annotations
 
 import itertools
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -20,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
     expand,
+    is_stdin,
     is_stream,
     iter_lines,
     lines_of,
@@ -173,7 +173,7 @@ class CaptureReader:
             return
         # the skipped blank lines are put back, so that line numbers stay right
         data = b"\n" * skipped + first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
-        if stream is not sys.stdin.buffer:
+        if not is_stdin(stream):
             stream.close()
         if len(data) > MAX_DOCUMENT_BYTES:
             raise InputError(

@@ -143,7 +143,7 @@ def check_cli(
     if progress and stderr_is_terminal() and "-" not in captures:
         results = _with_progress(results, reader, captures)
     try:
-        with output_stream(output) as stream:
+        with output_stream(output, live=fmt == "jsonl") as stream:
             render("check", fmt, stream, options, summary, results)
     finally:
         business.close()

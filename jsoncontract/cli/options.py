@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,7 +13,7 @@ from typing import IO, TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
-from jsoncontract.errors import UsageError
+from jsoncontract.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
@@ -120,13 +121,28 @@ def exit_code(worst: str | None, fail_on: str) -> int:
 
 
 @contextmanager
-def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
+def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes]]:
     """stdout, or the named output through :func:`jsoncontract._files.output_file`: a file
     that only appears, complete, when the report is finished (a device or a FIFO is written
-    to, a symbolic link keeps leading to the report)."""
+    to, a symbolic link keeps leading to the report).
+
+    A report to stdout that is not a terminal is held until the run ends and written only
+    when it ends without an error, so that a pipe or a log never gets half a report before
+    an exit code 2; ``live`` (a JSON Lines report, read as it comes) writes as it goes.
+    """
     if path is None:
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
+        if sys.stdout is None or getattr(sys.stdout, "closed", False):
+            raise InputError("standard output is closed; write the report to a file with -o")
+        try:
+            if live or sys.stdout.isatty():
+                yield sys.stdout.buffer
+            else:
+                held = io.BytesIO()
+                yield held
+                sys.stdout.buffer.write(held.getbuffer())
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            raise ReaderGone from None
         return
     from jsoncontract._files import output_file
 
@@ -134,6 +150,12 @@ def output_stream(path: Path | None) -> Iterator[IO[bytes]]:
         yield stream
 
 
+class ReaderGone(Exception):
+    """The reader of standard output went away (``| head``): the run stops quietly.
+
+    Raised in place of ``BrokenPipeError``, which click would turn into exit code 1."""
+
+
 def stderr_is_terminal() -> bool:
     """Whether progress can be shown (stderr is a terminal)."""
-    return sys.stderr.isatty()
+    return sys.stderr is not None and sys.stderr.isatty()
