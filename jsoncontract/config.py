@@ -19,10 +19,12 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._spelling import did_you_mean
-from jsoncontract.errors import ConfigError
+from jsoncontract.errors import ConfigError, InputError
 
 CONFIG_NAME: Final = "jsoncontract.toml"
 PYPROJECT: Final = "pyproject.toml"
+#: The largest config file read (a device or a pipe is read no further).
+MAX_CONFIG_BYTES: Final = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,15 +70,17 @@ def find_config(start: Path | None = None) -> Path | None:
 def _has_table(pyproject: Path) -> bool:
     """Whether a ``pyproject.toml`` holds a ``[tool.jsoncontract]`` table (one that is not
     valid TOML counts when it mentions the table, so that loading it says what is wrong)."""
+    from jsoncontract._files import read_bytes
+
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_bytes(pyproject, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
+    except (InputError, UnicodeDecodeError):
         return False
     if "jsoncontract" not in text:  # most files: no need to parse
         return False
     try:
         return _table(tomllib.loads(text)) is not None
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return "[tool.jsoncontract" in text
 
 
@@ -103,25 +107,29 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
             return Config()
         path = found
     path = Path(path)
+    from jsoncontract._files import read_bytes
+
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read config: {exc.strerror or exc}", file=str(path)) from None
+        raw = read_bytes(path, max_bytes=MAX_CONFIG_BYTES)
+    except InputError as exc:
+        raise ConfigError(f"cannot read config: {exc.message}", file=str(path)) from None
     try:
         document = tomllib.loads(raw.decode("utf-8"))
+        if path.name == PYPROJECT:
+            table = _table(document)
+            if table is None:
+                raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
+            prefix = "tool.jsoncontract"
+        else:
+            table = document
+            prefix = ""
+        validate_config(table, file=str(path), prefix=prefix)
     except UnicodeDecodeError:
         raise ConfigError("config is not UTF-8 text", file=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
-    if path.name == PYPROJECT:
-        table = _table(document)
-        if table is None:
-            raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
-        prefix = "tool.jsoncontract"
-    else:
-        table = document
-        prefix = ""
-    validate_config(table, file=str(path), prefix=prefix)
+    except RecursionError:
+        raise ConfigError("config is nested too deeply to read", file=str(path)) from None
     return Config(path, table)
 
 

@@ -133,14 +133,15 @@ def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes
     if path is None:
         if sys.stdout is None or getattr(sys.stdout, "closed", False):
             raise InputError("standard output is closed; write the report to a file with -o")
+        out = sys.stdout.buffer  # taken now: a rule's print is sent to stderr meanwhile
         try:
             if live or sys.stdout.isatty():
-                yield sys.stdout.buffer
+                yield out
             else:
                 held = io.BytesIO()
                 yield held
-                sys.stdout.buffer.write(held.getbuffer())
-            sys.stdout.buffer.flush()
+                out.write(held.getbuffer())
+            out.flush()
         except BrokenPipeError:
             raise ReaderGone from None
         return
