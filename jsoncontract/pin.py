@@ -203,6 +203,14 @@ def read_lock(path: Path) -> Lock:
             if not isinstance(pinned, dict) or not isinstance(pinned.get("sha256"), str):
                 raise InputError(f"lock entry {name}#{tool_name} has no sha256", file=str(path))
             parts = {k: pinned.get(k) for k in PARTS}
+            if digest(parts) != pinned["sha256"]:
+                # the readable parts are what drift is shown against: a lock whose parts
+                # were edited but whose hash was kept would hide a change
+                raise InputError(
+                    f"lock entry {name}#{tool_name} was edited: its parts no longer match its "
+                    "sha256; re-create the lock with jsoncontract pin",
+                    file=str(path),
+                )
             entry[tool_name] = PinnedTool(parts, pinned["sha256"])
     return lock
 

@@ -177,7 +177,7 @@ class Linter:
         settings = self.settings
         requested = frozenset(settings.profiles)
         contracts = load_tool_file(
-            name, data=data, tool_name=settings.tool_name, positions=file.index
+            name, data=data, tool_name=settings.tool_name, positions=file.index, duplicates=True
         )
         require_writable(name, data, file.index)
         for contract in contracts:

@@ -28,6 +28,7 @@ from jsoncontract._locate import PositionIndex
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import ToolLoadError, UsageError
 from jsoncontract.model import (
+    Anomaly,
     Dialect,
     SchemaLocation,
     Source,
@@ -58,8 +59,14 @@ def load_tool_file(
     data: bytes | None = None,
     positions: PositionIndex | None = None,
     dialects: Registry = DIALECTS,
+    duplicates: bool = False,
 ) -> list[ToolContract]:
     """Every tool defined in one file.
+
+    A file with a key given twice in one object is refused: parsers disagree on which
+    value wins (``additionalProperties`` false, then true), so no reading of it is the
+    contract. ``duplicates=True`` reads it anyway, keeping the last (``lint``, which
+    reports each duplicate as a finding).
 
     ``positions`` may pass in the :class:`PositionIndex` of ``data``'s text, so a caller that
     needs positions too (``lint``) scans the file once. ``dialect`` reads every definition
@@ -75,14 +82,37 @@ def load_tool_file(
     if data is None:
         data = read_bytes(path)
     forced = _forced(dialect, dialects)
-    document, _ = load_document(path, data)
+    document, anomalies = load_document(path, data)
     reader = _Reader(name, _LazyIndex(data, positions), dialects, forced)
+    if not duplicates:
+        _refuse_duplicates(name, anomalies, data, positions)
     tools = list(
         reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
     )
     if not tools:
         raise ToolLoadError("no tool definitions found (an empty tool list)", file=name, line=1)
     return tools
+
+
+def _refuse_duplicates(
+    name: str, anomalies: tuple[Anomaly, ...], data: bytes, positions: PositionIndex | None
+) -> None:
+    """Raise for the first duplicate key of a tool file, located."""
+    for anomaly in anomalies:
+        if anomaly.kind != "duplicate_key":
+            continue
+        if positions is None:
+            text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+            positions = PositionIndex(text)
+        where = positions.position(anomaly.pointer)
+        line, column = where if where is not None else (None, None)
+        raise ToolLoadError(
+            f"{anomaly.detail.split(';')[0]} (at {anomaly.pointer}); parsers disagree on which "
+            "value wins, so the tool's contract is ambiguous: keep one",
+            file=name,
+            line=line,
+            column=column,
+        )
 
 
 def load_tool_files(
