@@ -62,3 +62,8 @@ class SchemaLoadError(ToolLoadError):
 
 class ConfigError(JsoncontractError):
     """The project configuration is invalid."""
+
+
+class ServerError(JsoncontractError):
+    """An MCP server could not be started, reached or spoken to (it never answered, exited
+    during ``initialize``, refused the connection, or needs an SDK that is not installed)."""

@@ -94,6 +94,7 @@ class Dialect(StrEnum):
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
     MCP = "mcp"
+    MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
     JSON_SCHEMA = "json-schema"
 

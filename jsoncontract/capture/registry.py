@@ -14,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
-from jsoncontract.capture import anthropic, downstream, gemini, mcp, openai_chat, openai_responses
+from jsoncontract.capture import (
+    anthropic,
+    downstream,
+    gemini,
+    mcp,
+    mcp_trace,
+    openai_chat,
+    openai_responses,
+)
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Hop
 
@@ -93,6 +101,7 @@ class Registry:
 DIALECTS: Final = Registry(
     (
         mcp.DIALECT,
+        mcp_trace.DIALECT,
         openai_chat.DIALECT,
         openai_responses.DIALECT,
         anthropic.DIALECT,

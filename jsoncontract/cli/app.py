@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from importlib import import_module
 from typing import Annotated, Any, Final
 
@@ -10,7 +11,10 @@ import typer
 from jsoncontract._version import __version__
 
 #: Command modules, in the order ``--help`` lists them. Each defines ``register(app)``.
-COMMAND_MODULES: Final = ("check", "diff", "lint", "rules", "fixtures", "test", "pin")
+COMMAND_MODULES: Final = ("check", "diff", "lint", "rules", "fixtures", "test", "pin", "mcp")
+#: The arguments of the run being built: click keeps no trace of where ``--`` stood, and
+#: ``mcp`` commands take the words after it as a server's command line.
+INVOKED: ContextVar[tuple[str, ...]] = ContextVar("jsoncontract_invoked", default=())
 
 HELP = (
     "Test the JSON contracts between AI agents, the tools they call, and the systems behind "
@@ -32,6 +36,7 @@ def build(args: list[str] | None = None) -> Any:
     each command's signature when it builds the app, and a run needs just one. The full
     list is built for ``--help`` and anything else.
     """
+    INVOKED.set(tuple(args or ()))
     app = typer.Typer(
         name="jsoncontract",
         help=HELP,

@@ -43,6 +43,7 @@ class DialectChoice(StrEnum):
     anthropic = "anthropic"
     gemini = "gemini"
     mcp = "mcp"
+    mcp_trace = "mcp-trace"
     downstream = "downstream"
 
 

@@ -143,6 +143,8 @@ class LintReport:
     suppressed: list[tuple[LintFinding, Suppression]] = field(default_factory=list)
     unused_suppressions: list[Suppression] = field(default_factory=list)
     fixed: int = 0
+    #: what ``files`` are, in the text summary (``server`` for a live server's tools)
+    unit: str = "file"
 
     def worst(self) -> Severity | None:
         """The most severe finding, or ``None`` when there is none."""

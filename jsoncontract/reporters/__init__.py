@@ -11,7 +11,7 @@ Modules: ``interface`` (the reporter interface and its options), ``text`` (the s
 text writer every text report shares), ``findings``, ``sarif``, ``github`` and ``junit``
 (findings and the renderers of the CI formats), then one module per command and family
 (``check_text``, ``check_json``, ``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``,
-``pin``, ``rules``, ``rules_check``).
+``pin``, ``rules``, ``rules_check``, ``live`` for ``mcp tools`` and ``mcp probe``).
 """
 
 from __future__ import annotations
@@ -66,6 +66,17 @@ RULES_REPORTERS: Final = {
     "sarif": ".rules_check:SarifRulesCheckReporter",
     "github": ".rules_check:GithubRulesCheckReporter",
 }
+MCP_TOOLS_REPORTERS: Final = {
+    "text": ".live:TextToolsReporter",
+    "json": ".live:JsonToolsReporter",
+}
+MCP_PROBE_REPORTERS: Final = {
+    "text": ".live:TextProbeReporter",
+    "json": ".live:JsonProbeReporter",
+    "junit": ".live:JUnitProbeReporter",
+    "sarif": ".live:SarifProbeReporter",
+    "github": ".live:GithubProbeReporter",
+}
 
 #: command -> its table.
 REPORTERS: Final[dict[str, dict[str, str]]] = {
@@ -76,6 +87,12 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "fixtures": FIXTURES_REPORTERS,
     "pin": PIN_REPORTERS,
     "rules": RULES_REPORTERS,
+    # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
+    "mcp tools": MCP_TOOLS_REPORTERS,
+    "mcp lint": LINT_REPORTERS,
+    "mcp pin": PIN_REPORTERS,
+    "mcp probe": MCP_PROBE_REPORTERS,
+    "mcp test": TEST_REPORTERS,
 }
 
 
@@ -113,6 +130,8 @@ __all__ = [
     "DIFF_REPORTERS",
     "FIXTURES_REPORTERS",
     "LINT_REPORTERS",
+    "MCP_PROBE_REPORTERS",
+    "MCP_TOOLS_REPORTERS",
     "PIN_REPORTERS",
     "REPORTERS",
     "RULES_REPORTERS",

@@ -2,7 +2,8 @@
 
 One line per finding, ``file:line:col: severity CODE [*] message [tool]`` (clickable in
 terminals and editors; ``[*]`` marks findings ``--fix`` repairs), then its hint, then a
-summary; ``--statistics`` adds the count of findings per rule.
+summary; ``--statistics`` adds the count of findings per rule. A finding without a line (a
+live server's tool, ``mcp lint``) is placed by ``server tool/pointer`` instead.
 """
 
 from __future__ import annotations
@@ -21,14 +22,18 @@ def finding_lines(item: LintFinding) -> list[Line]:
     """The text lines of one finding: location, severity, code, message, tool; the hint,
     and why a fixable rule offers no fix here."""
     where = item.file
+    tool = item.tool
     if item.line is not None:
         where += f":{item.line}"
         if item.column is not None:
             where += f":{item.column}"
+    elif tool is not None:  # no line (a live server's tool): the tool and the pointer in it
+        where += f" {tool}{item.path}"
+        tool = None
     lines = [
         located_finding(
             where, item.severity, item.code, item.message, fixable=item.fix is not None,
-            tool=item.tool,
+            tool=tool,
         )
     ]  # fmt: skip
     if item.hint:
@@ -61,7 +66,7 @@ class TextLintReporter(Reporter[Never, "LintReport"]):
         total = summary["findings"]
         head = (
             f"{plural(total, 'finding')} in {plural(summary['tools'], 'tool')} "
-            f"({plural(files, 'file')})"
+            f"({plural(files, report.unit)})"
         )
         style = "bold red" if sev["error"] else "bold yellow" if total else "bold green"
         lines.append(

@@ -82,6 +82,14 @@ def _result(finding: Finding, index: dict[str, int], justification: str | None) 
                 {"fullyQualifiedName": f"{finding.tool}{finding.path}", "kind": "member"}
             ]
         result["locations"] = [location]
+    elif finding.tool is not None:  # no file (a live server): the tool and the pointer
+        result["locations"] = [
+            {
+                "logicalLocations": [
+                    {"fullyQualifiedName": f"{finding.tool}{finding.path}", "kind": "member"}
+                ]
+            }
+        ]
     result["partialFingerprints"] = {"jsoncontract/v1": fingerprint(finding)}
     properties = {
         k: v

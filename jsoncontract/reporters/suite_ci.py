@@ -62,6 +62,8 @@ def failure_text(outcome: CaseOutcome) -> str:
     if actual is not None:
         lines.append(f"actual: {actual.describe()}")
         lines.extend(f"  {f.code} at {f.path or '/'}: {f.message}" for f in actual.errors[1:])
+    if outcome.server is not None:
+        lines.append(f"server: {outcome.server.text}")
     if outcome.hint:
         lines.append(f"hint: {outcome.hint}")
     return "\n".join(lines)
@@ -76,6 +78,8 @@ def _case(outcome: CaseOutcome) -> JUnitCase:
         file=portable_path(suite.file),
         line=suite.line_of(case) if case is not None else None,
     )
+    if outcome.server is not None:
+        junit.system_out = f"server: {outcome.server.text}"
     if outcome.status is Status.SKIPPED:
         junit.skipped = outcome.message
     elif not outcome.ok:

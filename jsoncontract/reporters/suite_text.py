@@ -68,6 +68,8 @@ def outcome_lines(outcome: CaseOutcome) -> list[Line]:
     ]
     if outcome.message:
         lines.append([(_INDENT, ""), (outcome.message, "")])
+    if outcome.server is not None:
+        lines.append([(_INDENT, ""), ("server: ", "cyan"), (outcome.server.text, "")])
     if outcome.hint:
         lines.append([(_INDENT, ""), ("hint: ", "dim"), (outcome.hint, "dim")])
     return lines

@@ -416,6 +416,11 @@ class Mismatch(StrEnum):
     WRONG_HOP = "wrong_hop"  # the captured call is at another hop
     NO_CALL = "no_call"  # the capture holds no call, or not the one asked for
     TOOL_MISSING = "tool_missing"  # the suite's tool is not in the tool list
+    # ``mcp test``: the live server disagrees with the case
+    SERVER_ACCEPTED = "server_accepted"  # the contract rejects the call; the server took it
+    SERVER_REJECTED = "server_rejected"  # the contract accepts the call; the server refused it
+    SERVER_FAILED = "server_failed"  # no answer in time, a crash, or an unreadable answer
+    SERVER_RESULT = "server_result"  # the result breaks the tool's output schema
 
 
 @dataclass(frozen=True, slots=True)
@@ -464,6 +469,30 @@ def actual_of(result: CallResult) -> Actual:
     return Actual(stage, errors, call.tool, call.hop, fields)
 
 
+@dataclass(frozen=True, slots=True)
+class ServerAnswer:
+    """What a live server did with a case's call (``mcp test``).
+
+    ``answer`` is ``accepted``, ``tool-error``, ``protocol-error``, ``timeout``, ``crashed``
+    or ``invalid``, and ``None`` when the call was not sent (``text`` says why).
+    """
+
+    answer: str | None
+    text: str
+    code: int | None = None
+    ms: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``server`` member of a result in the JSON report."""
+        out: dict[str, Any] = {"sent": self.answer is not None, "answer": self.answer}
+        if self.code is not None:
+            out["code"] = self.code
+        if self.ms is not None:
+            out["ms"] = self.ms
+        out["text"] = self.text
+        return out
+
+
 @dataclass(slots=True)
 class CaseOutcome:
     """The result of one case (or, for a suite that could not run, of the suite)."""
@@ -476,6 +505,8 @@ class CaseOutcome:
     result: CallResult | None = None
     hint: str | None = None
     seconds: float = 0.0
+    #: what a live server answered (``mcp test`` only)
+    server: ServerAnswer | None = None
 
     @property
     def actual(self) -> Actual | None:
@@ -535,6 +566,8 @@ class CaseOutcome:
                 out["actual"]["fields"] = list(actual.fields)
         if self.hint is not None:
             out["hint"] = self.hint
+        if self.server is not None:
+            out["server"] = self.server.to_dict()
         return out
 
 

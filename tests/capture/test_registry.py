@@ -255,6 +255,7 @@ def test_every_built_in_dialect_is_registered_once() -> None:
         "anthropic",
         "gemini",
         "mcp",
+        "mcp-trace",
         "downstream",
     ]
     assert DIALECTS.fallback.name == Dialect.DOWNSTREAM

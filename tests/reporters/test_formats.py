@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -54,14 +55,24 @@ def readme_table() -> dict[str, set[str]]:
 
 
 def cli_choices(command: str) -> tuple[list[str], str]:
-    """The choices of ``command --format`` and its help text, from the real command line."""
-    click_command: Any = build([command])
-    [param] = [p for p in click_command.commands[command].params if p.name == "format"]
+    """The choices of ``command --format`` (``mcp probe``: a subcommand's) and its help
+    text, from the real command line."""
+    words = command.split()
+    click_command: Any = build(words[:1])
+    for word in words:
+        click_command = click_command.commands[word]
+    [param] = [p for p in click_command.params if p.name == "format"]
     return [str(c) for c in param.type.choices], param.help or ""
 
 
 def test_every_command_has_a_table() -> None:
-    assert set(REPORTERS) == set(COMMAND_MODULES)
+    assert {command.split()[0] for command in REPORTERS} == set(COMMAND_MODULES)
+    mcp: Any = build(["mcp"]).commands["mcp"]
+    with_formats = {
+        f"mcp {name}" for name, sub in mcp.commands.items()
+        if any(p.name == "format" for p in sub.params)
+    }  # fmt: skip
+    assert with_formats == {c for c in REPORTERS if c.startswith("mcp ")}
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -127,7 +138,22 @@ RUNS = {
 }
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+LIVE = ["--", sys.executable, "tests/live/servers/workbench.py", "--only", "lookup_order"]
+RUNS.update(
+    {
+        "mcp lint": ["mcp", "lint", "--no-config", *LIVE],
+        "mcp probe": ["mcp", "probe", "--no-config", "--timeout", "0.5", *LIVE],
+        "mcp test": ["mcp", "test", "--no-config", "fixtures/suites/example", *LIVE],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    # ``mcp tools -f json`` writes a tools/list result (for the file commands to read), and
+    # ``mcp pin`` is ``pin``'s report (checked with pin)
+    [c for c in COMMANDS if c not in ("mcp tools", "mcp pin")],
+)
 def test_json_reports_say_their_version_and_summary_first(
     command: str, run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
 ) -> None:
@@ -136,7 +162,9 @@ def test_json_reports_say_their_version_and_summary_first(
         assert run_cli("pin", "--no-config", "fixtures/tools", "--lock", lock).code == 0
         args = ["pin", "--no-config", "fixtures/tools", "--lock", lock, "--check"]
     else:
-        args = RUNS[command]
-    result = run_cli(*args, "-f", "json")
+        args = list(RUNS[command])
+    at = args.index("--") if "--" in args else len(args)  # the options go before a server
+    args[at:at] = ["-f", "json"]
+    result = run_cli(*args)
     assert result.code in (0, 1), result.stderr
     assert list(json.loads(result.stdout))[:2] == ["version", "summary"]

@@ -1,0 +1,70 @@
+"""MCP traces written by ``jsoncontract mcp record``: one frame per line, with its direction.
+
+A frame line is ``{"trace": "mcp", "seq": .., "time": .., "from": "client" | "server",
+"frame": <the JSON-RPC message>}`` (see :mod:`jsoncontract.live.trace`). Its frame is read
+as an MCP message would be read on its own, so a ``tools/call`` request is a call and the
+server's answer is attached to it; the call's source is the frame, at its line. What is no
+frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
+an answer an injected fault withheld from the host (``"delivered": false``): the host never
+saw it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract.capture.mcp import McpState
+from jsoncontract.model import Dialect, Hop
+
+if TYPE_CHECKING:
+    from jsoncontract.capture.base import DocContext
+    from jsoncontract.capture.interface import Handler
+    from jsoncontract.model import ToolCall
+
+#: The member and value every line of such a trace has.
+MARK: Final = "trace"
+TRACE: Final = "mcp"
+
+
+class TraceState:
+    """The MCP requests of the trace waiting for their answers."""
+
+    __slots__ = ("mcp",)
+
+    def __init__(self) -> None:
+        self.mcp = McpState()
+
+    def read(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+        """One line: its frame, when it has one the host saw."""
+        frame = node.get("frame")
+        if not isinstance(frame, dict) or node.get("delivered") is False:
+            return
+        self.mcp.read(frame, ctx.child("/frame"), out)
+
+    def flush(self, out: list[ToolCall]) -> None:
+        """Requests never answered stay as they are."""
+        self.mcp.flush(out)
+
+
+class McpTrace:
+    """The lines of an ``mcp record`` trace."""
+
+    name: Final = Dialect.MCP_TRACE
+    hop: Final = Hop.MCP
+    mark: Final = MARK
+    tools: Final = None
+
+    def new_state(self) -> TraceState:
+        """The trace's requests waiting for their answers."""
+        return TraceState()
+
+    def whole(self, value: dict[str, Any], state: TraceState) -> Handler | None:
+        """A line of an ``mcp record`` trace."""
+        return state.read if value.get(MARK) == TRACE else None
+
+    def part(self, value: dict[str, Any], state: TraceState) -> Handler | None:
+        """Nothing else: a trace line always says what it is."""
+        return None
+
+
+DIALECT: Final = McpTrace()

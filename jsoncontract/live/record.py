@@ -1,0 +1,491 @@
+"""``mcp record``: a recording proxy between an MCP host and a server.
+
+**stdio.** The host runs ``jsoncontract mcp record -o TRACE -- COMMAND ARGS...`` where its
+config named ``COMMAND ARGS...``. The proxy starts the server, forwards every byte the host
+writes to the server's stdin and every byte the server writes to the host, unchanged and as
+soon as a frame is complete. Each frame is appended to the trace just before it is passed
+on, so the trace holds frames in the order they happened (a request always before its
+answer: the two directions are read by two threads, and recording after forwarding would
+let an answer overtake its request). It never writes to stdout itself (its own messages
+go to stderr, the server's stderr passes through), ends the server when the host hangs up,
+and exits with the server's exit code. With ``--inject`` rules, server frames answering
+``tools/call`` may be delayed, withheld, replaced or broken (see
+:mod:`jsoncontract.live.inject`); without rules, frames pass untouched.
+
+**Streamable HTTP.** ``--listen 127.0.0.1:PORT --upstream URL`` serves the upstream's
+endpoint path on the local address and forwards every request and response (server-sent
+events streamed as they come). Request bodies and every JSON-RPC message of the responses are
+recorded, each before it is passed on; headers (credentials) never are.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Final
+
+import orjson
+
+from jsoncontract.errors import ServerError
+from jsoncontract.live.inject import NEVER, Delivery, Injector
+from jsoncontract.live.trace import CLIENT, SERVER, TraceWriter
+
+if TYPE_CHECKING:
+    from jsoncontract.live.server import ServerSpec
+
+_CHUNK: Final = 1 << 16
+#: Seconds the server has to exit after the host hangs up, then after SIGTERM.
+_GRACE: Final = 2.0
+
+
+class _Output:
+    """Writes whole frames to a file descriptor, from several threads."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._lock = threading.Lock()
+        self.broken = False
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            if self.broken:
+                return
+            view = memoryview(data)
+            try:
+                while view:
+                    written = os.write(self.fd, view)
+                    view = view[written:]
+            except OSError:  # the reader went away (EPIPE)
+                self.broken = True
+
+
+def _lines(fd: int) -> Any:
+    """The lines read from ``fd``, each with its ``\\n`` (the last may lack one)."""
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, _CHUNK)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            if pending:
+                yield pending
+            return
+        pending += chunk
+        if b"\n" not in chunk:
+            continue
+        *complete, pending = pending.split(b"\n")
+        for line in complete:
+            yield line + b"\n"
+
+
+def _parse(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+
+
+class StdioProxy:
+    """The stdio recording proxy; :meth:`run` returns the server's exit code.
+
+    Arguments:
+        spec: the server (its command, environment and working directory).
+        trace: the trace file (``None``: nothing is recorded, faults are still injected).
+        injector: the fault rules.
+        client_in, client_out: the host's side (default: this process's stdin and stdout).
+        on_message: told of problems (one line each), e.g. written to stderr.
+    """
+
+    def __init__(
+        self,
+        spec: ServerSpec,
+        *,
+        trace: Path | None,
+        injector: Injector,
+        client_in: IO[bytes] | None = None,
+        client_out: IO[bytes] | None = None,
+        on_message: Callable[[str], None] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.trace_path = trace
+        self.injector = injector
+        self._in = (client_in or sys.stdin.buffer).fileno()
+        self._out = _Output((client_out or sys.stdout.buffer).fileno())
+        self._say = on_message or (lambda _: None)
+        self._writer: TraceWriter | None = None
+        self._timers: list[threading.Timer] = []
+
+    def run(self) -> int:
+        """Start the server, forward until either side hangs up, return its exit code.
+
+        Raises:
+            ServerError: the server cannot be started.
+            InputError: the trace cannot be written.
+        """
+        if self.trace_path is not None:
+            self._writer = TraceWriter(
+                self.trace_path, server=self.spec.endpoint, transport="stdio"
+            )
+        env = {**os.environ, **self.spec.env} if self.spec.env else None
+        try:
+            child = subprocess.Popen(
+                list(self.spec.command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                cwd=self.spec.cwd,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self._close_trace(None)
+            reason = "command not found" if isinstance(exc, FileNotFoundError) else str(exc)
+            raise ServerError(
+                f"{self.spec.label}: cannot start the server: {self.spec.command[0]}: {reason}"
+            ) from None
+        assert child.stdin is not None and child.stdout is not None
+        upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
+        upstream.start()
+        previous = signal.getsignal(signal.SIGTERM)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _raise_exit)
+        code: int | None = None
+        try:
+            self._server_to_client(child.stdout.fileno())
+            for timer in list(self._timers):
+                timer.join(timeout=_GRACE)
+            code = _stop(child)
+        finally:
+            if code is None:
+                code = _stop(child)
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGTERM, previous)
+            self._close_trace(code)
+        return code
+
+    def _close_trace(self, code: int | None) -> None:
+        if self._writer is not None:
+            if code is not None:
+                self._writer.event("exit", code=code)
+            self._writer.close()
+
+    def _client_to_server(self, child: subprocess.Popen[bytes]) -> None:
+        assert child.stdin is not None
+        target = _Output(child.stdin.fileno())
+        inject = self.injector.active
+        writer = self._writer
+        for line in _lines(self._in):
+            if writer is not None or inject:
+                body = line.rstrip(b"\n")
+                if inject:
+                    self.injector.client_frame(_parse(body))
+                if writer is not None:
+                    writer.frame(CLIENT, body)
+            target.write(line)
+            if target.broken:
+                break
+        with contextlib.suppress(OSError):
+            child.stdin.close()
+
+    def _server_to_client(self, fd: int) -> None:
+        inject = self.injector.active
+        writer = self._writer
+        for line in _lines(fd):
+            if not inject:
+                if writer is not None:
+                    writer.frame(SERVER, line.rstrip(b"\n"))
+                self._out.write(line)
+                continue
+            body = line.rstrip(b"\n")
+            ending = line[len(body) :]
+            delivery = self.injector.server_frame(body, _parse(body))
+            self._deliver(delivery, ending)
+
+    def _deliver(self, delivery: Delivery, ending: bytes) -> None:
+        """Write (now, later, or never) what the injector decided, and record it."""
+        data = delivery.data
+        writer = self._writer
+
+        def record(delivered: bool) -> None:
+            if writer is not None and data is not None:
+                writer.frame(
+                    SERVER,
+                    data,
+                    fault=delivery.fault,
+                    original=delivery.original,
+                    delivered=delivered,
+                )
+
+        def send() -> None:
+            record(True)
+            if data is not None:
+                self._out.write(data + (ending or b"\n"))
+            for extra in delivery.then:
+                if writer is not None:
+                    writer.frame(SERVER, extra, fault="list-changed", injected=True)
+                self._out.write(extra + b"\n")
+
+        if delivery.delay == NEVER:
+            record(False)
+        elif delivery.delay > 0:
+            timer = threading.Timer(delivery.delay, send)
+            timer.daemon = True
+            self._timers.append(timer)
+            timer.start()
+        else:
+            send()
+
+
+def _raise_exit(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _stop(child: subprocess.Popen[bytes]) -> int:
+    """Wait for the server to exit after its stdin closed; terminate its process group,
+    then kill it, if it does not."""
+    if child.stdin is not None and not child.stdin.closed:
+        with contextlib.suppress(OSError):
+            child.stdin.close()
+    try:
+        return child.wait(timeout=_GRACE)
+    except subprocess.TimeoutExpired:
+        pass
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.pid, sig)
+        try:
+            return child.wait(timeout=_GRACE)
+        except subprocess.TimeoutExpired:
+            continue
+    return child.wait()
+
+
+# -- Streamable HTTP --------------------------------------------------------------------------
+
+#: Headers that belong to one connection and are not forwarded.
+_HOP_BY_HOP: Final = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``127.0.0.1:8123`` -> ``("127.0.0.1", 8123)`` (port 0: the system picks one).
+
+    Raises:
+        UsageError: not HOST:PORT.
+    """
+    from jsoncontract.errors import UsageError
+
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise UsageError(f"--listen {text!r}: write HOST:PORT, e.g. 127.0.0.1:8123 (0: any port)")
+    return host.strip("[]"), int(port)
+
+
+class HttpProxy:
+    """The Streamable HTTP recording proxy.
+
+    Arguments:
+        upstream: the server's endpoint URL.
+        listen: the local address (``port`` 0: the system picks one).
+        trace: the trace file.
+        on_ready: told the local URL once the proxy listens.
+    """
+
+    def __init__(
+        self,
+        upstream: str,
+        listen: tuple[str, int],
+        *,
+        trace: Path | None,
+        label: str,
+        on_ready: Callable[[str], None] | None = None,
+    ) -> None:
+        from urllib.parse import urlsplit
+
+        self.upstream = upstream
+        self.listen = listen
+        self.trace_path = trace
+        self.label = label
+        self.on_ready = on_ready
+        self.path = urlsplit(upstream).path or "/"
+        self._writer: TraceWriter | None = None
+
+    def run(self) -> int:
+        """Serve until interrupted; 0 on a clean stop.
+
+        Raises:
+            ServerError: the SDK (which brings the HTTP stack) is missing, or the address is
+                taken.
+        """
+        from jsoncontract.live.client import require_sdk
+
+        require_sdk()
+        import socket
+
+        import anyio
+        import uvicorn
+
+        host, port = self.listen
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            raise ServerError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        bound = sock.getsockname()[1]
+        if self.trace_path is not None:
+            self._writer = TraceWriter(self.trace_path, server=self.label, transport="http")
+        config = uvicorn.Config(self._app(), log_level="critical", lifespan="off")
+        server = uvicorn.Server(config)
+        shown = f"[{host}]" if ":" in host else host
+
+        async def main() -> None:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(server.serve, [sock])
+                while not server.started:
+                    if server.should_exit:
+                        return
+                    await anyio.sleep(0.01)
+                if self.on_ready is not None:
+                    self.on_ready(f"http://{shown}:{bound}{self.path}")
+
+        try:
+            anyio.run(main)
+        finally:
+            sock.close()
+            if self._writer is not None:
+                self._writer.event("exit", code=0)
+                self._writer.close()
+        return 0
+
+    def _app(self) -> Any:
+        import httpx2
+        from starlette.requests import Request
+        from starlette.responses import Response, StreamingResponse
+
+        client = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None), follow_redirects=False)
+        writer = self._writer
+        upstream = self.upstream
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] != "http":
+                return
+            request = Request(scope, receive)
+            if request.url.path != self.path:
+                await Response(status_code=404)(scope, receive, send)
+                return
+            body = await request.body()
+            if writer is not None and body.strip():
+                writer.frame(CLIENT, body)
+            headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
+            url = upstream + (f"?{request.url.query}" if request.url.query else "")
+            try:
+                upstream_request = client.build_request(
+                    request.method, url, headers=headers, content=body
+                )
+                response = await client.send(upstream_request, stream=True)
+            except httpx2.HTTPError as exc:
+                message = f"jsoncontract mcp record: the upstream server is unreachable: {exc}"
+                await Response(message, status_code=502)(scope, receive, send)
+                return
+            kind = response.headers.get("content-type", "")
+            out_headers = {
+                k: v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP
+            }
+
+            async def stream() -> Any:
+                """The upstream body, each message recorded before the client gets it."""
+                events = _SseFrames(writer) if "text/event-stream" in kind else None
+                whole = writer is not None and events is None and "json" in kind
+                collected = bytearray()
+                try:
+                    async for chunk in response.aiter_raw():
+                        if whole:
+                            collected.extend(chunk)  # one JSON answer: recorded complete
+                            continue
+                        if events is not None:
+                            events.feed(chunk)
+                        yield chunk
+                finally:
+                    await response.aclose()
+                if collected:
+                    assert writer is not None
+                    if collected.strip():
+                        writer.frame(SERVER, bytes(collected))
+                    yield bytes(collected)
+
+            await StreamingResponse(
+                stream(), status_code=response.status_code, headers=out_headers
+            )(scope, receive, send)
+
+        return app
+
+
+class _SseFrames:
+    """Records the ``data:`` of each server-sent event as a frame, as the stream passes."""
+
+    def __init__(self, writer: TraceWriter | None) -> None:
+        self.writer = writer
+        self._pending = b""
+
+    def feed(self, chunk: bytes) -> None:
+        if self.writer is None:
+            return
+        self._pending += chunk.replace(b"\r\n", b"\n")
+        while b"\n\n" in self._pending:
+            event, self._pending = self._pending.split(b"\n\n", 1)
+            data = [
+                line[5:].removeprefix(b" ")
+                for line in event.split(b"\n")
+                if line.startswith(b"data:")
+            ]
+            if data and b"".join(data).strip():
+                self.writer.frame(SERVER, b"\n".join(data))
+
+
+def record_stdio(
+    spec: ServerSpec,
+    *,
+    trace: Path | None,
+    injector: Injector,
+    on_message: Callable[[str], None] | None = None,
+) -> int:
+    """Run the stdio proxy on this process's stdin and stdout (see :class:`StdioProxy`)."""
+    return StdioProxy(spec, trace=trace, injector=injector, on_message=on_message).run()
+
+
+def record_http(
+    upstream: str,
+    listen: str,
+    *,
+    trace: Path | None,
+    label: str,
+    on_ready: Callable[[str], None] | None = None,
+) -> int:
+    """Run the Streamable HTTP proxy (see :class:`HttpProxy`)."""
+    return HttpProxy(
+        upstream, parse_listen(listen), trace=trace, label=label, on_ready=on_ready
+    ).run()
+
+
+__all__ = ["HttpProxy", "StdioProxy", "parse_listen", "record_http", "record_stdio"]

@@ -1,0 +1,213 @@
+"""The trace ``mcp record`` writes and ``mcp replay`` reads: JSON Lines, one frame per line.
+
+Every line is an object with ``"trace": "mcp"``. The first says where the trace comes from;
+each frame line holds the direction, the time and the frame itself, spliced in byte for byte
+(a frame that is not JSON is kept as ``text``):
+
+.. code-block:: json
+
+    {"trace": "mcp", "event": "start", "version": 1, "time": "2026-12-01T09:30:00.000000Z",
+     "server": "python server.py", "transport": "stdio"}
+    {"trace": "mcp", "seq": 1, "time": "...", "ms": 0.412, "from": "client", "frame": {...}}
+    {"trace": "mcp", "seq": 2, "time": "...", "ms": 3.108, "from": "server", "frame": {...}}
+    {"trace": "mcp", "seq": 3, "time": "...", "ms": 9.5, "from": "server",
+     "text": "Loading model..."}
+    {"trace": "mcp", "event": "exit", "time": "...", "code": 0}
+
+``ms`` counts from the start of the recording. A frame changed by an injected fault carries
+``fault`` (the rule), the frame as delivered, and the server's frame as ``original``; a frame
+withheld (an injected timeout) has ``"delivered": false``; a frame the proxy made up (a
+``list_changed`` notification) has ``"injected": true``.
+
+:func:`read_frames` reads these traces, and also plain logs of JSON-RPC messages, one per
+line, as other recording proxies write them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from time import perf_counter
+from typing import IO, Any, Final
+
+import orjson
+
+from jsoncontract.errors import InputError
+
+TRACE_KEY: Final = "trace"
+TRACE_NAME: Final = "mcp"
+TRACE_VERSION: Final = 1
+#: The directions a frame travels.
+CLIENT: Final = "client"
+SERVER: Final = "server"
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 with microseconds."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def is_json(data: bytes) -> bool:
+    """Whether ``data`` is one JSON document (so it can be spliced into a trace line)."""
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
+class TraceWriter:
+    """Appends trace lines to a file, safely from several threads.
+
+    Arguments:
+        path: the trace file (created, or appended to).
+        server: the server's label (never a credential).
+        transport: ``stdio`` or ``http``.
+
+    Raises:
+        InputError: the file cannot be opened.
+    """
+
+    def __init__(self, path: Path, *, server: str, transport: str) -> None:
+        try:
+            self._file: IO[bytes] = path.open("ab")
+        except OSError as exc:
+            raise InputError(
+                f"cannot write the trace: {exc.strerror or exc}", file=str(path)
+            ) from None
+        self.path = path
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._start = perf_counter()
+        self._closed = False
+        self._write_line(
+            {
+                TRACE_KEY: TRACE_NAME,
+                "event": "start",
+                "version": TRACE_VERSION,
+                "time": now_iso(),
+                "server": server,
+                "transport": transport,
+                "pid": os.getpid(),
+            }
+        )
+
+    def _write_line(self, record: dict[str, Any], frame: bytes | None = None, key: str = "frame",
+                    original: bytes | None = None) -> None:  # fmt: skip
+        head = orjson.dumps(record)[:-1]
+        parts = [head]
+        if frame is not None:
+            parts.append(_member(key, frame))
+        if original is not None:
+            parts.append(_member("original", original))
+        line = b"".join(parts) + b"}\n"
+        with self._lock:
+            if self._closed:
+                return
+            self._file.write(line)
+            self._file.flush()
+
+    def frame(
+        self,
+        direction: str,
+        data: bytes,
+        *,
+        fault: str | None = None,
+        original: bytes | None = None,
+        delivered: bool = True,
+        injected: bool = False,
+    ) -> None:
+        """Record one frame (``data`` without its line ending)."""
+        with self._lock:
+            self._seq += 1
+            seq = self._seq
+        record: dict[str, Any] = {
+            TRACE_KEY: TRACE_NAME,
+            "seq": seq,
+            "time": now_iso(),
+            "ms": round((perf_counter() - self._start) * 1000, 3),
+            "from": direction,
+        }
+        if fault is not None:
+            record["fault"] = fault
+        if not delivered:
+            record["delivered"] = False
+        if injected:
+            record["injected"] = True
+        self._write_line(record, data, original=original)
+
+    def event(self, name: str, **fields: Any) -> None:
+        """Record an event (``exit`` with the server's exit code...)."""
+        self._write_line({TRACE_KEY: TRACE_NAME, "event": name, "time": now_iso(), **fields})
+
+    def close(self) -> None:
+        """Close the file (later writes are dropped)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._file.close()
+
+
+def _member(key: str, data: bytes) -> bytes:
+    """``,"frame":<data>`` when ``data`` is JSON (spliced unchanged), else the text."""
+    stripped = data.rstrip(b"\r")
+    if stripped.strip() and is_json(stripped):
+        return b',"' + key.encode() + b'":' + stripped
+    text = data.decode("utf-8", "backslashreplace")
+    name = "text" if key == "frame" else f"{key}_text"
+    return b',"' + name.encode() + b'":' + orjson.dumps(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One frame read back from a trace: its direction (``None`` when the log does not say),
+    its JSON value (``None`` when it was not JSON) and its line in the file."""
+
+    direction: str | None
+    message: Any
+    line: int
+    fault: str | None = None
+    delivered: bool = True
+
+
+def read_frames(path: Path) -> Iterator[Frame]:
+    """The frames of a trace (or of a plain log of JSON-RPC messages), in order.
+
+    Raises:
+        InputError: the file cannot be read, or holds neither.
+    """
+    from jsoncontract._files import iter_lines
+
+    found = False
+    for number, raw in iter_lines(path, max_line_bytes=64 * 1024 * 1024):
+        if raw is None or not raw.strip():
+            continue
+        try:
+            record = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        if record.get(TRACE_KEY) == TRACE_NAME:
+            found = True
+            if "event" in record or ("frame" not in record and "text" not in record):
+                continue
+            yield Frame(
+                record.get("from") if isinstance(record.get("from"), str) else None,
+                record.get("frame"),
+                number,
+                record.get("fault") if isinstance(record.get("fault"), str) else None,
+                record.get("delivered") is not False,
+            )
+        elif record.get("jsonrpc") == "2.0":
+            found = True
+            yield Frame(None, record, number)
+    if not found:
+        raise InputError(
+            "not an MCP trace: no line of jsoncontract mcp record, and no JSON-RPC message",
+            file=str(path),
+        )
