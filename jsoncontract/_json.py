@@ -350,6 +350,20 @@ def _check_string(text: str, found: _Found, *, is_key: bool = False) -> None:
             return
 
 
+def _opening(text: str) -> str:
+    """The first 40 characters of a text that is not JSON, quoted, with any secret in them
+    masked (a line ``OPENAI_API_KEY=sk-...`` or ``password=...`` is a common one). The
+    secret patterns are matched on a longer stretch, so that a key cut at 40 characters is
+    still recognised."""
+    from jsoncontract.redact import masked
+
+    head = text[:200]
+    shown = masked(head)
+    if shown == head:
+        return repr(text[:40])
+    return repr(shown.split("<redacted", 1)[0] + "<redacted ...>")
+
+
 def line_col(text: str, offset: int) -> tuple[int, int]:
     """1-based line and column of a character offset."""
     offset = max(0, min(offset, len(text)))
@@ -511,7 +525,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
     if stripped[0] not in '{["' and _embedded_json(text) is None:
         return found(
             "invalid_json",
-            f"the text is not JSON at all (it starts with {stripped[:40]!r})",
+            f"the text is not JSON at all (it starts with {_opening(stripped)})",
             "this is not a payload; check what was captured here",
         )
     if char.isalpha() or char == "_":

@@ -12,6 +12,7 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -130,8 +131,11 @@ class CaptureReader:
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
-            lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
+            seen = [False]
+            lines = _noting_content(iter_lines(name, max_line_bytes=self.max_line_bytes), seen)
             yield from self._jsonl(name, lines, state)
+            if not seen[0]:  # nothing but blank lines: no silent "0 calls"
+                raise InputError("file is empty", file=name)
         else:
             data = read_bytes(name)
             self.bytes_read += len(data)
@@ -252,11 +256,32 @@ class CaptureReader:
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
         text = data.decode("utf-8", "surrogateescape")
-        numbered = (
-            (n, payload.encode("utf-8", "surrogateescape"))
-            for n, payload in containers.sse_events(text)
+        seen = [False]
+        numbered = _noting_content(
+            (
+                (n, payload.encode("utf-8", "surrogateescape"))
+                for n, payload in containers.sse_events(text)
+            ),
+            seen,
         )
         yield from self._jsonl(name, numbered, state)
+        if seen[0]:
+            return
+        if not _SSE_DATA.search(text):  # random bytes, or some other text named .sse
+            raise InputError(
+                "not a Server-Sent Events stream: no 'data:' line; a stream holds lines such "
+                "as 'data: {...}'",
+                file=name,
+            )
+        yield problem_call(  # only [DONE] or empty events: a stream that carried no call
+            DocContext(name, line=1, tool=self.tool),
+            envelope(
+                "envelope.no_tool_call",
+                "the stream holds no event but [DONE]: no tool call",
+                "capture the whole stream, from the first data: line to [DONE]",
+                severity=Severity.WARNING,
+            ),
+        )
 
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
@@ -433,6 +458,20 @@ class CaptureReader:
 def _check_nesting(ctx: DocContext) -> None:
     if ctx.base.count("/") >= MAX_NESTING:
         raise UnknownShape(f"calls nested more than {MAX_NESTING} levels deep")
+
+
+#: A ``data:`` field at the start of a line (of an SSE stream).
+_SSE_DATA: Final = re.compile(r"(?m)^data:")
+
+
+def _noting_content(
+    lines: Iterable[tuple[int, bytes | None]], seen: list[bool]
+) -> Iterator[tuple[int, bytes | None]]:
+    """``lines`` as they are, setting ``seen[0]`` at the first that is not blank."""
+    for number, line in lines:
+        if not seen[0] and (line is None or line.strip()):
+            seen[0] = True
+        yield number, line
 
 
 def _parse_problem(code: str, message: str, hint: str | None) -> Finding:

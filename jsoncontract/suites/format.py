@@ -18,6 +18,7 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._files import expand, load_document, read_bytes, write_output
+from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import InputError
@@ -172,6 +173,14 @@ def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None
             )
     if case.input_kind is InputKind.CAPTURE_FILE:
         target = base / str(case.input)
+        if not _inside(base, str(case.input)):
+            raise _at(
+                index,
+                f"{where}/capture_file",
+                name,
+                f"capture file {short_repr(str(case.input))} is outside the suite's project; "
+                "name a file by a relative path that stays in the project",
+            )
         if not target.is_file():
             raise _at(
                 index,
@@ -179,6 +188,31 @@ def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None
                 name,
                 f"capture file {case.input!r} does not exist (looked for {target})",
             )
+
+
+#: Files that mark a project's root: a suite's capture_file stays inside the project.
+_PROJECT_MARKS: Final = (".git", "jsoncontract.toml", "pyproject.toml")
+
+
+def _inside(base: Path, relative: str) -> bool:
+    """Whether ``relative`` (a suite's ``capture_file``) names a file inside the suite's
+    project: not absolute, and neither ``..`` nor a symbolic link leading out of the nearest
+    directory above the suite that holds ``.git``, ``jsoncontract.toml`` or
+    ``pyproject.toml`` (when there is none: the directory holding the suite's directory,
+    where ``fixtures`` puts suites and captures side by side), or out of the working
+    directory, where the command was run."""
+    if not relative or Path(relative).is_absolute():
+        return False
+    try:
+        here = base.resolve()
+        root = next(
+            (d for d in (here, *here.parents) if any((d / m).exists() for m in _PROJECT_MARKS)),
+            here.parent,
+        )
+        target = (base / relative).resolve()
+        return target.is_relative_to(root) or target.is_relative_to(Path.cwd().resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
 
 
 def _at(index: PositionIndex, pointer: str, name: str, message: str) -> SuiteError:
