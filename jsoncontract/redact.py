@@ -53,9 +53,11 @@ import orjson
 
 from jsoncontract.pointer import join_pointer, pointer_tokens
 
-#: Member names whose values are hidden (searched anywhere in the name, any case).
+#: Member names whose values are hidden (searched anywhere in the name, any case). Token
+#: counts (``max_tokens``, ``input_tokens``, ``tokenCount``) and ``token_type`` are not.
 SENSITIVE_NAMES: Final = re.compile(
-    r"(?i)(pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|auth(orization)?|"
+    r"(?i)(pass(word|wd|phrase)?|secret|token(?!s|_?count|_?type|izer)|api[_-]?key|apikey|"
+    r"auth(orization)?|"
     r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$)"
 )
 #: Containers nested deeper than this are hidden whole rather than searched.
@@ -261,7 +263,7 @@ def pointer_is_sensitive(pointer: str) -> bool:
     return any(is_sensitive(t) for t in pointer_tokens(pointer) if t and not t.isdigit())
 
 
-def _digest(value: Any) -> str | None:
+def digest(value: Any) -> str | None:
     """The first 8 hex digits of the SHA-256 of ``value`` as sorted compact JSON (``None``
     when it cannot be hashed)."""
     try:
@@ -279,10 +281,10 @@ def fingerprint(value: Any) -> str:
 
     Member order does not change it; a value too deep to hash gets a fixed text instead.
     """
-    digest = _digest(value)
-    if digest is None:
+    hashed = digest(value)
+    if hashed is None:
         return "<redacted: nested too deeply to hash>"
-    return f"<redacted sha256:{digest}>"
+    return f"<redacted sha256:{hashed}>"
 
 
 def is_fingerprint(value: Any) -> TypeGuard[str]:
@@ -314,8 +316,12 @@ def looks_random(text: str) -> bool:
     )
 
 
-def _spans(text: str) -> Iterator[tuple[str, int, int]]:
-    """``(kind, start, end)`` of every value-pattern secret in ``text``."""
+def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
+    """``(kind, start, end)`` of every value-pattern secret in ``text``.
+
+    >>> list(secret_spans("id AKIAIOSFODNN7EXAMPLE"))
+    [('aws-access-key-id', 3, 23)]
+    """
     if len(text) < _SHORTEST_SECRET:
         return
     for match in _ANY_SECRET.finditer(text):
@@ -349,7 +355,7 @@ def _label_of(match: re.Match[str]) -> str:
     text = match.string
     whole = match.start()
     secret = text[start:end]
-    label = f"<redacted {SECRET_PATTERNS[index].kind} sha256:{_digest(secret)}>"
+    label = f"<redacted {SECRET_PATTERNS[index].kind} sha256:{digest(secret)}>"
     return text[whole:start] + label + text[end : match.end()]
 
 
@@ -363,7 +369,12 @@ def masked(text: str) -> str:
     return _mask(text)
 
 
-def _is_header_name(name: str | None) -> bool:
+def is_header_name(name: str | None) -> bool:
+    """Whether a member name is an HTTP header's that carries no fixed meaning (``X-...``).
+
+    >>> is_header_name("X-Request-Signature"), is_header_name("city")
+    (True, False)
+    """
     return bool(name) and _HEADER_NAME.match(name) is not None  # type: ignore[arg-type]
 
 
@@ -373,7 +384,7 @@ def _header_pair(value: dict[str, Any]) -> tuple[bool, bool]:
     name = value.get("name", value.get("key"))
     if not isinstance(name, str) or "value" not in value:
         return False, False
-    return is_sensitive(name), _is_header_name(name)
+    return is_sensitive(name), is_header_name(name)
 
 
 def _shown_string(text: str, header: bool) -> str:
@@ -409,7 +420,7 @@ def _under_header(pointer: str | None) -> bool:
     if not pointer:
         return False
     tokens = pointer_tokens(pointer)
-    return _is_header_name(tokens[-1]) or (
+    return is_header_name(tokens[-1]) or (
         len(tokens) > 1 and tokens[-2].lower() in _HEADER_CONTAINERS
     )
 
@@ -426,7 +437,7 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
             if is_sensitive(key) or (hide_value and key == "value"):
                 shown = fingerprint(item)
             elif isinstance(item, str):
-                under = header or _is_header_name(key) or (header_value and key == "value")
+                under = header or is_header_name(key) or (header_value and key == "value")
                 shown = _shown_string(item, under)
                 if shown is item:
                     continue
@@ -479,7 +490,7 @@ def find_secrets(value: Any, pointer: str = "", *, by_name: bool = True) -> list
                     member,
                     join_pointer(where, key),
                     hidden or is_sensitive(key) or (hide_value and key == "value"),
-                    _is_header_name(key)
+                    is_header_name(key)
                     or (header_value and key == "value")
                     or (header and not isinstance(member, dict | list))
                     or (isinstance(member, dict) and key.lower() in _HEADER_CONTAINERS),
@@ -493,14 +504,14 @@ def find_secrets(value: Any, pointer: str = "", *, by_name: bool = True) -> list
             )
         elif hidden and by_name:
             if item is not None:
-                found.append(SecretFound("sensitive-name", _digest(item) or "", where))
+                found.append(SecretFound("sensitive-name", digest(item) or "", where))
         elif isinstance(item, str):
             if header and looks_random(item):
-                found.append(SecretFound("header-value", _digest(item) or "", where))
+                found.append(SecretFound("header-value", digest(item) or "", where))
                 continue
             found.extend(
-                SecretFound(kind, _digest(item[start:end]) or "", where, start, end)
-                for kind, start, end in _spans(item)
+                SecretFound(kind, digest(item[start:end]) or "", where, start, end)
+                for kind, start, end in secret_spans(item)
             )
     return found
 
@@ -530,7 +541,7 @@ def secrets_in(value: Any) -> Iterator[str]:
                 if len(item) >= _SHORTEST_QUOTED:
                     yield item
             else:
-                for _, start, end in _spans(item):
+                for _, start, end in secret_spans(item):
                     yield item[start:end]
 
 
@@ -557,14 +568,17 @@ __all__ = [
     "SENSITIVE_NAMES",
     "SecretFound",
     "SecretPattern",
+    "digest",
     "find_secrets",
     "fingerprint",
     "is_fingerprint",
+    "is_header_name",
     "is_sensitive",
     "looks_random",
     "masked",
     "pointer_is_sensitive",
     "redacted",
     "redacted_text",
+    "secret_spans",
     "secrets_in",
 ]

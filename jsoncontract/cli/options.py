@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import io
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
@@ -17,6 +18,11 @@ from jsoncontract.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
+
+
+#: Bytes of a report to a pipe held in memory until the run ends; more go to an anonymous
+#: temporary file (never visible by name, gone when the run ends).
+HELD_IN_MEMORY = 32 * 1024 * 1024
 
 
 class FailOn(StrEnum):
@@ -137,10 +143,11 @@ def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes
         try:
             if live or sys.stdout.isatty():
                 yield out
-            else:
-                held = io.BytesIO()
-                yield held
-                out.write(held.getbuffer())
+            else:  # in memory up to 32 MB, then in an anonymous temporary file
+                with tempfile.SpooledTemporaryFile(max_size=HELD_IN_MEMORY) as held:
+                    yield held
+                    held.seek(0)
+                    shutil.copyfileobj(held, out, 1 << 20)
             out.flush()
         except BrokenPipeError:
             raise ReaderGone from None

@@ -78,6 +78,11 @@ MCP_PROBE_REPORTERS: Final = {
     "github": ".live:GithubProbeReporter",
 }
 
+REDACT_REPORTERS: Final = {
+    "text": ".redact:TextRedactReporter",
+    "json": ".redact:JsonRedactReporter",
+}
+
 #: command -> its table.
 REPORTERS: Final[dict[str, dict[str, str]]] = {
     "check": CHECK_REPORTERS,
@@ -87,6 +92,7 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "fixtures": FIXTURES_REPORTERS,
     "pin": PIN_REPORTERS,
     "rules": RULES_REPORTERS,
+    "redact": REDACT_REPORTERS,
     # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
     "mcp tools": MCP_TOOLS_REPORTERS,
     "mcp lint": LINT_REPORTERS,
@@ -133,6 +139,7 @@ __all__ = [
     "MCP_PROBE_REPORTERS",
     "MCP_TOOLS_REPORTERS",
     "PIN_REPORTERS",
+    "REDACT_REPORTERS",
     "REPORTERS",
     "RULES_REPORTERS",
     "TEST_REPORTERS",
