@@ -54,6 +54,9 @@ _SEPARATORS: Final = re.compile(r"[\W_]+")
 #: trace calling 20,000 different unknown tools out of 2,000 would otherwise spend minutes
 #: on suggestions. Past it, only steps 1 and 2 answer.
 MAX_COMPARISONS: Final = 300_000
+#: Options indexed at most; a longer list (a million-value enum) is searched for the word
+#: ignoring case, in one pass, and nothing closer (an index of it would take hundreds of MB).
+MAX_INDEXED: Final = 50_000
 _comparisons = 0
 
 
@@ -89,8 +92,11 @@ def did_you_mean(word: str, options: Iterable[Any]) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _best(word: str, options: tuple[str, ...]) -> str | None:
-    index = _index(tuple(o for o in options if isinstance(o, str)))
+    strings = tuple(o for o in options if isinstance(o, str))
     lowered = word.casefold()
+    if len(strings) > MAX_INDEXED:  # a huge enum: no index, no close matches, one pass
+        return next((o for o in strings if o.casefold() == lowered), None)
+    index = _index(strings)
     exact = index.lowered.get(lowered)
     if exact is not None:
         return exact
@@ -188,6 +194,7 @@ def _shared_start(a: str, b: str) -> int:
 __all__ = [
     "CHARACTERS_PER_EDIT",
     "MAX_COMPARISONS",
+    "MAX_INDEXED",
     "SHORTEST_ABBREVIATION",
     "did_you_mean",
     "fold",
