@@ -120,3 +120,14 @@ def write(tmp_path: Path) -> Callable[..., Path]:
 
 def iter_files(root: Path, suffix: str) -> Iterator[Path]:
     yield from sorted(root.rglob(f"*{suffix}"))
+
+
+@pytest.fixture(autouse=True)
+def _dev_null_stays_a_device() -> Iterator[None]:
+    """Fail the test after which ``/dev/null`` is no longer the null device (a writer that
+    replaces its output path, run as root, turns it into a regular file for everyone)."""
+    yield
+    import stat
+
+    info = os.stat("/dev/null")
+    assert stat.S_ISCHR(info.st_mode), "/dev/null was replaced by a regular file"

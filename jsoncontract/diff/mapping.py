@@ -45,7 +45,7 @@ from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
 from jsoncontract.diff.model import HOP_RANK
 from jsoncontract.diff.paths import PathRules, PathSet, wildcards
-from jsoncontract.errors import ConfigError
+from jsoncontract.errors import ConfigError, InputError
 from jsoncontract.model import Finding, Hop, Severity, Source
 from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 
@@ -349,8 +349,17 @@ def load_mappings(
     for path in paths:
         name = str(path)
         data = read_bytes(path)
-        document, _ = load_document(path, data)
+        document, anomalies = load_document(path, data)
         index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        for anomaly in anomalies:
+            if anomaly.kind in ("invalid_utf8", "lone_surrogate", "duplicate_key"):
+                where = index.position(anomaly.pointer)
+                raise InputError(
+                    f"{anomaly.detail.split(';')[0]} (at {anomaly.pointer or '/'}); a mapping "
+                    "file must be JSON that every parser reads the same",
+                    file=name,
+                    line=where[0] if where else None,
+                )
 
         def line_of(pointer: str, index: PositionIndex = index) -> int | None:
             position = index.position(pointer)

@@ -55,6 +55,10 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
             self._spool.write(chunk)
             chunk.clear()
 
+    def abort(self) -> None:
+        """Drop the spooled results."""
+        self._spool.close()
+
     def close(self, summary: Summary) -> None:
         """Write the summary, then every spooled result."""
         head = dumps_report({"version": REPORT_VERSION, "summary": summary.to_dict()})

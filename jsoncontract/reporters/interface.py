@@ -74,6 +74,14 @@ class Reporter(ABC, Generic[ResultT, EndT]):
         """The whole report in one call: every result, then :meth:`close` with ``end``
         (a streamed run's summary fills up while ``results`` is consumed)."""
         add = self.add
-        for result in results:
-            add(result)
+        try:
+            for result in results:
+                add(result)
+        except BaseException:
+            self.abort()
+            raise
         self.close(end)
+
+    def abort(self) -> None:
+        """The run stopped before its end (an input it could not read): release what the
+        report holds (a spool), writing nothing more."""
