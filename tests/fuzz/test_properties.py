@@ -240,15 +240,27 @@ def test_check_never_echoes_a_key(run_cli: Run, name: str, where: str, fmt: str,
     assert SECRET not in result.stdout + result.stderr
 
 
+def _shape(value: Any) -> Any:
+    """What redact keeps of a value: members, order, types and string lengths."""
+    if isinstance(value, dict):
+        return [(key, _shape(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [_shape(item) for item in value]
+    if isinstance(value, str):
+        return ("str", len(value))
+    return type(value).__name__
+
+
 @given(value=JSON)
-def test_redact_keeps_every_json_value_parseable(value: Any) -> None:
+def test_redact_keeps_every_value_s_shape(value: Any) -> None:
     from jsoncontract.scrub import scrub_text
 
     text = json.dumps({"password": value, "data": value, "note": SECRET})
     new = scrub_text(text).text
     parsed = json.loads(new)
-    assert parsed["data"] == value and SECRET not in new
-    assert type(parsed["password"]) is type(value)
+    assert SECRET not in new
+    assert _shape(parsed["data"]) == _shape(value)
+    assert _shape(parsed["password"]) == _shape(value)
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::hypothesis.errors.NonInteractiveExampleWarning")
