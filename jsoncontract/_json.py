@@ -19,6 +19,7 @@ import math
 import re
 import sys
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Final
 
 import orjson
@@ -42,7 +43,9 @@ _UINT64_MAX: Final = 2**64 - 1
 _CONTAINERS: Final = (dict, list)
 #: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
 _DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_NINETEEN_DIGITS: Final = b"0" * 19
+_SIXTEEN_DIGITS: Final = b"0" * 16
+#: An exponent of -100 or less: the number may underflow a double to 0.
+_TINY_EXPONENT: Final = re.compile(rb"[0-9.][eE]-0*[1-9][0-9]{2}")
 #: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
 #: enough that one search for all of them is cheaper than two exact ones.
 _ESCAPED_COLON_PREFIX: Final = b"\\u003"
@@ -95,7 +98,9 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
+    if _SIXTEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits or a double's
+        return _load_exact(raw)  # precision: check exactly
+    if (b"e-" in raw or b"E-" in raw) and _TINY_EXPONENT.search(raw):  # may underflow
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
@@ -130,6 +135,14 @@ class _BigInt(int):
     digits (Python refuses to convert more, and a schema's bounds compare the same)."""
 
     shown: str  # an int subclass cannot have __slots__ with members
+
+
+class _Inexact(float):
+    """A number a double cannot hold that reads as one that changes a verdict: a non-zero
+    literal read as 0, or a fraction read as a whole number."""
+
+    __slots__ = ("text",)
+    text: str
 
 
 class _NonFinite(float):
@@ -174,6 +187,14 @@ def _parse_float(text: str) -> float:
         marked = _NonFinite(value)
         marked.text = text
         return marked
+    if value == 0.0 or value.is_integer():
+        # a literal that is not 0 read as 0 (1e-400), or that is not whole read as whole
+        # (1.0000000000000001 passes "type": "integer"): the double is not the number
+        exact = Decimal(text)
+        if exact != 0 if value == 0.0 else exact != exact.to_integral_value():
+            inexact = _Inexact(value)
+            inexact.text = text
+            return inexact
     return value
 
 
@@ -308,6 +329,13 @@ def _clean(value: Any, found: _Found) -> Any:
             "(orjson, Go, Java, JavaScript) lose its precision",
         )
         return int(value)
+    if isinstance(value, _Inexact):
+        shown = value.text if len(value.text) <= 40 else value.text[:37] + "..."
+        found.add(
+            "inexact_number",
+            f"{shown} cannot be held by a double: most parsers read it as {float(value)!r}",
+        )
+        return float(value)
     if isinstance(value, _NonFinite):
         found.add(
             "nan_infinity",

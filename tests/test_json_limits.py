@@ -96,3 +96,28 @@ def test_fixtures_for_a_schema_with_a_huge_bound(
     result = run_cli("fixtures", "--no-config", "--tools", str(tools), str(tmp_path / "suites"))
     assert result.code == 0, result.stderr
     assert (tmp_path / "suites" / "f.suite.json").exists()
+
+
+def test_numbers_a_double_reads_as_another_are_anomalies() -> None:
+    value, anomalies = load(b'{"a": 1e-400, "b": 1.0000000000000001, "c": 1e308, "d": 0.1}')
+    assert value == {"a": 0.0, "b": 1.0, "c": 1e308, "d": 0.1}
+    assert [(a.kind, a.pointer) for a in anomalies] == [
+        ("inexact_number", "/a"),
+        ("inexact_number", "/b"),
+    ]
+
+
+def test_a_fraction_read_as_whole_does_not_pass_type_integer_silently(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text(
+        _chat_line('{"customerId":"C00417","limit":1.0000000000000001}')
+        + "\n"
+        + _chat_line('{"customerId":"C00417","limit":1e-400}')
+        + "\n"
+    )
+    result = run_cli("check", "--no-config", "--tools", "fixtures/tools", "-f", "json", str(trace))
+    report = json.loads(result.stdout)
+    codes = [[f["code"] for f in r["findings"]] for r in report["results"]]
+    assert codes == [["parse.inexact_number"], ["parse.inexact_number"]]

@@ -101,13 +101,13 @@ def sample(
     text = _Builder(rng, variant, 0).run(tree)
     if len(text) < min_length:
         text = _Builder(rng, variant, min_length - len(text)).run(tree)
-    if not _matches(pattern, text):
-        raise PatternUnsupported(f"could not build a string matching the pattern {pattern!r}")
     if len(text) < min_length or (max_length is not None and len(text) > max_length):
         bounds = f"{min_length}..{max_length if max_length is not None else ''}"
         raise PatternUnsupported(
             f"could not build a string matching the pattern {pattern!r} with a length in {bounds}"
         )
+    if not _matches(pattern, text):  # after the length check: compiling costs more
+        raise PatternUnsupported(f"could not build a string matching the pattern {pattern!r}")
     return text
 
 

@@ -3,9 +3,10 @@
 Each runs in a child process in an empty directory with its own ``TMPDIR``, limited by
 ``resource.setrlimit`` (address space 4 GB, CPU time, file size 512 MB: a runaway case is
 stopped, not the machine), and must keep the invariants: its exit code, at most one line
-on stderr and never "internal error" or a traceback, a peak resident memory and a wall time
-under the case's bounds, no file left but its inputs and its named output (and nothing in
-``TMPDIR``), and no secret in stdout, stderr or the output.
+on stderr and never "internal error" or a traceback, a peak resident memory (``VmHWM``,
+written by ``measured.py`` as the run exits) and a wall time under the case's bounds, no
+file left but its inputs and its named output (and nothing in ``TMPDIR``), and no secret in
+stdout, stderr or the output.
 
 ``HOSTILE_CODE=DIR`` runs the corpus against the package in another checkout (to see which
 cases an older version fails).
@@ -28,6 +29,7 @@ import pytest
 
 from tests.hostile.corpus import CASES, MB, Case
 
+MEASURED = Path(__file__).with_name("measured.py")
 REPO = Path(os.environ.get("HOSTILE_CODE", Path(__file__).resolve().parents[2]))
 
 
@@ -59,7 +61,9 @@ def test_hostile_input(case: Case, tmp_path: Path) -> None:
         "NO_COLOR": "1",
         "COLUMNS": "100",
     }
-    command = [sys.executable, "-m", "jsoncontract", *case.args]
+    peak_file = tmp_path / "peak"
+    env["HOSTILE_PEAK_FILE"] = str(peak_file)
+    command = [sys.executable, str(MEASURED), *case.args]
     if case.shell:
         quoted = " ".join(shlex.quote(part) for part in command)
         command = ["bash", "-c", case.shell.replace("{cmd}", "exec " + quoted)]
@@ -75,7 +79,8 @@ def test_hostile_input(case: Case, tmp_path: Path) -> None:
         preexec_fn=lambda: _limits(case),
     )
     helpers = _helpers(case, root, proc)
-    returncode, peak_mb, out, err = _wait(proc, case.max_seconds * 4)
+    returncode, out, err = _wait(proc, case.max_seconds * 4)
+    peak_mb = int(peak_file.read_text()) / 1024 if peak_file.exists() else 0.0
     elapsed = time.monotonic() - started
     for helper in helpers:
         helper.join(timeout=30)
@@ -105,8 +110,8 @@ def test_hostile_input(case: Case, tmp_path: Path) -> None:
         assert secret not in written, f"{secret[:8]}... in {case.output}"
 
 
-def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, float, bytes, bytes]:
-    """Exit code, peak resident memory (MB, from ``wait4``) and both outputs of a child."""
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, bytes, bytes]:
+    """Exit code and both outputs of a child."""
     chunks: dict[str, bytes] = {}
 
     def read(name: str, stream: IO[bytes]) -> None:
@@ -122,18 +127,18 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> tuple[int, float, by
         reader.start()
     deadline = time.monotonic() + timeout
     while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        pid, status = os.waitpid(proc.pid, os.WNOHANG)
         if pid == proc.pid:
             break
         if time.monotonic() > deadline:
             proc.kill()
-            os.wait4(proc.pid, 0)
+            os.waitpid(proc.pid, 0)
             pytest.fail(f"still running after {timeout:.0f} s")
         time.sleep(0.02)
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     for reader in readers:
         reader.join(timeout=30)
-    return proc.returncode, usage.ru_maxrss / 1024, chunks.get("out", b""), chunks.get("err", b"")
+    return proc.returncode, chunks.get("out", b""), chunks.get("err", b"")
 
 
 def _helpers(case: Case, root: Path, proc: subprocess.Popen[bytes]) -> list[threading.Thread]:
