@@ -43,7 +43,10 @@ _UINT64_MAX: Final = 2**64 - 1
 _CONTAINERS: Final = (dict, list)
 #: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
 _DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-_SIXTEEN_DIGITS: Final = b"0" * 16
+_NINETEEN_DIGITS: Final = b"0" * 19
+#: Fifteen zeros or nines in a row: a fraction that close to a whole number (1.0000000000000001,
+#: 0.99999999999999999) may be read as one.
+_NEAR_WHOLE: Final = (b"0" * 15, b"9" * 15)
 #: An exponent of -100 or less: the number may underflow a double to 0.
 _TINY_EXPONENT: Final = re.compile(rb"[0-9.][eE]-0*[1-9][0-9]{2}")
 #: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
@@ -98,8 +101,10 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _SIXTEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits or a double's
-        return _load_exact(raw)  # precision: check exactly
+    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
+        return _load_exact(raw)
+    if _NEAR_WHOLE[0] in raw or _NEAR_WHOLE[1] in raw:  # a fraction a double may round away
+        return _load_exact(raw)
     if (b"e-" in raw or b"E-" in raw) and _TINY_EXPONENT.search(raw):  # may underflow
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):

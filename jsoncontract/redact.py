@@ -46,7 +46,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final, TypeGuard
 
 import orjson
@@ -183,14 +183,21 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
     ),
 )
 
+
 #: Any value pattern, one named group per kind (group ``p3`` is ``SECRET_PATTERNS[3]``,
 #: ``v3`` its ``value`` group if it has one).
-_ANY_SECRET: Final = re.compile(
-    "|".join(
-        f"(?P<p{i}>{p.regex.replace('(?P<value>', f'(?P<v{i}>')})"
-        for i, p in enumerate(SECRET_PATTERNS)
+@cache
+def _any_secret() -> re.Pattern[str]:
+    """The combined pattern, compiled when a string is first searched (about 10 ms, which
+    a command that never shows a value does not pay at start-up)."""
+    return re.compile(
+        "|".join(
+            f"(?P<p{i}>{p.regex.replace('(?P<value>', f'(?P<v{i}>')})"
+            for i, p in enumerate(SECRET_PATTERNS)
+        )
     )
-)
+
+
 _VALUE_GROUPS: Final = frozenset(
     f"v{i}" for i, p in enumerate(SECRET_PATTERNS) if "(?P<value>" in p.regex
 )
@@ -324,19 +331,19 @@ def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
     """
     if len(text) < _SHORTEST_SECRET:
         return
-    for match in _ANY_SECRET.finditer(text):
+    for match in _any_secret().finditer(text):
         index, start, end = _where(match)
         yield SECRET_PATTERNS[index].kind, start, end
 
 
 def _where(match: re.Match[str]) -> tuple[int, int, int]:
-    """The pattern a match of :data:`_ANY_SECRET` is, and the span of the secret in it."""
+    """The pattern a match of :func:`_any_secret` is, and the span of the secret in it."""
     group = match.lastgroup or "p0"
     index = int(group[1:])
     value = f"v{index}"
     if value in _VALUE_GROUPS:
         start, end = match.start(value), match.end(value)
-        inner = _ANY_SECRET.fullmatch(match.string, start, end)  # a key in NAME=key
+        inner = _any_secret().fullmatch(match.string, start, end)  # a key in NAME=key
         if inner is not None and inner.lastgroup is not None and inner.lastgroup != f"p{index}":
             index = int(inner.lastgroup[1:])
         return index, start, end
@@ -347,7 +354,7 @@ def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
     if len(text) < _SHORTEST_SECRET:
         return text
-    return _ANY_SECRET.sub(_label_of, text)
+    return _any_secret().sub(_label_of, text)
 
 
 def _label_of(match: re.Match[str]) -> str:

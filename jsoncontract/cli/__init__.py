@@ -31,11 +31,12 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 def run(args: list[str]) -> int:
     """Run the command line and return its exit code (never raises, never exits)."""
-    from jsoncontract._spelling import reset_budget
     from jsoncontract.cli.app import build
     from jsoncontract.errors import JsoncontractError
 
-    reset_budget()
+    spelling = sys.modules.get("jsoncontract._spelling")
+    if spelling is not None:  # an earlier run in this process (tests, embedding)
+        spelling.reset_budget()
     if sys.stderr is None:  # closed (2>&-): errors go nowhere, the exit code still tells
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115, PTH123 (for the life of the process)
 
