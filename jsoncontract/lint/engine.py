@@ -21,6 +21,7 @@ from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
 from jsoncontract.lint.walk import walk
 from jsoncontract.pointer import get
+from jsoncontract.redact import masked
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
@@ -326,7 +327,7 @@ class _Collector:
         item = LintFinding(
             rule.code,
             severity,
-            issue.message,
+            masked(issue.message),  # a rule may quote a default, an example, a description
             issue.pointer,
             rule=rule.name,
             profiles=profiles,
@@ -336,7 +337,7 @@ class _Collector:
             tool=tool.name if tool is not None else None,
             keyword=issue.keyword,
             schema_path=issue.schema_path,
-            hint=issue.hint,
+            hint=None if issue.hint is None else masked(issue.hint),
             fix=issue.fix,
             refused=issue.refused,
         )

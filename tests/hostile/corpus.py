@@ -549,6 +549,38 @@ CASES += [
     )
     for fmt in ("text", "json", "patch")
 ]
+
+
+def _leaky_tools(root: Path) -> None:
+    """A tool file holding keys in a description, a default and an enum."""
+    schema = {
+        "type": "object",
+        "properties": {"key": {"type": "string", "default": OPENAI_KEY, "enum": ["a", AWS_KEY]}},
+    }
+    tool = {"name": "connect", "description": f"Connects with {JWT}.", "inputSchema": schema}
+    (root / "tools.json").write_text(json.dumps([tool]))
+    (root / "suite").mkdir()
+
+
+CASES += [
+    Case(
+        f"secrets-in-lint-{fmt}",
+        ("lint", "--no-config", "-f", fmt, "tools.json"),
+        _leaky_tools,
+        (0, 1),
+        secrets=SECRETS,
+    )
+    for fmt in ("text", "json", "sarif", "github", "junit")
+]
+CASES += [
+    Case(
+        "secrets-in-fixtures",
+        ("fixtures", "--no-config", "--tools", "tools.json", "-f", "json", "--check", "suite"),
+        _leaky_tools,
+        (0, 1),
+        secrets=SECRETS,
+    ),
+]
 CASES += [
     Case(
         "secrets-in-redact-check",
