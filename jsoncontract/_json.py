@@ -18,6 +18,7 @@ import json
 import math
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Final
@@ -590,12 +591,15 @@ def _embedded_json(text: str) -> str | None:
     return None
 
 
-def _open_container(text: str) -> str:
-    """Which container is still open at the end of a truncated text."""
+def structure(text: str) -> Iterator[tuple[int, str, list[str]]]:
+    """The structural characters of a JSON text outside its strings (``{``, ``[``, ``}``,
+    ``]``, ``,``), each with the containers open after it (closers, innermost last; the
+    list is shared: read it, do not keep it); last, ``(len(text), '"', ...)`` when the text
+    ends inside a string, else ``(len(text), "", ...)``. One pass, no recursion."""
     stack: list[str] = []
     in_string = False
     escaped = False
-    for char in text:
+    for index, char in enumerate(text):
         if in_string:
             if escaped:
                 escaped = False
@@ -606,14 +610,50 @@ def _open_container(text: str) -> str:
         elif char == '"':
             in_string = True
         elif char in "{[":
-            stack.append(char)
+            stack.append("}" if char == "{" else "]")
+            yield index, char, stack
         elif char in "}]" and stack:
             stack.pop()
-    if in_string:
+            yield index, char, stack
+        elif char == ",":
+            yield index, char, stack
+    yield len(text), '"' if in_string else "", stack
+
+
+def _open_container(text: str) -> str:
+    """Which container is still open at the end of a truncated text."""
+    for _, char, stack in structure(text):
+        last, closers = char, stack
+    if last == '"':
         return "string"
-    if stack:
-        return "object" if stack[-1] == "{" else "array"
+    if closers:
+        return "object" if closers[-1] == "}" else "array"
     return "value"
+
+
+def partial_json(text: str) -> Any:
+    """What the start of a JSON text cut short holds: the members and items it completes
+    (the one it was cut in left out), or :data:`~jsoncontract.pointer.ABSENT` when it is
+    no cut JSON object or array."""
+    from jsoncontract.pointer import ABSENT
+
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "{[":
+        return ABSENT
+    cuts: list[tuple[int, str]] = []  # (end of a complete part, the closers it needs)
+    for index, char, stack in structure(stripped):
+        if char in "{[}]":
+            cuts.append((index + 1, "".join(reversed(stack))))
+        elif char == ",":
+            cuts.append((index, "".join(reversed(stack))))
+        if len(cuts) > 64:
+            del cuts[:32]
+    for end, closers in reversed(cuts):
+        try:
+            return orjson.loads(stripped[:end] + closers)
+        except orjson.JSONDecodeError:
+            continue
+    return ABSENT
 
 
 def _python_repair(text: str) -> str | None:

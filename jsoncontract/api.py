@@ -14,10 +14,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.model import CallResult, CheckReport, Dialect, Summary
-from jsoncontract.pipeline.checker import BusinessGate, Checker
+from jsoncontract.pipeline.checker import (
+    DEFAULT,
+    BusinessGate,
+    Checker,
+    Default,
+    ResultGate,
+    SessionGate,
+)
 from jsoncontract.tools.toolset import ToolSet
 
 
@@ -36,12 +44,19 @@ def iter_check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
+    session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     summary: Summary | None = None,
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
+    window: int = WINDOW,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
+
+    A call is yielded once its result has been read, or once the reader stops waiting for
+    it (``window``); run-level findings (results without a call, turns, sessions) are
+    added to ``summary.findings`` when the run ends.
 
     Arguments:
         captures: capture files and directories (``-`` for stdin).
@@ -51,6 +66,10 @@ def iter_check(
             :class:`Dialect` or the name of a dialect of ``dialects``;
             :class:`~jsoncontract.errors.UsageError` when it is no capture dialect).
         business: the business-rules gate, if any.
+        results: the gate over each call's result (default: every result check, with
+            default settings; ``None``: results are not checked).
+        session: the gate over the run (default: every turn and session contract, see
+            :mod:`jsoncontract.pipeline.contracts`; ``None``: none).
         show_values: quote sensitive-looking values in messages instead of hashing them.
         summary: a summary to update as results are produced (``files`` is set at the end).
         reader: a configured reader (its ``bytes_read`` can drive a progress bar); by
@@ -58,17 +77,22 @@ def iter_check(
         dialects: the dialects captures and tool files are read in (default: the
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
+        window: how many documents (lines, events, files) a call waits for its result.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
-        reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects)
-    checker = Checker(toolset, business=business, show_values=show_values)
-    for result in checker.run(reader.read(captures)):
+        reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects, window=window)
+    checker = Checker(
+        toolset, business=business, results=results, session=session, show_values=show_values
+    )
+    for result in checker.run(reader.read_trace(captures)):
         if summary is not None:
             summary.add(result)
         yield result
     if summary is not None:
         summary.files = reader.files
+        for finding in checker.findings:
+            summary.add_finding(finding)
 
 
 def check(
@@ -78,21 +102,27 @@ def check(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     business: BusinessGate | None = None,
+    results: ResultGate | Default | None = DEFAULT,
+    session: SessionGate | Default | None = DEFAULT,
     show_values: bool = False,
     dialects: Registry = DIALECTS,
+    window: int = WINDOW,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
-    results = list(
+    checked = list(
         iter_check(
             captures,
             tools=tools,
             tool=tool,
             dialect=dialect,
             business=business,
+            results=results,
+            session=session,
             show_values=show_values,
             summary=summary,
             dialects=dialects,
+            window=window,
         )
     )
-    return CheckReport(summary, results)
+    return CheckReport(summary, checked)

@@ -1,8 +1,11 @@
 """The canonical data model: one set of types shared by every command.
 
-Everything the library produces is built from these frozen values: a :class:`ToolContract`
-per tool, a :class:`ToolCall` per extracted call, a :class:`Finding` per problem and a
-:class:`CallResult` per checked call. Reporters turn them into text; nothing here prints.
+Everything the library produces is built from these values: a :class:`ToolContract` per
+tool, a :class:`ToolCall` per extracted call (with the :class:`ToolResult` that answered it,
+when the capture holds one), a :class:`TraceEvent` for what a trace says besides calls (an
+MCP session's ``initialize`` and ``tools/list``, a result whose call is not in the capture), a
+:class:`Finding` per problem and a :class:`CallResult` per checked call. Reporters turn them
+into text; nothing here prints.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any, Final
 from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
 from jsoncontract.pointer import join_pointer as join_pointer
 from jsoncontract.pointer import pointer_tokens as pointer_tokens
+from jsoncontract.stats import ToolStats
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
 # ``.value`` is a Python-level property, five times slower.
@@ -61,15 +65,17 @@ _SEVERITY_RANK: Final = {s: len(Severity) - 1 - i for i, s in enumerate(Severity
 
 
 class Stage(StrEnum):
-    """The gates a call passes through, in order."""
+    """The gates a call passes through, in order: four on the arguments going out, then
+    ``result`` on what came back."""
 
     ENVELOPE = "envelope"
     PARSE = "parse"
     SCHEMA = "schema"
     BUSINESS = "business"
+    RESULT = "result"
 
 
-STAGE_ORDER: Final = (Stage.ENVELOPE, Stage.PARSE, Stage.SCHEMA, Stage.BUSINESS)
+STAGE_ORDER: Final = (Stage.ENVELOPE, Stage.PARSE, Stage.SCHEMA, Stage.BUSINESS, Stage.RESULT)
 
 
 class Hop(StrEnum):
@@ -93,6 +99,7 @@ class Dialect(StrEnum):
     OPENAI_RESPONSES = "openai-responses"
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
+    OTLP = "otlp"
     MCP = "mcp"
     MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
@@ -223,6 +230,9 @@ class ArgumentsForm(StrEnum):
     TEXT = "text"  # a JSON document inside a string (OpenAI ``arguments``)
     VALUE = "value"  # an already-parsed JSON value (Anthropic ``input``, MCP ``arguments``)
     MISSING = "missing"  # no arguments member at all
+    #: the capture does not record the arguments (an OpenTelemetry span without the opt-in
+    #: ``gen_ai.tool.call.arguments``): the argument gates are skipped, the result is checked
+    UNRECORDED = "unrecorded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +248,122 @@ class Anomaly:
     detail: str
 
 
+@dataclass(frozen=True, slots=True)
+class McpSession:
+    """What one MCP session had said when a message of it was read: a snapshot, replaced
+    (never changed) at each ``initialize``, ``tools/list`` page and ``list_changed``.
+
+    ``id`` names the session within the run (the capture file, a counter when the file
+    holds several ``initialize`` exchanges, or the ``mcp.session.id`` of a span).
+    ``protocol_version`` is the version the server answered ``initialize`` with (or the
+    version a 2026 stateless request names in its ``_meta``); ``None`` when the capture does
+    not say. ``tools`` is the latest complete ``tools/list`` by name (``None``: none was
+    seen), ``listings`` how many complete lists were seen, and ``list_changed`` whether the
+    server announced ``notifications/tools/list_changed`` after the latest list.
+    """
+
+    id: str
+    protocol_version: str | None = None
+    tools: dict[str, Any] | None = field(default=None, compare=False)
+    listings: int = 0
+    list_changed: bool = False
+    capabilities: dict[str, Any] | None = field(default=None, compare=False)
+
+
+@dataclass(slots=True)
+class ToolResult:
+    """What came back for one call at one hop, as the capture holds it.
+
+    Results are read like calls, by the dialect of the message that carries them, and
+    attached to their :class:`ToolCall` (``ToolCall.result``) by call id, in whatever order
+    they arrive (see :mod:`jsoncontract.capture.ledger`).
+
+    Arguments:
+        hop: the hop of the call it answers.
+        dialect: the dialect it was read in.
+        call_id: the id of the call it answers, as the wire says it (an MCP JSON-RPC id as
+            text, ``tool_call_id``, ``tool_use_id``, ``call_id``, a ``functionResponse`` id,
+            ``gen_ai.tool.call.id``); ``None`` when it was paired by position.
+        source: where it was read.
+        content: the content as on the wire: MCP ``result.content`` (a list of content
+            blocks), an OpenAI tool message's ``content`` (a string or text parts), a
+            Responses ``output``, an Anthropic ``tool_result.content``, a Gemini
+            ``functionResponse.response``, an HTTP response body (parsed when it is JSON,
+            else its text), an OpenTelemetry ``gen_ai.tool.call.result`` or
+            ``tool_call_response`` part. ``None`` when there is none.
+        structured_content: MCP ``structuredContent`` (``present_structured`` says whether
+            the member was there at all, since ``null`` is a value).
+        is_error: whether the answer says the tool failed: MCP ``isError``, Anthropic
+            ``is_error``, a JSON-RPC ``error``, an HTTP status of 400 or more, a span's
+            ``error.type`` or error status. ``None`` when the wire does not say.
+        error: the JSON-RPC ``error`` object as on the wire.
+        status: the HTTP status, or an OpenTelemetry ``rpc.response.status_code``.
+        tool: the tool the result names, when it names one (Gemini ``functionResponse``,
+            a span's ``gen_ai.tool.name``).
+        started: when the call was sent, in seconds since the epoch, where the capture
+            says (a span's start, a HAR entry's ``startedDateTime``, a trace record's time).
+        ended: when the answer arrived, likewise.
+        message: the whole object the result was read from (the JSON-RPC response, the
+            tool message, the ``tool_result`` block...), for checks that need more.
+        in_history: read from a conversation history (a request body), where a result
+            must answer a call of the same history.
+        session: the MCP session it belongs to, for MCP results.
+        load_findings: what was already wrong with the result's envelope when it was read
+            (stage ``result``).
+    """
+
+    hop: Hop | None
+    dialect: str | None
+    call_id: str | None
+    source: Source
+    content: Any = None
+    structured_content: Any = None
+    present_structured: bool = False
+    is_error: bool | None = None
+    error: dict[str, Any] | None = None
+    status: int | None = None
+    tool: str | None = None
+    started: float | None = None
+    ended: float | None = None
+    message: Any = field(default=None, repr=False)
+    in_history: bool = False
+    session: McpSession | None = field(default=None, repr=False)
+    load_findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def duration_ms(self) -> float | None:
+        """How long the call took, when the capture says when it started and ended."""
+        if self.started is None or self.ended is None:
+            return None
+        return round((self.ended - self.started) * 1000, 3)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``result`` object of a call in the ``check`` JSON report.
+
+        It says what came back without quoting it (the report never echoes payloads):
+        where it was read, whether it reports an error, the JSON-RPC error code, the HTTP
+        status, whether it holds structured content, and the time it took.
+        """
+        out: dict[str, Any] = {
+            "hop": self.hop._value_ if self.hop is not None else None,
+            "dialect": str(self.dialect) if self.dialect is not None else None,
+            "source": self.source.to_dict(),
+            "is_error": self.is_error,
+        }
+        error = self.error
+        if error is not None:
+            code = error.get("code")
+            out["error_code"] = code if type(code) is int else None
+        if self.status is not None:
+            out["status"] = self.status
+        if self.present_structured:
+            out["structured_content"] = True
+        duration = self.duration_ms
+        if duration is not None:
+            out["duration_ms"] = duration
+        return out
+
+
 @dataclass(slots=True)
 class ToolCall:
     """One tool call pulled out of a capture, at one hop, before any gate has run.
@@ -245,8 +371,16 @@ class ToolCall:
     ``load_findings`` holds what was already wrong while the call was being extracted (a
     malformed envelope, or a trace line that is not JSON at all, in which case ``tool`` and
     ``hop`` are ``None``). ``dialect`` is the name of the dialect it was read in (a
-    :class:`Dialect` for the built-in ones). ``response`` is the MCP response with the same
-    id, when the capture holds it and it came before the call was handed on.
+    :class:`Dialect` for the built-in ones).
+
+    What the reader adds for the checks over the return leg and the whole run:
+
+    - ``result``: the :class:`ToolResult` that answered it, when the capture holds one;
+    - ``turn``: a key shared by the calls one assistant turn emitted (one response, one
+      assistant message, one chat span), ``None`` where the capture has no turns (MCP);
+      the calls of one turn are read, and handed on, one after the other;
+    - ``session``: for an MCP call, what its session had said when the call was made;
+    - ``time``: when the call was made (seconds since the epoch), where the capture says.
     """
 
     hop: Hop | None
@@ -260,7 +394,49 @@ class ToolCall:
     load_findings: list[Finding] = field(default_factory=list)
     context: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
-    response: Any = None
+    result: ToolResult | None = None
+    turn: str | None = None
+    session: McpSession | None = field(default=None, repr=False)
+    time: float | None = None
+
+    @property
+    def response(self) -> Any:
+        """The JSON-RPC response that answered an MCP call (``result.message``), or
+        ``None``."""
+        result = self.result
+        return result.message if result is not None and self.hop is Hop.MCP else None
+
+
+class EventKind(StrEnum):
+    """What a :class:`TraceEvent` reports."""
+
+    #: an MCP ``initialize`` answered: ``session.protocol_version`` is the negotiated one
+    INITIALIZE = "initialize"
+    #: a complete MCP ``tools/list`` (every page): ``session.tools`` is the new list
+    TOOLS_LIST = "tools_list"
+    #: ``notifications/tools/list_changed`` from the server
+    LIST_CHANGED = "list_changed"
+    #: a result whose call is not in the capture (``result`` holds it)
+    ORPHAN_RESULT = "orphan_result"
+    #: a result that arrived after its call had been handed on unanswered, further from it
+    #: than the reader waits (``result`` holds it)
+    LATE_RESULT = "late_result"
+
+
+@dataclass(slots=True)
+class TraceEvent:
+    """Something a capture says besides calls, in capture order among them.
+
+    :meth:`~jsoncontract.capture.reader.CaptureReader.read_trace` yields these between the
+    calls; ``session`` is the MCP session after the event, ``result`` the result of an
+    orphan or late result, ``message`` the message the event was read from.
+    """
+
+    kind: EventKind
+    source: Source
+    session: McpSession | None = None
+    result: ToolResult | None = None
+    message: Any = field(default=None, repr=False)
 
 
 @dataclass(slots=True)
@@ -282,9 +458,10 @@ class CallResult:
         return self.stage is None
 
     def to_dict(self) -> dict[str, Any]:
-        """One entry of ``results`` in the ``check`` JSON report."""
+        """One entry of ``results`` in the ``check`` JSON report (``result`` only when the
+        capture holds the call's result)."""
         call = self.call
-        return {
+        out = {
             "ok": self.stage is None,
             "tool": call.tool,
             "hop": call.hop._value_ if call.hop is not None else None,
@@ -294,11 +471,20 @@ class CallResult:
             "source": call.source.to_dict(),
             "findings": [f.to_dict() for f in self.findings],
         }
+        if call.result is not None:
+            out["result"] = call.result.to_dict()
+        return out
 
 
 @dataclass(slots=True)
 class Summary:
-    """Running totals over a check: by stage, by tool, by code and by severity."""
+    """Running totals over a check: by stage, by tool, by code and by severity.
+
+    ``findings`` holds the run-level findings: those about the run rather than one call (a
+    result whose call is not in the capture, a turn or a session breaking a contract). They
+    count in ``by_code`` and ``by_severity`` like the findings of calls. ``by_result`` counts
+    each tool's results, error results and latencies (:class:`~jsoncontract.stats.ToolStats`).
+    """
 
     calls: int = 0
     ok: int = 0
@@ -308,11 +494,23 @@ class Summary:
     by_tool: dict[str, list[int]] = field(default_factory=dict)
     by_code: Counter[str] = field(default_factory=Counter)
     by_severity: Counter[str] = field(default_factory=Counter)
+    findings: list[Finding] = field(default_factory=list)
+    by_result: dict[str, ToolStats] = field(default_factory=dict)
 
     def add(self, result: CallResult) -> None:
         """Count one result."""
         self.calls += 1
-        tool = result.call.tool or "(unknown)"
+        call = result.call
+        tool = call.tool or "(unknown)"
+        answer = call.result
+        if answer is not None:
+            stats = self.by_result.get(tool)
+            if stats is None:
+                stats = self.by_result[tool] = ToolStats()
+            duration = answer.duration_ms
+            if duration is None and answer.ended is not None and call.time is not None:
+                duration = round((answer.ended - call.time) * 1000, 3)
+            stats.add(duration, answer.is_error is True)
         counts = self.by_tool.get(tool)
         if counts is None:
             counts = self.by_tool[tool] = [0, 0]
@@ -327,6 +525,12 @@ class Summary:
             self.by_code[finding.code] += 1
             self.by_severity[finding.severity._value_] += 1
 
+    def add_finding(self, finding: Finding) -> None:
+        """Keep and count one run-level finding."""
+        self.findings.append(finding)
+        self.by_code[finding.code] += 1
+        self.by_severity[finding.severity._value_] += 1
+
     def worst(self) -> Severity | None:
         """The most severe finding seen, or ``None`` when there were none."""
         return Severity.worst(s for s in Severity if self.by_severity.get(s._value_))
@@ -339,25 +543,45 @@ class Summary:
             "failed": self.failed,
             "files": self.files,
             "by_stage": {s.value: self.by_stage.get(s.value, 0) for s in STAGE_ORDER},
-            "by_tool": {
-                name: {"calls": c[0], "failed": c[1]} for name, c in sorted(self.by_tool.items())
-            },
+            "by_tool": {name: self._tool_dict(name, c) for name, c in sorted(self.by_tool.items())},
             "by_code": dict(sorted(self.by_code.items())),
             "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
         }
 
+    def _tool_dict(self, name: str, counts: list[int]) -> dict[str, Any]:
+        """One tool's entry of ``by_tool``: calls and failed calls; with its results (how
+        many, how many errors, and the latency in milliseconds where the capture has
+        times) when the capture holds any."""
+        out: dict[str, Any] = {"calls": counts[0], "failed": counts[1]}
+        stats = self.by_result.get(name)
+        if stats is not None:
+            out["results"] = stats.results
+            out["errors"] = stats.errors
+            latency = stats.latency()
+            if latency is not None:
+                out["latency_ms"] = latency
+        return out
+
 
 @dataclass(slots=True)
 class CheckReport:
-    """What :func:`jsoncontract.check` returns: the summary and every result."""
+    """What :func:`jsoncontract.check` returns: the summary, every result, and the run-level
+    findings (``summary.findings``)."""
 
     summary: Summary
     results: list[CallResult]
 
     @property
     def ok(self) -> bool:
-        """True when every call passed."""
-        return self.summary.failed == 0
+        """True when every call passed and no run-level finding is an error."""
+        return self.summary.failed == 0 and not any(
+            f.severity is Severity.ERROR for f in self.summary.findings
+        )
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The run-level findings."""
+        return self.summary.findings
 
     def to_dict(self) -> dict[str, Any]:
         """The whole ``check`` JSON report."""
@@ -365,4 +589,9 @@ class CheckReport:
             "version": 1,
             "summary": self.summary.to_dict(),
             "results": [r.to_dict() for r in self.results],
+            "findings": [f.to_dict() for f in self.summary.findings],
         }
+
+
+Captured = ToolCall | ToolResult | TraceEvent
+"""What reading a capture produces, in capture order: calls, results, and trace events."""

@@ -79,6 +79,9 @@ class SecretPattern:
     kind: str
     description: str
     regex: str
+    #: lower-case strings one of which every match holds: a text holding none of them is not
+    #: searched (empty: always searched)
+    markers: tuple[str, ...] = ()
 
 
 #: Secrets recognised by their form, whatever member holds them: one table, consulted by
@@ -92,87 +95,104 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
         "the end of the text",
         r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
         r"(?:[^-]|-(?!----END))*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
+        markers=("-----begin",),
     ),
     SecretPattern(
         "aws-access-key-id",
         "an AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T + 16 upper-case letters or digits)",
         r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
+        markers=("akia", "asia", "abia", "acca", "a3t"),
     ),
     SecretPattern(
         "anthropic-api-key",
         "an Anthropic API key (sk-ant-...)",
         r"\bsk-ant-[A-Za-z0-9_-]{20,}",
+        markers=("sk-ant-",),
     ),
     SecretPattern(
         "openai-api-key",
         "an OpenAI API key (sk-..., sk-proj-..., sk-svcacct-...)",
         r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
+        markers=("sk-",),
     ),
     SecretPattern(
         "stripe-key",
         "a Stripe secret or restricted key (sk_live_, rk_test_...)",
         r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        markers=("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
     ),
     SecretPattern(
         "github-token",
         "a GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
         r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+        markers=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
     SecretPattern(
         "gitlab-token",
         "a GitLab personal access token (glpat-...)",
         r"\bglpat-[A-Za-z0-9_-]{20,}",
+        markers=("glpat-",),
     ),
     SecretPattern(
         "slack-token",
         "a Slack token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-...) or incoming webhook URL",
         r"\bxox[abposr]-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}",
+        markers=("xox", "hooks.slack.com"),
     ),
     SecretPattern(
         "google-api-key",
         "a Google API key (AIza + 35 characters)",
         r"\bAIza[0-9A-Za-z_-]{35}",
+        markers=("aiza",),
     ),
     SecretPattern(
         "google-oauth-token",
         "a Google OAuth access token (ya29.)",
         r"\bya29\.[0-9A-Za-z_-]{20,}",
+        markers=("ya29.",),
     ),
     SecretPattern(
         "huggingface-token",
         "a Hugging Face access token (hf_...)",
         r"\bhf_[A-Za-z0-9]{30,}",
+        markers=("hf_",),
     ),
     SecretPattern(
         "npm-token",
         "an npm access token (npm_ + 36 characters)",
         r"\bnpm_[A-Za-z0-9]{36}",
+        markers=("npm_",),
     ),
     SecretPattern(
         "pypi-token",
         "a PyPI upload token (pypi-AgEIcHlwaS5vcmc...)",
         r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}",
+        markers=("pypi-",),
     ),
     SecretPattern(
         "azure-storage-key",
         "an Azure storage account key or SAS signature in a connection string",
         r"(?i:\b(?:AccountKey|SharedAccessKey|sig)=(?P<value>[A-Za-z0-9+/%]{30,}={0,2}))",
+        markers=("accountkey=", "sharedaccesskey=", "sig="),
     ),
     SecretPattern(
         "jwt",
         "a JSON Web Token (three base64url parts, the first two JSON objects: eyJ...)",
         r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        markers=("eyj",),
     ),
     SecretPattern(
         "bearer-token",
         "an HTTP Bearer or Basic credential (Bearer ..., Basic ...)",
         r"(?i:\b(?:bearer|basic)[ \t]+(?=[A-Za-z]{0,300}[0-9._~+/=-])"
         r"(?P<value>[A-Za-z0-9._~+/-]{12,}=*))",
+        markers=("bearer", "basic"),
     ),
     SecretPattern(
         "url-password",
         "a password in a URL (scheme://user:password@host)",
         r"(?i:\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@\"'<>]{1,256}:(?P<value>[^\s/?#@\"'<>]{1,256})@)",
+        markers=("://",),
     ),
     SecretPattern(
         "assigned-secret",
@@ -180,6 +200,18 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
         r"(?i:\b[a-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|"
         r"credential|private[_-]?key)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
         r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}))",
+        markers=(
+            "pass",
+            "secret",
+            "token",
+            "api_key",
+            "api-key",
+            "apikey",
+            "credential",
+            "private_key",
+            "private-key",
+            "privatekey",
+        ),
     ),
 )
 
@@ -198,6 +230,9 @@ def _any_secret() -> re.Pattern[str]:
     )
 
 
+#: Every pattern's markers, and whether some pattern has none (then every text is searched).
+_MARKERS: Final = tuple(dict.fromkeys(m for p in SECRET_PATTERNS for m in p.markers))
+_UNMARKED: Final = any(not p.markers for p in SECRET_PATTERNS)
 _VALUE_GROUPS: Final = frozenset(
     f"v{i}" for i, p in enumerate(SECRET_PATTERNS) if "(?P<value>" in p.regex
 )
@@ -323,13 +358,29 @@ def looks_random(text: str) -> bool:
     )
 
 
+def may_hold_secret(text: str) -> bool:
+    """Whether ``text`` holds a marker of some pattern (:attr:`SecretPattern.markers`): a
+    text that does not holds no value-pattern secret, and is not searched (most strings of a
+    payload; the one regular expression of every pattern costs tens of microseconds a
+    string, the markers a few)."""
+    if len(text) < _SHORTEST_SECRET:
+        return False
+    if _UNMARKED:
+        return True
+    lowered = text.lower()
+    for marker in _MARKERS:  # noqa: SIM110 - a third faster than any() over a generator
+        if marker in lowered:
+            return True
+    return False
+
+
 def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
     """``(kind, start, end)`` of every value-pattern secret in ``text``.
 
     >>> list(secret_spans("id AKIAIOSFODNN7EXAMPLE"))
     [('aws-access-key-id', 3, 23)]
     """
-    if len(text) < _SHORTEST_SECRET:
+    if not may_hold_secret(text):
         return
     for match in _any_secret().finditer(text):
         index, start, end = _where(match)
@@ -352,7 +403,7 @@ def _where(match: re.Match[str]) -> tuple[int, int, int]:
 
 def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
-    if len(text) < _SHORTEST_SECRET:
+    if not may_hold_secret(text):
         return text
     return _any_secret().sub(_label_of, text)
 

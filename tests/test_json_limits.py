@@ -58,9 +58,9 @@ def test_duplicate_key_messages_quote_a_short_key() -> None:
     assert len(anomaly.detail) < 200
 
 
-def _chat_line(arguments: str) -> str:
+def _chat_line(arguments: str, call_id: str = "c1") -> str:
     call = {
-        "id": "c1",
+        "id": call_id,
         "type": "function",
         "function": {"name": "searchInvoices", "arguments": arguments},
     }
@@ -75,7 +75,7 @@ def test_a_huge_integer_in_a_trace_is_a_finding_and_the_run_goes_on(
     trace.write_text(
         _chat_line('{"customerId":"C00417","limit":' + "9" * 5000 + "}")
         + "\n"
-        + _chat_line(ok)
+        + _chat_line(ok, "c2")
         + "\n"
     )
     result = run_cli("check", "--no-config", "--tools", "fixtures/tools", "-f", "json", str(trace))
@@ -114,7 +114,7 @@ def test_a_fraction_read_as_whole_does_not_pass_type_integer_silently(
     trace.write_text(
         _chat_line('{"customerId":"C00417","limit":1.0000000000000001}')
         + "\n"
-        + _chat_line('{"customerId":"C00417","limit":1e-400}')
+        + _chat_line('{"customerId":"C00417","limit":1e-400}', "c2")
         + "\n"
     )
     result = run_cli("check", "--no-config", "--tools", "fixtures/tools", "-f", "json", str(trace))

@@ -189,3 +189,27 @@ def test_pattern_work_is_linear_on_hostile_text() -> None:
         start = time.perf_counter()
         masked(text)
         assert time.perf_counter() - start < 1.0, text[:20]
+
+
+def test_every_match_holds_a_marker_of_its_pattern() -> None:
+    """The markers only let a text skip the search when no pattern can match it."""
+    import random
+    import re
+
+    from jsoncontract.redact import may_hold_secret
+
+    for pattern in SECRET_PATTERNS:
+        assert pattern.markers, pattern.kind
+        example = EXAMPLES[pattern.kind]
+        assert any(m in example.lower() for m in pattern.markers), pattern.kind
+        assert all(m == m.lower() for m in pattern.markers)
+    rng = random.Random(11)
+    alphabet = "abcsk-_:=/@ .AKIAeyJhf0123456789XYZ\n\"'" + "".join(EXAMPLES.values())
+    regexes = [re.compile(p.regex) for p in SECRET_PATTERNS]
+    for _ in range(3000):
+        start = rng.randrange(len(alphabet))
+        text = alphabet[start : start + rng.randrange(12, 90)]
+        if not may_hold_secret(text):
+            assert not any(r.search(text) for r in regexes), text
+    for near in NEAR_MISSES:
+        assert find_secrets(near) == [] or may_hold_secret(near)

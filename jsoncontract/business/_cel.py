@@ -7,8 +7,9 @@ time one activation per call binds the variables; the runtime converts a variabl
 Python only when an expression reads it, so unused datasets cost nothing.
 
 Variables: ``self`` (the scoped value), ``args`` (all arguments), ``context``, ``call``
-(``tool``, ``hop``, ``call_id``, ``dialect``), ``now`` (a timestamp) and one ``data.NAME``
-per dataset. Functions beyond standard CEL and its strings / math / optional / bindings
+(``tool``, ``hop``, ``call_id``, ``dialect``), ``now`` (a timestamp), ``result`` (what the
+call returned, when the capture holds a successful result) and one ``data.NAME`` per
+dataset. Functions beyond standard CEL and its strings / math / optional / bindings
 extensions: ``date(string)`` (an ISO date at midnight UTC, as a timestamp), ``days(int)``
 (a duration), and ``data.NAME.has(key)`` / ``data.NAME.get(key)`` (hash lookups).
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 RUNTIME_ITERATIONS: Final = 10_000
 
 #: Variables every expression may use, besides ``data.NAME``.
-VARIABLES: Final = ("self", "args", "context", "call", "now")
+VARIABLES: Final = ("self", "args", "context", "call", "now", "result")
 
 _COMPILE_ERROR: Final = re.compile(r"ERROR: <input>:(\d+):(\d+): (.*?)(?:\n|$)")
 _STATUS: Final = re.compile(r"^[A-Z_]+: ")
@@ -42,7 +43,7 @@ _KEY_NOT_FOUND: Final = re.compile(r"Key not found in map : (.*)")
 _TRAILING_STATUS: Final = re.compile(r"\s*\[[A-Z_]+\]\s*$")
 _IDENT: Final = r"[A-Za-z_][A-Za-z0-9_]*"
 _PLAIN_TOKEN: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_ .-]*")
-_FIELD_PATH: Final = re.compile(rf"(?:self|args|context|call)(?:\.{_IDENT})*")
+_FIELD_PATH: Final = re.compile(rf"(?:self|args|context|call|result)(?:\.{_IDENT})*")
 
 
 class CelCompileError(Exception):
@@ -200,6 +201,32 @@ class CelEnvironment:
             for name, dataset in self.datasets.items()
             if name in self._whole
         }
+
+
+def reads(expression: Expression, name: str) -> bool:
+    """Whether ``expression`` reads the variable ``name`` (a comprehension variable of the
+    same name does not count)."""
+    from jsoncontract.business.celast import AstError, Comprehension, Ident, children, read_checked
+
+    if not re.search(rf"\b{re.escape(name)}\b", expression.source):
+        return False
+    try:
+        ast = read_checked(expression.checked.serialize(), expression.source)
+    except AstError:  # pragma: no cover - a runtime whose serialisation this cannot read
+        return True
+    stack: list[tuple[Any, frozenset[str]]] = [(ast.root, frozenset())]
+    while stack:
+        node, bound = stack.pop()
+        if isinstance(node, Ident) and node.name == name and name not in bound:
+            return True
+        if isinstance(node, Comprehension):
+            inner = bound | {node.iter_var, node.iter_var2, node.accu_var}
+            stack.append((node.iter_range, bound))
+            stack.append((node.accu_init, bound))
+            stack.extend((n, inner) for n in (node.loop_condition, node.loop_step, node.result))
+            continue
+        stack.extend((child, bound) for child in children(node))
+    return False
 
 
 def scope_binds(scope: tuple[str, ...]) -> bool:

@@ -416,10 +416,10 @@ class Estimator:
 
 
 def _field_path(node: Expr) -> bool:
-    """A plain field path: ``self.a.b``, ``args.x``, ``context.role``."""
+    """A plain field path: ``self.a.b``, ``args.x``, ``context.role``, ``result.total``."""
     while isinstance(node, Select) and not node.test_only:
         node = node.operand
-    return isinstance(node, Ident) and node.name in ("self", "args", "context", "call")
+    return isinstance(node, Ident) and node.name in ("self", "args", "context", "call", "result")
 
 
 def estimate(ast: Ast, checked: Checked, label: object = None) -> Estimate:

@@ -127,6 +127,9 @@ class BusinessRules:
             "call_id": call.call_id,
             "dialect": str(call.dialect) if call.dialect is not None else None,
         }
+        returned = returned_value(call)
+        if returned is not ABSENT:
+            base["result"] = returned
         root: Any = None
         activations: dict[str, Any] = {}
         findings: list[Finding] = []
@@ -135,6 +138,8 @@ class BusinessRules:
         for rule in rules:
             if rule.hops is not None and hop not in rule.hops:
                 continue
+            if rule.reads_result and returned is ABSENT:
+                continue  # no result to read: the rule says nothing about this call
             if rule.runner is not None:
                 findings.extend(self._run_python(rule, arguments, context))
                 continue
@@ -249,6 +254,19 @@ class BusinessRules:
     def _redact(self, message: str, arguments: Any) -> str:
         """Replace values of sensitive-looking fields quoted in a message by their hash."""
         return message if self.show_values else redacted_text(message, arguments)
+
+
+def returned_value(call: ToolCall) -> Any:
+    """What a rule reads as ``result``: the JSON value the call's successful result holds
+    (:func:`~jsoncontract.pipeline.payload.payload`), or ``ABSENT`` when the capture holds
+    no result, an error result, or a result without a JSON value."""
+    answer = call.result
+    if answer is None or answer.is_error is True:
+        return ABSENT
+    from jsoncontract.pipeline.payload import payload
+
+    found = payload(answer)
+    return found.value if found is not None else ABSENT
 
 
 def _plain_target(value: Any, tokens: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:

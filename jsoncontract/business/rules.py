@@ -71,7 +71,8 @@ class Rule:
 
     ``scope`` is the JSON Pointer ``self`` is bound to (``*`` tokens match every item);
     ``field_path`` is relative to it. Exactly one of ``expression`` (CEL) and ``runner``
-    (Python) is set.
+    (Python) is set. A rule that reads ``result`` runs only on calls whose capture holds a
+    successful result with a JSON value.
     """
 
     id: str
@@ -89,6 +90,8 @@ class Rule:
     hops: frozenset[Hop] | None = None
     scope_tokens: tuple[str, ...] = field(default=(), init=False)
     bound: bool = field(default=False, init=False)
+    #: the rule (or its message) reads ``result``: it runs only on calls with a result
+    reads_result: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
         from jsoncontract.business._cel import scope_binds
@@ -653,7 +656,7 @@ def _compile_rule(
     environment: CelEnvironment,
     loader: _Loader,
 ) -> Rule:
-    from jsoncontract.business._cel import CelCompileError
+    from jsoncontract.business._cel import CelCompileError, reads
 
     base = ("tools", tool, position)
     line = item.index.line(base)
@@ -706,6 +709,8 @@ def _compile_rule(
             rule.message_expression = expression
         if types is not None:
             _check_against_schema(item, base, key, rule, expression, types, environment, loader)
+        if reads(expression, "result"):
+            rule.reads_result = True
     target = entry.get("python")
     if target is not None:
         from jsoncontract.business.python import PythonRunner, import_function

@@ -1,7 +1,8 @@
 """Checking one rule against its tool before any call: types, presence, cost.
 
 :data:`SCHEMA_VARIABLES` is the one table of variables typed from a tool's schemas
-(``args`` from the input schema; ``self`` is ``args`` narrowed by the rule's ``scope``).
+(``args`` from the input schema, ``result`` from the output schema, dynamic when the tool
+declares none; ``self`` is ``args`` narrowed by the rule's ``scope``).
 The other variables have fixed types: ``call`` an object with ``tool``, ``hop``,
 ``call_id`` and ``dialect``, ``now`` a timestamp, ``data.NAME`` a list (a set) or a map of
 rows (a table; a CSV or SQLite table's rows have its columns), and ``context`` is dynamic
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 #: Variables typed from the tool's schemas: name -> the schema they hold values of.
 SCHEMA_VARIABLES: Final[dict[str, Callable[[ToolContract], Any]]] = {
     "args": lambda tool: tool.input_schema,
+    "result": lambda tool: tool.output_schema,
 }
 
 #: The size taken for any value of the context (it has no schema): the caller's own data,

@@ -4,6 +4,10 @@
 ``partial_json`` fragments between ``content_block_start`` and ``content_block_stop``; the
 fragments form a JSON *text*, so a streamed call goes through the parse gate like OpenAI's.
 Tool definitions are ``{name, description, input_schema, strict}``.
+
+Results are ``tool_result`` blocks ``{tool_use_id, content, is_error}`` in the user message
+after the call. A request body's ``messages`` is a conversation history: the ``tool_use``
+blocks of each assistant message (one turn) and the ``tool_result`` blocks that answer them.
 """
 
 from __future__ import annotations
@@ -14,17 +18,22 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Pending,
+    answered_id,
     call_without_arguments,
     envelope,
     key,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.capture.openai_chat import anthropic_history
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
 TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
+RESULT_BLOCKS: Final = ("tool_result", "mcp_tool_result")
 STREAM_EVENTS: Final = frozenset(
     {
         "message_start",
@@ -38,7 +47,7 @@ STREAM_EVENTS: Final = frozenset(
 )
 
 
-def tool_use(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def tool_use(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """One ``tool_use`` block: ``{type, id, name, input}``."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -75,14 +84,61 @@ def tool_use(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
-    """A Message (or any object with a ``content`` block list)."""
+def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A Message (or any object with a ``content`` block list): its ``tool_use`` blocks,
+    and its ``tool_result`` blocks (a user message of a history)."""
     content = node.get("content")
     if not isinstance(content, list):
         return
+    outer = ctx.turn
+    if outer is None:  # set on the context while the message is read, then restored
+        message_id = node.get("id")
+        ctx.turn = message_id if isinstance(message_id, str) else ctx.turn_at(pointer)
     for i, block in enumerate(content):
-        if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind in TOOL_BLOCKS:
             tool_use(block, ctx, out, f"{pointer}/content/{i}")
+        elif kind in RESULT_BLOCKS:
+            tool_result(block, ctx, out, f"{pointer}/content/{i}")
+    ctx.turn = outer
+
+
+def tool_result(
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
+) -> None:
+    """One ``tool_result`` block: ``{tool_use_id, content?, is_error?}``."""
+    call_id, findings = answered_id(node, "tool_use_id", "the tool_result block", "tool_use")
+    flag = node.get("is_error")
+    if flag is not None and type(flag) is not bool:
+        findings.append(
+            result_problem("malformed", f"is_error must be true or false, not {flag!r}")
+        )
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=call_id,
+            node=pointer,
+            content=node.get("content"),
+            is_error=flag if type(flag) is bool else None,
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A request body: its ``messages`` are a conversation history."""
+    messages = node.get("messages")
+    if not isinstance(messages, list):
+        return
+    ctx = ctx.child("", history=True)
+    for i, entry in enumerate(messages):
+        if isinstance(entry, dict):
+            where = f"{pointer}/messages/{i}"
+            message(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
 
 
 class AnthropicStream:
@@ -92,24 +148,31 @@ class AnthropicStream:
     per file; a new ``message_start`` closes whatever the previous message left open.
     """
 
-    __slots__ = ("calls",)
+    __slots__ = ("calls", "turn")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="tool_use block", unnamed="the streamed tool_use has no name"
         )
+        self.turn: str | None = None
 
-    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one event; add the call a ``content_block_stop`` completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
         if kind == "message_start":
             calls.flush(out)
+            start = event.get("message")
+            message_id = start.get("id") if isinstance(start, dict) else None
+            self.turn = message_id if isinstance(message_id, str) else ctx.turn_at("")
         elif kind == "content_block_start":
             block = event.get("content_block")
             if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS:
                 opened = Pending(
-                    ctx, block.get("id"), text(block, "name"), initial=block.get("input")
+                    ctx if self.turn is None else ctx.child("", turn=self.turn),
+                    block.get("id"),
+                    text(block, "name"),
+                    initial=block.get("input"),
                 )
                 calls.start(key(event.get("index")), opened, out)
         elif kind == "content_block_delta":
@@ -129,7 +192,7 @@ class AnthropicStream:
         elif kind == "message_stop":
             calls.flush(out)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Blocks whose stream ended before their ``content_block_stop``."""
         self.calls.flush(out)
 
@@ -163,8 +226,12 @@ class Anthropic:
             return state.feed
         if kind in TOOL_BLOCKS:
             return tool_use
-        if value.get("role") == "assistant" and isinstance(value.get("content"), list):
+        if kind in RESULT_BLOCKS:
+            return tool_result
+        if value.get("role") in ("assistant", "user") and isinstance(value.get("content"), list):
             return message
+        if isinstance(value.get("messages"), list) and anthropic_history(value):
+            return history
         return None
 
 

@@ -16,18 +16,22 @@ from jsoncontract._json import dumps
 from jsoncontract.model import (
     Anomaly,
     ArgumentsForm,
+    Captured,
     Finding,
     Hop,
+    McpSession,
     Severity,
     Source,
     Stage,
     ToolCall,
+    ToolResult,
 )
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect
 
 _UNHASHABLE: Final = (dict, list)
+_NO_VALUE_RESULT: Final[Any] = object()
 
 
 class DocContext:
@@ -36,6 +40,11 @@ class DocContext:
     ``line_of`` maps a pointer inside the document to a line of the file (whole JSON
     files); JSONL and SSE documents have one ``line`` for everything in them. One is made
     per JSONL line, so it is a plain slotted class.
+
+    ``turn`` is the key of the assistant turn being read (calls made under it share it),
+    ``time`` when the document says it was written (seconds since the epoch), and
+    ``history`` whether it is a conversation history (a request body), where a result must
+    answer a call of the same history.
     """
 
     __slots__ = (
@@ -44,10 +53,13 @@ class DocContext:
         "call_id",
         "context",
         "file",
+        "history",
         "hop",
         "line",
         "line_of",
+        "time",
         "tool",
+        "turn",
     )
 
     def __init__(
@@ -67,6 +79,9 @@ class DocContext:
         self.call_id: str | None = None
         self.hop: Hop | None = None
         self.context: dict[str, Any] | None = None
+        self.turn: str | None = None
+        self.time: float | None = None
+        self.history = False
 
     def child(self, pointer: str, **changes: Any) -> DocContext:
         """The context of a member of this document (``changes`` override attributes)."""
@@ -75,9 +90,18 @@ class DocContext:
         new.call_id = self.call_id
         new.hop = self.hop
         new.context = self.context
+        new.turn = self.turn
+        new.time = self.time
+        new.history = self.history
         for key, value in changes.items():
             setattr(new, key, value)
         return new
+
+    def turn_at(self, pointer: str) -> str:
+        """A turn key for the message at ``pointer``: unique in the run, stable for it."""
+        if self.line is not None:
+            return f"{self.file}:{self.line}:{self.base}{pointer}"
+        return f"{self.file}:{self.base}{pointer}"
 
     def source(self, pointer: str = "") -> Source:
         """The source of the node at ``pointer`` (relative to this document)."""
@@ -171,7 +195,79 @@ def make_call(
         out,
         ctx.context,
         meta,
+        None,
+        ctx.turn,
+        None,
+        ctx.time,
     )
+
+
+def make_result(
+    ctx: DocContext,
+    dialect: CaptureDialect,
+    *,
+    call_id: Any,
+    node: str,
+    content: Any = None,
+    structured: Any = _NO_VALUE_RESULT,
+    is_error: bool | None = None,
+    error: dict[str, Any] | None = None,
+    status: int | None = None,
+    tool: str | None = None,
+    message: Any = None,
+    findings: list[Finding] | None = None,
+    session: McpSession | None = None,
+) -> ToolResult:
+    """Build a result read at ``node`` (a pointer relative to the document); ``call_id`` is
+    the id of the call it answers as the wire has it (``None``: paired by position)."""
+    present = structured is not _NO_VALUE_RESULT
+    return ToolResult(
+        ctx.hop or dialect.hop,
+        dialect.name,
+        None if call_id is None else id_text(call_id),
+        ctx.source(node),
+        content,
+        structured if present else None,
+        present,
+        is_error,
+        error,
+        status,
+        tool,
+        None,
+        ctx.time,
+        message,
+        ctx.history,
+        session,
+        findings if findings is not None else [],
+    )
+
+
+def result_problem(code: str, message: str, hint: str | None = None) -> Finding:
+    """A finding about a result's envelope, found while reading it (stage ``result``)."""
+    return Finding(
+        code="result." + code,
+        severity=Severity.ERROR,
+        message=message,
+        stage=Stage.RESULT,
+        hint=hint,
+    )
+
+
+def answered_id(
+    node: dict[str, Any], member: str, what: str, call: str
+) -> tuple[str | None, list[Finding]]:
+    """The id of the call a result names in ``member`` (``tool_call_id``, ``call_id``...),
+    with a finding when it names none: ``what`` names the result, ``call`` the call."""
+    value = node.get(member)
+    if isinstance(value, str):
+        return value, []
+    return None, [
+        result_problem(
+            "malformed",
+            f"{what} has no {member}, so it answers no {call}",
+            f"set {member} to the id of the {call} it answers",
+        )
+    ]
 
 
 def call_without_arguments(
@@ -219,6 +315,31 @@ def text(node: dict[str, Any], key: str) -> str | None:
 
 
 _NO_VALUE: Final[Any] = object()
+
+
+class Known:
+    """Ids a file's conversation histories have already shown, so that a history repeated
+    in the next request (with a few messages more) is read for its new messages only.
+
+    Bounded: two generations of ``size`` ids each; an id forgotten is read again, and the
+    ledger then recognises the call it names.
+    """
+
+    __slots__ = ("_newer", "_older", "size")
+
+    def __init__(self, size: int = 16384) -> None:
+        self.size = size
+        self._newer: set[Any] = set()
+        self._older: set[Any] = set()
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self._newer or item in self._older
+
+    def add(self, item: Any) -> None:
+        """Remember ``item``."""
+        self._newer.add(item)
+        if len(self._newer) > self.size:
+            self._older, self._newer = self._newer, set()
 
 
 @dataclass(slots=True)
@@ -269,7 +390,7 @@ class Assembler:
             pending = self._open[key] = Pending(ctx)
         return pending
 
-    def start(self, key: Any, pending: Pending, out: list[ToolCall]) -> None:
+    def start(self, key: Any, pending: Pending, out: list[Captured]) -> None:
         """Open ``pending`` under ``key``; a call still open there ends here, incomplete."""
         unfinished = self._open.get(key)
         if unfinished is not None:
@@ -288,11 +409,11 @@ class Assembler:
         """The keys of the open calls, oldest first (a copy: closing while iterating is safe)."""
         return list(self._open)
 
-    def close(self, pending: Pending, out: list[ToolCall]) -> None:
+    def close(self, pending: Pending, out: list[Captured]) -> None:
         """A call whose stream is complete: add it to ``out``."""
         out.append(self.assembled(pending, complete=True))
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Calls whose stream ended before they were complete (possibly cut off)."""
         out.extend(self.assembled(pending, complete=False) for pending in self._open.values())
         self._open.clear()

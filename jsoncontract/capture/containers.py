@@ -2,32 +2,50 @@
 
 A Server-Sent Events stream holds one document per ``data:`` event; an HTTP Archive
 (``.har``) holds request and response bodies, each a document of its own. In an archive,
-each request body is read: a JSON-RPC body is an MCP frame (Streamable HTTP), a provider
-response is read as its dialect, anything else JSON is a downstream body; each response
-body is read for provider responses, so one browser or proxy capture holds all three hops.
+each request body is read: a JSON-RPC body is an MCP frame (Streamable HTTP), a request to
+a model API is a conversation history, anything else JSON is a downstream body, whose
+entry's response (status, body, times) is its result; each response body is read for
+provider responses and MCP answers, so one browser or proxy capture holds all three hops.
+
+A Batch file (OpenAI's ``{"custom_id", "body"}`` input lines and ``{"custom_id",
+"response": {"status_code", "body"}}`` output lines; Anthropic's ``{"custom_id",
+"params"}`` and ``{"custom_id", "result": {"message"}}``) holds a request or a response per
+line, each read as the document it wraps.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, problem_call
-from jsoncontract.model import Anomaly, Finding, Severity, Stage, ToolCall
+from jsoncontract.model import (
+    Anomaly,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    Severity,
+    Stage,
+    ToolCall,
+    ToolResult,
+)
 
-Dispatch = Callable[[Any, DocContext, list[ToolCall]], None]
+Dispatch = Callable[[Any, DocContext, list[Captured]], None]
 """Reads one document of any dialect (the reader's detection)."""
 
 
 def har(
     document: Any,
     ctx: DocContext,
-    out: list[ToolCall],
+    out: list[Captured],
     *,
     dispatch: Dispatch,
     message: Callable[[dict[str, Any]], bool],
@@ -52,6 +70,11 @@ def har(
         if not isinstance(entry, dict):
             continue
         request = entry.get("request")
+        started = epoch(entry.get("startedDateTime"))
+        took: Any = entry.get("time")
+        ended = started + took / 1000 if started is not None and _is_number(took) else None
+        entry_ctx = ctx.child("", time=ended)
+        start = len(out)
         if isinstance(request, dict):
             post = request.get("postData")
             if isinstance(post, dict) and isinstance(post.get("text"), str):
@@ -59,7 +82,7 @@ def har(
                     post["text"],
                     post.get("mimeType"),
                     None,
-                    ctx.child(f"/log/entries/{i}/request/postData/text"),
+                    entry_ctx.child(f"/log/entries/{i}/request/postData/text", time=started),
                     out,
                     dispatch,
                     message,
@@ -67,13 +90,21 @@ def har(
                     request=True,
                 )
         response = entry.get("response")
+        bodies = [
+            c for c in out[start:] if isinstance(c, ToolCall) and c.dialect == Dialect.DOWNSTREAM
+        ]
+        if bodies and isinstance(response, dict):
+            answer = _har_result(response, entry_ctx.child(f"/log/entries/{i}/response"))
+            answer.started = started
+            for call in bodies:
+                call.result = answer
         content = response.get("content") if isinstance(response, dict) else None
         if isinstance(content, dict) and isinstance(content.get("text"), str):
             _har_body(
                 content["text"],
                 content.get("mimeType"),
                 content.get("encoding"),
-                ctx.child(f"/log/entries/{i}/response/content/text"),
+                entry_ctx.child(f"/log/entries/{i}/response/content/text"),
                 out,
                 dispatch,
                 message,
@@ -87,7 +118,7 @@ def _har_body(
     mime: Any,
     encoding: Any,
     ctx: DocContext,
-    out: list[ToolCall],
+    out: list[Captured],
     dispatch: Dispatch,
     message: Callable[[dict[str, Any]], bool],
     body: Dispatch,
@@ -140,8 +171,87 @@ def _har_body(
     child = _inside(ctx, anomalies)
     if isinstance(value, dict) and message(value):
         dispatch(value, child, out)
-    elif request and not _is_provider_request(value):
+    elif request and _is_provider_request(value):
+        try:  # a conversation history
+            dispatch(value, child, out)
+        except Exception:  # a request in no known dialect holds no call
+            return
+    elif request:
         body(value, child, out)
+
+
+def _har_result(response: dict[str, Any], ctx: DocContext) -> ToolResult:
+    """The response of a HAR entry, as the result of the downstream call its request made."""
+    status = response.get("status")
+    content = response.get("content")
+    value: Any = None
+    if isinstance(content, dict) and isinstance(content.get("text"), str):
+        raw: str | bytes = content["text"]
+        if content.get("encoding") == "base64":
+            try:
+                raw = base64.b64decode(raw, validate=True)
+            except (binascii.Error, ValueError):
+                raw = content["text"]
+        mime = content.get("mimeType")
+        value = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        if isinstance(mime, str) and "json" in mime.lower():
+            with contextlib.suppress(NotJSON):  # a body that says JSON and is not: its text
+                value, _ = load(raw)
+    code = status if type(status) is int and status > 0 else None
+    return ToolResult(
+        Hop.DOWNSTREAM,
+        Dialect.DOWNSTREAM,
+        None,
+        ctx.source(),
+        content=value,
+        is_error=code >= 400 if code is not None else None,
+        status=code,
+        ended=ctx.time,
+        message=response,
+    )
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float) and value >= 0
+
+
+def epoch(value: Any) -> float | None:
+    """Seconds since the epoch from an ISO 8601 time (``Z`` or an offset) or a number of
+    seconds, milliseconds or nanoseconds (told apart by size); ``None`` when it is neither."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():  # OTLP/JSON writes 64-bit nanoseconds as a string
+            return epoch(int(text))
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            return None
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.timestamp()
+    if type(value) in (int, float) and value > 0:
+        if value > 1e17:  # nanoseconds
+            return float(value) / 1e9
+        if value > 1e11:  # milliseconds
+            return float(value) / 1e3
+        return float(value)
+    return None
+
+
+def batch(record: dict[str, Any], ctx: DocContext, out: list[Captured], dispatch: Dispatch) -> bool:
+    """A line of a Batch file: the request or response it wraps, read as its dialect.
+    ``False`` when ``record`` is no Batch line."""
+    for path in (("body",), ("params",), ("response", "body"), ("result", "message")):
+        node: Any = record
+        for member in path:
+            node = node.get(member) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            pointer = "".join("/" + member for member in path)
+            dispatch(node, ctx.child(pointer), out)
+            return True
+    return False
 
 
 def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:

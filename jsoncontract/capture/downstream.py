@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.capture.base import DocContext, envelope, make_call
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import Handler
 
 
-def body(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A JSON body (already parsed) or a body text (a string payload)."""
     findings: list[Finding] = []
     if not ctx.tool:

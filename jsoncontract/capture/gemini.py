@@ -5,15 +5,39 @@ reassembly is needed. Both the REST spelling (``functionCall``) and the Python S
 (``function_call``) are read. A call without ``args`` means no arguments. Tool definitions
 are ``{"functionDeclarations": [{name, description, parameters | parametersJsonSchema}]}``;
 ``parameters`` and ``response`` are written in the OpenAPI 3.0 subset.
+
+Results are ``functionResponse`` parts ``{id?, name, response}`` in the content after the
+call (``response`` holds ``output`` or ``error``: an ``error`` member marks a failure). A
+request body's ``contents`` is a conversation history; a ``functionResponse`` without an id
+answers the call of the same name in the model content before it, in order.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
 
-from jsoncontract.capture.base import DocContext, envelope, make_call, text
+import orjson
+
+from jsoncontract.capture.base import (
+    DocContext,
+    Known,
+    envelope,
+    make_call,
+    make_result,
+    result_problem,
+    text,
+)
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    ToolCall,
+    ToolResult,
+)
 
 #: Members of a Gemini ``Tool`` that enable a provider-hosted tool (no client-side schema).
 HOSTED_TOOLS: Final = frozenset(
@@ -41,7 +65,7 @@ _INPUT: Final = ("parametersJsonSchema", "parameters_json_schema", "parameters")
 
 
 def function_call(
-    node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = ""
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
 ) -> None:
     """One ``functionCall`` object."""
     findings: list[Finding] = []
@@ -68,15 +92,117 @@ def function_call(
     )
 
 
-def part(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
-    """A content part; only ``functionCall`` parts hold calls."""
+def part(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A content part: ``functionCall`` parts hold calls, ``functionResponse`` results."""
     for member in ("functionCall", "function_call"):
         call = node.get(member)
         if isinstance(call, dict):
             function_call(call, ctx, out, f"{pointer}/{member}")
+    for member in ("functionResponse", "function_response"):
+        answer = node.get(member)
+        if isinstance(answer, dict):
+            function_response(answer, ctx, out, f"{pointer}/{member}")
 
 
-def content(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def function_response(
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
+) -> None:
+    """One ``functionResponse``: a result."""
+    findings = []
+    body = node.get("response")
+    if not isinstance(body, dict):
+        findings.append(
+            result_problem(
+                "malformed",
+                "functionResponse.response must be an object",
+                'put the output under "output" and failures under "error"',
+            )
+        )
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=node.get("id"),
+            node=pointer,
+            content=body,
+            is_error=("error" in body) if isinstance(body, dict) else None,
+            tool=text(node, "name"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(
+    node: dict[str, Any],
+    ctx: DocContext,
+    out: list[Captured],
+    pointer: str = "",
+    known: Known | None = None,
+) -> None:
+    """A request body: its ``contents`` are a conversation history. A content an earlier
+    request of the file held at the same place, after the same contents (``known``), is
+    skipped: each request repeats the history before it, and Gemini's calls need not carry
+    ids to tell them by."""
+    contents = node.get("contents")
+    if not isinstance(contents, list):
+        return
+    ctx = ctx.child("", history=True)
+    unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
+    mark = b""
+    for i, entry in enumerate(contents):
+        if not isinstance(entry, dict):
+            continue
+        if known is not None:
+            mark = _chain(mark, entry)
+            if mark in known:
+                continue
+            known.add(mark)
+        where = f"{pointer}/contents/{i}"
+        start = len(out)
+        content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
+        if entry.get("role") == "model":
+            unanswered = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+            continue
+        kept = out[:start]
+        for item in out[start:]:
+            if isinstance(item, ToolResult) and item.call_id is None:
+                match = next((c for c in unanswered if c.tool == item.tool), None)
+                if match is not None:
+                    unanswered.remove(match)
+                    match.result = item
+                    continue
+            kept.append(item)
+        out[:] = kept
+
+
+def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
+    """The mark of a content at its place in a history: a hash of the content and of the
+    marks before it, so that the same call made again later is another mark."""
+    try:
+        data = orjson.dumps([entry.get("role"), entry.get("parts")], option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: a mark of its own
+        data = repr(id(entry)).encode()
+    return hashlib.blake2b(previous + data, digest_size=16).digest()
+
+
+class GeminiState:
+    """The contents with function parts a file's requests have held."""
+
+    __slots__ = ("known",)
+
+    def __init__(self) -> None:
+        self.known = Known()
+
+    def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A request body, read for the contents the file's earlier requests did not hold."""
+        history(node, ctx, out, known=self.known)
+
+    def flush(self, out: list[Captured]) -> None:
+        """Nothing is left unfinished."""
+
+
+def content(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``Content`` object: ``{role, parts}``."""
     parts = node.get("parts")
     if isinstance(parts, list):
@@ -85,14 +211,20 @@ def content(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
                 part(item, ctx, out, f"{pointer}/parts/{i}")
 
 
-def response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``GenerateContentResponse`` (or one streamed chunk of it)."""
     candidates = node.get("candidates")
     if not isinstance(candidates, list):
         return
+    response_id = node.get("responseId")
+    outer = ctx.turn
     for i, candidate in enumerate(candidates):
         if isinstance(candidate, dict) and isinstance(candidate.get("content"), dict):
-            content(candidate["content"], ctx, out, f"{pointer}/candidates/{i}/content")
+            where = f"{pointer}/candidates/{i}/content"
+            # set on the context while the candidate is read, then restored
+            ctx.turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            content(candidate["content"], ctx, out, where)
+    ctx.turn = outer
 
 
 def _is_tool(entry: dict[str, Any]) -> bool:
@@ -116,17 +248,25 @@ class Gemini:
         hosted=HOSTED_TOOLS,
     )
 
-    def new_state(self) -> None:
-        """Gemini streams whole parts: nothing to remember."""
+    def new_state(self) -> GeminiState:
+        """Gemini streams whole parts; the file's requests are remembered, to read a
+        repeated history once."""
+        return GeminiState()
 
-    def whole(self, value: dict[str, Any], state: None) -> Handler | None:
+    def whole(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A whole ``GenerateContentResponse`` (or one streamed chunk of it)."""
         return response if isinstance(value["candidates"], list) else None
 
-    def part(self, value: dict[str, Any], state: None) -> Handler | None:
-        """A ``Content``, a part, or a bare function call."""
+    def part(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
+        """A request body, a ``Content``, a part, or a bare function call."""
+        if isinstance(value.get("contents"), list):
+            return state.history
         if isinstance(value.get("parts"), list):
             return content
+        if isinstance(value.get("functionResponse"), dict) or isinstance(
+            value.get("function_response"), dict
+        ):
+            return part
         # the SDK's function_call (no "arguments": that is OpenAI's legacy member)
         call = value.get("function_call")
         if isinstance(value.get("functionCall"), dict) or (

@@ -37,16 +37,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from jsoncontract.capture.base import DocContext
-    from jsoncontract.model import Hop, ToolCall
+    from jsoncontract.model import Captured, Hop
 
-Handler = Callable[[dict[str, Any], "DocContext", list["ToolCall"]], None]
+Handler = Callable[[dict[str, Any], "DocContext", list["Captured"]], None]
 """Reads one recognised object: appends the calls it holds to the list."""
 
 
 class DialectState(Protocol):
     """What a dialect remembers while one file is read (open streams, pending requests)."""
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """The end of the file: add what it leaves unfinished (calls cut off mid-stream)."""
 
 

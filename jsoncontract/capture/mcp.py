@@ -2,14 +2,17 @@
 
 ``params.arguments`` must be an *object* (or absent, meaning no arguments). A string there
 is the classic host fault of forwarding the model's ``arguments`` text without parsing it;
-the parse gate names it. Responses are not calls: they are attached to the request with the
-same id (``ToolCall.response``) when the request is still known. Tool definitions are
-``Tool`` objects ``{name, title, description, inputSchema, outputSchema, annotations}``.
+the parse gate names it. A response is the :class:`~jsoncontract.model.ToolResult` of the
+request with its id in its session, whenever it arrives; ``initialize``, ``tools/list`` and
+``notifications/tools/list_changed`` are read into the session (:class:`McpState`). Tool
+definitions are ``Tool`` objects ``{name, title, description, inputSchema, outputSchema,
+annotations}``.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any, Final
 
 from jsoncontract.capture.base import (
@@ -17,13 +20,29 @@ from jsoncontract.capture.base import (
     call_without_arguments,
     envelope,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, ToolCall
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    EventKind,
+    Finding,
+    Hop,
+    McpSession,
+    ToolCall,
+    ToolResult,
+    TraceEvent,
+)
 
-#: How many unanswered requests per file are remembered for their responses.
+#: How many unanswered requests other than ``tools/call`` per file are remembered.
 _REMEMBERED: Final = 4096
+#: Where a 2026-07-28 (stateless) request names its protocol version.
+_VERSION_META: Final = "io.modelcontextprotocol/protocolVersion"
+_ABSENT: Final[Any] = object()
 #: JSON-RPC ids that can be matched (a float, object or array id is reported, never matched).
 _ID_TYPES: Final = (str, int)
 
@@ -32,7 +51,7 @@ def _key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def request(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``tools/call`` request: its call."""
     findings: list[Finding] = []
     if node.get("jsonrpc") != "2.0":
@@ -99,47 +118,226 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
 
 
 class McpState:
-    """Per-file memory of recent ``tools/call`` requests, to attach their responses."""
+    """What one file's MCP messages have said so far: the session they belong to, and the
+    requests other than ``tools/call`` still waiting for their answer.
 
-    __slots__ = ("_calls",)
+    A ``tools/call`` request is a call, made under the session as it stands
+    (``ToolCall.session``); its response is a :class:`~jsoncontract.model.ToolResult` of the
+    same session and id, which the reader's ledger attaches to the call whenever it comes.
+    The answers to ``initialize`` and ``tools/list`` (every page, until one has no
+    ``nextCursor``) and ``notifications/tools/list_changed`` change the session and are
+    handed on as :class:`~jsoncontract.model.TraceEvent` values in capture order. A second
+    ``initialize`` in the file starts a new session (its ids start again).
+    """
+
+    __slots__ = ("_calls", "_count", "_methods", "_pages", "_session", "_used")
 
     def __init__(self) -> None:
-        self._calls: OrderedDict[Any, ToolCall] = OrderedDict()
+        self._session: McpSession | None = None
+        self._count = 0
+        self._used = False  # the current session has carried messages
+        self._methods: OrderedDict[Any, str] = OrderedDict()
+        # unanswered tools/call ids (typed: 3 and "3" are two ids) -> the call id as text
+        self._calls: OrderedDict[Any, str] = OrderedDict()
+        self._pages: dict[str, Any] | None = None
 
-    def read(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
-        """One JSON-RPC message: a ``tools/call`` request adds a call to ``out`` (and is
-        remembered), a response is attached to the request it answers."""
+    def session(self, ctx: DocContext) -> McpSession:
+        """The session the file's messages belong to now."""
+        session = self._session
+        if session is None:
+            self._count = 1
+            session = self._session = McpSession(ctx.file)
+        return session
+
+    def read(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """One JSON-RPC message: a ``tools/call`` request adds a call to ``out``, its
+        response a result; session messages add trace events."""
         method = node.get("method")
         if method is None:
             if "result" in node or "error" in node:
-                self.answer(node)
+                self.answer(node, ctx, out)
             return
-        if method != "tools/call":
-            return  # initialize, tools/list, notifications...: not tool calls
-        start = len(out)
-        request(node, ctx, out)
-        if isinstance(node.get("params"), dict):  # one without params is reported, not kept
-            self.remember(node.get("id"), out[start])
-
-    def remember(self, request_id: Any, call: ToolCall) -> None:
-        """Keep a request until its response arrives (bounded; the oldest is forgotten)."""
-        if type(request_id) not in _ID_TYPES:  # null, or an invalid id no response can match
+        if method == "tools/call":
+            session = self._session or self.session(ctx)
+            self._used = True
+            start = len(out)
+            request(node, ctx, out)
+            call = out[start]
+            if isinstance(call, ToolCall):
+                call.session = session if call.meta is None else _versioned(session, call.meta)
+                request_id = node.get("id")
+                if type(request_id) in _ID_TYPES and call.call_id is not None:
+                    _remember(self._calls, _key(request_id), call.call_id)
             return
-        self._calls[_key(request_id)] = call
-        if len(self._calls) > _REMEMBERED:
-            self._calls.popitem(last=False)
+        if method == "initialize":
+            if self._used or self._session is None:
+                self._new_session(ctx)
+            self._used = True
+        elif method == "notifications/tools/list_changed":
+            session = replace(self.session(ctx), list_changed=True)
+            self._session = session
+            out.append(TraceEvent(EventKind.LIST_CHANGED, ctx.source(), session, message=node))
+            return
+        if "id" in node:  # a request: its answer is no tool result
+            request_id = node.get("id")
+            if type(request_id) in _ID_TYPES:
+                _remember(self._methods, _key(request_id), method)
 
-    def answer(self, message: dict[str, Any]) -> None:
-        """Attach a response (``result`` or ``error``) to the request it answers."""
+    def _new_session(self, ctx: DocContext) -> None:
+        self._count += 1
+        name = ctx.file if self._count == 1 else f"{ctx.file}#{self._count}"
+        self._session = McpSession(name)
+        self._pages = None
+
+    def answer(self, message: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A response: to ``initialize`` or ``tools/list``, a session event; to anything
+        else, the result of the ``tools/call`` with its id."""
         response_id = message.get("id")
-        if type(response_id) not in _ID_TYPES:
+        session = self.session(ctx)
+        method: Any = None
+        answers: str | None = None
+        if type(response_id) in _ID_TYPES:
+            answers = self._calls.pop(_key(response_id), None)
+            if answers is None:
+                method = self._methods.pop(_key(response_id), None)
+        body = message.get("result")
+        if method is None and isinstance(body, dict) and "content" not in body:
+            # an answer whose request is not in the capture: told by its members
+            if isinstance(body.get("tools"), list):
+                method = "tools/list"
+            elif "protocolVersion" in body and "serverInfo" in body:
+                method = "initialize"
+        if method == "initialize":
+            if isinstance(body, dict):
+                version = body.get("protocolVersion")
+                capabilities = body.get("capabilities")
+                session = self._session = replace(
+                    session,
+                    protocol_version=version if isinstance(version, str) else None,
+                    capabilities=capabilities if isinstance(capabilities, dict) else None,
+                )
+                out.append(TraceEvent(EventKind.INITIALIZE, ctx.source(), session, message=message))
             return
-        call = self._calls.pop(_key(response_id), None)
-        if call is not None:
-            call.response = message
+        if method == "tools/list":
+            if isinstance(body, dict) and isinstance(body.get("tools"), list):
+                self._listed(body, message, ctx, out)
+            return
+        if method is not None:  # the answer to ping, resources/list...
+            return
+        if answers is None and isinstance(body, dict) and "content" not in body:
+            return  # the answer to a request the capture does not hold (ping, resources...)
+        out.append(result(message, ctx, session, answers))
 
-    def flush(self, out: list[ToolCall]) -> None:
-        """Requests never answered stay as they are: a call needs no response to be checked."""
+    def _listed(
+        self, body: dict[str, Any], message: Any, ctx: DocContext, out: list[Captured]
+    ) -> None:
+        """One page of ``tools/list``; the last page completes the list."""
+        pages = self._pages if self._pages is not None else {}
+        for tool in body["tools"]:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                pages[tool["name"]] = tool
+        if body.get("nextCursor") is not None:
+            self._pages = pages
+            return
+        self._pages = None
+        session = self.session(ctx)
+        session = self._session = replace(
+            session, tools=pages, listings=session.listings + 1, list_changed=False
+        )
+        out.append(TraceEvent(EventKind.TOOLS_LIST, ctx.source(), session, message=message))
+
+    def flush(self, out: list[Captured]) -> None:
+        """Nothing is left unfinished: unanswered calls are the ledger's to hand on."""
+
+
+def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
+    """The session a request is made under: a 2026 stateless request names its protocol
+    version in ``params._meta``."""
+    version = meta.get(_VERSION_META)
+    if isinstance(version, str) and version != session.protocol_version:
+        return replace(session, protocol_version=version)
+    return session
+
+
+def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+    memory[key] = value
+    if len(memory) > _REMEMBERED:  # the oldest is forgotten
+        memory.popitem(last=False)
+
+
+def result(
+    message: dict[str, Any], ctx: DocContext, session: McpSession | None, answers: str | None
+) -> ToolResult:
+    """A response to ``tools/call``: ``result`` (``content``, ``structuredContent``,
+    ``isError``) or a JSON-RPC ``error``. ``answers`` is the id of the call it answers, as
+    text, when the file holds the request (``None``: a result whose call is not known)."""
+    findings: list[Finding] = []
+    content: Any = None
+    structured: Any = _ABSENT
+    is_error: bool | None = None
+    error: dict[str, Any] | None = None
+    has_result, has_error = "result" in message, "error" in message
+    if has_result and has_error:
+        findings.append(
+            result_problem(
+                "malformed",
+                "the response has both result and error",
+                "a JSON-RPC response carries exactly one of them",
+            )
+        )
+    if has_error:
+        raw = message["error"]
+        if isinstance(raw, dict):
+            error = raw
+            code = raw.get("code")
+            if type(code) is not int:
+                findings.append(
+                    result_problem(
+                        "malformed", f"the JSON-RPC error code must be an integer, not {code!r}"
+                    )
+                )
+        else:
+            findings.append(result_problem("malformed", "the JSON-RPC error is not an object"))
+        is_error = True
+    elif has_result:
+        body = message["result"]
+        if isinstance(body, dict):
+            content = body.get("content")
+            if "structuredContent" in body:
+                structured = body["structuredContent"]
+            flag = body.get("isError", False)
+            if type(flag) is bool:
+                is_error = flag
+            else:
+                findings.append(
+                    result_problem("malformed", f"isError must be true or false, not {flag!r}")
+                )
+            if not isinstance(content, list):
+                findings.append(
+                    result_problem(
+                        "malformed",
+                        "the tools/call result has no content list",
+                        "a CallToolResult always carries content (an empty list at least)",
+                    )
+                )
+        else:
+            findings.append(result_problem("malformed", "the tools/call result is not an object"))
+    if message.get("jsonrpc") != "2.0":
+        findings.append(result_problem("malformed", 'the response does not say "jsonrpc": "2.0"'))
+    extra = {} if structured is _ABSENT else {"structured": structured}
+    return make_result(
+        ctx,
+        DIALECT,
+        call_id=answers,
+        node="",
+        content=content,
+        is_error=is_error,
+        error=error,
+        message=message,
+        findings=findings,
+        session=session,
+        **extra,
+    )
 
 
 class Mcp:

@@ -6,20 +6,21 @@ as an MCP message would be read on its own, so a ``tools/call`` request is a cal
 server's answer is attached to it; the call's source is the frame, at its line. What is no
 frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
 an answer an injected fault withheld from the host (``"delivered": false``): the host never
-saw it.
+saw it. Each frame's ``time`` is when it passed, so a call's result says how long it took.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract.capture.containers import epoch
 from jsoncontract.capture.mcp import McpState
 from jsoncontract.model import Dialect, Hop
 
 if TYPE_CHECKING:
     from jsoncontract.capture.base import DocContext
     from jsoncontract.capture.interface import Handler
-    from jsoncontract.model import ToolCall
+    from jsoncontract.model import Captured
 
 #: The member and value every line of such a trace has.
 MARK: Final = "trace"
@@ -34,15 +35,15 @@ class TraceState:
     def __init__(self) -> None:
         self.mcp = McpState()
 
-    def read(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def read(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """One line: its frame, when it has one the host saw."""
         frame = node.get("frame")
         if not isinstance(frame, dict) or node.get("delivered") is False:
             return
-        self.mcp.read(frame, ctx.child("/frame"), out)
+        self.mcp.read(frame, ctx.child("/frame", time=epoch(node.get("time"))), out)
 
-    def flush(self, out: list[ToolCall]) -> None:
-        """Requests never answered stay as they are."""
+    def flush(self, out: list[Captured]) -> None:
+        """Requests never answered are the ledger's to hand on."""
         self.mcp.flush(out)
 
 

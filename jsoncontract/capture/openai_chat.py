@@ -3,6 +3,13 @@
 ``tool_calls[].function.arguments`` is a JSON *string*; streamed, it arrives as
 ``choices[].delta.tool_calls[]`` fragments to concatenate per ``index``. Tool definitions are
 ``{"type": "function", "function": {name, description, parameters, strict}}``.
+
+Results are ``{"role": "tool", "tool_call_id", "content"}`` messages (``content`` a string
+or a list of text parts; the legacy ``{"role": "function", "name", "content"}`` answers the
+``function_call`` before it). A request body's ``messages`` is a conversation history: its
+assistant messages' calls and its tool messages' results are read, the calls of one
+assistant message sharing a turn; the calls seen before in the response are the same calls
+(:mod:`jsoncontract.capture.ledger`).
 """
 
 from __future__ import annotations
@@ -12,14 +19,27 @@ from typing import Any, Final
 from jsoncontract.capture.base import (
     Assembler,
     DocContext,
+    Known,
+    answered_id,
     call_without_arguments,
     envelope,
     key,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    Severity,
+    ToolCall,
+    ToolResult,
+)
 
 #: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
 #: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
@@ -56,7 +76,7 @@ def string_arguments(
     return value, ArgumentsForm.VALUE, pointer + "/arguments"
 
 
-def tool_call(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """One ``tool_calls[]`` entry: ``{id, type: "function", function: {name, arguments}}``."""
     findings: list[Finding] = []
     if not isinstance(node, dict):
@@ -99,8 +119,16 @@ def tool_call(node: Any, ctx: DocContext, out: list[ToolCall], pointer: str = ""
     )
 
 
-def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
-    """An assistant message: its ``tool_calls`` (or the legacy ``function_call``)."""
+def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """An assistant message: its ``tool_calls`` (or the legacy ``function_call``); a tool
+    message: its result."""
+    role = node.get("role")
+    if role == "tool" or role == "function":
+        tool_message(node, ctx, out, pointer)
+        return
+    outer = ctx.turn
+    if outer is None:  # set on the context while the message is read, then restored
+        ctx.turn = ctx.turn_at(pointer)
     calls = node.get("tool_calls")
     if isinstance(calls, list):
         for i, call in enumerate(calls):
@@ -125,29 +153,160 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer:
                 findings=findings,
             )
         )
+    ctx.turn = outer
 
 
-def response(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def tool_message(
+    node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
+) -> None:
+    """A ``role: "tool"`` message (or a legacy ``role: "function"`` one): a result."""
+    call_id = node.get("tool_call_id")
+    findings: list[Finding] = []
+    if type(call_id) is not str:
+        call_id = None
+        if node.get("role") == "tool":  # a legacy function message answers by position
+            call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
+    if "content" not in node:
+        findings.append(result_problem("malformed", "the tool message has no content"))
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=call_id,
+            node=pointer,
+            content=node.get("content"),
+            tool=text(node, "name"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(
+    node: dict[str, Any],
+    ctx: DocContext,
+    out: list[Captured],
+    pointer: str = "",
+    known: Known | None = None,
+) -> None:
+    """A request body: its ``messages`` are a conversation history. Messages whose every
+    call id (or whose answered id) ``known`` holds were read in an earlier request of the
+    file and are skipped."""
+    messages = node.get("messages")
+    if not isinstance(messages, list):
+        return
+    ctx = ctx.child("", history=True)
+    legacy: list[ToolCall] = []  # function_call messages, answered by the next function one
+    asked: dict[str, ToolCall] = {}  # the calls read in this history, by id
+    for i, entry in enumerate(messages):
+        if not isinstance(entry, dict):
+            continue
+        role = entry.get("role")
+        if role not in _CALLING_ROLES or (known is not None and _known(entry, known)):
+            continue
+        where = f"{pointer}/messages/{i}"
+        if role == "assistant":
+            start = len(out)
+            turn = ctx.child("")
+            turn.turn = ctx.turn_at(where)
+            message(entry, turn, out, where)
+            legacy = []
+            for made in out[start:]:
+                if isinstance(made, ToolCall):
+                    if made.call_id is None:
+                        legacy.append(made)
+                    else:
+                        asked[made.call_id] = made
+        elif role == "tool":
+            start = len(out)
+            tool_message(entry, ctx, out, where)
+            # a result answering a call of the same history is attached here at once (the
+            # ledger would pair them the same way, at more cost)
+            answer = out[-1] if len(out) > start else None
+            if isinstance(answer, ToolResult) and answer.call_id is not None:
+                answered = asked.get(answer.call_id)
+                if answered is not None and answered.result is None:
+                    answered.result = answer
+                    del out[-1]
+        elif role == "function":  # answers the legacy function_call before it, by position
+            start = len(out)
+            tool_message(entry, ctx, out, where)
+            answer = out[start] if len(out) > start else None
+            if legacy and isinstance(answer, ToolResult):
+                legacy.pop(0).result = answer
+                del out[start]
+
+
+#: The roles of the messages of a history that hold calls or results.
+_CALLING_ROLES: Final = ("assistant", "tool", "function")
+
+
+def _known(entry: dict[str, Any], known: Known) -> bool:
+    """Whether a history message was read before (and remember its ids if not)."""
+    answered = entry.get("tool_call_id")
+    if isinstance(answered, str):
+        key = "=" + answered  # a result's key: never a call id's
+        if key in known:
+            return True
+        known.add(key)
+        return False
+    calls = entry.get("tool_calls")
+    if isinstance(calls, list) and calls:
+        ids = [c.get("id") if isinstance(c, dict) else None for c in calls]
+        if all(isinstance(i, str) and i in known for i in ids):
+            return True
+        for i in ids:
+            if isinstance(i, str):
+                known.add(i)
+    return False
+
+
+def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A whole ``chat.completion``: every choice's message."""
     choices = node.get("choices")
     if not isinstance(choices, list):
         return
+    response_id = node.get("id")
+    outer = ctx.turn
     for i, choice in enumerate(choices):
         if isinstance(choice, dict) and isinstance(choice.get("message"), dict):
-            message(choice["message"], ctx, out, f"{pointer}/choices/{i}/message")
+            where = f"{pointer}/choices/{i}/message"
+            # the turn is set on the document's context while its message is read (a child
+            # context per response would cost more than the call it names)
+            ctx.turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
+            message(choice["message"], ctx, out, where)
+    ctx.turn = outer
 
 
 class ChatStream:
     """Reassembles ``chat.completion.chunk`` tool-call fragments per (response, choice, index)."""
 
-    __slots__ = ("calls",)
+    __slots__ = ("calls", "histories", "known")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
+        self.known = Known()
+        self.histories = False  # the file has held a request body
 
-    def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A request body, read for the messages the file's earlier requests did not hold."""
+        self.histories = True
+        history(node, ctx, out, known=self.known)
+
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A whole completion; its calls' ids are remembered, so that the next request's
+        history, which repeats them, is read for what is new."""
+        start = len(out)
+        response(node, ctx, out)
+        if self.histories:  # only a file of requests repeats the response's calls
+            known = self.known
+            for item in out[start:]:
+                if type(item) is ToolCall and item.call_id is not None:
+                    known.add(item.call_id)
+
+    def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
         calls = self.calls
         response = key(chunk.get("id"))
@@ -164,7 +323,10 @@ class ChatStream:
                 for fragment in fragments if type(fragments) is list else ():
                     if not isinstance(fragment, dict):
                         continue
-                    pending = calls.open((response, number, key(fragment.get("index", 0))), ctx)
+                    pending = calls.open(
+                        (response, number, key(fragment.get("index", 0))),
+                        ctx if ctx.turn is not None else ctx.child("", turn=f"{response}/{number}"),
+                    )
                     if fragment.get("id"):
                         pending.call_id = fragment["id"]
                     function = fragment.get("function")
@@ -181,7 +343,7 @@ class ChatStream:
                         if finished is not None:
                             calls.close(finished, out)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Calls whose stream ended without a ``finish_reason`` (possibly cut off)."""
         self.calls.flush(out)
 
@@ -202,6 +364,27 @@ def is_chunk(value: dict[str, Any]) -> bool:
 
 def _is_tool(entry: dict[str, Any]) -> bool:
     return entry.get("type") == "function" and isinstance(entry.get("function"), dict)
+
+
+#: Content blocks only Anthropic's messages hold.
+_ANTHROPIC_BLOCKS: Final = ("tool_use", "tool_result", "mcp_tool_use", "mcp_tool_result")
+
+
+def anthropic_history(body: dict[str, Any]) -> bool:
+    """Whether a request body's ``messages`` are Anthropic's: a content block of its own,
+    or the top-level ``system`` and ``max_tokens`` with no OpenAI tool message."""
+    messages = body["messages"]
+    for entry in messages:
+        if not isinstance(entry, dict):
+            continue
+        if "tool_calls" in entry or entry.get("role") in ("tool", "function", "system"):
+            return False
+        content = entry.get("content")
+        if isinstance(content, list) and any(
+            isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content
+        ):
+            return True
+    return "max_tokens" in body and "system" in body
 
 
 class OpenAIChat:
@@ -227,7 +410,7 @@ class OpenAIChat:
         kind = value.get("object")
         if kind == "chat.completion.chunk" or (kind is None and is_chunk(value)):
             return state.feed
-        return response if isinstance(value["choices"], list) else None
+        return state.response if isinstance(value["choices"], list) else None
 
     def part(self, value: dict[str, Any], state: ChatStream) -> Handler | None:
         """A completion or chunk without usable ``choices``, an assistant message, or one
@@ -244,6 +427,11 @@ class OpenAIChat:
             return message
         if value.get("type") == "function" and isinstance(value.get("function"), dict):
             return tool_call
+        if value.get("role") == "tool" and "tool_call_id" in value:
+            return tool_message
+        messages = value.get("messages")
+        if isinstance(messages, list) and not anthropic_history(value):
+            return state.history
         return None
 
 

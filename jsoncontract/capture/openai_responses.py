@@ -4,6 +4,12 @@ A ``function_call`` item carries ``arguments`` as a JSON string, like Chat; stre
 arrives as ``response.function_call_arguments.delta`` / ``.done`` events per ``item_id``,
 between ``response.output_item.added`` and ``.done``. Tool definitions are flat:
 ``{"type": "function", name, description, parameters, strict}``.
+
+Results are ``function_call_output`` items ``{call_id, output}`` in the next request's
+``input``. A request body's ``input`` list is a conversation history: its ``function_call``
+items are the calls (the response's, seen again) and its ``function_call_output`` items
+their results; with ``previous_response_id`` the input holds only the results, whose calls
+are in the previous response.
 """
 
 from __future__ import annotations
@@ -14,20 +20,23 @@ from jsoncontract.capture.base import (
     Assembler,
     DocContext,
     Pending,
+    answered_id,
     envelope,
     key,
     make_call,
+    make_result,
+    result_problem,
     text,
 )
 from jsoncontract.capture.interface import Handler, ToolLayout
 from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
-from jsoncontract.model import Dialect, Finding, Hop, Severity, ToolCall
+from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
 
 #: Stream events that carry the whole response at its end.
 _FINAL_EVENTS: Final = ("response.completed", "response.done", "response.incomplete")
 
 
-def item(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = "") -> None:
+def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``function_call`` output item."""
     findings: list[Finding] = []
     name = text(node, "name")
@@ -59,6 +68,48 @@ def item(node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: st
     )
 
 
+def output(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A ``function_call_output`` item: a result."""
+    call_id, findings = answered_id(
+        node, "call_id", "the function_call_output item", "function_call"
+    )
+    if "output" not in node:
+        findings.append(result_problem("malformed", "the function_call_output item has no output"))
+    out.append(
+        make_result(
+            ctx,
+            DIALECT,
+            call_id=call_id,
+            node=pointer,
+            content=node.get("output"),
+            message=node,
+            findings=findings,
+        )
+    )
+
+
+def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A request body: its ``input`` items are a conversation history."""
+    items = node.get("input")
+    if not isinstance(items, list):
+        return
+    ctx = ctx.child("", history=True)
+    turn: str | None = None
+    for i, entry in enumerate(items):
+        if not isinstance(entry, dict):
+            continue
+        kind = entry.get("type")
+        where = f"{pointer}/input/{i}"
+        if kind == "function_call":
+            # the calls of one turn are consecutive items
+            turn = turn or ctx.turn_at(where)
+            item(entry, ctx.child("", turn=turn), out, where)
+            continue
+        turn = None
+        if kind == "function_call_output":
+            output(entry, ctx, out, where)
+
+
 class ResponsesStream:
     """Reassembles ``function_call`` items from their stream events, per item id.
 
@@ -66,18 +117,26 @@ class ResponsesStream:
     the stream left open and skips those it already produced, so no call is counted twice.
     """
 
-    __slots__ = ("calls", "emitted")
+    __slots__ = ("calls", "emitted", "turn")
 
     def __init__(self) -> None:
         self.calls = Assembler(
             DIALECT, unit="call", unnamed="the streamed call never named its tool"
         )
         self.emitted: set[Any] = set()
+        self.turn: str | None = None  # the id of the response being streamed
 
-    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one ``response.*`` event; add the call it completes to ``out``."""
         kind = event.get("type")
         calls = self.calls
+        if kind in ("response.created", "response.in_progress"):
+            started = event.get("response")
+            response_id = started.get("id") if isinstance(started, dict) else None
+            self.turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
+            return
+        if self.turn is not None and ctx.turn is None:
+            ctx = ctx.child("", turn=self.turn)
         if kind in ("response.output_item.added", "response.output_item.done"):
             node = event.get("item")
             if not isinstance(node, dict) or node.get("type") != "function_call":
@@ -108,17 +167,21 @@ class ResponsesStream:
             if isinstance(whole, dict):
                 self.response(whole, ctx.child("/response"), out)
 
-    def response(self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall]) -> None:
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A whole Responses ``response``: its ``function_call`` output items."""
-        output = node.get("output")
-        if not isinstance(output, list):
+        items = node.get("output")
+        if not isinstance(items, list):
             return
-        for i, entry in enumerate(output):
+        response_id = node.get("id")
+        if ctx.turn is None:
+            turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
+            ctx = ctx.child("", turn=turn)
+        for i, entry in enumerate(items):
             if isinstance(entry, dict) and entry.get("type") == "function_call":
                 self.close_item(entry, ctx, out, f"/output/{i}")
 
     def close_item(
-        self, node: dict[str, Any], ctx: DocContext, out: list[ToolCall], pointer: str = ""
+        self, node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = ""
     ) -> None:
         """A final ``function_call`` item (``output_item.done``, or a completed response).
 
@@ -141,7 +204,7 @@ class ResponsesStream:
         if item_id is not None:
             self.emitted.add(item_id)
 
-    def flush(self, out: list[ToolCall]) -> None:
+    def flush(self, out: list[Captured]) -> None:
         """Items whose stream ended before their ``.done`` event."""
         self.calls.flush(out)
 
@@ -181,6 +244,12 @@ class OpenAIResponses:
             return state.response
         if kind == "function_call":
             return item
+        if kind == "function_call_output":
+            return output
+        if isinstance(value.get("input"), list) and (
+            "model" in value or "previous_response_id" in value or "instructions" in value
+        ):
+            return history
         return None
 
 

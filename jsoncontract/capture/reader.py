@@ -12,6 +12,7 @@ JSONL trace it becomes a finding on its line and the rest of the trace is still 
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -37,9 +38,10 @@ from jsoncontract.capture.base import (
     id_text,
     problem_call,
 )
+from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError
-from jsoncontract.model import Finding, Hop, Severity, Stage, ToolCall
+from jsoncontract.model import Captured, Finding, Hop, Severity, Stage, ToolCall, TraceEvent
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
@@ -55,16 +57,28 @@ _HOPS: Final = {h.value: h for h in Hop}
 
 
 class _FileState:
-    """What one file's documents share: each dialect's memory (open streams, unanswered
-    MCP requests), in registry order, the fallback's last."""
+    """What one file's documents share: each dialect's memory (open streams, MCP
+    sessions), in registry order, the fallback's last; and the run's ledger, which each
+    document's calls and results are handed to (``released`` is what leaves it)."""
 
-    __slots__ = ("states",)
+    __slots__ = ("ledger", "released", "states")
 
-    def __init__(self, dialects: Registry) -> None:
+    def __init__(self, dialects: Registry, ledger: Ledger, released: list[Released]) -> None:
         self.states: list[DialectState | None] = [d.new_state() for d in dialects]
+        self.ledger = ledger
+        self.released = released
 
-    def flush(self) -> list[ToolCall]:
-        out: list[ToolCall] = []
+    def hand(self, out: list[Captured]) -> Iterator[Released]:
+        """Hand one document's items to the ledger; yield what leaves it."""
+        released = self.released
+        self.ledger.add(out, released)
+        out.clear()
+        if released:
+            yield from released
+            released.clear()
+
+    def flush(self) -> list[Captured]:
+        out: list[Captured] = []
         for state in self.states:
             if state is not None:
                 state.flush(out)
@@ -83,6 +97,8 @@ class CaptureReader:
         tool: the tool that bare downstream bodies belong to.
         max_line_bytes: longer JSONL lines are reported and skipped, never held in memory.
         dialects: the dialects to detect (default: every built-in one).
+        window: how many documents (lines, events, files) a call waits for its result,
+            and a result for its call (:mod:`jsoncontract.capture.ledger`).
 
     Raises:
         UsageError: no dialect of ``dialects`` is called ``dialect``.
@@ -95,8 +111,10 @@ class CaptureReader:
         tool: str | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
         dialects: Registry = DIALECTS,
+        window: int = WINDOW,
     ) -> None:
         self.dialect = dialect
+        self.window = window
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
@@ -113,21 +131,57 @@ class CaptureReader:
         self._index = {d.name: i for i, d in enumerate(dialects)}
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
-        """Every call in the named files and directories, in file order.
+        """Every call in the named files and directories, in file order, each with its
+        result attached when the capture holds it (see :meth:`read_trace`).
 
         Raises:
             InputError: a path is missing, a file is unreadable or not JSON, or a whole
                 file is in no known dialect. Raised when that file is reached.
         """
-        for path in expand(paths, CAPTURE_SUFFIXES, what="capture"):
-            yield from self.read_file(path)
+        for item in self.read_trace(paths):
+            if type(item) is ToolCall:
+                yield item
+
+    def read_trace(self, paths: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        """Every call and trace event in the named files and directories, in capture order.
+
+        Results are attached to their calls across the whole run: a call waits for its
+        result a bounded number of documents (:mod:`jsoncontract.capture.ledger`), and a
+        call seen in several places (a response, then the next request's history) is handed
+        on once. Trace events are what the capture says besides calls: an MCP session's
+        ``initialize``, complete ``tools/list`` and ``list_changed``, and results whose
+        call is not in the capture.
+        """
+        return self._trace(expand(paths, CAPTURE_SUFFIXES, what="capture"))
+
+    def _trace(self, files: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        for path in files:
+            try:
+                yield from self._file(path, _FileState(self.dialects, ledger, released))
+            except InputError:  # what the files before it held is handed on first
+                ledger.flush(released)
+                yield from released
+                raise
+        ledger.flush(released)
+        yield from released
 
     def read_file(self, path: str | Path) -> Iterator[ToolCall]:
-        """Every call in one file (``-`` for stdin)."""
+        """Every call in one file (``-`` for stdin), results attached within the file."""
+        for item in self._trace([path]):
+            if type(item) is ToolCall:
+                yield item
+
+    def new_ledger(self) -> Ledger:
+        """The ledger a run pairs results with calls in (bounded by ``window``)."""
+        return Ledger(window=self.window)
+
+    def _file(self, path: str | Path, state: _FileState) -> Iterator[Released]:
+        """Read one file, document by document, through the run's ledger."""
         self.files += 1
         name = str(path)
         suffix = Path(name).suffix.lower()
-        state = _FileState(self.dialects)
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
@@ -140,28 +194,40 @@ class CaptureReader:
             data = read_bytes(name)
             self.bytes_read += len(data)
             yield from self._whole(name, data, state, suffix)
-        yield from state.flush()
+        yield from state.hand(state.flush())
 
     def documents(self, value: Any, ctx: DocContext) -> list[ToolCall]:
-        """The calls in one already-parsed document (for embedding the reader elsewhere)."""
-        out: list[ToolCall] = []
-        state = _FileState(self.dialects)
+        """The calls in one already-parsed document (for embedding the reader elsewhere),
+        with the results the document holds attached."""
+        out: list[Captured] = []
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
         self._dispatch(value, ctx, state, out)
         out.extend(state.flush())
-        return out
+        ledger.add(out, released)
+        ledger.flush(released)
+        return [item for item in released if type(item) is ToolCall]
 
     def read_document(self, data: bytes, *, name: str) -> Iterator[ToolCall]:
         """Every call in one in-memory JSON document, read exactly as a ``.json`` file
         called ``name`` would be (fixture suites hold captures inline)."""
         self.files += 1
         self.bytes_read += len(data)
-        state = _FileState(self.dialects)
-        yield from self._whole(name, data, state, ".json")
-        yield from state.flush()
+        ledger = self.new_ledger()
+        released: list[Released] = []
+        state = _FileState(self.dialects, ledger, released)
+        calls: list[Released] = [
+            *self._whole(name, data, state, ".json"),
+            *state.hand(state.flush()),
+        ]
+        ledger.flush(released)
+        calls.extend(released)
+        yield from (item for item in calls if type(item) is ToolCall)
 
     # -- file kinds ----------------------------------------------------------------------
 
-    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[ToolCall]:
+    def _stream(self, name: str, stream: IO[bytes], state: _FileState) -> Iterator[Released]:
         """stdin or a pipe: streamed as JSON Lines when the first line is a whole document,
         read whole otherwise."""
         skipped = 0
@@ -188,7 +254,7 @@ class CaptureReader:
         self.bytes_read += len(data)
         yield from self._whole(name, data, state, Path(name).suffix.lower())
 
-    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[ToolCall]:
+    def _whole(self, name: str, data: bytes, state: _FileState, suffix: str) -> Iterator[Released]:
         data = data.removeprefix(_BOM)  # ignorable (RFC 8259); it would hide a leading "data:"
         head = data.lstrip()[:6]
         if suffix == ".sse" or head.startswith((b"data:", b"event:")):
@@ -200,6 +266,10 @@ class CaptureReader:
             if _looks_like_jsonl(data):
                 numbered = ((n, line) for n, line in enumerate(data.splitlines(True), start=1))
                 yield from self._jsonl(name, numbered, state)
+                return
+            documents = _json_sequence(data)
+            if documents is not None:  # JSON values one after another (a console exporter)
+                yield from self._jsonl(name, documents, state)
                 return
             d = exc.diagnosis
             raise InputError(
@@ -220,7 +290,7 @@ class CaptureReader:
             return pos[0] if pos else None
 
         ctx = DocContext(name, line_of=line_of, anomalies=anomalies, tool=self.tool)
-        out: list[ToolCall] = []
+        out: list[Captured] = []
         try:
             if suffix == ".har" or (isinstance(value, dict) and isinstance(value.get("log"), dict)):
                 containers.har(
@@ -240,7 +310,7 @@ class CaptureReader:
                 file=name,
             ) from None
         out.extend(state.flush())
-        if not out:
+        if not any(type(item) is not TraceEvent for item in out):
             out.append(
                 problem_call(
                     ctx,
@@ -252,9 +322,9 @@ class CaptureReader:
                     ),
                 )
             )
-        yield from out
+        yield from state.hand(out)
 
-    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[ToolCall]:
+    def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
         text = data.decode("utf-8", "surrogateescape")
         seen = [False]
         numbered = _noting_content(
@@ -273,7 +343,7 @@ class CaptureReader:
                 "as 'data: {...}'",
                 file=name,
             )
-        yield problem_call(  # only [DONE] or empty events: a stream that carried no call
+        empty = problem_call(  # only [DONE] or empty events: a stream that carried no call
             DocContext(name, line=1, tool=self.tool),
             envelope(
                 "envelope.no_tool_call",
@@ -282,23 +352,30 @@ class CaptureReader:
                 severity=Severity.WARNING,
             ),
         )
+        yield from state.hand([empty])
 
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState
-    ) -> Iterator[ToolCall]:
+    ) -> Iterator[Released]:
         dispatch = self._dispatch
         tool = self.tool
-        out: list[ToolCall] = []
+        out: list[Captured] = []
+        add = state.ledger.add
+        released = state.released
         for number, line in lines:
             if line is None:
-                yield problem_call(
-                    DocContext(name, line=number, tool=tool),
-                    _parse_problem(
-                        "too_large",
-                        f"the line is longer than {self.max_line_bytes:,} bytes and was skipped",
-                        "split the event into smaller lines",
-                    ),
+                out.append(
+                    problem_call(
+                        DocContext(name, line=number, tool=tool),
+                        _parse_problem(
+                            "too_large",
+                            f"the line is longer than {self.max_line_bytes:,} bytes and was "
+                            "skipped",
+                            "split the event into smaller lines",
+                        ),
+                    )
                 )
+                yield from state.hand(out)
                 continue
             self.bytes_read += len(line)
             try:
@@ -309,10 +386,13 @@ class CaptureReader:
                 d = exc.diagnosis
                 if d.code != "too_deep":  # the line without its break (a newline is no fault)
                     d = diagnose(line.rstrip(b"\r\n"))
-                yield problem_call(
-                    DocContext(name, line=number, tool=tool),
-                    _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
+                out.append(
+                    problem_call(
+                        DocContext(name, line=number, tool=tool),
+                        _parse_problem(d.code, f"line {number} is not JSON: {d.message}", d.hint),
+                    )
                 )
+                yield from state.hand(out)
                 continue
             ctx = DocContext(name, number, None, anomalies, tool)
             try:
@@ -329,11 +409,14 @@ class CaptureReader:
                         ),
                     )
                 )
-            if len(out) == 1:
-                yield out.pop()
-            elif out:
-                yield from out
-                out.clear()
+            add(out, released)
+            out.clear()
+            if released:
+                if len(released) == 1:
+                    yield released.pop()
+                else:
+                    yield from released
+                    released.clear()
 
     # -- dialect detection ---------------------------------------------------------------
 
@@ -342,7 +425,7 @@ class CaptureReader:
         value: Any,
         ctx: DocContext,
         state: _FileState,
-        out: list[ToolCall],
+        out: list[Captured],
     ) -> None:
         if type(value) is dict:
             if "payload" in value:
@@ -353,6 +436,10 @@ class CaptureReader:
             handler = self._handler(value, state)
             if handler is not None:
                 handler(value, ctx, out)
+                return
+            if "custom_id" in value and containers.batch(
+                value, ctx, out, lambda v, c, o: self._dispatch(v, c, state, o)
+            ):
                 return
             if ctx.tool and self._forced is None:
                 self._body(value, ctx, state, out)
@@ -383,7 +470,7 @@ class CaptureReader:
         raise UnknownShape(f"a JSON {json_type(value)} holds no call")
 
     def _record(
-        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[ToolCall]
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[Captured]
     ) -> None:
         _check_nesting(ctx)
         named = record.get("hop")
@@ -391,12 +478,14 @@ class CaptureReader:
         context = record.get("context")
         call_id = record.get("call_id")
         tool = record.get("tool")
+        moment = record.get("time")
         child = ctx.child(
             "/payload",
             hop=hop,
             tool=tool if isinstance(tool, str) else ctx.tool,
             call_id=id_text(call_id) if call_id is not None else None,
             context=context if isinstance(context, dict) else ctx.context,
+            time=containers.epoch(moment) if moment is not None else ctx.time,
         )
         payload = record["payload"]
         start = len(out)
@@ -447,7 +536,7 @@ class CaptureReader:
             mark in value and whole(value, states[i]) is not None for mark, whole, i in self._wholes
         )
 
-    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[ToolCall]) -> None:
+    def _body(self, value: Any, ctx: DocContext, state: _FileState, out: list[Captured]) -> None:
         """Read ``value`` as a bare body (the registry's fallback dialect)."""
         handler = self._fallback.part(value, state.states[-1])
         if handler is None:
@@ -492,12 +581,37 @@ def _parses_alone(line: bytes) -> bool:
     return True
 
 
+def _json_sequence(data: bytes) -> list[tuple[int, bytes | None]] | None:
+    """Several JSON objects one after another, each over several lines (what
+    OpenTelemetry's console exporter writes), as (first line, text) pairs; ``None`` when
+    ``data`` is not such a sequence."""
+    text = data.decode("utf-8", "surrogateescape")
+    if not text.lstrip().startswith("{"):
+        return None
+    decoder = json.JSONDecoder()
+    documents: list[tuple[int, bytes | None]] = []
+    position, line = 0, 1
+    while True:
+        start = len(text) - len(text[position:].lstrip())
+        line += text.count("\n", position, start)
+        if start >= len(text):
+            break
+        try:
+            _, end = decoder.raw_decode(text, start)
+        except ValueError:
+            return None
+        documents.append((line, text[start:end].encode("utf-8", "surrogateescape")))
+        line += text.count("\n", start, end)
+        position = end
+    return documents if len(documents) > 1 else None
+
+
 def _looks_like_jsonl(data: bytes) -> bool:
     lines = [line for line in data.splitlines()[:3] if line.strip()]
     return len(lines) >= 2 and _parses_alone(lines[0])
 
 
-def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
+def _record_anomalies(ctx: DocContext, calls: list[Captured]) -> None:
     """A duplicate key (or the like) in a trace record's own members (``tool``, ``call_id``,
     ``hop``...) makes every call the record produced ambiguous."""
     base = ctx.base
@@ -510,4 +624,5 @@ def _record_anomalies(ctx: DocContext, calls: list[ToolCall]) -> None:
         and not a.pointer.startswith(payload + "/")
     ]
     for call in calls:
-        call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)
+        if type(call) is ToolCall:
+            call.load_findings.extend(envelope_anomaly(a, "in the trace record") for a in own)

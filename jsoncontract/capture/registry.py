@@ -22,6 +22,7 @@ from jsoncontract.capture import (
     mcp_trace,
     openai_chat,
     openai_responses,
+    otlp,
 )
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Hop
@@ -106,6 +107,7 @@ DIALECTS: Final = Registry(
         openai_responses.DIALECT,
         anthropic.DIALECT,
         gemini.DIALECT,
+        otlp.DIALECT,
     ),
     fallback=downstream.DIALECT,
 )

@@ -51,6 +51,9 @@ class Kind(StrEnum):
     out_of_range = "out-of-range"
     malformed = "malformed"
     string_arguments = "string-arguments"
+    result_valid = "result-valid"
+    result_missing_field = "result-missing-field"
+    result_wrong_type = "result-wrong-type"
     business = "business"
 
 

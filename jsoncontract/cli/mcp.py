@@ -234,8 +234,8 @@ def connect_options(
 ) -> ConnectOptions:
     """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
     from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
+    from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
     known = ("auto", "legacy", *HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
     if protocol not in known:

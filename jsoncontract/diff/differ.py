@@ -32,6 +32,8 @@ from jsoncontract.diff.model import (
     Row,
 )
 from jsoncontract.diff.paths import PathRules, PathSet
+from jsoncontract.diff.results import return_leg
+from jsoncontract.diff.results import rows as result_rows
 from jsoncontract.diff.rows import build_rows, fill_unchanged, single_rows
 from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.errors import UsageError
@@ -163,6 +165,9 @@ class Differ:
                 for entry in entries
                 if entry.code is not None
             )
+        tolerance = self.options.tolerance
+        leg = return_leg(views, tolerance=tolerance, show_values=show_values, tool=tool)
+        differences.extend(leg.differences)
         result = CallDiff(
             tool,
             call_id,
@@ -172,8 +177,13 @@ class Differ:
             pairing=group.pairing(),
             show_values=show_values,
             pairs=pairs,
+            result_hops=leg.views,
         )
         result._rows = lambda changed_only: self._rows(views, tool, changed_only)
+        if len(leg.views) > 1:
+            result._result_rows = lambda: result_rows(
+                leg, show_values=show_values, tolerance=tolerance
+            )
         return result
 
     # -- internals -------------------------------------------------------------------------
@@ -203,28 +213,7 @@ class Differ:
         return entries, found
 
     def _difference(self, entry: Entry, va: HopView, vb: HopView, tool: str | None) -> Difference:
-        assert entry.code is not None
-        before, after = entry.a, entry.b
-        if not self.options.show_values:
-            before = redact_value(before, entry.a_path)
-            after = redact_value(after, entry.b_path)
-        difference = Difference(
-            code=entry.code,
-            from_hop=va.hop,
-            to_hop=vb.hop,
-            from_path=entry.a_path,
-            to_path=entry.b_path,
-            before=before,
-            after=after,
-            expected=entry.expected,
-            rule=entry.rule,
-            detail=entry.detail,
-            tool=tool,
-            call_id=vb.call.call_id or va.call.call_id,
-            source=vb.call.source,
-        )
-        difference.message = describe(difference)
-        return difference
+        return make_difference(entry, va, vb, tool, show_values=self.options.show_values)
 
     def _rows(self, views: list[HopView], tool: str | None, changed_only: bool) -> list[Row]:
         show_values = self.options.show_values
@@ -252,6 +241,47 @@ class Differ:
         rows = build_rows(views, pairs, show_values=show_values)
         fill_unchanged(rows, views)
         return rows
+
+
+def make_difference(
+    entry: Entry,
+    va: HopView,
+    vb: HopView,
+    tool: str | None,
+    *,
+    show_values: bool,
+    leg: str = "arguments",
+) -> Difference:
+    """The difference an entry of the comparer is between two hops (values hidden unless
+    ``show_values``; on the return leg, placed at the later hop's result)."""
+    assert entry.code is not None
+    before, after = entry.a, entry.b
+    if entry.code is DiffCode.TRUNCATED:
+        before = after = ABSENT  # the whole texts: their lengths say it
+    elif not show_values:
+        before = redact_value(before, entry.a_path)
+        after = redact_value(after, entry.b_path)
+    source = vb.call.source
+    if leg == "result" and vb.call.result is not None:
+        source = vb.call.result.source
+    difference = Difference(
+        code=entry.code,
+        from_hop=va.hop,
+        to_hop=vb.hop,
+        from_path=entry.a_path,
+        to_path=entry.b_path,
+        before=before,
+        after=after,
+        expected=entry.expected,
+        rule=entry.rule,
+        detail=entry.detail,
+        tool=tool,
+        call_id=vb.call.call_id or va.call.call_id,
+        source=source,
+        leg=leg,
+    )
+    difference.message = describe(difference)
+    return difference
 
 
 def _consecutive(views: Sequence[HopView]) -> list[tuple[int, int]]:
@@ -303,16 +333,21 @@ def _unpaired(view: HopView) -> Finding:
     )[0]
 
 
-def _at(path: str | None) -> str:
-    return path or _ROOT
-
-
 def describe(d: Difference) -> str:
-    """The one-line message of a difference."""
+    """The one-line message of a difference (on the return leg, of the result)."""
+    result = d.leg == "result"
+
+    def _at(path: str | None) -> str:
+        if result:
+            return f"the result's {path}" if path else "the result"
+        return path or _ROOT
+
     a, b = d.from_hop.value, d.to_hop.value
     before = shown(d.before, 50) if d.before is not ABSENT else ""
     after = shown(d.after, 50) if d.after is not ABSENT else ""
     code = d.code
+    if code is DiffCode.TRUNCATED:
+        return f"{_at(d.from_path)} in {a} arrived in {b} cut short [{d.detail}]"
     if code is DiffCode.DROPPED:
         text = f"{_at(d.from_path)} is in {a} ({before}) but not in {b}"
     elif code is DiffCode.ADDED:

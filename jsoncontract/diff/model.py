@@ -37,6 +37,7 @@ class DiffCode(StrEnum):
     RE_ENCODED = "re-encoded"
     VALUE_CHANGED = "value-changed"
     REORDERED = "reordered"
+    TRUNCATED = "truncated"  # the return leg: a text cut short on its way back
 
 
 #: What to do about an unexpected difference of each kind.
@@ -56,6 +57,20 @@ HINTS: Final = {
     'conversion (a date format, a unit), add {"op": "convert"} to a mapping file',
     DiffCode.REORDERED: "if the order carries no meaning here, say so: --set PATH, "
     '--multiset PATH or --key PATH=FIELD (or "arrays" in a mapping file)',
+    DiffCode.TRUNCATED: "the host cut the result short: the model reads a part and cannot "
+    "tell; return less (a page, a summary) or say in the result that it was cut",
+}
+
+#: What to do about a difference on the return leg (the result), where it differs.
+RESULT_HINTS: Final = {
+    DiffCode.DROPPED: "the result lost this member on its way back to the model: forward it, "
+    "or leave it out of the output schema if the model is not meant to see it",
+    DiffCode.ADDED: "a hop added this member to the result on its way back",
+    DiffCode.RE_ENCODED: "the result was serialised twice: put the object itself in the "
+    "text (or structuredContent), not a string of its JSON",
+    DiffCode.COERCED: "a hop changed the result's JSON types on the way back: pass the values "
+    "as they are",
+    DiffCode.VALUE_CHANGED: "a hop changed the result on its way back to the model",
 }
 
 
@@ -90,6 +105,7 @@ class Difference:
     tool: str | None = None
     call_id: str | None = None
     source: Any = None
+    leg: str = "arguments"  # or "result": the return leg, from the downstream answer back
 
     @property
     def path(self) -> str:
@@ -106,6 +122,8 @@ class Difference:
         """What to do about it (``None`` when it is expected)."""
         if self.expected:
             return None
+        if self.leg == "result" and self.code in RESULT_HINTS:
+            return RESULT_HINTS[self.code]
         if self.code is DiffCode.RE_ENCODED and not isinstance(self.after, str):
             return _DECODED_HINT
         return HINTS[self.code]
@@ -114,6 +132,7 @@ class Difference:
         """The difference as it appears in the JSON report."""
         out: dict[str, Any] = {
             "code": self.code.value,
+            **({"leg": self.leg} if self.leg != "arguments" else {}),
             "severity": "info" if self.expected else "error",
             "expected": self.expected,
             "message": self.message,
@@ -258,6 +277,8 @@ class CallDiff:
 
     ``pairs`` lists the hops compared, as index pairs into ``hops`` (consecutive hops
     that could be compared: a hop whose payload cannot be read at all is skipped).
+    ``result_hops`` are the hops' results, in the order a result travels (downstream, MCP,
+    model); their differences are in ``differences`` with ``leg`` ``"result"``.
     """
 
     tool: str | None
@@ -268,7 +289,9 @@ class CallDiff:
     pairing: str | None = None
     show_values: bool = False
     pairs: list[tuple[int, int]] = field(default_factory=list)
+    result_hops: list[HopView] = field(default_factory=list)
     _rows: Callable[[bool], list[Row]] | None = field(default=None, repr=False)
+    _result_rows: Callable[[], list[Row]] | None = field(default=None, repr=False)
 
     @property
     def status(self) -> CallStatus:
@@ -301,6 +324,10 @@ class CallDiff:
         """
         return self._rows(changed_only) if self._rows is not None else []
 
+    def result_rows(self) -> list[Row]:
+        """The side-by-side rows of the results (``result_hops``), computed when asked for."""
+        return self._result_rows() if self._result_rows is not None else []
+
     def worst(self) -> Severity | None:
         """The most severe difference or finding, or ``None``."""
         return Severity.worst(
@@ -316,9 +343,25 @@ class CallDiff:
             "call_id": self.call_id,
             "pairing": self.pairing,
             "hops": [h.to_dict() for h in self.hops],
+            **(
+                {"result_hops": [_result_hop(h) for h in self.result_hops]}
+                if self.result_hops
+                else {}
+            ),
             "differences": [d.to_dict() for d in self.differences],
             "findings": [f.to_dict() for f in self.findings],
         }
+
+
+def _result_hop(view: HopView) -> dict[str, Any]:
+    """One hop's result as the JSON report lists it."""
+    result = view.call.result
+    out: dict[str, Any] = {"hop": view.hop.value, "compared": view.available, "parsed": view.parsed}
+    if result is not None:
+        out["dialect"] = str(result.dialect) if result.dialect is not None else None
+        out["source"] = result.source.to_dict()
+        out["is_error"] = result.is_error
+    return out
 
 
 @dataclass(slots=True)

@@ -115,17 +115,27 @@ REDIRECTS: Final = {
 NOT_LINT_RULES: Final = {
     "JC040": "parameters and parametersJsonSchema together: the tool loader refuses the "
     "file (exit 2)",
-    "JC060": "structuredContent against outputSchema is checked on traffic by `check`",
-    "JC061": "the TextContent mirror of structuredContent is a runtime check (`check`)",
-    "JC062": "-32602 versus isError for invalid arguments is a runtime check (`check`)",
-    "JC063": "the JSON-RPC envelope is checked by `check` (envelope stage)",
-    "JC064": "tools/list pagination is a runtime check (`check`)",
-    "JC065": "list_changed notifications are a runtime check (`check`)",
+    "JC060": "structuredContent against outputSchema is checked on traffic by `check` "
+    "(`result.structured_content`, `result.structured_content_missing`; not when isError is "
+    "true) and on a live server by `mcp probe`",
+    "JC061": "the TextContent mirror of structuredContent is checked on traffic by `check` "
+    "(`result.text_mirror`)",
+    "JC062": "-32602 versus isError for invalid arguments, by the negotiated version, is "
+    "checked on traffic by `check` (`result.invalid_arguments_answer`) and by `mcp probe`",
+    "JC063": "the JSON-RPC envelope is checked on traffic by `check` (`envelope.malformed` "
+    "for requests, `result.malformed` and `result.malformed_error` for responses)",
+    "JC064": "tools/list pagination is checked on a live server by `mcp tools` and "
+    "`mcp probe` (`mcp.cursor_invalid`, `mcp.cursor_loop`); `check` joins a recorded list's "
+    "pages",
+    "JC065": "list_changed without capabilities.tools.listChanged is checked on traffic by "
+    "`check` (`session.list_changed_undeclared`) and by `mcp probe`",
     "JC070": "tool pinning is the `pin` command (`pin --check` reports drift per part)",
     "JC071": "split into JC143, JC144, JC145 and JC146",
     "JC080": "OpenAI arguments strings are parsed by `check` (parse stage)",
-    "JC081": "tool_use/tool_result pairing is a trace check (`check`)",
-    "JC082": "Gemini functionResponse shape is a runtime check (`check`)",
+    "JC081": "tool_use/tool_result pairing is checked on traffic by `check` "
+    "(`session.orphan_result`, `session.missing_result`)",
+    "JC082": "the Gemini functionResponse shape is checked on traffic by `check` "
+    "(`result.malformed`)",
 }
 
 

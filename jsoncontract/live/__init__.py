@@ -10,7 +10,7 @@ reached or spoken to. The public API is imported lazily:
   with a :class:`Reply`), :class:`ConnectOptions`, :func:`fetch_tools` /
   :func:`list_tools`;
 - checking one: :func:`probe` with :class:`ProbeSettings` (a :class:`ProbeReport`), and
-  the pure answer checks of :mod:`jsoncontract.live.answers`;
+  the pure answer checks of :mod:`jsoncontract.pipeline.answers`;
 - traffic: :class:`StdioProxy`, :class:`HttpProxy`, :func:`load_recording`,
   :class:`Replayer`, :class:`Injector` with :func:`parse_rule`.
 """

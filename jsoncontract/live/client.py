@@ -32,7 +32,7 @@ from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
-from jsoncontract.live.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
+from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     import anyio.abc
@@ -891,7 +891,7 @@ def _why_invalid(raw: Any) -> str:
         return "not JSON: stdout is for JSON-RPC messages only; log to stderr"
     if not isinstance(raw, dict):
         return "a JSON value that is not a JSON-RPC message object"
-    from jsoncontract.live.answers import error_object_problems
+    from jsoncontract.pipeline.answers import error_object_problems
 
     if "error" in raw:
         problems = error_object_problems(raw.get("error"))

@@ -2,7 +2,8 @@
 
 ``mcp.*`` codes are about what a server lists, ``probe.*`` about how it answered the
 probe's calls and protocol checks, and ``result.*`` about a ``tools/call`` result or
-error (the checks of :mod:`jsoncontract.live.answers`). The docs' code table and the SARIF
+error (the checks of :mod:`jsoncontract.pipeline.answers`, shared with ``check``, whose
+code table gives their summaries). The docs' code table and the SARIF
 rule metadata are built from, and tested against, this table.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from jsoncontract.model import Severity
+from jsoncontract.pipeline.codes import RESULT_CODES
 
 if TYPE_CHECKING:
     from jsoncontract.reporters.findings import RuleMeta
@@ -95,42 +97,42 @@ CODES: Final[dict[str, tuple[str, str, Severity]]] = {
     ),
     "result.envelope": (
         "result-envelope",
-        "a tools/call result breaks the MCP schema's CallToolResult",
+        RESULT_CODES["result.envelope"],
         Severity.ERROR,
     ),
     "result.structured_content": (
         "structured-content-invalid",
-        "structuredContent breaks the tool's outputSchema",
+        RESULT_CODES["result.structured_content"],
         Severity.ERROR,
     ),
     "result.structured_content_missing": (
         "structured-content-missing",
-        "a tool with an outputSchema returned no structuredContent",
+        RESULT_CODES["result.structured_content_missing"],
         Severity.ERROR,
     ),
     "result.output_schema_invalid": (
         "output-schema-invalid",
-        "a tool's outputSchema is not a valid JSON Schema",
+        RESULT_CODES["result.output_schema_invalid"],
         Severity.ERROR,
     ),
     "result.invalid_arguments_answer": (
         "invalid-arguments-answer",
-        "invalid arguments were rejected, but not as the negotiated protocol version says",
+        RESULT_CODES["result.invalid_arguments_answer"],
         Severity.WARNING,
     ),
     "result.unknown_tool_answer": (
         "unknown-tool-answer",
-        "a call of a tool that does not exist was not answered with a JSON-RPC error",
+        RESULT_CODES["result.unknown_tool_answer"],
         Severity.WARNING,
     ),
     "result.malformed_error": (
         "malformed-error-object",
-        "a JSON-RPC error object lacks an integer code or a string message",
+        RESULT_CODES["result.malformed_error"],
         Severity.ERROR,
     ),
     "result.reserved_error_code": (
         "reserved-error-code",
-        "an error code in the range JSON-RPC reserves, which JSON-RPC does not define",
+        RESULT_CODES["result.reserved_error_code"],
         Severity.WARNING,
     ),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from jsoncontract.live.answers import version_at_least
+from jsoncontract.pipeline.answers import version_at_least
 
 if TYPE_CHECKING:
     from jsoncontract.lint.engine import Linter

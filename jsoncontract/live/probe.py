@@ -8,7 +8,7 @@ number belongs) and compares what the server did with what its schema says:
 - a call the schema rejects but the server **accepts** is the finding that matters
   (``probe.accepted_invalid``; ``probe.coerced`` when it took ``"20"`` for a number);
 - a rejection is checked for the kind the negotiated version asks for, results for
-  ``structuredContent`` against ``outputSchema`` (see :mod:`jsoncontract.live.answers`);
+  ``structuredContent`` against ``outputSchema`` (see :mod:`jsoncontract.pipeline.answers`);
 - a call that times out, crashes the server, or gets an unreadable answer is a finding;
   a crash restarts the server and the run goes on.
 
@@ -32,7 +32,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import SchemaLoadError, ServerError
-from jsoncontract.live.answers import (
+from jsoncontract.model import Finding, Severity, Source
+from jsoncontract.pipeline.answers import (
     AnswerKind,
     error_findings,
     invalid_arguments_findings,
@@ -40,7 +41,6 @@ from jsoncontract.live.answers import (
     structured_content_findings,
     unknown_tool_findings,
 )
-from jsoncontract.model import Finding, Severity, Source
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Connection, ConnectOptions, Negotiated, Reply

@@ -199,7 +199,7 @@ class Replayer:
 def _handshake_from(discover: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """An ``initialize`` result for a client that does not speak 2026-07-28, built from a
     recorded ``server/discover`` result (same capabilities and server)."""
-    from jsoncontract.live.answers import HANDSHAKE_VERSIONS as known
+    from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS as known
 
     offered = params.get("protocolVersion")
     raw = discover.get("_meta")

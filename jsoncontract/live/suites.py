@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from jsoncontract.live.answers import (
+from jsoncontract.pipeline.answers import (
     AnswerKind,
     invalid_arguments_findings,
     structured_content_findings,
@@ -59,6 +59,8 @@ def arguments_of(suite: Suite, case: Case) -> tuple[Any, str | None]:
     """What a host would send as ``params.arguments`` for a case: ``(arguments, None)``, or
     ``(None, why nothing can be sent)``."""
     kind = case.input_kind
+    if "result" in case.data:
+        return None, "a result case checks the result it gives; a live server answers with its own"
     if kind is InputKind.ARGUMENTS:
         return case.input, None
     if kind is InputKind.TEXT:

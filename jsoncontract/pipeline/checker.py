@@ -1,25 +1,46 @@
-"""Running every gate over calls: envelope -> parse -> schema -> business.
+"""Running every gate over calls: envelope -> parse -> schema -> business, then result.
 
-Each gate produces findings; the first gate with an error stops the call and names the
-failure (``CallResult.stage``). The gates never raise for bad data. The business gate is a
-slot: anything with the :class:`BusinessGate` shape can fill it.
+Each gate on the arguments produces findings; the first gate with an error stops the
+arguments and names the failure (``CallResult.stage``). The result gate then looks at what
+came back, whether the arguments passed or not (an invalid call answered the wrong way is
+one of its findings). The gates never raise for bad data.
+
+Three gates are slots, filled by anything with their shape: :class:`BusinessGate`,
+:class:`ResultGate` (a call's result), and :class:`SessionGate` (what spans calls: turns,
+MCP sessions, results without calls), which sees every call after its gates and every
+trace event, and adds run-level findings (:attr:`Checker.findings`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
-from jsoncontract.model import CallResult, Finding, Severity, Stage, ToolCall, ToolContract
+from jsoncontract.model import (
+    STAGE_ORDER,
+    ArgumentsForm,
+    CallResult,
+    Finding,
+    Severity,
+    Source,
+    Stage,
+    ToolCall,
+    ToolContract,
+    TraceEvent,
+)
+from jsoncontract.pipeline.contracts import SessionContracts
 from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
+from jsoncontract.pipeline.result import ResultChecks
 from jsoncontract.pipeline.schema import schema_findings
 
 if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
 _ERROR: Final = Severity.ERROR
-_STAGE_RANK: Final = {Stage.ENVELOPE: 0, Stage.PARSE: 1, Stage.SCHEMA: 2, Stage.BUSINESS: 3}
+_STAGE_RANK: Final = {stage: rank for rank, stage in enumerate(STAGE_ORDER)}
+_UNRECORDED: Final = ArgumentsForm.UNRECORDED
 
 
 @runtime_checkable
@@ -36,13 +57,70 @@ class BusinessGate(Protocol):
         ...  # pragma: no cover
 
 
+class Default:
+    """The type of :data:`DEFAULT`: "the default gate", where ``None`` means none."""
+
+
+DEFAULT: Final = Default()
+
+
+@runtime_checkable
+class ResultGate(Protocol):
+    """The result gate: what came back for a call (``call.result``).
+
+    ``check`` sees every call that has a result, after the argument gates, in order, with
+    the tool's contract (``None`` when the tool is unknown) and the outcome of those gates
+    (``checked.stage`` is where the arguments failed, if they did; ``checked.arguments``
+    the parsed arguments). It returns findings with ``stage=result`` and must not raise for
+    bad data. Findings without a ``source`` are placed at the result's.
+    """
+
+    def check(
+        self, call: ToolCall, tool: ToolContract | None, checked: CallResult
+    ) -> Iterable[Finding]:
+        """Findings for one call's result."""
+        ...  # pragma: no cover
+
+
+@runtime_checkable
+class SessionGate(Protocol):
+    """The contracts over a whole run: turns, MCP sessions, results without calls.
+
+    It sees every call once all its other gates have run (:meth:`call`: findings on that
+    call) and every trace event in capture order between them (:meth:`event`), and ends
+    the run (:meth:`close`); the findings of those two are run-level. It may keep state
+    across calls and must not raise for bad data. A gate with nothing to say about single
+    calls sets a class attribute ``per_call = False`` and is not asked (a check of a
+    million calls is the faster for it).
+    """
+
+    def call(self, checked: CallResult) -> Iterable[Finding]:
+        """Findings on one checked call."""
+        ...  # pragma: no cover
+
+    def event(self, event: TraceEvent) -> Iterable[Finding]:
+        """Run-level findings for one trace event."""
+        ...  # pragma: no cover
+
+    def close(self) -> Iterable[Finding]:
+        """Run-level findings once every call and event has been seen."""
+        ...  # pragma: no cover
+
+
 class Checker:
     """Runs the gates over calls, against one :class:`~jsoncontract.tools.ToolSet`.
 
     Arguments:
         tools: the tool contracts, schemas compiled.
         business: the business gate, or ``None`` to stop after the schema gate.
+        results: the result gate (default: :class:`~jsoncontract.pipeline.result.ResultChecks`
+            with default settings); ``None`` to check no result.
+        session: the gate over the run (default:
+            :class:`~jsoncontract.pipeline.contracts.SessionContracts`, every turn and
+            session contract with default settings); ``None`` for none.
         show_values: quote sensitive-looking values in messages instead of hashing them.
+
+    Run-level findings gather in :attr:`findings` as :meth:`run` goes.
     """
 
     def __init__(
@@ -50,20 +128,72 @@ class Checker:
         tools: ToolSet,
         *,
         business: BusinessGate | None = None,
+        results: ResultGate | Default | None = DEFAULT,
+        session: SessionGate | Default | None = DEFAULT,
         show_values: bool = False,
     ) -> None:
         self.tools = tools
         self.business = business
+        self.results: ResultGate | None = (
+            ResultChecks() if isinstance(results, Default) else results
+        )
+        self.session: SessionGate | None = (
+            SessionContracts(tools) if isinstance(session, Default) else session
+        )
         self.show_values = show_values
+        self.findings: list[Finding] = []
+        # a gate that says nothing per call (``per_call = False``) is not asked
+        self._per_call = self.session is not None and getattr(self.session, "per_call", True)
 
-    def run(self, calls: Iterable[ToolCall]) -> Iterator[CallResult]:
-        """Check calls one by one, streaming results."""
+    def run(self, trace: Iterable[ToolCall | TraceEvent]) -> Iterator[CallResult]:
+        """Check calls one by one, streaming results; trace events among them go to the
+        session gate, and so do the calls once checked. The gate's closing findings are
+        added to :attr:`findings` when ``trace`` is exhausted."""
         check = self.check
-        for call in calls:
-            yield check(call)
+        arguments = self._arguments
+        session = self.session
+        per_call = self._per_call
+        for item in trace:
+            if type(item) is ToolCall:
+                # a call without a result, which no gate looks at alone, has the argument
+                # gates only
+                if item.result is None and not per_call:
+                    yield arguments(item)
+                else:
+                    yield check(item)
+            elif session is not None:
+                self.findings.extend(session.event(item))  # type: ignore[arg-type]
+        if session is not None:
+            self.findings.extend(session.close())
 
     def check(self, call: ToolCall) -> CallResult:
         """Run one call through every gate."""
+        checked = self._arguments(call)
+        result = call.result
+        if (
+            result is not None
+            and not result.load_findings
+            and self.results is None
+            and not self._per_call
+        ):
+            return checked  # a result with nothing to check it against
+        if result is not None or self._per_call:
+            extra: list[Finding] = []
+            if result is not None:
+                found = list(result.load_findings)
+                if self.results is not None:
+                    found.extend(self.results.check(call, self.tools.get(call.tool or ""), checked))
+                if found:
+                    extra.extend(_placed(found, result.source))
+            if self._per_call and self.session is not None:
+                extra.extend(self.session.call(checked))
+            if extra:
+                findings = checked.findings + locate(extra, call)
+                return CallResult(call, findings, first_failure(findings), checked.arguments)
+        return checked
+
+    def _arguments(self, call: ToolCall) -> CallResult:
+        """The argument gates: envelope, parse, schema, business."""
         findings: list[Finding] = []
         if call.load_findings:
             findings.extend(call.load_findings)
@@ -74,6 +204,8 @@ class Checker:
         if tool is None:
             if name is not None:
                 findings.append(unknown_tool(name, self.tools))
+            return self._result(call, findings)
+        if call.form is _UNRECORDED:  # nothing to check but the result
             return self._result(call, findings)
         parsed = parse_arguments(call, show_values=self.show_values)
         if not parsed.ok:
@@ -94,6 +226,11 @@ class Checker:
 
     def _result(self, call: ToolCall, findings: list[Finding], arguments: Any = None) -> CallResult:
         return CallResult(call, locate(findings, call), first_failure(findings), arguments)
+
+
+def _placed(findings: list[Finding], source: Source) -> list[Finding]:
+    """Findings about a result, placed at the result unless they say where they are."""
+    return [f if f.source is not None else replace(f, source=source) for f in findings]
 
 
 def first_failure(findings: Iterable[Finding]) -> Stage | None:

@@ -62,8 +62,9 @@ class CheckFindingsReporter(Reporter["CallResult", "Summary"]):
         self._findings.extend(result.findings)
 
     def close(self, summary: Summary) -> None:
-        """Write the rendered findings."""
+        """Write the rendered findings (the run-level ones last)."""
         findings = self._findings
+        findings.extend(summary.findings)
         self.stream.write(self.render(FindingSet(findings, rule_metadata(findings))))
 
     @abstractmethod
@@ -81,7 +82,11 @@ class GithubCheckReporter(Reporter["CallResult", "Summary"]):
             self.stream.write(text.encode("utf-8", "backslashreplace"))
 
     def close(self, summary: Summary) -> None:
-        """A summary line (not a workflow command, so it shows in the log as is)."""
+        """Annotate the run-level findings, then a summary line (not a workflow command, so
+        it shows in the log as is)."""
+        if summary.findings:
+            text = render_github(annotations_from_findings(summary.findings))
+            self.stream.write(text.encode("utf-8", "backslashreplace"))
         self.stream.write(
             f"jsoncontract check: {summary.calls} calls in {summary.files} files, "
             f"{summary.ok} ok, {summary.failed} failed\n".encode()
@@ -128,7 +133,20 @@ class JUnitCheckReporter(Reporter["CallResult", "Summary"]):
         suite.cases.append(case)
 
     def close(self, summary: Summary) -> None:
-        """Write the XML."""
+        """Write the XML; run-level findings are the cases of one more suite, ``run``."""
+        if summary.findings:
+            suite = self._suites["(run)"] = JUnitSuite("(run)")
+            for finding in summary.findings:
+                where = str(finding.source) if finding.source is not None else "run"
+                case = JUnitCase(name=f"{finding.code} {where}", classname="(run)")
+                if finding.severity.value == "error":
+                    text = f"{finding.code}: {finding.message}"
+                    if finding.hint:
+                        text += f"\nhint: {finding.hint}"
+                    case.failure = JUnitFailure(finding.message, finding.code, text)
+                else:
+                    case.system_out = f"{finding.code}: {finding.message}"
+                suite.cases.append(case)
         self.stream.write(
             render_junit(list(self._suites.values()), name="jsoncontract check").encode()
         )

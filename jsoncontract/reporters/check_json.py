@@ -1,11 +1,13 @@
 """``check --format json`` and ``--format jsonl``.
 
-``json`` is one object, ``{"version": 1, "summary": {...}, "results": [...]}``, with the
-summary first. Results are spooled to a temporary file while the run goes on, so memory
-stays flat however long the trace is, and then written after the summary.
+``json`` is one object, ``{"version": 1, "summary": {...}, "results": [...],
+"findings": [...]}``, with the summary first and the run-level findings (results without
+a call, turns, sessions) last. Results are spooled to a temporary file while the run goes
+on, so memory stays flat however long the trace is, and then written after the summary.
 
 ``jsonl`` writes one result per line as soon as it is known, then one last line
-``{"version": 1, "summary": {...}}``: for pipes (``| jq``, ``| grep``) and huge traces.
+``{"version": 1, "summary": {...}, "findings": [...]}``: for pipes (``| jq``, ``| grep``)
+and huge traces.
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
         self._spool.seek(0)
         shutil.copyfileobj(self._spool, self.stream, 1 << 20)
         self._spool.close()
-        self.stream.write(b"]}\n")
+        findings = dumps_report([f.to_dict() for f in summary.findings])
+        self.stream.write(b'],"findings":' + findings + b"}\n")
 
 
 class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
@@ -81,7 +84,11 @@ class JsonlCheckReporter(Reporter["CallResult", "Summary"]):
         """Write the summary line."""
         self.stream.write(
             dumps_report(
-                {"version": REPORT_VERSION, "summary": summary.to_dict()},
+                {
+                    "version": REPORT_VERSION,
+                    "summary": summary.to_dict(),
+                    "findings": [f.to_dict() for f in summary.findings],
+                },
                 orjson.OPT_APPEND_NEWLINE,
             )
         )

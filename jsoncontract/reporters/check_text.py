@@ -66,6 +66,17 @@ def finding_lines(finding: Finding, indent: str = "  ") -> list[Line]:
     return lines
 
 
+def run_lines(findings: list[Finding]) -> list[Line]:
+    """The findings about the run rather than one call, each at its place."""
+    noun = "finding" if len(findings) == 1 else "findings"
+    lines: list[Line] = [[("RUN ", "bold"), (f"{len(findings)} {noun} over the run", "")]]
+    for finding in findings:
+        lines.extend(finding_lines(finding))
+        if finding.source is not None:
+            lines.append([("          at ", Style.DIM), (str(finding.source), Style.LOCATION)])
+    return lines
+
+
 def summary_lines(summary: Summary) -> list[Line]:
     """The closing summary: totals, by stage, by severity, by tool."""
     noun = "call" if summary.calls == 1 else "calls"
@@ -96,15 +107,44 @@ def summary_lines(summary: Summary) -> list[Line]:
     if summary.by_tool:
         width = max(len(name) for name in summary.by_tool)
         width = max(width, 4)
-        lines.append([(f"  {'tool':<{width}}  {'calls':>7}  {'failed':>7}", "dim")])
+        results = summary.by_result
+        timed = any(s.timed for s in results.values())
+        head = f"  {'tool':<{width}}  {'calls':>7}  {'failed':>7}"
+        if results:
+            head += f"  {'results':>7}  {'errors':>7}"
+        if timed:
+            head += f"  {'p50 ms':>9}  {'p95 ms':>9}  {'max ms':>9}"
+        lines.append([(head, "dim")])
         for name, (calls, failed) in sorted(summary.by_tool.items()):
-            lines.append(
-                [
-                    (f"  {name:<{width}}  {calls:>7}  ", ""),
-                    (f"{failed:>7}", "red" if failed else ""),
-                ]
-            )
+            line: Line = [
+                (f"  {name:<{width}}  {calls:>7}  ", ""),
+                (f"{failed:>7}", "red" if failed else ""),
+            ]
+            stats = results.get(name)
+            if results:
+                answered = stats.results if stats is not None else 0
+                errors = stats.errors if stats is not None else 0
+                line.append((f"  {answered:>7}  ", ""))
+                line.append((f"{errors:>7}", "yellow" if errors else ""))
+            if timed:
+                latency = stats.latency() if stats is not None else None
+                cells = (
+                    [_ms(latency[k]) for k in ("p50", "p95", "max")]
+                    if latency is not None
+                    else ["-"] * 3
+                )
+                line.append(("".join(f"  {c:>9}" for c in cells), ""))
+            lines.append(line)
     return lines
+
+
+def _ms(value: float) -> str:
+    """A latency for the table: three significant figures, at least one decimal below 10."""
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
 
 
 class TextCheckReporter(Reporter["CallResult", "Summary"]):
@@ -134,9 +174,13 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         self._out.write(lines)
 
     def close(self, summary: Summary) -> None:
-        """Write the summary."""
+        """Write the run-level findings, then the summary."""
         lines: list[Line] = []
-        if self._shown or self._hidden:
+        if summary.findings and not self.options.quiet:
+            if self._shown:
+                lines.append([])
+            lines.extend(run_lines(summary.findings))
+        if self._shown or self._hidden or (summary.findings and not self.options.quiet):
             lines.append([])
         if self._hidden:
             lines.append(

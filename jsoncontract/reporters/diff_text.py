@@ -2,11 +2,13 @@
 
 Each call gets a header (status, tool, call id), one line per hop (dialect, source, how it
 was paired, whether it parsed and met its schema), the side-by-side table
-(``path | model | mcp | downstream | verdict``), then one line per difference and per
-finding with what to do about it. On a terminal narrower than the table needs, each row is
-written as a small block (the path and verdict, then one line per hop) instead of columns.
-Calls whose hops agree are counted, not shown, when diffing a trace (``--verbose`` shows
-them); a diff of hop files always shows its call.
+(``path | model | mcp | downstream | verdict``), the results of the hops side by side in the
+order they travel back (``path | downstream | mcp | model | verdict``) when the capture holds
+more than one, then one line per difference and per finding with what to do about it.
+On a terminal narrower than the table needs, each row is written as a small block (the
+path and verdict, then one line per hop) instead of columns. Calls whose hops agree are
+counted, not shown, when diffing a trace (``--verbose`` shows them); a diff of hop files
+always shows its call.
 """
 
 from __future__ import annotations
@@ -117,6 +119,11 @@ class TextDiffReporter(Reporter["CallDiff", "DiffSummary"]):
         if result.hops:
             lines.append([])
             lines.extend(self._table(result))
+        if len(result.result_hops) > 1:
+            lines.append([])
+            lines.extend(self._result_hops(result))
+            lines.append([])
+            lines.extend(self._grid(result.result_rows(), result.result_hops, hidden=False))
         notes = self._notes(result)
         if notes:
             lines.append([])
@@ -181,6 +188,34 @@ class TextDiffReporter(Reporter["CallDiff", "DiffSummary"]):
                 out.append([(" " * (4 + widths[0]), ""), *tail])
         return out
 
+    def _result_hops(self, result: CallDiff) -> list[Line]:
+        """``results, on their way back:`` then one line per hop's result."""
+        rows = []
+        for view in result.result_hops:
+            answer = view.call.result
+            if answer is None:  # pragma: no cover - result hops always hold one
+                continue
+            dialect = str(answer.dialect) if answer.dialect is not None else "?"
+            state = "error result" if answer.is_error else "result"
+            state += " · JSON" if view.parsed else " · text" if view.available else " · nothing"
+            rows.append((view.hop.value, dialect, str(answer.source), state))
+        widths = [max(len(r[i]) for r in rows) for i in range(3)]
+        out: list[Line] = [[("  results, on their way back to the model:", "bold")]]
+        out.extend(
+            [
+                ("  ", ""),
+                (f"{hop:<{widths[0]}}", "bold"),
+                ("  ", ""),
+                (f"{dialect:<{widths[1]}}", "dim"),
+                ("  ", ""),
+                (f"{source:<{widths[2]}}", ""),
+                ("  ", ""),
+                (state, "yellow" if state.startswith("error") else "dim"),
+            ]
+            for hop, dialect, source, state in rows
+        )
+        return out
+
     def _table(self, result: CallDiff) -> list[Line]:
         mode = self.options.rows
         views = result.hops
@@ -190,7 +225,10 @@ class TextDiffReporter(Reporter["CallDiff", "DiffSummary"]):
         if changed_only:
             rows = [r for r in rows if r.differences]
         hidden = changed_only and total > len(rows)
-        views = result.hops
+        return self._grid(rows, result.hops, hidden=hidden)
+
+    def _grid(self, rows: list[Row], views: list[HopView], *, hidden: bool) -> list[Line]:
+        """The side-by-side table of ``rows`` over ``views`` (stacked when narrow)."""
         texts = [self._cells(row, views) for row in rows]
         verdicts = [verdict(row.differences) for row in rows]
         headers = [v.hop.value + ("" if v.available else " (unparsed)") for v in views]

@@ -12,7 +12,11 @@ says where and why the contract must reject it:
   ``minLength``/``maxLength`` and ``minItems``/``maxItems``;
 - malformed: the arguments text truncated, wrapped in a code fence, with a trailing
   comma (model hop);
-- string-arguments: the arguments sent as a JSON string (MCP hop).
+- string-arguments: the arguments sent as a JSON string (MCP hop);
+- result-valid, result-missing-field, result-wrong-type: the valid arguments at the MCP hop,
+  answered with a result (structured content) built from the tool's output schema: valid,
+  then without each required property, then with each typed value of another type; the
+  result stage must reject the broken ones (``result.structured_content``).
 
 The expectation comes from the schema, never from running the case: a case the contract
 accepts is exactly what the runner is there to show.
@@ -51,6 +55,7 @@ class Draft:
     expect: Expectation
     description: str | None = None
     call: int | None = None
+    result: Any = None  # the structured content of a result case (``None``: none)
 
     def to_data(self) -> dict[str, Any]:
         """The case object as written (without its fingerprint).
@@ -65,6 +70,8 @@ class Draft:
             data["hop"] = self.hop.value
         data["expect"] = self.expect.to_json()
         data[self.input_kind.value] = self.input
+        if self.result is not None:
+            data["result"] = self.result
         if self.call is not None:
             data["call"] = self.call
         return data
@@ -115,6 +122,61 @@ def derive(
             )
         )
     return drafts, skips
+
+
+#: Where a result case's structured content sits in the response the result stage checks.
+RESULT_BASE: Final = "/result/structuredContent"
+
+
+def derive_results(
+    arguments: Any, base: Any, nodes: list[Node], kinds: Iterable[CaseKind]
+) -> list[Draft]:
+    """The result cases for one tool: valid ``arguments`` answered with ``base`` (a valid
+    instance of the output schema) and with each broken copy of it."""
+    wanted = set(kinds)
+    drafts: list[Draft] = []
+    if CaseKind.RESULT_VALID in wanted:
+        drafts.append(
+            Draft(
+                CaseKind.RESULT_VALID.value,
+                CaseKind.RESULT_VALID,
+                Hop.MCP,
+                InputKind.ARGUMENTS,
+                arguments,
+                Expectation(),
+                result=base,
+            )
+        )
+    makers = (
+        (CaseKind.RESULT_MISSING_FIELD, _missing_field),
+        (CaseKind.RESULT_WRONG_TYPE, _wrong_type),
+    )
+    for kind, maker in makers:
+        if kind not in wanted:
+            continue
+        broken: list[Draft] = []
+        for node in nodes:
+            maker(base, node, broken, [])
+        for draft in broken:
+            pointer = draft.name.partition(":")[2]
+            expect = draft.expect
+            drafts.append(
+                Draft(
+                    case_name(kind, pointer),
+                    kind,
+                    Hop.MCP,
+                    InputKind.ARGUMENTS,
+                    arguments,
+                    Expectation(
+                        Stage.RESULT,
+                        code="result.structured_content",
+                        keyword=expect.keyword,
+                        path=RESULT_BASE + (expect.path or ""),
+                    ),
+                    result=draft.input,
+                )
+            )
+    return drafts
 
 
 def _draft(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract.model import Finding, Hop, Severity, Source, Stage
-from jsoncontract.suites.derive import Draft, derive
+from jsoncontract.suites.derive import Draft, derive, derive_results
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
 from jsoncontract.suites.instance import (
     DEFAULT_MAX_DEPTH,
@@ -39,6 +39,7 @@ from jsoncontract.suites.instance import (
 )
 from jsoncontract.suites.model import (
     DERIVED_KINDS,
+    RESULT_KINDS,
     SUITE_SUFFIX,
     Case,
     CaseKind,
@@ -259,13 +260,15 @@ def build_valid(
     *,
     seed: int = 0,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    schema: dict[str, Any] | None = None,
 ) -> Built:
-    """One instance of the tool's input schema that its validator accepts.
+    """One instance of the tool's input schema (or of ``schema``, its output schema) that
+    ``compiled`` accepts.
 
     A few attempts, each relaxing one thing; never loops. ``seed`` 0 makes the canonical
     choices; any other seed varies them reproducibly.
     """
-    resolver = Resolver(tool.input_schema)
+    resolver = Resolver(schema if schema is not None else tool.input_schema)
     first_error: str | None = None
     candidate_error: str | None = None
     for options in _ATTEMPTS:
@@ -350,10 +353,45 @@ def generate_cases(
     wanted = list(kinds)
     drafts, derived_skips = derive(base, nodes, wanted)
     skips.extend(derived_skips)
+    if RESULT_KINDS.intersection(wanted) and isinstance(tool.output_schema, dict):
+        drafts.extend(_result_drafts(tool, base, wanted, skips, seed=seed, max_depth=max_depth))
     if CaseKind.BUSINESS in wanted:
         for source in sources:
             drafts.extend(_business_drafts(tool, compiled, base, source, skips))
     return drafts, skips, None
+
+
+def _result_drafts(
+    tool: ToolContract,
+    arguments: Any,
+    kinds: list[CaseKind],
+    skips: list[Skip],
+    *,
+    seed: int,
+    max_depth: int,
+) -> list[Draft]:
+    """The result cases of a tool with an output schema (none, with the reason among the
+    skips, when no valid result can be built)."""
+    from jsoncontract.errors import SchemaLoadError
+    from jsoncontract.validation import CompiledSchema
+
+    schema = tool.output_schema
+    assert isinstance(schema, dict)
+    try:
+        compiled = CompiledSchema(schema, label=f"{tool.name} outputSchema")
+    except SchemaLoadError as exc:
+        skips.append(Skip("result cases", f"the outputSchema cannot be used: {exc.message}"))
+        return []
+    built = build_valid(tool, compiled, seed=seed, max_depth=max_depth, schema=schema)
+    if built.error is not None:
+        skips.append(Skip("result cases", built.error.replace("instance", "result", 1)))
+        return []
+    try:
+        nodes = annotate(Resolver(schema), built.value, max_depth=max_depth)
+    except (Unsatisfiable, CannotGenerate) as exc:
+        skips.append(Skip("result cases", f"cannot derive result cases: {exc.reason}"))
+        return []
+    return derive_results(arguments, built.value, nodes, kinds)
 
 
 def _business_drafts(
@@ -692,7 +730,9 @@ def _regressions(
     out: dict[str, list[Draft]] = {}
     problems: list[Finding] = []
     for path in expand(captures, CAPTURE_SUFFIXES, what="capture"):
-        checker = Checker(tools, business=business() if business is not None else None)
+        checker = Checker(
+            tools, business=business() if business is not None else None, session=None
+        )
         calls: list[ToolCall] = list(CaptureReader().read_file(path))
         relative = Path(os.path.relpath(path.resolve(), root.resolve())).as_posix()
         for index, call in enumerate(calls):

@@ -43,6 +43,10 @@ class CaseKind(StrEnum):
     OUT_OF_RANGE = "out-of-range"
     MALFORMED = "malformed"
     STRING_ARGUMENTS = "string-arguments"
+    #: the return leg: a result (structured content) derived from the tool's outputSchema
+    RESULT_VALID = "result-valid"
+    RESULT_MISSING_FIELD = "result-missing-field"
+    RESULT_WRONG_TYPE = "result-wrong-type"
     BUSINESS = "business"
     REGRESSION = "regression"
 
@@ -57,7 +61,14 @@ DERIVED_KINDS: Final = (
     CaseKind.OUT_OF_RANGE,
     CaseKind.MALFORMED,
     CaseKind.STRING_ARGUMENTS,
+    CaseKind.RESULT_VALID,
+    CaseKind.RESULT_MISSING_FIELD,
+    CaseKind.RESULT_WRONG_TYPE,
     CaseKind.BUSINESS,
+)
+#: The kinds about a call's result, derived from the tool's output schema.
+RESULT_KINDS: Final = frozenset(
+    (CaseKind.RESULT_VALID, CaseKind.RESULT_MISSING_FIELD, CaseKind.RESULT_WRONG_TYPE)
 )
 
 
@@ -138,6 +149,8 @@ class Expectation:
 
 
 _PASS: Final = Expectation()
+#: What :attr:`Case.result` is for a case without a result.
+NO_RESULT: Final[Any] = object()
 
 
 def json_bytes(value: Any, *, sort_keys: bool = False) -> bytes:
@@ -216,6 +229,7 @@ CASE_KEYS: Final = (
     "hop",
     "expect",
     "arguments",
+    "result",
     "text",
     "capture",
     "capture_file",
@@ -229,9 +243,11 @@ class Case:
     """One case of a suite.
 
     ``data`` is the case object as written in the file (members in :data:`CASE_KEYS`
-    order); the other attributes are read from it. ``anomalies`` are the lone surrogates
-    of an ``arguments`` value (pointers relative to it), which its call carries as a
-    capture's would.
+    order); the other attributes are read from it. A case with a ``result`` (the structured
+    content the tool returned, next to its ``arguments``) is checked through the result
+    stage too: :attr:`result` holds it, :data:`NO_RESULT` when the case has none.
+    ``anomalies`` are the lone surrogates of an ``arguments`` value (pointers relative to
+    it), which its call carries as a capture's would.
     """
 
     name: str
@@ -247,6 +263,11 @@ class Case:
     data: dict[str, Any] = field(default_factory=dict)
     index: int = 0
     anomalies: tuple[Anomaly, ...] = ()
+
+    @property
+    def result(self) -> Any:
+        """The result the case gives (MCP ``structuredContent``), or :data:`NO_RESULT`."""
+        return self.data.get("result", NO_RESULT)
 
     @classmethod
     def from_json(cls, data: dict[str, Any], index: int = 0) -> Case:

@@ -3,8 +3,10 @@
 A case's input becomes a :class:`~jsoncontract.model.ToolCall` the way a capture would make
 one (arguments as a value, arguments as text, or a whole capture read by
 :class:`~jsoncontract.capture.CaptureReader`), goes through
-:class:`~jsoncontract.pipeline.Checker` (envelope, parse, schema, business), and the result
-is compared with the expectation in stage, code or keyword, and path. A negative case
+:class:`~jsoncontract.pipeline.Checker` (envelope, parse, schema, business; and result, for
+a call whose capture holds its result or a case that gives one), and the outcome is
+compared with the expectation in stage, code or keyword, and path. Cases are independent:
+the checks over a run (turns, sessions, retries) do not run. A negative case
 failing for another reason fails and shows both reasons. A negative case that passes every
 gate is a *contract weakness*: the contract is weaker than the case says it should be.
 """
@@ -26,10 +28,12 @@ from jsoncontract.model import (
     Stage,
     ToolCall,
     ToolContract,
+    ToolResult,
 )
 from jsoncontract.pipeline.checker import BusinessGate, Checker
 from jsoncontract.suites.model import (
     DERIVED_KINDS,
+    NO_RESULT,
     Case,
     CaseKind,
     CaseOutcome,
@@ -108,7 +112,8 @@ class SuiteRunner:
         self.business = business
         self.show_values = show_values
         self.max_depth = max_depth
-        self._checker = Checker(tools, show_values=show_values)
+        # cases are independent: no checks over a run (turns, sessions, retries)
+        self._checker = Checker(tools, session=None, show_values=show_values)
         self._last_suite: Suite | None = None
         self._last_source = Source("<memory>")
         self._regenerated: tuple[Suite, dict[str, dict[str, Any]] | None] | None = None
@@ -201,6 +206,9 @@ class SuiteRunner:
                 source=self._source(suite),
                 anomalies=case.anomalies,
             )
+            result = case.result
+            if result is not NO_RESULT:
+                call.result = _structured_result(result, call.source)
             outcome = judge(suite, case, checker.check(call))
             if outcome.status is Status.FAILED and case.generated is not None:
                 stale = self._out_of_date(suite, case)
@@ -313,6 +321,31 @@ class SuiteRunner:
                 result,
             )
         return judge(suite, case, result)
+
+
+def _structured_result(value: Any, source: Source) -> ToolResult:
+    """The MCP result a result case gives: ``value`` as structured content, mirrored as
+    JSON in a text block, as a server keeping the contract answers."""
+    import orjson
+
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:  # what orjson will not write (a lone surrogate): Python's JSON
+        text = json_bytes(value).decode("utf-8", "surrogatepass")
+    content = [{"type": "text", "text": text}]
+    body = {"content": content, "structuredContent": value}
+    message = {"jsonrpc": "2.0", "id": 1, "result": body}
+    return ToolResult(
+        Hop.MCP,
+        Dialect.MCP,
+        None,
+        source,
+        content,
+        value,
+        True,
+        False,
+        message=message,
+    )
 
 
 class _FreshGate:

@@ -339,8 +339,11 @@ def test_har_holds_all_three_hops(
         # a GET without a body, a form post, an HTML page: nothing to read
         entry(response="<html></html>", response_mime="text/html"),
         entry(request="a=1&b=2", request_mime="application/x-www-form-urlencoded"),
-        # a base64 response body
-        entry(response=base64.b64encode(orjson.dumps(CHAT)).decode(), encoding="base64"),
+        # a base64 response body (another call: the same one again would be one call)
+        entry(
+            response=base64.b64encode(orjson.dumps(CHAT).replace(b"call_9", b"call_8")).decode(),
+            encoding="base64",
+        ),
     )
     path = write("capture.har", doc)
     calls = read(path, tool="searchInvoices")
@@ -350,7 +353,7 @@ def test_har_holds_all_three_hops(
         (Hop.MODEL, Dialect.OPENAI_CHAT, "get_weather", "call_s"),
         (Hop.MCP, Dialect.MCP, "read_file", "5"),
         (Hop.DOWNSTREAM, Dialect.DOWNSTREAM, "searchInvoices", None),
-        (Hop.MODEL, Dialect.OPENAI_CHAT, "searchInvoices", "call_9"),
+        (Hop.MODEL, Dialect.OPENAI_CHAT, "searchInvoices", "call_8"),
     ]
     assert calls[2].response == MCP_ANSWER
     assert calls[3].arguments == BODY

@@ -122,10 +122,22 @@ def test_function_call_without_name(write: Write, read: Read, findings: Findings
 def test_streamed_chunks_are_whole_parts(
     write: Write, read: Read, jsonl: Callable[..., str]
 ) -> None:
-    chunk = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": CALL}]}}]}
+    def chunk(call_id: str) -> dict[str, Any]:
+        part = {"functionCall": {**CALL, "id": call_id}}
+        return {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+
     text_chunk = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
-    calls = read(write("stream.jsonl", jsonl(text_chunk, chunk, chunk)))
+    calls = read(write("stream.jsonl", jsonl(text_chunk, chunk("a1"), chunk("a2"))))
     assert [(c.tool, c.source.line) for c in calls] == [("get_weather", 2), ("get_weather", 3)]
+
+
+def test_a_chunk_logged_twice_is_one_call(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    # the same call id seen again (a gateway that logs a retried response twice) is one call
+    chunk = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": CALL}]}}]}
+    calls = read(write("stream.jsonl", jsonl(chunk, chunk)))
+    assert [(c.tool, c.source.line) for c in calls] == [("get_weather", 1)]
 
 
 def test_response_without_function_calls(write: Write, read: Read, findings: Findings) -> None:

@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, ToolCall
+from jsoncontract.model import (
+    ArgumentsForm,
+    Dialect,
+    EventKind,
+    Hop,
+    Severity,
+    Stage,
+    ToolCall,
+    TraceEvent,
+)
 
 Write = Callable[[str, object], Path]
 Read = Callable[..., list[ToolCall]]
@@ -255,3 +264,139 @@ def test_request_without_jsonrpc_but_with_method_and_params(write: Write, read: 
     body = {"method": "tools/call", "params": {"name": "read_file", "arguments": {}}, "id": 1}
     (call,) = read(write("call.json", body))
     assert (call.dialect, call.tool) == (Dialect.MCP, "read_file")
+
+
+# -- responses whenever they arrive, and the session ----------------------------------------
+
+
+def trace_of(path: Any) -> list[Any]:
+    from jsoncontract.capture.reader import CaptureReader
+
+    return list(CaptureReader().read_trace([path]))
+
+
+def test_a_response_after_other_calls_is_still_attached(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    # the request is read, other calls follow, and only then does its answer come
+    text = jsonl(request(3), request(4), request(5), answer(5), answer(4), answer(3))
+    calls = read(write("x.jsonl", text))
+    assert [(c.call_id, c.response) for c in calls] == [
+        ("3", answer(3)),
+        ("4", answer(4)),
+        ("5", answer(5)),
+    ]
+    result = calls[0].result
+    assert result is not None
+    assert (result.hop, result.call_id, result.source.line) == (Hop.MCP, "3", 6)
+    assert result.content == [{"type": "text", "text": "default: dhl"}]
+    assert result.structured_content == {"content": "default: dhl", "size": 12}
+    assert (result.present_structured, result.is_error) == (True, False)
+
+
+def test_a_json_rpc_error_is_the_result(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    error = {"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "Invalid params"}}
+    (call,) = read(write("x.jsonl", jsonl(request(3), error)))
+    assert call.result is not None
+    assert (call.result.is_error, call.result.error) == (True, error["error"])
+    assert call.result.to_dict()["error_code"] == -32602
+
+
+@pytest.mark.parametrize(
+    ("message", "problem"),
+    [
+        ({"jsonrpc": "2.0", "id": 3, "result": {"content": []}, "error": {"code": 1}}, "both"),
+        ({"jsonrpc": "2.0", "id": 3, "result": {"isError": "yes", "content": []}}, "isError"),
+        ({"jsonrpc": "2.0", "id": 3, "result": {"isError": False}}, "content list"),
+        ({"jsonrpc": "2.0", "id": 3, "result": [1]}, "not an object"),
+        ({"jsonrpc": "2.0", "id": 3, "error": {"code": "x"}}, "integer"),
+        ({"jsonrpc": "2.0", "id": 3, "error": "boom"}, "not an object"),
+        ({"jsonrpc": "1.0", "id": 3, "result": {"content": []}}, '"jsonrpc": "2.0"'),
+    ],
+)
+def test_a_malformed_response_is_a_result_finding(
+    write: Write, read: Read, jsonl: Callable[..., str], message: dict[str, Any], problem: str
+) -> None:
+    (call,) = read(write("x.jsonl", jsonl(request(3), message)))
+    assert call.result is not None
+    (finding,) = call.result.load_findings
+    assert (finding.code, finding.stage) == ("result.malformed", Stage.RESULT)
+    assert problem in finding.message
+
+
+def test_the_session_follows_initialize_lists_and_changes(
+    write: Write, jsonl: Callable[..., str]
+) -> None:
+    tool = {"name": "read_file", "inputSchema": {"type": "object"}}
+    other = {"name": "write_file", "inputSchema": {"type": "object"}}
+    text = jsonl(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "x"}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": "s", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "result": {"tools": [tool], "nextCursor": "p2"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "p2"}},
+        {"jsonrpc": "2.0", "id": 3, "result": {"tools": [other]}},
+        request(4),
+        {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"},
+        request(5),
+        answer(4),
+        answer(5),
+    )
+    items = trace_of(write("s.jsonl", text))
+    kinds = [i.kind.value if isinstance(i, TraceEvent) else i.call_id for i in items]
+    assert kinds == ["initialize", "tools_list", "4", "list_changed", "5"]
+    first, second = items[2], items[4]
+    assert first.session.protocol_version == "2025-06-18"
+    assert sorted(first.session.tools) == ["read_file", "write_file"]
+    assert (first.session.listings, first.session.list_changed) == (1, False)
+    assert second.session.list_changed is True
+    assert first.session.capabilities == {"tools": {"listChanged": True}}
+    assert first.result is not None and second.result is not None
+
+
+def test_a_second_initialize_starts_a_new_session(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}
+    text = jsonl(init, request(1), init, request(1), answer(1))
+    first, second = read(write("two.jsonl", text))
+    assert first.session.id != second.session.id
+    assert (first.result, second.response) == (None, answer(1))
+
+
+def test_a_stateless_request_names_its_own_version(
+    write: Write, read: Read, jsonl: Callable[..., str]
+) -> None:
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+    (call,) = read(write("x.jsonl", jsonl(request(1, _meta=meta))))
+    assert call.session.protocol_version == "2026-07-28"
+
+
+def test_answers_to_other_requests_are_no_results(write: Write, jsonl: Callable[..., str]) -> None:
+    text = jsonl(
+        {"jsonrpc": "2.0", "id": 7, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 7, "result": {}},
+        {"jsonrpc": "2.0", "id": 8, "result": {}},  # its request is not in the capture
+        request(1),
+    )
+    items = trace_of(write("x.jsonl", text))
+    assert [type(i).__name__ for i in items] == ["ToolCall"]
+
+
+def test_an_answer_whose_request_is_missing_is_an_orphan(
+    write: Write, jsonl: Callable[..., str]
+) -> None:
+    items = trace_of(write("x.jsonl", jsonl(answer(9), request(1))))
+    orphan = items[0]
+    assert isinstance(orphan, TraceEvent) and orphan.kind is EventKind.ORPHAN_RESULT
+    assert orphan.result is not None and orphan.result.source.line == 1

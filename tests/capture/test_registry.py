@@ -254,6 +254,7 @@ def test_every_built_in_dialect_is_registered_once() -> None:
         "openai-responses",
         "anthropic",
         "gemini",
+        "otlp",
         "mcp",
         "mcp-trace",
         "downstream",

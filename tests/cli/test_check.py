@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import stat
@@ -21,7 +22,12 @@ OK_CAPTURE = str(CAPTURES / "anthropic" / "message-ok.json")
 ENUM_CAPTURE = str(CAPTURES / "faults" / "schema-enum.json")
 
 
+_IDS = itertools.count(1)
+
+
 def chat(name: str, arguments: str) -> dict[str, Any]:
+    """A completion with one call; every one made has its own call id (one call id seen
+    twice is one call seen in two places)."""
     return {
         "id": "chatcmpl-1",
         "object": "chat.completion",
@@ -33,7 +39,7 @@ def chat(name: str, arguments: str) -> dict[str, Any]:
                     "role": "assistant",
                     "tool_calls": [
                         {
-                            "id": "call_1",
+                            "id": f"call_{next(_IDS)}",
                             "type": "function",
                             "function": {"name": name, "arguments": arguments},
                         }
@@ -83,7 +89,7 @@ class TestFormats:
     def test_json_report_shape(self, run_cli: Run) -> None:
         result = run_cli("check", "--tools", TOOLS, ENUM_CAPTURE, OK_CAPTURE, "-f", "json")
         report = json.loads(result.stdout)
-        assert list(report) == ["version", "summary", "results"]
+        assert list(report) == ["version", "summary", "results", "findings"]
         assert report["version"] == 1
         assert report["summary"]["calls"] == 2
         assert report["summary"]["by_stage"] == {
@@ -91,7 +97,9 @@ class TestFormats:
             "parse": 0,
             "schema": 1,
             "business": 0,
+            "result": 0,
         }
+        assert report["findings"] == []
         bad, good = report["results"]
         assert good["ok"] is True and good["findings"] == [] and good["stage"] is None
         assert bad["stage"] == "schema"
@@ -141,8 +149,9 @@ class TestFormats:
     def test_progress_on_a_terminal_leaves_the_report_unchanged(
         self, run_cli: Run, write: Write, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        line = json.dumps(chat("get_weather", '{"city": "Oslo", "pad": "' + "x" * 500 + '"}'))
-        trace = write("big.jsonl", (line + "\n") * 10_000)  # over the 5 MB a bar waits for
+        arguments = '{"city": "Oslo", "pad": "' + "x" * 500 + '"}'
+        lines = (json.dumps(chat("get_weather", arguments)) + "\n" for _ in range(10_000))
+        trace = write("big.jsonl", "".join(lines))  # over the 5 MB a bar waits for
         plain = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
         monkeypatch.setattr("jsoncontract.cli.check.stderr_is_terminal", lambda: True)
         shown = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
@@ -376,8 +385,8 @@ class TestBadInput:
         assert codes == [["schema.too_deep"], ["parse.string_arguments"], []]
 
     def test_jsonl_garbage_line_keeps_going(self, run_cli: Run, write: Write) -> None:
-        good = json.dumps(chat("get_weather", '{"city": "Oslo"}'))
-        trace = write("t.jsonl", f"{good}\n\x00\x01garbage\n{good}\n")
+        good, again = (json.dumps(chat("get_weather", '{"city": "Oslo"}')) for _ in range(2))
+        trace = write("t.jsonl", f"{good}\n\x00\x01garbage\n{again}\n")
         result = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
         assert result.code == 1
         report = json.loads(result.stdout)
@@ -437,3 +446,52 @@ def test_console_script_version_is_fast_path() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout.startswith("jsoncontract ")
+
+
+MCP_REQUEST = {
+    "jsonrpc": "2.0",
+    "id": 7,
+    "method": "tools/call",
+    "params": {"name": "get_weather", "arguments": {"city": "Oslo"}},
+}
+MCP_ANSWER = {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "4"}]}}
+MCP_STRAY = {"jsonrpc": "2.0", "id": 99, "error": {"code": -32603, "message": "boom"}}
+
+
+class TestResults:
+    """Results attached to their calls, and findings about the run."""
+
+    def test_a_late_mcp_response_is_in_the_report(self, run_cli: Run, write: Write) -> None:
+        lines = [MCP_REQUEST, chat("get_weather", '{"city": "Oslo"}'), MCP_ANSWER]
+        trace = write("t.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+        result = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        report = json.loads(result.stdout)
+        first = report["results"][0]
+        assert first["call_id"] == "7"
+        assert first["result"] == {
+            "hop": "mcp",
+            "dialect": "mcp",
+            "source": {"file": str(trace), "line": 3},
+            "is_error": False,
+        }
+        assert "result" not in report["results"][1]
+
+    def test_a_result_without_its_call_is_a_run_finding(self, run_cli: Run, write: Write) -> None:
+        lines = [MCP_REQUEST, MCP_ANSWER, MCP_STRAY]
+        trace = write("t.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+        result = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
+        assert result.code == 0  # a warning: the trace may have started mid-session
+        report = json.loads(result.stdout)
+        (finding,) = report["findings"]
+        assert finding["code"] == "session.orphan_result"
+        assert finding["severity"] == "warning"
+        assert finding["source"] == {"file": str(trace), "line": 3}
+        assert report["summary"]["by_code"] == {"session.orphan_result": 1}
+        assert run_cli("check", "--tools", TOOLS, str(trace), "--fail-on", "warning").code == 1
+        text = run_cli("check", "--tools", TOOLS, str(trace)).stdout
+        assert "RUN 1 finding over the run" in text
+        assert f"at {trace}:3" in text
+        jsonl_last = run_cli("check", "--tools", TOOLS, str(trace), "-f", "jsonl").stdout
+        assert json.loads(jsonl_last.splitlines()[-1])["findings"][0]["code"] == (
+            "session.orphan_result"
+        )

@@ -77,9 +77,9 @@ def test_no_rule_fetches_a_network_ref(tmp_path: Path, http_server: tuple[str, l
 
 
 def _timed_lint(document: Any, tmp_path: Path, **options: Any) -> tuple[LintReport, float]:
-    started = time.perf_counter()
+    started = time.process_time()
     report = lint_document(document, tmp_path, **options)
-    return report, time.perf_counter() - started
+    return report, time.process_time() - started
 
 
 def test_a_long_chain_of_references_is_linear(tmp_path: Path) -> None:
@@ -130,11 +130,11 @@ def test_long_patterns_are_analysed_in_linear_time() -> None:
     # a repetition holding 1,600 quantified items: every inner repetition looked at every
     # other item around it (a second per pattern; a file can hold thousands of them)
     patterns = [f"^({'a*b' * 1600}{suffix})*$" for suffix in "cdefghijklmnopqrstuv"]
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: other processes on the machine do not count
     for pattern in patterns:
         facts = analyse(pattern)
         assert facts is not None and facts.catastrophic is None
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
     facts = analyse("^(" + "a*b" * 1600 + "b*)*$")
     assert facts is not None and facts.catastrophic is not None
 

@@ -144,12 +144,24 @@ def test_every_code_check_can_emit_is_described() -> None:
 
     package = Path(__file__).resolve().parents[2] / "jsoncontract"
     source = "\n".join(p.read_text() for p in package.rglob("*.py"))
+    # the result and session codes check reports come from the capture and pipeline
+    # packages (``mcp probe`` has codes of its own)
+    checked = "\n".join(
+        p.read_text() for d in ("capture", "pipeline") for p in (package / d).rglob("*.py")
+    )
     literal = set(re.findall(r'"((?:envelope|parse)\.[a-z_]+)"', source))
+    literal |= set(re.findall(r'"((?:result|session)\.[a-z_]+)"', checked))
     diagnosed = {"parse." + c for c in re.findall(r'(?:found|Diagnosis)\(\s*"([a-z_]+)"', source)}
     parse_calls = {"parse." + c for c in re.findall(r'finding\(\s*"([a-z_]+)"', source)}
     anomalies = set(re.findall(r'Anomaly\(\s*"([a-z_]+)"', source))
-    known = set(codes.ENVELOPE_CODES) | set(codes.PARSE_CODES)
-    expected = (
+    known = (
+        set(codes.ENVELOPE_CODES)
+        | set(codes.PARSE_CODES)
+        | set(codes.RESULT_CODES)
+        | set(codes.SESSION_CODES)
+    )
+    problems = {"result." + c for c in re.findall(r'result_problem\(\s*"([a-z_]+)"', source)}
+    expected = problems | (
         literal
         | diagnosed
         | parse_calls
@@ -164,7 +176,8 @@ def test_readme_lists_every_code() -> None:
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme[readme.index("### Finding codes") :]
-    for code in [*codes.ENVELOPE_CODES, *codes.PARSE_CODES]:
+    every = [*codes.ENVELOPE_CODES, *codes.PARSE_CODES, *codes.RESULT_CODES, *codes.SESSION_CODES]
+    for code in every:
         assert f"`{code}`" in section, code
 
 

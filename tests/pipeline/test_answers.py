@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.live.answers import (
+from jsoncontract.pipeline.answers import (
     AnswerKind,
     classify,
     error_findings,

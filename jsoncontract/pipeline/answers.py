@@ -1,8 +1,9 @@
 """What an MCP server's answer to ``tools/call`` means, and whether it keeps the contract.
 
 Small pure functions over plain JSON values (a JSON-RPC response, its ``result`` or its
-``error``, a tool's output schema, a protocol version); nothing here talks to a server,
-so a check of recorded traffic can use them as ``mcp probe`` does:
+``error``, a tool's output schema, a protocol version); nothing here talks to a server.
+``check`` runs them in its result stage (:mod:`jsoncontract.pipeline.result`) over
+recorded answers, and ``mcp probe`` over the answers it gets:
 
 - :func:`classify` tells what kind of answer a response is;
 - :func:`error_object_problems` checks a JSON-RPC ``error`` object;
@@ -13,7 +14,9 @@ so a check of recorded traffic can use them as ``mcp probe`` does:
 - :func:`invalid_arguments_findings` and :func:`unknown_tool_findings` check that a
   rejection is the kind the negotiated version asks for.
 
-Findings use codes ``result.*``. Versions are compared through :data:`VERSIONS`.
+Findings use codes ``result.*`` and the stage ``result``; their paths are relative to
+the JSON-RPC response's ``result`` (``/structuredContent/...``) or to the response
+(``/error/...``). Versions are compared through :data:`VERSIONS`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import Finding, Severity, escape_pointer_token
+from jsoncontract.model import Finding, Severity, Stage, escape_pointer_token
 
 #: Protocol versions, oldest first: those the ``initialize`` handshake negotiates, then
 #: those of the per-request envelope (negotiated with ``server/discover``).
@@ -127,6 +130,7 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
             f"the JSON-RPC error object is malformed: {problem}",
             path="/error",
             tool=tool,
+            stage=Stage.RESULT,
             hint='answer {"code": <integer>, "message": "<text>"} (JSON-RPC 2.0, section 5.1)',
         )
         for problem in error_object_problems(error)
@@ -146,6 +150,7 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
                 "and JSON-RPC defines no such error",
                 path="/error/code",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="use -32602 for invalid arguments, -32603 for internal errors, or a code "
                 "outside -32768..-32000 for the application's own errors",
             )
@@ -187,6 +192,7 @@ def result_envelope_findings(
                 f"{pointer or '/'}: {message}",
                 path=pointer,
                 tool=tool,
+                stage=Stage.RESULT,
                 keyword=tokens[-1] if tokens else None,
                 hint='a tools/call result is {"content": [...], "isError"?, "structuredContent"?}',
             )
@@ -217,6 +223,7 @@ def structured_content_findings(
                 "the tool declares an outputSchema but the result has no structuredContent",
                 path="/structuredContent",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="return structuredContent that matches the outputSchema (MCP: servers "
                 "MUST provide structured results that conform to it)",
             )
@@ -234,6 +241,7 @@ def structured_content_findings(
                 f"the outputSchema cannot check anything: {exc.message}",
                 path="/structuredContent",
                 tool=tool,
+                stage=Stage.RESULT,
                 hint="fix the outputSchema (jsoncontract mcp lint shows where)",
             )
         ]
@@ -245,6 +253,7 @@ def structured_content_findings(
             f"structuredContent breaks the outputSchema: {v.message}",
             path="/structuredContent" + v.path,
             tool=tool,
+            stage=Stage.RESULT,
             keyword=v.keyword,
             schema_path=v.schema_path,
             hint=v.hint,
@@ -324,6 +333,7 @@ def invalid_arguments_findings(
             Severity.WARNING,
             message,
             tool=tool,
+            stage=Stage.RESULT,
             hint=hint,
         )
     ]
@@ -350,6 +360,7 @@ def unknown_tool_findings(
             Severity.WARNING if kind is AnswerKind.TOOL_ERROR else Severity.ERROR,
             message,
             tool=tool,
+            stage=Stage.RESULT,
             hint='answer {"code": -32602, "message": "Unknown tool: <name>"}',
         )
     ]

@@ -1,0 +1,169 @@
+"""The turn and session contracts: the checks over a whole run, in one session gate.
+
+:class:`SessionContracts` fills the checker's
+:class:`~jsoncontract.pipeline.checker.SessionGate` slot with every check of :data:`CHECKS`:
+
+============ =======================================================================
+results      results without calls (:mod:`jsoncontract.pipeline.session`)
+turns        side effects in one assistant turn (:mod:`jsoncontract.pipeline.turns`)
+listings     MCP sessions: unlisted tools, stale and changing lists
+             (:mod:`jsoncontract.pipeline.listings`)
+pairing      calls without results (:mod:`jsoncontract.pipeline.pairing`)
+recovery     the reaction to error results (:mod:`jsoncontract.pipeline.recovery`)
+============ =======================================================================
+
+Their findings (codes ``session.*``) are run-level: they are about how calls relate, so they
+are reported over the run (``summary.findings``, in capture order, once the run ends), each
+at the call or event that shows it, and leave each call's own stage alone.
+
+**State, for a run checked in parts.** Each check keeps state keyed by something no capture
+file shares with another: the turn (its calls are read one after the other), the MCP session
+(one file holds it), the scope of :func:`~jsoncontract.pipeline.pairing.scope_of` (an MCP
+session, or a hop of one file). Parts of a run split by capture file, each checked with its
+own :class:`SessionContracts`, therefore give between them exactly the findings of the
+whole run: merging is concatenating their findings, in file order. Each check's module says
+what it keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
+from jsoncontract.pipeline.listings import ListingCheck
+from jsoncontract.pipeline.pairing import PairingCheck
+from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES, RecoveryCheck
+from jsoncontract.pipeline.result import ResultContract, ResultSettings, adjusted, severities
+from jsoncontract.pipeline.session import SessionFindings
+from jsoncontract.pipeline.turns import DEFAULT_SERIAL, SideEffects, TurnCheck
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.model import CallResult, Finding, Severity, TraceEvent
+    from jsoncontract.pipeline.checker import SessionGate
+    from jsoncontract.tools.toolset import ToolSet
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    """How the checks over a run behave.
+
+    ``serial``: the side-effect classes whose calls must not share a turn;
+    ``side_effects``: tools put in a class by name (class -> tool names);
+    ``identical_retries``: identical retries after an error allowed before one is reported;
+    ``idempotency``: the write classification and key names (``[business.idempotency]``);
+    ``severity``: a code's severity, or ``None`` to turn it off; ``contract``: the result
+    contract (``[results.contract]``), which tells error results where the wire does not.
+    """
+
+    serial: frozenset[str] = DEFAULT_SERIAL
+    side_effects: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    identical_retries: int = DEFAULT_IDENTICAL_RETRIES
+    idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
+    severity: Mapping[str, Severity | None] = field(default_factory=dict)
+    contract: ResultContract | None = field(default_factory=ResultContract)
+
+    @classmethod
+    def from_config(
+        cls,
+        table: Mapping[str, Any],
+        idempotency: Mapping[str, Any] | None = None,
+        results: Mapping[str, Any] | None = None,
+    ) -> SessionSettings:
+        """Settings from the ``[session]`` config table (validated by its schema), with the
+        ``[business.idempotency]`` table for the write classification and the ``[results]``
+        table for the result contract."""
+        return cls(
+            contract=ResultSettings.from_config(results or {}).contract,
+            serial=frozenset(table.get("serial", DEFAULT_SERIAL)),
+            side_effects={
+                name: frozenset(tools) for name, tools in table.get("side_effects", {}).items()
+            },
+            identical_retries=int(table.get("identical_retries", DEFAULT_IDENTICAL_RETRIES)),
+            idempotency=IdempotencySettings.from_config(dict(idempotency or {})),
+            severity=severities(table.get("severity", {})),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    """What the checks of a run are made from."""
+
+    tools: ToolSet | None
+    settings: SessionSettings
+    effects: SideEffects
+
+
+#: The checks over a run, in the order their findings are reported.
+CHECKS: Final[dict[str, Callable[[CheckContext], SessionGate]]] = {
+    "results": lambda ctx: SessionFindings(),
+    "turns": lambda ctx: TurnCheck(ctx.effects, ctx.settings.serial),
+    "listings": lambda ctx: ListingCheck(),
+    "pairing": lambda ctx: PairingCheck(),
+    "recovery": lambda ctx: RecoveryCheck(
+        identical_retries=ctx.settings.identical_retries,
+        key_fields=ctx.settings.idempotency.key_fields,
+        effects=ctx.effects,
+        contract=ctx.settings.contract,
+    ),
+}
+
+
+class SessionContracts:
+    """Every check over a run (see the module): one instance per run.
+
+    Arguments:
+        tools: the run's tool contracts (for telling writes and side effects).
+        settings: how the checks behave.
+    """
+
+    #: the checks look at every call
+    per_call = True
+
+    def __init__(self, tools: ToolSet | None = None, settings: SessionSettings | None = None):
+        self.settings = settings or SessionSettings()
+        effects = SideEffects(
+            tools, IdempotencyTracker(self.settings.idempotency), self.settings.side_effects
+        )
+        context = CheckContext(tools, self.settings, effects)
+        self.checks = [make(context) for make in CHECKS.values()]
+        self._held: list[Finding] = []
+
+    @classmethod
+    def from_config(cls, config: Config, tools: ToolSet | None = None) -> SessionContracts:
+        """The gate the ``[session]`` section of a loaded configuration asks for (with
+        ``[business.idempotency]`` telling writes and idempotency keys)."""
+        business = config.section("business")
+        settings = SessionSettings.from_config(
+            config.section("session"), business.get("idempotency"), config.section("results")
+        )
+        return cls(tools, settings)
+
+    def call(self, checked: CallResult) -> tuple[Finding, ...]:
+        """Run every check on the call; what they find is held for the run's findings,
+        placed at the call."""
+        from jsoncontract.pipeline.checker import locate
+
+        for check in self.checks:
+            found = check.call(checked)
+            if found:
+                self._held.extend(locate(list(found), checked.call))
+        return ()
+
+    def event(self, event: TraceEvent) -> tuple[Finding, ...]:
+        """Run every check on one trace event; what they find is held too, so that the
+        run's findings come in capture order."""
+        for check in self.checks:
+            self._held.extend(check.event(event))
+        return ()
+
+    def close(self) -> list[Finding]:
+        """The findings held from calls and events, in capture order, then every check's
+        closing ones."""
+        out = self._held
+        self._held = []
+        for check in self.checks:
+            out.extend(check.close())
+        return adjusted(out, self.settings.severity)

@@ -1,0 +1,111 @@
+"""The gate over a whole run: what no single call shows.
+
+:class:`SessionFindings` is the default :class:`~jsoncontract.pipeline.checker.SessionGate`:
+it reports the results the capture holds without their call. A result in a conversation
+history that names a call id no earlier message of the history holds is an error (the
+provider rejects such a request); a result elsewhere whose call is not in the capture (a
+trace that starts mid-session, a response whose request was not recorded) is a warning; a
+result that arrived after its call had been checked without it is a warning saying how to
+wait longer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from jsoncontract.model import EventKind, Finding, Hop, Severity
+
+if TYPE_CHECKING:
+    from jsoncontract.model import CallResult, ToolResult, TraceEvent
+
+#: The codes this module reports, with one line on each.
+SESSION_CODES = {
+    "session.orphan_result": "a result whose call is not in the capture",
+    "session.late_result": "a result that arrived after its call was checked without it",
+}
+
+
+class SessionFindings:
+    """Reports results without calls; the rest of the run passes through unremarked."""
+
+    #: nothing to say about single calls: the checker does not ask
+    per_call = False
+
+    def call(self, checked: CallResult) -> Iterable[Finding]:
+        """Nothing about a single call."""
+        return ()
+
+    def event(self, event: TraceEvent) -> Iterable[Finding]:
+        """A finding for a result without its call."""
+        result = event.result
+        if result is None:
+            return ()
+        if event.kind is EventKind.ORPHAN_RESULT:
+            return (orphan(result),)
+        if event.kind is EventKind.LATE_RESULT:
+            return (late(result),)
+        return ()
+
+    def close(self) -> Iterable[Finding]:
+        """Nothing more at the end."""
+        return ()
+
+
+def _named(result: ToolResult) -> str:
+    if result.call_id is None:
+        return "a result that names no call"
+    what = "request id" if result.hop is Hop.MCP else "call id"
+    return f"the result for {what} {result.call_id!r}"
+
+
+def orphan(result: ToolResult) -> Finding:
+    """The finding for a result no call in the capture claims."""
+    if result.in_history:
+        return Finding(
+            code="session.orphan_result",
+            severity=Severity.ERROR,
+            message=(
+                f"{_named(result)} answers no call: no earlier assistant message of the "
+                "history holds that id"
+            ),
+            hop=result.hop,
+            tool=result.tool,
+            call_id=result.call_id,
+            source=result.source,
+            hint="the provider rejects a history whose tool result names an unknown call "
+            "id; keep each result's id equal to its call's",
+        )
+    if result.hop is Hop.MCP:
+        message = f"{_named(result)} answers no tools/call request of the capture"
+        hint = "record the whole session, from initialize on"
+    else:
+        message = f"{_named(result)} answers no call of the capture"
+        hint = "capture the call too (the response, or the history that holds it)"
+    return Finding(
+        code="session.orphan_result",
+        severity=Severity.WARNING,
+        message=message,
+        hop=result.hop,
+        tool=result.tool,
+        call_id=result.call_id,
+        source=result.source,
+        hint=hint,
+    )
+
+
+def late(result: ToolResult) -> Finding:
+    """The finding for a result that came after its call had been checked without it."""
+    return Finding(
+        code="session.late_result",
+        severity=Severity.WARNING,
+        message=(
+            f"{_named(result)} arrived after its call had been checked without it, too far "
+            "from the call to be paired; the result was not checked"
+        ),
+        hop=result.hop,
+        tool=result.tool,
+        call_id=result.call_id,
+        source=result.source,
+        hint="pass --result-window with a larger number of lines to wait for results",
+    )
