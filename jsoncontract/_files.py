@@ -17,9 +17,10 @@ from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._json import NotJSON, load
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, JsoncontractError
 
 if TYPE_CHECKING:
+    from jsoncontract._locate import PositionIndex
     from jsoncontract.model import Anomaly
 
 #: A single JSON document larger than this is refused (JSONL traces stream and have no limit).
@@ -119,6 +120,35 @@ def load_document(
             line=d.line,
             column=d.column,
         ) from None
+
+
+def refuse_anomalies(
+    name: str,
+    anomalies: Iterable[Anomaly],
+    kinds: Iterable[str],
+    index: PositionIndex,
+    why: str,
+    *,
+    error: type[JsoncontractError] = InputError,
+) -> None:
+    """Raise ``error`` for the first anomaly of one of ``kinds``, at its line and column,
+    saying what it is and ``why`` the file may not hold it (a file of definitions must be
+    JSON that every parser reads the same).
+
+    Raises:
+        JsoncontractError: ``error``, when such an anomaly is there.
+    """
+    wanted = frozenset(kinds)
+    for anomaly in anomalies:
+        if anomaly.kind in wanted:
+            where = index.position(anomaly.pointer)
+            line, column = where if where is not None else (None, None)
+            raise error(
+                f"{anomaly.detail.split('; ')[0]} (at {anomaly.pointer or '/'}); {why}",
+                file=name,
+                line=line,
+                column=column,
+            )
 
 
 def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:

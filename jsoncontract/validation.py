@@ -171,15 +171,16 @@ def _bounded(found: list[Violation]) -> list[Violation]:
         for v in found
     ]
     if more > 0:
-        last = out[-1]
-        out[-1] = Violation(
-            last.keyword,
-            last.path,
-            last.schema_path,
-            f"{last.message} ({more} more violations of this value are not listed)",
-            last.hint,
-        )
+        _count_the_rest(out, f"{more} more violations of this value are not listed")
     return out
+
+
+def _count_the_rest(found: list[Violation], note: str) -> None:
+    """Say in the last violation's message how many more were left out."""
+    last = found[-1]
+    found[-1] = Violation(
+        last.keyword, last.path, last.schema_path, f"{last.message} ({note})", last.hint
+    )
 
 
 _TOO_DEEP: Final = Violation(
@@ -504,14 +505,7 @@ def _additional_properties(f: _Failure) -> list[Violation]:
         )
     more = len(unexpected) - len(out)
     if more > 0:  # counted here: the rest are never explained
-        last = out[-1]
-        out[-1] = Violation(
-            last.keyword,
-            last.path,
-            last.schema_path,
-            f"{last.message} ({more} more undeclared members are not listed)",
-            last.hint,
-        )
+        _count_the_rest(out, f"{more} more undeclared members are not listed")
     return out
 
 

@@ -37,7 +37,7 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._files import load_document, read_bytes
+from jsoncontract._files import load_document, read_bytes, refuse_anomalies
 from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
 from jsoncontract._regex import InvalidPattern, search
@@ -45,7 +45,7 @@ from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
 from jsoncontract.diff.model import HOP_RANK
 from jsoncontract.diff.paths import PathRules, PathSet, wildcards
-from jsoncontract.errors import ConfigError, InputError
+from jsoncontract.errors import ConfigError
 from jsoncontract.model import Finding, Hop, Severity, Source
 from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 
@@ -351,15 +351,13 @@ def load_mappings(
         data = read_bytes(path)
         document, anomalies = load_document(path, data)
         index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
-        for anomaly in anomalies:
-            if anomaly.kind in ("invalid_utf8", "lone_surrogate", "duplicate_key"):
-                where = index.position(anomaly.pointer)
-                raise InputError(
-                    f"{anomaly.detail.split(';')[0]} (at {anomaly.pointer or '/'}); a mapping "
-                    "file must be JSON that every parser reads the same",
-                    file=name,
-                    line=where[0] if where else None,
-                )
+        refuse_anomalies(
+            name,
+            anomalies,
+            ("invalid_utf8", "lone_surrogate", "duplicate_key"),
+            index,
+            "a mapping file must be JSON that every parser reads the same",
+        )
 
         def line_of(pointer: str, index: PositionIndex = index) -> int | None:
             position = index.position(pointer)

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._files import expand, load_document, read_bytes, refuse_anomalies
 from jsoncontract._json import json_type
 from jsoncontract._locate import PositionIndex
 from jsoncontract.capture.registry import DIALECTS, Registry
@@ -98,21 +98,18 @@ def _refuse_duplicates(
     name: str, anomalies: tuple[Anomaly, ...], data: bytes, positions: PositionIndex | None
 ) -> None:
     """Raise for the first duplicate key of a tool file, located."""
-    for anomaly in anomalies:
-        if anomaly.kind != "duplicate_key":
-            continue
-        if positions is None:
-            text = data.decode("utf-8", "replace").removeprefix("\ufeff")
-            positions = PositionIndex(text)
-        where = positions.position(anomaly.pointer)
-        line, column = where if where is not None else (None, None)
-        raise ToolLoadError(
-            f"{anomaly.detail.split(';')[0]} (at {anomaly.pointer}); parsers disagree on which "
-            "value wins, so the tool's contract is ambiguous: keep one",
-            file=name,
-            line=line,
-            column=column,
-        )
+    if not any(a.kind == "duplicate_key" for a in anomalies):
+        return
+    if positions is None:
+        positions = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+    refuse_anomalies(
+        name,
+        anomalies,
+        ("duplicate_key",),
+        positions,
+        "parsers disagree on which value wins, so the tool's contract is ambiguous: keep one",
+        error=ToolLoadError,
+    )
 
 
 def load_tool_files(
