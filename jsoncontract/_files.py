@@ -163,6 +163,20 @@ def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
     return lines_of(open_stream(path), max_line_bytes)
 
 
+def has_content(path: Path | str) -> bool:
+    """Whether a regular file holds anything but whitespace (read up to its first other
+    byte). An unreadable file counts as having content: reading it says why.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            while chunk := stream.read(1 << 16):
+                if chunk.strip():
+                    return True
+    except OSError:
+        return True
+    return False
+
+
 def is_stream(path: Path | str) -> bool:
     """Whether ``path`` is stdin or a pipe (read once, front to back, size unknown)."""
     name = str(path)

@@ -42,14 +42,18 @@ MAX_INT_DIGITS: Final = 4000
 _INT64_MIN: Final = -(2**63)
 _UINT64_MAX: Final = 2**64 - 1
 _CONTAINERS: Final = (dict, list)
-#: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
-_DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+#: Maps every digit to ``0``, ``e`` and ``E`` to ``e`` and keeps ``-``; any other byte becomes a
+#: space: a run of 19 digits, or a 3-digit negative exponent, is then a substring search.
+_DIGIT_MAP: Final = bytes(
+    0x30 if 0x30 <= b <= 0x39 else 0x65 if b in b"eE" else b if b == 0x2D else 0x20
+    for b in range(256)
+)
 _NINETEEN_DIGITS: Final = b"0" * 19
 #: Fifteen zeros or nines in a row: a fraction that close to a whole number (1.0000000000000001,
 #: 0.99999999999999999) may be read as one.
 _NEAR_WHOLE: Final = (b"0" * 15, b"9" * 15)
-#: An exponent of -100 or less: the number may underflow a double to 0.
-_TINY_EXPONENT: Final = re.compile(rb"[0-9.][eE]-0*[1-9][0-9]{2}")
+#: In the digit map's image: a digit, then an exponent of three digits or more below zero.
+_TINY_EXPONENT: Final = b"0e-000"
 #: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
 #: enough that one search for all of them is cheaper than two exact ones.
 _ESCAPED_COLON_PREFIX: Final = b"\\u003"
@@ -102,11 +106,12 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
+    shape = raw.translate(_DIGIT_MAP)
+    if _NINETEEN_DIGITS in shape:  # may exceed 64 bits: check exactly
+        return _load_exact(raw)
+    if _TINY_EXPONENT in shape:  # an exponent of -100 or less: may read as 0
         return _load_exact(raw)
     if _NEAR_WHOLE[0] in raw or _NEAR_WHOLE[1] in raw:  # a fraction a double may round away
-        return _load_exact(raw)
-    if (b"e-" in raw or b"E-" in raw) and _TINY_EXPONENT.search(raw):  # may underflow
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)

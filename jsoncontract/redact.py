@@ -424,6 +424,19 @@ def masked(text: str) -> str:
     >>> masked("OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwx failed")
     'OPENAI_API_KEY=<redacted openai-api-key sha256:ad41cd91> failed'
     """
+    if len(text) > _REMEMBERED_TEXT:
+        return _mask(text)
+    return _masked(text)
+
+
+#: The longest text whose masked form is remembered (report lines repeat: lint writes the
+#: same message for many tools, and the same hint for every finding of a rule).
+_REMEMBERED_TEXT: Final = 1000
+
+
+@lru_cache(maxsize=8192)
+def _masked(text: str) -> str:
+    """:func:`masked`, remembered."""
     return _mask(text)
 
 

@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
     expand,
+    has_content,
     is_stdin,
     is_stream,
     iter_lines,
@@ -185,11 +186,10 @@ class CaptureReader:
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
         elif suffix in JSONL_SUFFIXES:
-            seen = [False]
-            lines = _noting_content(iter_lines(name, max_line_bytes=self.max_line_bytes), seen)
-            yield from self._jsonl(name, lines, state)
-            if not seen[0]:  # nothing but blank lines: no silent "0 calls"
+            if not has_content(name):  # nothing but blank lines: no silent "0 calls"
                 raise InputError("file is empty", file=name)
+            lines = iter_lines(name, max_line_bytes=self.max_line_bytes)
+            yield from self._jsonl(name, lines, state)
         else:
             data = read_bytes(name)
             self.bytes_read += len(data)
