@@ -6,8 +6,9 @@ stays fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from jsoncontract._lazy import lazy_attributes
 from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
@@ -68,10 +69,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'jsoncontract' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__getattr__ = lazy_attributes(__name__, _LAZY)

@@ -115,7 +115,7 @@ def load_document(
     except NotJSON as exc:
         d = exc.diagnosis
         raise InputError(
-            f"not JSON ({d.code.replace('_', ' ')}): {d.message}",
+            f"not JSON ({d.fault}): {d.message}",
             file=str(path),
             line=d.line,
             column=d.column,

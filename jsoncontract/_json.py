@@ -25,6 +25,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Anomaly
 from jsoncontract.pointer import escape_pointer_token
 
@@ -71,9 +72,10 @@ class NotJSON(Exception):
 class Diagnosis:
     """Why a text is not JSON.
 
-    ``code`` is the parse code suffix (``code_fence``, ``truncated``...), ``offset`` the
-    0-based character offset of the fault, ``repaired`` the text a repair would produce
-    (shown to the user, never used in place of the original).
+    ``code`` is the parse code that reports it (``parse.code_fence``, ``parse.truncated``...:
+    :mod:`jsoncontract.codes`), ``offset`` the 0-based character offset of the fault,
+    ``repaired`` the text a repair would produce (shown to the user, never used in place of
+    the original).
     """
 
     code: str
@@ -83,6 +85,11 @@ class Diagnosis:
     column: int
     hint: str
     repaired: str | None = None
+
+    @property
+    def fault(self) -> str:
+        """The fault in words, for a message: ``code fence``."""
+        return self.code.removeprefix(codes.PARSE.prefix).replace("_", " ")
 
 
 def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
@@ -413,7 +420,7 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
 
 def _too_deep(offset: int) -> Diagnosis:
     return Diagnosis(
-        "too_deep",
+        codes.PARSE_TOO_DEEP,
         f"nested more than {MAX_DEPTH} levels deep",
         offset,
         1,
@@ -448,7 +455,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
             prefix = data[: exc.start].decode("utf-8", "replace")
             line, col = line_col(prefix, len(prefix))
             return Diagnosis(
-                "invalid_utf8",
+                codes.PARSE_INVALID_UTF8,
                 f"byte 0x{data[exc.start]:02x} at offset {exc.start} is not valid UTF-8",
                 len(prefix),
                 line,
@@ -460,7 +467,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
         text = data
     if not text.strip():
         return Diagnosis(
-            "empty",
+            codes.PARSE_EMPTY,
             "the arguments are empty" if not text else "the arguments are only whitespace",
             0,
             1,
@@ -475,7 +482,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
             pos = next(i for i, c in enumerate(text) if 0xD800 <= ord(c) <= 0xDFFF)
             msg = "no low surrogate in string"
     else:  # pragma: no cover - callers only diagnose failures
-        return Diagnosis("invalid_json", "not a JSON document", 0, 1, 1, "")
+        return Diagnosis(codes.PARSE_INVALID_JSON, "not a JSON document", 0, 1, 1, "")
     line, col = line_col(text, pos)
 
     def found(code: str, message: str, hint: str, repaired: str | None = None) -> Diagnosis:
@@ -485,7 +492,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
     if fence is not None:
         inner = fence.group(1)
         return found(
-            "code_fence",
+            codes.PARSE_CODE_FENCE,
             "the JSON is wrapped in a markdown code fence",
             "strip the ``` fence before parsing, and tell the model to return bare JSON",
             inner if _parses(inner) else None,
@@ -495,7 +502,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
         embedded = _embedded_json(text)
         if embedded is not None and embedded != stripped:
             return found(
-                "prose",
+                codes.PARSE_PROSE,
                 "the JSON is surrounded by prose",
                 "the model wrote text around the arguments; extract nothing, reject the call "
                 "and ask for bare JSON",
@@ -503,13 +510,13 @@ def diagnose(data: str | bytes) -> Diagnosis:
             )
     if msg == "no low surrogate in string" or "surrogate" in msg:
         return found(
-            "lone_surrogate",
+            codes.PARSE_LONE_SURROGATE,
             "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its pair)",
             "lone surrogates cannot be encoded as UTF-8; fix the producer's string handling",
         )
     if msg == "unexpected control character in string":
         return found(
-            "control_character",
+            codes.PARSE_CONTROL_CHARACTER,
             f"a raw control character (U+{ord(text[pos]):04X}) appears inside a string"
             if pos < len(text)
             else "a raw control character appears inside a string",
@@ -518,7 +525,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
         )
     if msg in ("unexpected end of data", "input data is empty") or pos >= len(stripped):
         return found(
-            "truncated",
+            codes.PARSE_TRUNCATED,
             f"the JSON ends early, inside an unclosed {_open_container(text)}",
             "the output was cut off (often max_tokens / finish_reason 'length'); raise the "
             "limit or shorten the arguments, and never execute a truncated call",
@@ -526,7 +533,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
     if msg == "trailing comma is not allowed":
         repaired = _TRAILING_COMMA.sub(r"\1", text)
         return found(
-            "trailing_comma",
+            codes.PARSE_TRAILING_COMMA,
             "a comma comes right before a closing bracket",
             "remove the trailing comma",
             repaired if _parses(repaired) else None,
@@ -534,14 +541,14 @@ def diagnose(data: str | bytes) -> Diagnosis:
     char = text[pos] if pos < len(text) else ""
     if char == "'":
         return found(
-            "single_quotes",
+            codes.PARSE_SINGLE_QUOTES,
             "strings are in single quotes",
             "JSON strings use double quotes; the model produced a Python/JavaScript literal",
             _python_repair(text),
         )
     if text[pos : pos + 2] in ("//", "/*"):
         return found(
-            "comment",
+            codes.PARSE_COMMENT,
             "the JSON contains a comment",
             "JSON has no comments; remove them",
             _strip_comments(text),
@@ -549,31 +556,31 @@ def diagnose(data: str | bytes) -> Diagnosis:
     rest = text[pos : pos + 12]
     if _NON_FINITE.match(rest) or (char == "-" and _NON_FINITE.match(text[pos - 1 : pos + 12])):
         return found(
-            "nan_infinity",
+            codes.PARSE_NAN_INFINITY,
             "NaN or Infinity is used as a number",
             "JSON has no NaN or Infinity; send null or a string, or leave the field out",
         )
     literal = _PY_LITERAL.match(rest)
     if literal is not None:
         return found(
-            "python_literal",
+            codes.PARSE_PYTHON_LITERAL,
             f"{literal.group(0)} is a Python literal, not JSON",
             "use true, false and null",
             _python_repair(text),
         )
     if stripped[0] not in '{["' and _embedded_json(text) is None:
         return found(
-            "invalid_json",
+            codes.PARSE_INVALID_JSON,
             f"the text is not JSON at all (it starts with {_opening(stripped)})",
             "this is not a payload; check what was captured here",
         )
     if char.isalpha() or char == "_":
         return found(
-            "invalid_json",
+            codes.PARSE_INVALID_JSON,
             f"{msg} (an unquoted word at line {line}, column {col})",
             "object keys and strings need double quotes",
         )
-    return found("invalid_json", msg, "send one well-formed JSON document")
+    return found(codes.PARSE_INVALID_JSON, msg, "send one well-formed JSON document")
 
 
 def _parses(text: str) -> bool:

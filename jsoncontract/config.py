@@ -67,13 +67,28 @@ def find_config(start: Path | None = None) -> Path | None:
     return None
 
 
+def _read_config(path: Path) -> bytes:
+    """A config file's bytes (empty is fine: no settings), read no further than
+    :data:`MAX_CONFIG_BYTES` (a device or a pipe has no end).
+
+    Raises:
+        InputError: the file cannot be read, or is larger.
+    """
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), file=str(path)) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise InputError(f"over the {MAX_CONFIG_BYTES // 2**20} MiB limit", file=str(path))
+    return raw
+
+
 def _has_table(pyproject: Path) -> bool:
     """Whether a ``pyproject.toml`` holds a ``[tool.jsoncontract]`` table (one that is not
     valid TOML counts when it mentions the table, so that loading it says what is wrong)."""
-    from jsoncontract._files import read_bytes
-
     try:
-        text = read_bytes(pyproject, max_bytes=MAX_CONFIG_BYTES).decode("utf-8")
+        text = _read_config(pyproject).decode("utf-8")
     except (InputError, UnicodeDecodeError):
         return False
     if "jsoncontract" not in text:  # most files: no need to parse
@@ -107,10 +122,8 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
             return Config()
         path = found
     path = Path(path)
-    from jsoncontract._files import read_bytes
-
     try:
-        raw = read_bytes(path, max_bytes=MAX_CONFIG_BYTES)
+        raw = _read_config(path)
     except InputError as exc:
         raise ConfigError(f"cannot read config: {exc.message}", file=str(path)) from None
     try:
@@ -149,10 +162,14 @@ FORMAT_KEYS: Final = {
 def config_schema() -> dict[str, Any]:
     """The JSON Schema of the configuration, assembled from one file per section.
 
-    The values a ``format`` key allows are not written in the files: they are the
-    formats of the command's reporter table (:data:`FORMAT_KEYS`).
+    The values of keys that name a member of one of the library's tables are not written
+    in the files but filled in from the table: a ``format`` key allows the formats of the
+    command's reporter table (:data:`FORMAT_KEYS`), ``[check] dialect`` the dialects of the
+    capture registry, ``[fixtures] kinds`` the kinds the generator derives.
     """
+    from jsoncontract.capture.registry import built_in_names
     from jsoncontract.reporters import formats
+    from jsoncontract.suites.kinds import DERIVED_KINDS
 
     folder = resources.files("jsoncontract") / "schemas" / "config"
     schema: dict[str, Any] = orjson.loads((folder / "_root.json").read_bytes())
@@ -162,6 +179,9 @@ def config_schema() -> dict[str, Any]:
             properties[entry.name.removesuffix(".json")] = orjson.loads(entry.read_bytes())
     for (section, key), command in FORMAT_KEYS.items():
         properties[section]["properties"][key]["enum"] = formats(command)
+    properties["check"]["properties"]["dialect"]["enum"] = ["auto", *built_in_names()]
+    kinds = properties["fixtures"]["properties"]["kinds"]
+    kinds["items"]["enum"] = [kind.value for kind in DERIVED_KINDS]
     schema["additionalProperties"] = False
     return schema
 

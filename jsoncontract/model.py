@@ -16,10 +16,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
-# The JSON Pointer helpers live in jsoncontract.pointer; they stay importable from here.
-from jsoncontract.pointer import escape_pointer_token as escape_pointer_token
-from jsoncontract.pointer import join_pointer as join_pointer
-from jsoncontract.pointer import pointer_tokens as pointer_tokens
 from jsoncontract.stats import ToolStats
 
 # Code run once per call reads a member's value as ``_value_`` (the attribute itself):
@@ -93,6 +89,10 @@ class Dialect(StrEnum):
     a member of this enum, a dialect registered in
     :class:`~jsoncontract.capture.registry.Registry` may bring its own. ``json-schema`` names
     a bare JSON Schema given as a tool definition; it is no capture dialect.
+
+    The members are the names the code refers to; which dialects are read, in which order,
+    is the registry's table (:data:`~jsoncontract.capture.registry.BUILT_IN`), and a test
+    keeps the two equal. ``--dialect`` and the config schema list the table.
     """
 
     OPENAI_CHAT = "openai-chat"

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._files import expand, read_bytes, write_output
 from jsoncontract._locate import PositionIndex
 from jsoncontract.errors import InputError
@@ -29,11 +30,17 @@ from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.settings import ReportSettings
+
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
 PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
 #: Differences listed per changed part before the rest are counted.
 MAX_SHOWN: Final = 10
+#: The codes of a change to a part of a pinned tool.
+_CHANGE_CODES: Final = frozenset(codes.PIN_CHANGED.values())
 
 
 def canonical(value: Any) -> bytes:
@@ -346,7 +353,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
                 continue
             findings.extend(
                 Finding(
-                    "pin.tool_removed",
+                    codes.PIN_TOOL_REMOVED,
                     Severity.ERROR,
                     f"tool {name!r} was removed (its file {file} is gone)",
                     tool=name,
@@ -364,7 +371,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
             if old is None:
                 findings.append(
                     Finding(
-                        "pin.tool_added",
+                        codes.PIN_TOOL_ADDED,
                         Severity.ERROR,
                         f"tool {name!r} is not in the lock (new, or renamed)",
                         tool=name,
@@ -376,7 +383,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
                 findings.extend(_changed(shown, name, old, tool, index))
         findings.extend(
             Finding(
-                "pin.tool_removed",
+                codes.PIN_TOOL_REMOVED,
                 Severity.ERROR,
                 f"tool {name!r} was removed from {shown}",
                 tool=name,
@@ -396,7 +403,7 @@ def _changed(
         if canonical(before) == canonical(after):
             continue
         label = _PART_LABEL[part]
-        code = f"pin.{part}_changed"
+        code = codes.PIN_CHANGED[part]
         if part == "description":
             yield Finding(
                 code,
@@ -469,9 +476,9 @@ class DriftReport:
         return {
             "tools": self.tools,
             "files": self.files,
-            "changed": len({f.tool for f in findings if f.code.endswith("_changed")}),
-            "added": sum(1 for f in findings if f.code == "pin.tool_added"),
-            "removed": sum(1 for f in findings if f.code == "pin.tool_removed"),
+            "changed": len({f.tool for f in findings if f.code in _CHANGE_CODES}),
+            "added": sum(1 for f in findings if f.code == codes.PIN_TOOL_ADDED),
+            "removed": sum(1 for f in findings if f.code == codes.PIN_TOOL_REMOVED),
             "lock": self.lock,
         }
 
@@ -492,3 +499,48 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
     """
     findings = drift(read_lock(lock_path), current, base=base)
     return DriftReport(str(lock_path), current.count(), len(current.files), findings)
+
+
+@dataclass(frozen=True, slots=True)
+class PinSettings:
+    """Everything a ``pin`` run needs: the tool files, the lock file (paths in it are
+    relative to its directory), whether to check instead of writing, and the report of a
+    check."""
+
+    paths: tuple[Path, ...]
+    lock: Path
+    report: ReportSettings
+    check: bool = False
+    tool: str | None = None
+
+    @property
+    def base(self) -> Path:
+        """The directory the lock's file paths are relative to."""
+        return self.lock.parent
+
+
+def pin_settings(
+    cfg: Config,
+    *,
+    paths: Sequence[Path] | None = None,
+    lock: Path | None = None,
+    check: bool = False,
+    tool: str | None = None,
+    format: str | None = None,
+    output: Path | None = None,
+    color: bool | None = None,
+) -> PinSettings:
+    """The settings of a ``pin`` run: the lock is ``--lock``, else the config's
+    ``[pin] lock``, else :data:`DEFAULT_LOCK` next to the config (or here).
+
+    Raises:
+        UsageError: no tool definitions.
+    """
+    from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.settings import ReportSettings, tool_paths
+
+    targets = tool_paths(paths, cfg, how="name files or directories")
+    configured = cfg.section("pin").get("lock")
+    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
+    report = ReportSettings(format=format or "text", output=output, options=ReportOptions(color))
+    return PinSettings(targets, lock_path, report, check, tool)

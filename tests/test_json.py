@@ -102,12 +102,12 @@ class TestLoad:
     def test_depth_beyond_the_limit_is_not_json(self) -> None:
         with pytest.raises(NotJSON) as caught:
             load(b"[" * (MAX_DEPTH + 5) + b"]" * (MAX_DEPTH + 5))
-        assert caught.value.diagnosis.code == "too_deep"
+        assert caught.value.diagnosis.code == "parse.too_deep"
 
     def test_hundred_thousand_levels_do_not_crash(self) -> None:
         with pytest.raises(NotJSON) as caught:
             load(b'{"a":' * 100_000 + b"1" + b"}" * 100_000)
-        assert caught.value.diagnosis.code == "too_deep"
+        assert caught.value.diagnosis.code == "parse.too_deep"
 
     def test_deep_document_on_the_exact_path(self) -> None:
         # a duplicate key forces the standard-library parser; depth must still be bounded
@@ -120,28 +120,28 @@ class TestDiagnose:
     @pytest.mark.parametrize(
         ("text", "code", "repaired"),
         [
-            ('```json\n{"a": 1}\n```', "code_fence", '{"a": 1}'),
-            ("```\n[1]\n```", "code_fence", "[1]"),
-            ('Sure! Here you go: {"a": 1} Hope that helps.', "prose", '{"a": 1}'),
-            ('{"a": 1} is the answer', "prose", '{"a": 1}'),
-            ('{"a": "b', "truncated", None),
-            ('{"a": [1, 2', "truncated", None),
-            ('{"a":', "truncated", None),
-            ('{"a": 1,}', "trailing_comma", '{"a": 1}'),
-            ("[1, 2,]", "trailing_comma", "[1, 2]"),
-            ("{'a': 'b'}", "single_quotes", '{"a":"b"}'),
-            ('{"a": True, "b": None}', "python_literal", '{"a":true,"b":null}'),
-            ('{"a": False}', "python_literal", '{"a":false}'),
-            ('{"a": NaN}', "nan_infinity", None),
-            ('{"a": -Infinity}', "nan_infinity", None),
-            ('{"a": 1 // why\n}', "comment", '{"a": 1 \n}'),
-            ('{/* c */ "a": 1}', "comment", '{ "a": 1}'),
-            ('{"a": "x\ny"}', "control_character", '{"a": "x\\ny"}'),
-            ('{"a": "\\x41"}', "invalid_json", None),
-            ("{a: 1}", "invalid_json", None),
-            ("2025-10-31 WARN gateway timeout", "invalid_json", None),
-            ("", "empty", None),
-            ("   \n", "empty", None),
+            ('```json\n{"a": 1}\n```', "parse.code_fence", '{"a": 1}'),
+            ("```\n[1]\n```", "parse.code_fence", "[1]"),
+            ('Sure! Here you go: {"a": 1} Hope that helps.', "parse.prose", '{"a": 1}'),
+            ('{"a": 1} is the answer', "parse.prose", '{"a": 1}'),
+            ('{"a": "b', "parse.truncated", None),
+            ('{"a": [1, 2', "parse.truncated", None),
+            ('{"a":', "parse.truncated", None),
+            ('{"a": 1,}', "parse.trailing_comma", '{"a": 1}'),
+            ("[1, 2,]", "parse.trailing_comma", "[1, 2]"),
+            ("{'a': 'b'}", "parse.single_quotes", '{"a":"b"}'),
+            ('{"a": True, "b": None}', "parse.python_literal", '{"a":true,"b":null}'),
+            ('{"a": False}', "parse.python_literal", '{"a":false}'),
+            ('{"a": NaN}', "parse.nan_infinity", None),
+            ('{"a": -Infinity}', "parse.nan_infinity", None),
+            ('{"a": 1 // why\n}', "parse.comment", '{"a": 1 \n}'),
+            ('{/* c */ "a": 1}', "parse.comment", '{ "a": 1}'),
+            ('{"a": "x\ny"}', "parse.control_character", '{"a": "x\\ny"}'),
+            ('{"a": "\\x41"}', "parse.invalid_json", None),
+            ("{a: 1}", "parse.invalid_json", None),
+            ("2025-10-31 WARN gateway timeout", "parse.invalid_json", None),
+            ("", "parse.empty", None),
+            ("   \n", "parse.empty", None),
         ],
     )
     def test_fault_classes(self, text: str, code: str, repaired: str | None) -> None:
@@ -152,7 +152,7 @@ class TestDiagnose:
 
     def test_invalid_utf8_bytes(self) -> None:
         diagnosis = diagnose(b'{"a": "\xff"}')
-        assert diagnosis.code == "invalid_utf8"
+        assert diagnosis.code == "parse.invalid_utf8"
         assert "0xff" in diagnosis.message
 
     def test_truncation_names_the_open_container(self) -> None:
@@ -162,7 +162,7 @@ class TestDiagnose:
 
     def test_position_is_line_and_column(self) -> None:
         diagnosis = diagnose('{\n  "a": 1,\n}')
-        assert (diagnosis.code, diagnosis.line, diagnosis.column) == ("trailing_comma", 2, 9)
+        assert (diagnosis.code, diagnosis.line, diagnosis.column) == ("parse.trailing_comma", 2, 9)
 
     def test_positions_count_characters_not_bytes(self) -> None:
         diagnosis = diagnose('{"é": "ü" x}')
@@ -179,14 +179,14 @@ class TestDiagnose:
     )
     def test_code_fence_shapes(self, text: str, repaired: str | None) -> None:
         diagnosis = diagnose(text)
-        assert (diagnosis.code, diagnosis.repaired) == ("code_fence", repaired)
+        assert (diagnosis.code, diagnosis.repaired) == ("parse.code_fence", repaired)
 
     @pytest.mark.parametrize("tail", ["a", " "])
     def test_an_unclosed_fence_takes_linear_time(self, tail: str) -> None:
         # a long run after ``` once cost quadratic time (30,000 characters: seconds)
         start = time.process_time()
         diagnosis = diagnose("```" + tail * 30_000)
-        assert diagnosis.code == "invalid_json"
+        assert diagnosis.code == "parse.invalid_json"
         assert time.process_time() - start < 0.5
 
     def test_python_repair_refuses_huge_input(self) -> None:

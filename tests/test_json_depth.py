@@ -26,4 +26,4 @@ def test_deeper_than_orjson_writes_still_loads(levels: int) -> None:
 def test_beyond_the_parser_limit_is_not_json() -> None:
     with pytest.raises(NotJSON) as caught:
         load(_nested(10_000))
-    assert caught.value.diagnosis.code == "too_deep"
+    assert caught.value.diagnosis.code == "parse.too_deep"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pointer import join_pointer
 
@@ -215,7 +216,7 @@ class IdempotencyTracker:
         where = self._unpack(packed)
         return [
             Finding(
-                code="business.idempotency.conflict",
+                code=codes.BUSINESS_IDEMPOTENCY_CONFLICT,
                 severity=self.settings.conflict,
                 message=(
                     f"idempotency key {_quote(key)} was first used at {where} with different "
@@ -241,7 +242,7 @@ class IdempotencyTracker:
             if kind.key_field is not None:
                 findings.append(
                     Finding(
-                        code="business.idempotency.missing_key",
+                        code=codes.BUSINESS_IDEMPOTENCY_MISSING_KEY,
                         severity=missing,
                         message=(
                             f"write call without {kind.key_field!r} ({tool.name} writes: "
@@ -259,7 +260,7 @@ class IdempotencyTracker:
                 fields = ", ".join(settings.key_fields[:4])
                 findings.append(
                     Finding(
-                        code="business.idempotency.missing_key",
+                        code=codes.BUSINESS_IDEMPOTENCY_MISSING_KEY,
                         severity=missing,
                         message=(
                             f"{tool.name} writes ({kind.because}) but its schema has no "
@@ -287,7 +288,7 @@ class IdempotencyTracker:
             return findings  # the same call captured twice, not a second write
         findings.append(
             Finding(
-                code="business.idempotency.double_write",
+                code=codes.BUSINESS_IDEMPOTENCY_DOUBLE_WRITE,
                 severity=double,
                 message=(
                     f"the same {tool.name} write, with the same arguments and no idempotency "

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.business._toml import TomlIndex
 from jsoncontract.business.cost import DEFAULT_BUDGET
@@ -59,7 +60,7 @@ class RulesError(ConfigError):
         file: str | None = None,
         line: int | None = None,
         column: int | None = None,
-        code: str = "rules.invalid",
+        code: str = codes.RULES_INVALID,
     ) -> None:
         super().__init__(message, file=file, line=line, column=column)
         self.code = code
@@ -102,7 +103,7 @@ class Rule:
     @property
     def code(self) -> str:
         """The finding code: ``business.<id>``."""
-        return f"business.{self.id}"
+        return codes.business_code(self.id)
 
     @property
     def text(self) -> str:
@@ -359,7 +360,7 @@ class _Loader:
             )
         self.diagnostics.append(diagnostic)
 
-    def failure(self, exc: RulesError, code: str = "rules.invalid", **where: Any) -> None:
+    def failure(self, exc: RulesError, code: str = codes.RULES_INVALID, **where: Any) -> None:
         """A problem that stops a file or a rule (raised as is in load mode)."""
         if not self.collect:
             raise exc
@@ -446,7 +447,7 @@ class _Loader:
         tip = f"; did you mean {guess!r}?" if guess else ""
         self.report(
             RuleDiagnostic(
-                "rules.unknown-tool",
+                codes.RULES_UNKNOWN_TOOL,
                 Severity.ERROR if self.collect else Severity.WARNING,
                 f"rules for tool {tool!r}, which no tools file defines{tip} (its "
                 f"{len(entries)} rule(s) will never run)",
@@ -749,7 +750,7 @@ def _rule_types(
         line, column = item.index.position((*base, "scope")) or (rule.source.line, None)
         loader.report(
             RuleDiagnostic(
-                "rules.unknown-field",
+                codes.RULES_UNKNOWN_FIELD,
                 Severity.ERROR,
                 f"scope {rule.scope!r}: {rule.tool}'s input schema has no "
                 f"{scoped.missing!r} at {at if at != '/' else 'the top level'}{tip} (the rule "
@@ -773,7 +774,7 @@ def _rule_types(
             line, column = item.index.position((*base, "fieldPath")) or (rule.source.line, None)
             loader.report(
                 RuleDiagnostic(
-                    "rules.field-path",
+                    codes.RULES_FIELD_PATH,
                     Severity.WARNING,
                     f"fieldPath {rule.field_path!r}: the schema has no {pointed.missing!r} "
                     f"there, so findings would point at nothing{tip}",
@@ -826,7 +827,7 @@ def _check_against_schema(
         line, column = _place(item, base, key, line_in, column_in)
         loader.report(
             RuleDiagnostic(
-                f"rules.{problem.code}",
+                codes.RULES_PROBLEMS[problem.code],
                 problem.severity,
                 problem.message if key == "rule" else f"{key}: {problem.message}",
                 item.label,
@@ -887,7 +888,7 @@ def _cel_error(
         file=item.label,
         line=line,
         column=column,
-        code="rules.syntax" if kind == "syntax" else "rules.undeclared",
+        code=codes.RULES_SYNTAX if kind == "syntax" else codes.RULES_UNDECLARED,
     )
 
 
@@ -906,5 +907,5 @@ def _type_error(
         f"{expression.source}",
         file=item.label,
         line=item.index.line((*base, key)),
-        code="rules.result-type",
+        code=codes.RULES_RESULT_TYPE,
     )

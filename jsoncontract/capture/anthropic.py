@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
     DocContext,
@@ -52,17 +53,17 @@ def tool_use(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
     findings: list[Finding] = []
     name = text(node, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "the tool_use block has no name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the tool_use block has no name"))
     if "id" not in node:
         findings.append(
             envelope(
-                "envelope.missing_call_id",
+                codes.ENVELOPE_MISSING_CALL_ID,
                 "the tool_use block has no id, so no tool_result can answer it",
                 severity=Severity.WARNING,
             )
         )
     if "input" not in node:
-        findings.append(envelope("envelope.malformed", "the tool_use block has no input"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the tool_use block has no input"))
         out.append(
             call_without_arguments(
                 ctx, DIALECT, findings, node=pointer, tool=name, call_id=node.get("id")
@@ -113,7 +114,7 @@ def tool_result(
     flag = node.get("is_error")
     if flag is not None and type(flag) is not bool:
         findings.append(
-            result_problem("malformed", f"is_error must be true or false, not {flag!r}")
+            result_problem(codes.RESULT_MALFORMED, f"is_error must be true or false, not {flag!r}")
         )
     out.append(
         make_result(

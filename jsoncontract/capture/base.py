@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract._json import dumps
 from jsoncontract.model import (
     Anomaly,
@@ -129,7 +130,7 @@ def envelope(
 def envelope_anomaly(anomaly: Anomaly, where: str = "in the call envelope") -> Finding:
     """An anomaly (duplicate key...) outside the arguments, as an envelope finding."""
     return envelope(
-        "envelope." + anomaly.kind,
+        codes.ANOMALY_CODES[anomaly.kind][1],
         f"{where}: {anomaly.detail}",
         "fix the producer of this capture; the envelope is ambiguous",
     )
@@ -243,9 +244,10 @@ def make_result(
 
 
 def result_problem(code: str, message: str, hint: str | None = None) -> Finding:
-    """A finding about a result's envelope, found while reading it (stage ``result``)."""
+    """A finding about a result's envelope, found while reading it (stage ``result``),
+    reported under ``code`` (a ``result.*`` code of :mod:`jsoncontract.codes`)."""
     return Finding(
-        code="result." + code,
+        code=code,
         severity=Severity.ERROR,
         message=message,
         stage=Stage.RESULT,
@@ -263,7 +265,7 @@ def answered_id(
         return value, []
     return None, [
         result_problem(
-            "malformed",
+            codes.RESULT_MALFORMED,
             f"{what} has no {member}, so it answers no {call}",
             f"set {member} to the id of the {call} it answers",
         )
@@ -427,7 +429,7 @@ class Assembler:
             if pending.parts and "".join(pending.parts) != pending.final:
                 findings.append(
                     envelope(
-                        "envelope.stream_mismatch",
+                        codes.ENVELOPE_STREAM_MISMATCH,
                         "the streamed argument fragments do not add up to the final arguments",
                         "events were lost or reordered; the final arguments are checked",
                         severity=Severity.WARNING,
@@ -441,14 +443,14 @@ class Assembler:
         if not complete:
             findings.append(
                 envelope(
-                    "envelope.incomplete_stream",
+                    codes.ENVELOPE_INCOMPLETE_STREAM,
                     f"the stream ended before this {self.unit} was finished",
                     "the capture was cut off, or the connection dropped mid-call",
                     severity=Severity.WARNING,
                 )
             )
         if not pending.name:
-            findings.append(envelope("envelope.malformed", self.unnamed))
+            findings.append(envelope(codes.ENVELOPE_MALFORMED, self.unnamed))
         return make_call(
             pending.ctx,
             self.dialect,

@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.base import DocContext, envelope, problem_call
 from jsoncontract.model import (
@@ -62,7 +63,7 @@ def har(
         out.append(
             problem_call(
                 ctx,
-                envelope("envelope.malformed", "the HAR file has no log.entries list"),
+                envelope(codes.ENVELOPE_MALFORMED, "the HAR file has no log.entries list"),
             )
         )
         return
@@ -159,7 +160,7 @@ def _har_body(
                 problem_call(
                     ctx,
                     Finding(
-                        code="parse." + d.code,
+                        code=d.code,
                         severity=Severity.ERROR,
                         message=f"the request body is not JSON: {d.message}",
                         stage=Stage.PARSE,

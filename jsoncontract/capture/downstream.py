@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import DocContext, envelope, make_call
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
@@ -25,7 +26,7 @@ def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> 
     if not ctx.tool:
         findings.append(
             envelope(
-                "envelope.missing_tool",
+                codes.ENVELOPE_MISSING_TOOL,
                 "a downstream body does not say which tool sent it",
                 "pass --tool NAME, or wrap the body in a trace record with a tool member",
             )

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     DocContext,
     Known,
@@ -71,7 +72,7 @@ def function_call(
     findings: list[Finding] = []
     name = text(node, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "the functionCall has no name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the functionCall has no name"))
     if "args" in node:
         arguments: Any = node["args"]
         args: str | None = pointer + "/args"
@@ -113,7 +114,7 @@ def function_response(
     if not isinstance(body, dict):
         findings.append(
             result_problem(
-                "malformed",
+                codes.RESULT_MALFORMED,
                 "functionResponse.response must be an object",
                 'put the output under "output" and failures under "error"',
             )

@@ -49,6 +49,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -290,7 +291,7 @@ class Ledger:
             first.source = again.source
             first.dialect = again.dialect
             first.load_findings = again.load_findings + [
-                f for f in first.load_findings if f.code != "envelope.arguments_not_recorded"
+                f for f in first.load_findings if f.code != codes.ENVELOPE_ARGUMENTS_NOT_RECORDED
             ]
             first.turn = first.turn or again.turn
         if first.result is None and again.result is not None:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     DocContext,
     call_without_arguments,
@@ -57,7 +58,7 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     if node.get("jsonrpc") != "2.0":
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 'the request does not say "jsonrpc": "2.0"',
                 path="",
                 hint='every MCP message carries "jsonrpc": "2.0"',
@@ -67,7 +68,7 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     if "id" not in node:
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 "tools/call has no id, so it is a notification and will never be answered",
                 hint="give every request a unique id",
             )
@@ -75,18 +76,18 @@ def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     elif type(request_id) not in _ID_TYPES:  # null, a bool, a float, an object...
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 f"the request id must be a string or an integer, not {request_id!r}",
             )
         )
     params = node.get("params")
     if not isinstance(params, dict):
-        findings.append(envelope("envelope.malformed", "tools/call has no params object"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "tools/call has no params object"))
         out.append(call_without_arguments(ctx, DIALECT, findings, node=pointer, call_id=request_id))
         return
     name = text(params, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "tools/call params has no tool name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "tools/call params has no tool name"))
     meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else None
     if "arguments" in params:
         call = make_call(
@@ -280,7 +281,7 @@ def result(
     if has_result and has_error:
         findings.append(
             result_problem(
-                "malformed",
+                codes.RESULT_MALFORMED,
                 "the response has both result and error",
                 "a JSON-RPC response carries exactly one of them",
             )
@@ -293,11 +294,14 @@ def result(
             if type(code) is not int:
                 findings.append(
                     result_problem(
-                        "malformed", f"the JSON-RPC error code must be an integer, not {code!r}"
+                        codes.RESULT_MALFORMED,
+                        f"the JSON-RPC error code must be an integer, not {code!r}",
                     )
                 )
         else:
-            findings.append(result_problem("malformed", "the JSON-RPC error is not an object"))
+            findings.append(
+                result_problem(codes.RESULT_MALFORMED, "the JSON-RPC error is not an object")
+            )
         is_error = True
     elif has_result:
         body = message["result"]
@@ -310,20 +314,26 @@ def result(
                 is_error = flag
             else:
                 findings.append(
-                    result_problem("malformed", f"isError must be true or false, not {flag!r}")
+                    result_problem(
+                        codes.RESULT_MALFORMED, f"isError must be true or false, not {flag!r}"
+                    )
                 )
             if not isinstance(content, list):
                 findings.append(
                     result_problem(
-                        "malformed",
+                        codes.RESULT_MALFORMED,
                         "the tools/call result has no content list",
                         "a CallToolResult always carries content (an empty list at least)",
                     )
                 )
         else:
-            findings.append(result_problem("malformed", "the tools/call result is not an object"))
+            findings.append(
+                result_problem(codes.RESULT_MALFORMED, "the tools/call result is not an object")
+            )
     if message.get("jsonrpc") != "2.0":
-        findings.append(result_problem("malformed", 'the response does not say "jsonrpc": "2.0"'))
+        findings.append(
+            result_problem(codes.RESULT_MALFORMED, 'the response does not say "jsonrpc": "2.0"')
+        )
     extra = {} if structured is _ABSENT else {"structured": structured}
     return make_result(
         ctx,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
     DocContext,
@@ -56,7 +57,7 @@ def string_arguments(
     if "arguments" not in node:
         findings.append(
             envelope(
-                "envelope.malformed",
+                codes.ENVELOPE_MALFORMED,
                 "the function call has no arguments member",
                 'OpenAI always sends arguments as a JSON string, "{}" when empty',
             )
@@ -67,7 +68,7 @@ def string_arguments(
         return value, ArgumentsForm.TEXT, pointer + "/arguments"
     findings.append(
         envelope(
-            "envelope.arguments_not_string",
+            codes.ENVELOPE_ARGUMENTS_NOT_STRING,
             "arguments should be a JSON-encoded string in this dialect, not a parsed value",
             "a proxy or SDK decoded the arguments before logging; the value is checked as is",
             severity=Severity.WARNING,
@@ -80,25 +81,27 @@ def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = ""
     """One ``tool_calls[]`` entry: ``{id, type: "function", function: {name, arguments}}``."""
     findings: list[Finding] = []
     if not isinstance(node, dict):
-        findings.append(envelope("envelope.malformed", "a tool call must be an object"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "a tool call must be an object"))
         out.append(call_without_arguments(ctx, DIALECT, findings, node=pointer))
         return
     function = node.get("function")
     if not isinstance(function, dict):
         if node.get("type") not in (None, "function"):
             return  # a custom or built-in tool call, not a function call
-        findings.append(envelope("envelope.malformed", "the tool call has no function object"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the tool call has no function object"))
         out.append(
             call_without_arguments(ctx, DIALECT, findings, node=pointer, call_id=node.get("id"))
         )
         return
     name = text(function, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "the function call has no name", path=""))
+        findings.append(
+            envelope(codes.ENVELOPE_MALFORMED, "the function call has no name", path="")
+        )
     if "id" not in node:
         findings.append(
             envelope(
-                "envelope.missing_call_id",
+                codes.ENVELOPE_MISSING_CALL_ID,
                 "the tool call has no id, so its result cannot be matched to it",
                 severity=Severity.WARNING,
             )
@@ -134,7 +137,7 @@ def message(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
         for i, call in enumerate(calls):
             tool_call(call, ctx, out, f"{pointer}/tool_calls/{i}")
     elif calls is not None:
-        malformed = [envelope("envelope.malformed", "tool_calls must be a list")]
+        malformed = [envelope(codes.ENVELOPE_MALFORMED, "tool_calls must be a list")]
         out.append(call_without_arguments(ctx, DIALECT, malformed, node=pointer))
     legacy = node.get("function_call")
     if isinstance(legacy, dict):
@@ -167,7 +170,7 @@ def tool_message(
         if node.get("role") == "tool":  # a legacy function message answers by position
             call_id, findings = answered_id(node, "tool_call_id", "the tool message", "tool call")
     if "content" not in node:
-        findings.append(result_problem("malformed", "the tool message has no content"))
+        findings.append(result_problem(codes.RESULT_MALFORMED, "the tool message has no content"))
     out.append(
         make_result(
             ctx,

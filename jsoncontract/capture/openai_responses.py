@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
     DocContext,
@@ -41,12 +42,12 @@ def item(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: st
     findings: list[Finding] = []
     name = text(node, "name")
     if not name:
-        findings.append(envelope("envelope.malformed", "the function_call item has no name"))
+        findings.append(envelope(codes.ENVELOPE_MALFORMED, "the function_call item has no name"))
     call_id = node.get("call_id")
     if call_id is None:
         findings.append(
             envelope(
-                "envelope.missing_call_id",
+                codes.ENVELOPE_MISSING_CALL_ID,
                 "the function_call item has no call_id, so its output cannot be matched",
                 severity=Severity.WARNING,
             )
@@ -74,7 +75,9 @@ def output(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: 
         node, "call_id", "the function_call_output item", "function_call"
     )
     if "output" not in node:
-        findings.append(result_problem("malformed", "the function_call_output item has no output"))
+        findings.append(
+            result_problem(codes.RESULT_MALFORMED, "the function_call_output item has no output")
+        )
     out.append(
         make_result(
             ctx,

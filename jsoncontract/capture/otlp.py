@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.capture.base import DocContext, envelope, make_call, make_result, problem_call
 from jsoncontract.capture.containers import epoch
 from jsoncontract.model import (
@@ -194,7 +195,9 @@ class OtlpState:
         findings: list[Finding] = []
         name = attrs.get("gen_ai.tool.name")
         if not isinstance(name, str) or not name:
-            findings.append(envelope("envelope.malformed", "the span names no gen_ai.tool.name"))
+            findings.append(
+                envelope(codes.ENVELOPE_MALFORMED, "the span names no gen_ai.tool.name")
+            )
             name = None
         if hop is Hop.MCP:
             call_id = attrs.get("jsonrpc.request.id")
@@ -205,7 +208,7 @@ class OtlpState:
         if arguments is None:
             findings.append(
                 envelope(
-                    "envelope.arguments_not_recorded",
+                    codes.ENVELOPE_ARGUMENTS_NOT_RECORDED,
                     "the span does not record the call's arguments; only its result is checked",
                     "record them with gen_ai.tool.call.arguments (opt-in in the conventions)",
                     severity=Severity.INFO,
@@ -299,7 +302,7 @@ class OtlpState:
                 name = part.get("name")
                 if not isinstance(name, str) or not name:
                     findings.append(
-                        envelope("envelope.malformed", "the tool_call part has no name")
+                        envelope(codes.ENVELOPE_MALFORMED, "the tool_call part has no name")
                     )
                 if "arguments" not in part:
                     form = ArgumentsForm.UNRECORDED
@@ -337,7 +340,7 @@ class OtlpState:
                 problem_call(
                     self.first,
                     envelope(
-                        "envelope.no_tool_call",
+                        codes.ENVELOPE_NO_TOOL_CALL,
                         f"the OpenTelemetry export holds {self.spans} spans, none of them a GenAI "
                         "or MCP span (gen_ai.operation.name, mcp.method.name)",
                         "export the spans of the agent's GenAI instrumentation, with the "

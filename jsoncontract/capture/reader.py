@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract._files import (
     MAX_DOCUMENT_BYTES,
     expand,
@@ -273,7 +274,7 @@ class CaptureReader:
                 return
             d = exc.diagnosis
             raise InputError(
-                f"not JSON ({d.code.replace('_', ' ')}): {d.message}",
+                f"not JSON ({d.fault}): {d.message}",
                 file=name,
                 line=d.line,
                 column=d.column,
@@ -315,7 +316,7 @@ class CaptureReader:
                 problem_call(
                     ctx,
                     envelope(
-                        "envelope.no_tool_call",
+                        codes.ENVELOPE_NO_TOOL_CALL,
                         "the capture holds no tool call",
                         "check that this is the response in which the model called a tool",
                         severity=Severity.WARNING,
@@ -346,7 +347,7 @@ class CaptureReader:
         empty = problem_call(  # only [DONE] or empty events: a stream that carried no call
             DocContext(name, line=1, tool=self.tool),
             envelope(
-                "envelope.no_tool_call",
+                codes.ENVELOPE_NO_TOOL_CALL,
                 "the stream holds no event but [DONE]: no tool call",
                 "capture the whole stream, from the first data: line to [DONE]",
                 severity=Severity.WARNING,
@@ -368,7 +369,7 @@ class CaptureReader:
                     problem_call(
                         DocContext(name, line=number, tool=tool),
                         _parse_problem(
-                            "too_large",
+                            codes.PARSE_TOO_LARGE,
                             f"the line is longer than {self.max_line_bytes:,} bytes and was "
                             "skipped",
                             "split the event into smaller lines",
@@ -384,7 +385,8 @@ class CaptureReader:
                 if not line.strip():
                     continue
                 d = exc.diagnosis
-                if d.code != "too_deep":  # the line without its break (a newline is no fault)
+                # the line without its break (a newline is no fault)
+                if d.code != codes.PARSE_TOO_DEEP:
                     d = diagnose(line.rstrip(b"\r\n"))
                 out.append(
                     problem_call(
@@ -402,7 +404,7 @@ class CaptureReader:
                     problem_call(
                         ctx,
                         envelope(
-                            "envelope.unknown_dialect",
+                            codes.ENVELOPE_UNKNOWN_DIALECT,
                             f"line {number} is JSON but no known capture dialect ({exc})",
                             'wrap bare bodies as {"hop": "downstream", "tool": ..., '
                             '"payload": ...}',
@@ -565,7 +567,7 @@ def _noting_content(
 
 def _parse_problem(code: str, message: str, hint: str | None) -> Finding:
     return Finding(
-        code="parse." + code,
+        code=code,
         severity=Severity.ERROR,
         message=message,
         stage=Stage.PARSE,

@@ -7,30 +7,59 @@ tool definition is read by the first dialect whose
 :attr:`~jsoncontract.capture.interface.ToolLayout.recognises` says it is one of its own.
 Registries are immutable: :meth:`Registry.adding` returns a new one, so a caller (a test,
 an embedding program) can read one more dialect without changing what others read.
+
+The built-in dialects are the table :data:`BUILT_IN`: each one's name, module and hop,
+written where the command line and the config schema read them without importing a
+dialect (``--help`` stays light). :data:`DIALECTS`, their registry, is built from the table
+on first use, and refuses a module whose dialect is not what its line says.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Final
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-from jsoncontract.capture import (
-    anthropic,
-    downstream,
-    gemini,
-    mcp,
-    mcp_trace,
-    openai_chat,
-    openai_responses,
-    otlp,
-)
 from jsoncontract.errors import UsageError
-from jsoncontract.model import Hop
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect
 
-_HOP_ORDER: Final = tuple(Hop)
+#: The hops, in the order a call passes them (that of :class:`jsoncontract.model.Hop`).
+HOP_ORDER: Final = ("model", "mcp", "downstream")
+
+
+class BuiltIn(NamedTuple):
+    """One line of :data:`BUILT_IN`: the dialect's name, its module under
+    ``jsoncontract.capture`` (which defines ``DIALECT``), and the value of its hop."""
+
+    name: str
+    module: str
+    hop: str
+
+
+#: The dialects jsoncontract reads, in the order they are asked (MCP frames first: a tool
+#: definition with ``inputSchema`` is MCP's whatever else it holds); the last is the
+#: fallback for bare bodies. Adding a line here (and its module) is all the reader, the tool
+#: loader, lint, ``--dialect`` and the config schema need.
+BUILT_IN: Final = (
+    BuiltIn("mcp", "mcp", "mcp"),
+    BuiltIn("mcp-trace", "mcp_trace", "mcp"),
+    BuiltIn("openai-chat", "openai_chat", "model"),
+    BuiltIn("openai-responses", "openai_responses", "model"),
+    BuiltIn("anthropic", "anthropic", "model"),
+    BuiltIn("gemini", "gemini", "model"),
+    BuiltIn("otlp", "otlp", "model"),
+    BuiltIn("downstream", "downstream", "downstream"),
+)
+
+
+def built_in_names() -> list[str]:
+    """The names of the built-in dialects in the order to list them (:meth:`Registry.names`),
+    read from :data:`BUILT_IN` without importing any dialect."""
+    lines = sorted(BUILT_IN, key=lambda line: HOP_ORDER.index(line.hop))
+    return [line.name for line in lines]
 
 
 class Registry:
@@ -66,7 +95,7 @@ class Registry:
     def names(self) -> list[str]:
         """Every dialect's name, in the order a call passes their hops (model, MCP,
         downstream), then in registry order: the order to list them in."""
-        return [d.name for d in sorted(self, key=lambda d: _HOP_ORDER.index(d.hop))]
+        return [d.name for d in sorted(self, key=lambda d: HOP_ORDER.index(d.hop))]
 
     def get(self, name: str) -> CaptureDialect | None:
         """The dialect called ``name``, or ``None``."""
@@ -95,19 +124,30 @@ class Registry:
         return Registry(dialects, fallback=self.fallback)
 
 
-#: The dialects jsoncontract reads, in the order they are asked (MCP frames first: a tool
-#: definition with ``inputSchema`` is MCP's whatever else it holds), and the fallback for
-#: bare bodies. Adding one here (and its module) is all the reader, the tool loader and
-#: lint need.
-DIALECTS: Final = Registry(
-    (
-        mcp.DIALECT,
-        mcp_trace.DIALECT,
-        openai_chat.DIALECT,
-        openai_responses.DIALECT,
-        anthropic.DIALECT,
-        gemini.DIALECT,
-        otlp.DIALECT,
-    ),
-    fallback=downstream.DIALECT,
-)
+def _load(line: BuiltIn) -> CaptureDialect:
+    dialect: CaptureDialect = import_module(f"jsoncontract.capture.{line.module}").DIALECT
+    if (dialect.name, dialect.hop) != (line.name, line.hop):
+        raise ValueError(
+            f"jsoncontract.capture.{line.module} defines the dialect {str(dialect.name)!r} at "
+            f"hop {str(dialect.hop)!r}; BUILT_IN says {line.name!r} at {line.hop!r}"
+        )
+    return dialect
+
+
+@cache
+def built_in() -> Registry:
+    """The registry of the built-in dialects (:data:`BUILT_IN`), built on first use."""
+    *detected, fallback = (_load(line) for line in BUILT_IN)
+    return Registry(detected, fallback=fallback)
+
+
+if TYPE_CHECKING:
+    #: The registry of the built-in dialects: the one the reader, the tool loader and lint
+    #: use unless given another.
+    DIALECTS: Registry
+
+
+def __getattr__(name: str) -> Registry:
+    if name == "DIALECTS":
+        return built_in()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

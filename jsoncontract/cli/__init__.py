@@ -2,7 +2,8 @@
 
 ``main`` is the console script. It answers ``--version`` before importing anything heavy,
 runs the typer app, and is the one place where exceptions become exit codes:
-0 clean, 1 findings at or above ``--fail-on``, 2 could not do the job.
+0 clean, 1 findings at or above ``--fail-on``, 2 could not do the job. It is also where a
+command's run pauses the cyclic garbage collector (:mod:`jsoncontract._gc` says why).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main(argv: list[str] | None = None) -> NoReturn:
 
 def run(args: list[str]) -> int:
     """Run the command line and return its exit code (never raises, never exits)."""
+    from jsoncontract._gc import collector_paused
     from jsoncontract.cli.app import build
     from jsoncontract.errors import JsoncontractError
 
@@ -42,7 +44,8 @@ def run(args: list[str]) -> int:
 
     command = build(args)
     try:
-        code = command.main(args, prog_name="jsoncontract", standalone_mode=False)
+        with collector_paused():
+            code = command.main(args, prog_name="jsoncontract", standalone_mode=False)
     except JsoncontractError as exc:
         _error(str(exc))
         return EXIT_ERROR

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,36 +14,23 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    ProgressOpt,
     RulesOpt,
-    exit_code,
+    dialect_choices,
     format_choices,
-    output_stream,
-    stderr_is_terminal,
-    tool_paths,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
+    from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.model import CallResult
 
     CheckFormat = str
+    DialectChoice = str
 else:
     CheckFormat = format_choices("check")  # the formats of the reporter table
-
-
-class DialectChoice(StrEnum):
-    """Capture dialects ``--dialect`` can force."""
-
-    auto = "auto"
-    openai_chat = "openai-chat"
-    openai_responses = "openai-responses"
-    anthropic = "anthropic"
-    gemini = "gemini"
-    otlp = "otlp"
-    mcp = "mcp"
-    mcp_trace = "mcp-trace"
-    downstream = "downstream"
+    DialectChoice = dialect_choices()  # auto, and the dialects of the capture registry
 
 
 def register(app: typer.Typer) -> None:
@@ -102,89 +87,59 @@ def check_cli(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
     color: ColorOpt = None,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
     from jsoncontract.api import iter_check
-    from jsoncontract.business import load_business
-    from jsoncontract.business.context import parse_context
     from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.cli.options import (
+        business_gate,
+        exit_code,
+        stderr_is_terminal,
+        write_report,
+    )
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
-    from jsoncontract.model import Dialect, Summary
-    from jsoncontract.reporters import ReportOptions, render
-    from jsoncontract.tools.toolset import ToolSet
-
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("check")
-    if not captures:
-        raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = tool_paths(tools, cfg)
-    tool = tool or section.get("tool")
-    chosen = dialect.value if dialect else section.get("dialect", "auto")
-    forced = None if chosen == "auto" else Dialect(chosen)
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = ReportOptions(
-        color=color,
-        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
-        verbose=verbose,
-        quiet=quiet,
-    )
-    toolset = ToolSet.from_paths(paths, tool_name=tool)
-    reveal = show_values or bool(section.get("show_values", False))
-    business = load_business(
-        rules, config=cfg, context=parse_context(context) if context is not None else None,
-        tools=toolset, show_values=reveal,
-    )
-    for warning in business.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    from jsoncontract.capture.ledger import WINDOW
-
-    window = result_window if result_window is not None else section.get("result_window", WINDOW)
-    reader = CaptureReader(dialect=forced, tool=tool, window=window)
-    summary = Summary()
+    from jsoncontract.model import Summary
     from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.result import ResultChecks
+    from jsoncontract.pipeline.settings import check_settings
+    from jsoncontract.tools.toolset import ToolSet
 
-    results = iter_check(
-        captures, tools=toolset, tool=tool, business=business, show_values=reveal,
-        summary=summary, reader=reader, results=ResultChecks.from_config(cfg),
-        session=SessionContracts.from_config(cfg, toolset),
-    )
-    if progress and stderr_is_terminal() and "-" not in captures:
-        results = _with_progress(results, reader, captures)
-    try:
-        with output_stream(output, live=fmt == "jsonl") as stream:
-            render("check", fmt, stream, options, summary, results)
-    finally:
-        business.close()
-    worst = summary.worst()
-    return exit_code(worst.value if worst else None, threshold)
+    settings = check_settings(
+        load_config(config, discover=not no_config),
+        captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
+        context=context, show_values=show_values, format=format, output=output,
+        fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
+        result_window=result_window,
+    )  # fmt: skip
+    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+    with business_gate(settings.business, toolset) as business:
+        reader = CaptureReader(
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window
+        )
+        summary = Summary()
+        results = iter_check(
+            settings.captures, tools=toolset, tool=settings.tool, business=business,
+            show_values=settings.show_values, summary=summary, reader=reader,
+            results=ResultChecks(settings.results),
+            session=SessionContracts(toolset, settings.session),
+        )  # fmt: skip
+        if progress and stderr_is_terminal() and "-" not in settings.captures:
+            results = _with_progress(results, reader, settings.captures)
+        write_report("check", settings.report, summary, results)
+    return exit_code(summary.worst(), settings.report.fail_on)
 
 
 def _with_progress(
-    results: Iterator[CallResult], reader: Any, captures: list[str]
+    results: Iterator[CallResult], reader: CaptureReader, captures: Sequence[str]
 ) -> Iterator[CallResult]:
-    """Pass results through while a transient progress bar on stderr follows the bytes read."""
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
+    """Pass results through while a bar on stderr follows the bytes read."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
+    from jsoncontract.cli.options import byte_progress
 
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
-    if total < 5_000_000:  # small inputs finish before a bar helps
-        yield from results
-        return
-    columns = (TextColumn("checking"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("check", total=total)
-        for count, result in enumerate(results):
-            if count % 4096 == 0:
-                bar.update(task, completed=reader.bytes_read)
-            yield result
+    return byte_progress("checking", results, lambda: reader.bytes_read, total)

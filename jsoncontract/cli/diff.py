@@ -4,29 +4,26 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jsoncontract.cli.check import DialectChoice  # noqa: TC001 - typer reads it at run time
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
-    exit_code,
+    dialect_choices,
     format_choices,
-    output_stream,
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
-    from jsoncontract.diff.compare import ArrayRule
-
     DiffFormat = str
+    DialectChoice = str
 else:
     DiffFormat = format_choices("diff")  # the formats of the reporter table
+    DialectChoice = dialect_choices()  # auto, and the dialects of the capture registry
 
 
 class RowsChoice(StrEnum):
@@ -132,109 +129,28 @@ def diff_cli(
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.diff.iter_diff` (help text: HELP)."""
+    from jsoncontract.cli.options import exit_code, write_report
     from jsoncontract.config import load_config
-    from jsoncontract.diff.correlate import DEFAULT_FIELDS
-    from jsoncontract.diff.differ import DiffOptions, iter_diff
-    from jsoncontract.diff.downstream import DownstreamSchemas, parse_ref
-    from jsoncontract.diff.mapping import load_mappings
+    from jsoncontract.diff.differ import iter_diff
     from jsoncontract.diff.model import DiffSummary
-    from jsoncontract.errors import UsageError
-    from jsoncontract.model import Dialect, Hop
-    from jsoncontract.reporters import ReportOptions, render
-    from jsoncontract.tools.toolset import ToolSet
+    from jsoncontract.diff.settings import diff_inputs, diff_settings
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("diff")
-    if hop_files and trace is not None:
-        raise UsageError("give hop files or --trace, not both")
-    if not hop_files and trace is None:
-        raise UsageError(
-            "nothing to diff: give two or three hop files (model, mcp, downstream), or "
-            "--trace FILE.jsonl"
-        )
-    tool_paths: list[Any] = list(tools or cfg.paths(cfg.get("tools")))
-    toolset = ToolSet.from_paths(tool_paths, tool_name=tool) if tool_paths else None
-    refs = [parse_ref(r) for r in downstream_schema or ()]
-    base = None
-    if not refs and section.get("downstream_schemas"):
-        refs = [(None if name == "*" else name, ref)
-                for name, ref in section["downstream_schemas"].items()]
-        base = cfg.root
-    downstream = DownstreamSchemas(refs, base=base) if refs else None
-
-    def schema_of(name: str, hop: Hop) -> Any:
-        if hop is Hop.DOWNSTREAM:
-            return downstream.raw(name) if downstream is not None else None
-        contract = toolset.get(name) if toolset is not None else None
-        return contract.input_schema if contract is not None else None
-
-    mapping_paths: list[Any] = list(mapping or cfg.paths(section.get("mappings")))
-    mappings = load_mappings(mapping_paths, schema_of=schema_of) if mapping_paths else None
-    fields = correlate or _as_list(section.get("correlation_field")) or list(DEFAULT_FIELDS)
-    options = DiffOptions(
-        tolerance=tolerance if tolerance is not None else float(section.get("tolerance", 0.0)),
-        ignore=tuple(ignore or section.get("ignore", ())),
-        arrays=tuple(_array_rules(set_, multiset, key, cfg)),
-        show_values=show_values or bool(section.get("show_values", False)),
-        correlate=tuple(fields),
-    )
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    report_options = ReportOptions(
-        color=color,
-        rows=(rows.value if rows else None) or section.get("rows", "auto"),
-        verbose=verbose or bool(hop_files),
-        quiet=quiet,
-        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
-        width=width,
-    )
+    settings = diff_settings(
+        load_config(config, discover=not no_config),
+        hop_files=hop_files, trace=trace, call_id=call_id, tools=tools, tool=tool,
+        dialect=dialect, mappings=mapping, downstream_schemas=downstream_schema,
+        correlate=correlate, ignore=ignore, tolerance=tolerance, sets=set_,
+        multisets=multiset, keys=key, show_values=show_values, format=format,
+        output=output, fail_on=fail_on, rows=rows, max_shown=max_shown, verbose=verbose,
+        quiet=quiet, width=width, color=color,
+    )  # fmt: skip
+    inputs = diff_inputs(settings)
     summary = DiffSummary()
     results = iter_diff(
-        hop_files or (),
-        trace=trace,
-        call_id=call_id,
-        tools=toolset,
-        mappings=mappings,
-        downstream=downstream,
-        options=options,
-        tool=tool,
-        dialect=Dialect(dialect.value) if dialect and dialect.value != "auto" else None,
+        settings.hop_files, trace=settings.trace, call_id=settings.call_id,
+        tools=inputs.tools, mappings=inputs.mappings, downstream=inputs.downstream,
+        options=settings.options, tool=settings.tool, dialect=settings.dialect,
         summary=summary,
-    )
-    with output_stream(output) as stream:
-        render("diff", fmt, stream, report_options, summary, results)
-    worst = summary.worst()
-    return exit_code(worst.value if worst else None, threshold)
-
-
-def _as_list(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [value] if isinstance(value, str) else list(value)
-
-
-def _array_rules(
-    sets: list[str] | None, multisets: list[str] | None, keys: list[str] | None, cfg: Config
-) -> list[tuple[str, ArrayRule]]:
-    """``--set``, ``--multiset`` and ``--key`` first, then the config's ``[diff.arrays]``."""
-    from jsoncontract.diff.compare import ArrayRule
-    from jsoncontract.errors import UsageError
-
-    rules: list[tuple[str, ArrayRule]] = []
-    rules.extend((p, ArrayRule("set", (), f"--set {p}")) for p in sets or ())
-    rules.extend((p, ArrayRule("multiset", (), f"--multiset {p}")) for p in multisets or ())
-    for spec in keys or ():
-        path, sep, members = spec.partition("=")
-        names = tuple(m.strip() for m in members.split(",") if m.strip())
-        if not sep or not path or not names:
-            raise UsageError(f"--key {spec!r}: write PATH=FIELD[,FIELD], e.g. --key /lines=sku")
-        rules.append((path, ArrayRule("key", names, f"--key {spec}")))
-    where = str(cfg.path) if cfg.path is not None else "config"
-    for path, spec in cfg.section("diff").get("arrays", {}).items():
-        origin = f"{where} [diff.arrays] {path}"
-        if spec.startswith("key:"):
-            names = tuple(m.strip() for m in spec[4:].split(","))
-            rules.append((path, ArrayRule("key", names, origin)))
-        else:
-            rules.append((path, ArrayRule(spec, (), origin)))
-    return rules
+    )  # fmt: skip
+    write_report("diff", settings.report, summary, results)
+    return exit_code(summary.worst(), settings.report.fail_on)

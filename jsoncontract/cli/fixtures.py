@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,83 +14,23 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    ProgressOpt,
     RulesOpt,
-    exit_code,
     format_choices,
-    output_stream,
-    stderr_is_terminal,
-    tool_paths,
+    kind_choices,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.config import Config
-    from jsoncontract.suites.generate import GenerationReport
-    from jsoncontract.suites.hooks import ViolationSource
-    from jsoncontract.tools.toolset import ToolSet
-
     FixturesFormat = str
+    Kind = str
 else:
     FixturesFormat = format_choices("fixtures")  # the formats of the reporter table
-
-#: Where ``test`` looks for suites when neither the command line nor the config says.
-DEFAULT_SUITE_DIR = "fixtures"
-
-
-class Kind(StrEnum):
-    """Case kinds ``--kind`` can choose."""
-
-    valid = "valid"
-    missing_field = "missing-field"
-    wrong_enum = "wrong-enum"
-    wrong_type = "wrong-type"
-    extra_field = "extra-field"
-    out_of_range = "out-of-range"
-    malformed = "malformed"
-    string_arguments = "string-arguments"
-    result_valid = "result-valid"
-    result_missing_field = "result-missing-field"
-    result_wrong_type = "result-wrong-type"
-    business = "business"
+    Kind = kind_choices()  # the kinds the generator derives
 
 
 def register(app: typer.Typer) -> None:
     """Add the command to the root app."""
     app.command("fixtures", no_args_is_help=False)(fixtures_cli)
-
-
-def suite_dir(cfg: Config, given: Path | None, *, required: bool = False) -> Path:
-    """The suite directory: the argument, the config's ``[fixtures] suite_dir``, or (unless
-    ``required``) ``fixtures``.
-
-    Raises:
-        UsageError: ``required`` and neither the argument nor the config names one.
-    """
-    if given is not None:
-        return given
-    configured = cfg.section("fixtures").get("suite_dir")
-    if isinstance(configured, str) and configured:
-        return cfg.root / configured
-    if required:
-        from jsoncontract.errors import UsageError
-
-        where = cfg.path if cfg.path is not None else "jsoncontract.toml"
-        raise UsageError(
-            "no suite directory given: name it (jsoncontract fixtures --tools PATH SUITE_DIR), "
-            f"or set suite_dir under [fixtures] in {where}"
-        )
-    return Path(DEFAULT_SUITE_DIR)
-
-
-def violation_sources(gate: BusinessRules, tools: ToolSet) -> Sequence[ViolationSource]:
-    """The writers of business-rule cases: the rules engine's, when rules are loaded."""
-    if gate.rules is None:
-        return ()
-    from jsoncontract.suites.rule_cases import RuleViolations
-
-    return (RuleViolations(gate, tools),)
 
 
 # fmt: off
@@ -130,8 +69,7 @@ def fixtures_cli(
     fail_on: FailOnOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
     color: ColorOpt = None,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
@@ -143,54 +81,36 @@ def fixtures_cli(
     and reports stale ones. Exit 1 when a tool admits no valid instance, when a --capture
     call names no known tool, or (with --check) when a suite would change.
     """
-    from jsoncontract.cli.progress import item_progress
-    from jsoncontract.cli.test import load_gate
+    from jsoncontract.cli.options import (
+        business_gate,
+        exit_code,
+        item_progress,
+        stderr_is_terminal,
+        write_report,
+    )
     from jsoncontract.config import load_config
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.model import Severity
     from jsoncontract.suites.generate import generate_suites
-    from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
-    from jsoncontract.suites.model import DERIVED_KINDS, CaseKind
+    from jsoncontract.suites.rule_cases import violation_sources
+    from jsoncontract.suites.settings import fixtures_settings
     from jsoncontract.tools.toolset import ToolSet
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("fixtures")
-    chosen = [k.value for k in kind] if kind else section.get("kinds")
-    kinds = [CaseKind(k) for k in chosen] if chosen else list(DERIVED_KINDS)
-    directory = suite_dir(cfg, suite_dir_arg, required=True)
-    toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
-    # business rules contribute cases, and regression cases record their outcome through
-    # the same gates `test` will use
-    gate = load_gate(cfg, rules, context, toolset, False)
-    try:
-        with item_progress("generating", enabled=progress and stderr_is_terminal()) as tick:
-            report = generate_suites(
-                toolset,
-                directory,
-                seed=seed,
-                default_seed=int(section.get("seed", 0)),
-                kinds=kinds,
-                prune=prune,
-                check=check,
-                sources=violation_sources(gate, toolset),
-                captures=list(capture or ()),
-                max_depth=max_depth or int(section.get("max_depth", DEFAULT_MAX_DEPTH)),
-                progress=tick,
-                business=gate.fresh,
-            )
-    finally:
-        gate.close()
-    options = ReportOptions(color=color, quiet=quiet)
-    with output_stream(output) as stream:
-        render("fixtures", format or "text", stream, options, report)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    return exit_code(_worst(report), threshold)
-
-
-def _worst(report: GenerationReport) -> str | None:
-    """The most severe of the run's findings: tools without cases, capture calls left
-    unrecorded (and, with ``--check``, suites out of date) are errors; stale and skipped
-    cases are warnings."""
-    from jsoncontract.model import Severity
-
-    worst = Severity.worst(f.severity for f in report.findings())
-    return worst.value if worst is not None else None
+    settings = fixtures_settings(
+        load_config(config, discover=not no_config),
+        directory=suite_dir_arg, tools=tools, tool=tool, seed=seed, kinds=kind, rules=rules,
+        context=context, captures=capture, prune=prune, check=check, max_depth=max_depth,
+        format=format, output=output, fail_on=fail_on, quiet=quiet, color=color,
+    )  # fmt: skip
+    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+    with (
+        business_gate(settings.business, toolset) as gate,
+        item_progress("generating", enabled=progress and stderr_is_terminal()) as tick,
+    ):
+        report = generate_suites(
+            toolset, settings.directory, seed=settings.seed, default_seed=settings.default_seed,
+            kinds=settings.kinds, prune=settings.prune, check=settings.check,
+            sources=violation_sources(gate, toolset), captures=settings.captures,
+            max_depth=settings.max_depth, progress=tick, business=gate.fresh,
+        )  # fmt: skip
+    write_report("fixtures", settings.report, report)
+    return exit_code(Severity.worst(f.severity for f in report.findings()), settings.report.fail_on)

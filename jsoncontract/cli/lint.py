@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,12 +14,14 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
-    exit_code,
     format_choices,
-    output_stream,
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from jsoncontract.lint.engine import Linter
+
     LintFormat = str
 else:
     LintFormat = format_choices("lint")  # the formats of the reporter table
@@ -78,85 +80,34 @@ def lint_cli(
 
     `jsoncontract rules` lists the rules; `jsoncontract rules CODE` explains one.
     """
-    import gc
-
-    # A short-lived process holding a whole catalog in memory: the cyclic collector would
-    # re-scan millions of live objects for cycles that do not matter here.
-    gc.disable()
+    from jsoncontract.cli.options import exit_code, warn, write_report
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
     from jsoncontract.lint.engine import Linter
-    from jsoncontract.lint.settings import build_settings
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.lint.settings import command_settings
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("lint")
-    targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
-    if not targets:
-        raise UsageError(
-            "no tool definitions: name files or directories, or list them under tools = [...] "
-            "in jsoncontract.toml"
-        )
-    if fix and diff:
-        raise UsageError("--fix writes the fixes and --diff only shows them; choose one")
-    if fix and any(str(t) == "-" for t in targets):
-        raise UsageError("--fix cannot write back to stdin; use --diff, or name the files")
-    settings = build_settings(
-        section,
-        config_file=str(cfg.path) if cfg.path else "config",
-        profiles=_split(profile),
-        mcp_version=mcp_version,
-        select=_split(select),
-        ignore=_split(ignore),
-        limits=limit or (),
-        tool_name=tool,
-    )
-    for note in settings.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {note}\n")
-    _warn_unused_selection(settings)
-    linter = Linter(settings)
+    settings = command_settings(
+        load_config(config, discover=not no_config),
+        paths=paths, profiles=profile, mcp_version=mcp_version, select=select, ignore=ignore,
+        limits=limit, tool=tool, fix=fix, diff=diff, format=format, output=output,
+        fail_on=fail_on, statistics=statistics, quiet=quiet, color=color,
+    )  # fmt: skip
+    warn(settings.lint.warnings)
+    linter = Linter(settings.lint)
     fixed = 0
-    if fix or diff:
-        fixed, changed = _fix(linter, targets, write=fix)
-        if diff:
+    if settings.fix or settings.diff:
+        fixed, changed = _fix(linter, settings.paths, write=settings.fix)
+        if settings.diff:
             return 1 if changed else 0
-    report = linter.lint_paths(targets)
+    report = linter.lint_paths(settings.paths)
     report.fixed = fixed
-    fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=threshold)
-    with output_stream(output) as stream:
-        render("lint", fmt, stream, options, report)
-    worst = report.worst()
-    return exit_code(worst.value if worst else None, threshold)
+    write_report("lint", settings.report, report)
+    return exit_code(report.worst(), settings.report.fail_on)
 
 
-def _split(values: list[str] | None) -> list[str] | None:
-    """``--select a,b --select c`` -> [a, b, c]; ``None`` when the option was not given."""
-    if values is None:
-        return None
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def _warn_unused_selection(settings: Any) -> None:
-    """Say when an explicitly selected rule does not run in any selected profile."""
-    from jsoncontract.lint.codes import all_rules
-
-    if settings.select is None or len(settings.select) > 5:
-        return
-    for code in sorted(settings.select):
-        rule = all_rules()[code]
-        severity, _ = rule.severity_for(settings.profiles, settings.mcp_version)
-        if severity is None:
-            sys.stderr.write(
-                f"jsoncontract: warning: {code} ({rule.name}) does not run in the profiles "
-                f"{', '.join(settings.profiles)}; jsoncontract rules {code} says where it does\n"
-            )
-
-
-def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:
+def _fix(linter: Linter, targets: Sequence[str | Path], *, write: bool) -> tuple[int, bool]:
     """Fix (or, with ``write`` false, diff) every file; returns (fixes applied, changed)."""
     from jsoncontract._files import expand, read_bytes
+    from jsoncontract.cli.options import note
     from jsoncontract.lint.fix import fix_source, write_fixed
     from jsoncontract.tools.loader import TOOL_SUFFIXES
 
@@ -170,14 +121,14 @@ def _fix(linter: Any, targets: list[Any], *, write: bool) -> tuple[int, bool]:
         applied += result.applied
         if write:
             write_fixed(result)
-            sys.stderr.write(f"jsoncontract: fixed {result.applied} in {result.path}\n")
+            note(f"fixed {result.applied} in {result.path}")
         else:
             sys.stdout.write(result.diff())
     if not write:
         noun = "fix" if applied == 1 else "fixes"
-        sys.stderr.write(
-            f"jsoncontract: {applied} {noun} would be applied (run with --fix to write them)\n"
+        note(
+            f"{applied} {noun} would be applied (run with --fix to write them)"
             if changed
-            else "jsoncontract: nothing to fix\n"
+            else "nothing to fix"
         )
     return applied, changed

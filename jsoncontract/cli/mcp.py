@@ -374,15 +374,12 @@ def lint_cli(
     Findings name the server, the tool and the JSON Pointer inside the tool. The mcp profile
     checks the negotiated protocol version unless --mcp-version says otherwise.
     """
-    import gc
-
-    gc.disable()
-    from jsoncontract.cli.lint import _split
     from jsoncontract.config import load_config
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import build_settings
     from jsoncontract.live.linting import lint_listing, lint_version
     from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.settings import split_values
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
@@ -398,17 +395,19 @@ def lint_cli(
     settings = build_settings(
         section,
         config_file=str(cfg.path) if cfg.path else "config",
-        profiles=_split(profile) or ["mcp"],
+        profiles=split_values(profile) or ["mcp"],
         mcp_version=version,
-        select=_split(select),
-        ignore=_split(ignore),
+        select=split_values(select),
+        ignore=split_values(ignore),
     )
     for message in settings.warnings:
         warn(message)
     linter = Linter(settings)
     report = lint_listing(linter, listing)
     fmt = format or section.get("format", "text")
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
         render("mcp lint", fmt, stream, view, report)
@@ -566,8 +565,7 @@ def probe_cli(
     says otherwise. Exit 1 when the server accepts what its schema forbids (or any finding
     at --fail-on); 2 when a server cannot be probed.
     """
-    from jsoncontract.cli.options import stderr_is_terminal
-    from jsoncontract.cli.progress import item_progress
+    from jsoncontract.cli.options import item_progress, stderr_is_terminal
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.live.probe import ProbeSettings, parse_kinds, probe_servers
@@ -605,7 +603,9 @@ def probe_cli(
             return ProbeReport(cards)
 
         report = run_async(main)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     view = ReportOptions(color=color, quiet=quiet, fail_on=threshold)
     with output_stream(output) as stream:
         render("mcp probe", format, stream, view, report)
@@ -716,15 +716,14 @@ def test_cli(
     Write: jsoncontract mcp test SERVER SUITE...  or  jsoncontract mcp test SUITE... --
     COMMAND ARGS...
     """
-    from jsoncontract.cli.options import stderr_is_terminal
-    from jsoncontract.cli.progress import item_progress
-    from jsoncontract.cli.test import load_gate
+    from jsoncontract.cli.options import item_progress, stderr_is_terminal
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
     from jsoncontract.live.client import connect
     from jsoncontract.live.suites import LiveTestSettings, run_on_server
     from jsoncontract.live.tools import list_tools
     from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.settings import business_settings
     from jsoncontract.suites.runner import load_suites
     from jsoncontract.suites.select import Selector
     from jsoncontract.tools.toolset import ToolSet
@@ -757,17 +756,16 @@ def test_cli(
         concurrency=concurrency or cfg.section("mcp").get("concurrency") or 4,
     )
     with_business = bool(rules or context is not None or cfg.section("business"))
+    business = business_settings(cfg, rules=rules, context=context, show_values=show_values)
     with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
 
         async def main() -> Any:
             async with connect(spec, options) as conn:
                 listing = await list_tools(conn)
                 # business rules are loaded against the server's own tools
-                gate = (
-                    load_gate(cfg, rules, context, ToolSet(listing.contracts()), show_values)
-                    if with_business
-                    else None
-                )
+                gate = business.load(ToolSet(listing.contracts())) if with_business else None
+                for message in gate.warnings if gate is not None else ():
+                    warn(message)
                 try:
                     report = await run_on_server(
                         conn, listing, suites, settings, options,
@@ -787,7 +785,9 @@ def test_cli(
     view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
         render("mcp test", format, stream, view, report)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
+    from jsoncontract.settings import fail_threshold
+
+    threshold = fail_threshold(fail_on, cfg)
     return exit_code(None if report.ok else "error", threshold)
 
 

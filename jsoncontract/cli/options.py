@@ -1,4 +1,20 @@
-"""Options shared by several commands, and the helpers that act on them."""
+"""What the commands share: their common options, the choices derived from the library's
+tables, and the helpers every command body is made of.
+
+A command body is five steps, each one line or a few::
+
+    settings = check_settings(load_config(...), captures=..., ...)  # settings (library)
+    toolset = ToolSet.from_paths(settings.tools, ...)                # build
+    with business_gate(settings.business, toolset) as business:     # build
+        results = iter_check(...)                                    # run (library)
+        write_report("check", settings.report, summary, results)     # report
+    return exit_code(summary.worst(), settings.report.fail_on)       # exit code
+
+The settings are built in the library (config plus flags, validated before any input is
+read); the helpers here are the only ones that touch stdout and stderr besides the
+reporters. No command module imports another: what two commands share lives here.
+Exceptions become exit codes in one place only, :func:`jsoncontract.cli.run`.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +25,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
-from jsoncontract.errors import InputError, UsageError
+from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from collections.abc import Callable, Iterable
+
+    from jsoncontract.business.gate import BusinessRules
+    from jsoncontract.model import Severity
+    from jsoncontract.settings import BusinessSettings, ReportSettings
+    from jsoncontract.tools.toolset import ToolSet
+
+    Progress = Callable[[int, int], None]
 
 
 #: Bytes of a report to a pipe held in memory until the run ends; more go to an anonymous
@@ -90,6 +113,12 @@ ColorOpt = Annotated[
         show_default=False,
     ),
 ]
+ProgressOpt = Annotated[
+    bool,
+    typer.Option(help="Show a progress bar on stderr (only when stderr is a terminal)."),
+]
+
+# -- choices derived from the library's tables ----------------------------------------------
 
 
 def format_choices(command: str) -> type[StrEnum]:
@@ -102,28 +131,70 @@ def format_choices(command: str) -> type[StrEnum]:
     return choices
 
 
-def tool_paths(given: list[Path] | None, cfg: Config) -> list[Path]:
-    """The tool definition paths: ``--tools``, else the config's ``tools``.
+def dialect_choices() -> type[StrEnum]:
+    """The choices of ``--dialect``: ``auto`` (detect), then every built-in dialect of the
+    capture registry (:data:`jsoncontract.capture.registry.BUILT_IN`), in the order it lists
+    them."""
+    from jsoncontract.capture.registry import built_in_names
 
-    Raises:
-        UsageError: neither names any.
-    """
-    paths = list(given or cfg.paths(cfg.get("tools")))
-    if not paths:
-        raise UsageError(
-            "no tool definitions: pass --tools PATH, or list them under tools = [...] in "
-            "jsoncontract.toml"
-        )
-    return paths
+    members = [(name, name) for name in ("auto", *built_in_names())]
+    choices: type[StrEnum] = StrEnum("DialectChoice", members)  # type: ignore[misc]
+    return choices
 
 
-def exit_code(worst: str | None, fail_on: str) -> int:
+def kind_choices() -> type[StrEnum]:
+    """The choices of ``fixtures --kind``: the case kinds the generator derives
+    (:data:`jsoncontract.suites.kinds.DERIVED_KINDS`), in the order it writes them."""
+    from jsoncontract.suites.kinds import DERIVED_KINDS
+
+    members = [(kind.value, kind.value) for kind in DERIVED_KINDS]
+    choices: type[StrEnum] = StrEnum("Kind", members)  # type: ignore[misc]
+    return choices
+
+
+# -- the steps of a command body -----------------------------------------------------------
+
+
+def warn(messages: Iterable[str]) -> None:
+    """Write each message as a warning on stderr (the report is never interrupted)."""
+    for message in messages:
+        sys.stderr.write(f"jsoncontract: warning: {message}\n")
+
+
+def note(message: str) -> None:
+    """Write one line about the run on stderr (``fixed 3 in tools.json``)."""
+    sys.stderr.write(f"jsoncontract: {message}\n")
+
+
+@contextmanager
+def business_gate(settings: BusinessSettings, tools: ToolSet) -> Iterator[BusinessRules]:
+    """The business gate of a run, its load-time warnings written to stderr; closed (its
+    Python rule workers stopped) when the block ends."""
+    gate = settings.load(tools)
+    try:
+        warn(gate.warnings)
+        yield gate
+    finally:
+        gate.close()
+
+
+def write_report(
+    command: str, settings: ReportSettings, end: Any, results: Iterable[Any] = ()
+) -> None:
+    """Render ``command``'s report in the chosen format to stdout or the output file
+    (which only appears, complete, when the report is finished)."""
+    from jsoncontract.reporters import render
+
+    live = settings.format == "jsonl"  # read as it comes: written as it goes
+    with output_stream(settings.output, live=live) as stream:
+        render(command, settings.format, stream, settings.options, end, results)
+
+
+def exit_code(worst: Severity | str | None, fail_on: str) -> int:
     """0 or 1, from the most severe finding and the ``--fail-on`` threshold."""
-    if worst is None or fail_on == "never":
-        return EXIT_OK
-    from jsoncontract.model import Severity
+    from jsoncontract.settings import fails
 
-    return EXIT_FINDINGS if Severity(worst).rank >= Severity(fail_on).rank else EXIT_OK
+    return EXIT_FINDINGS if fails(worst, fail_on) else EXIT_OK
 
 
 @contextmanager
@@ -164,6 +235,73 @@ class ReaderGone(Exception):
     Raised in place of ``BrokenPipeError``, which click would turn into exit code 1."""
 
 
+# -- progress on stderr --------------------------------------------------------------------
+
+#: Fewer items than this finish before a bar helps.
+MIN_ITEMS = 200
+#: Fewer bytes than this finish before a bar helps.
+MIN_BYTES = 5_000_000
+
+
 def stderr_is_terminal() -> bool:
     """Whether progress can be shown (stderr is a terminal)."""
     return sys.stderr is not None and sys.stderr.isatty()
+
+
+@contextmanager
+def item_progress(label: str, *, enabled: bool) -> Iterator[Progress | None]:
+    """A ``(done, total)`` callback drawing a bar on stderr (``None`` when disabled).
+
+    The bar appears only once the total is known to be at least :data:`MIN_ITEMS`, and
+    disappears when the run ends.
+    """
+    if not enabled:
+        yield None
+        return
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        if total < MIN_ITEMS:
+            return
+        bar = state.get("bar")
+        if bar is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            bar = state["bar"] = Progress(*columns, console=Console(stderr=True), transient=True)
+            bar.start()
+            state["task"] = bar.add_task(label, total=total)
+        bar.update(state["task"], completed=done)
+
+    try:
+        yield update
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
+def byte_progress(
+    label: str, items: Iterator[Any], done: Callable[[], int], total: int
+) -> Iterator[Any]:
+    """Pass ``items`` through while a transient bar on stderr follows ``done()`` bytes of
+    ``total`` (nothing is drawn below :data:`MIN_BYTES`)."""
+    if total < MIN_BYTES:
+        yield from items
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn(label), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        for count, item in enumerate(items):
+            if count % 4096 == 0:
+                bar.update(task, completed=done())
+            yield item

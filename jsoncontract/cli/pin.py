@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,10 +13,11 @@ from jsoncontract.cli.options import (
     NoConfigOpt,
     OutputOpt,
     format_choices,
-    output_stream,
 )
 
 if TYPE_CHECKING:
+    from jsoncontract.pin import Lock
+
     PinFormat = str
 else:
     PinFormat = format_choices("pin")  # the formats of the reporter table
@@ -52,41 +52,31 @@ def pin_cli(
     # fmt: on
     """Pin each tool's canonical definition (name, description, input and output schema,
     annotations) in a lock file; with --check, report what changed since."""
-    import gc
-
-    gc.disable()  # short-lived, allocation-heavy, no cycles worth collecting
+    from jsoncontract.cli.options import note, write_report
     from jsoncontract.config import load_config
-    from jsoncontract.errors import UsageError
-    from jsoncontract.pin import DEFAULT_LOCK, check_lock, pin, write_lock
-    from jsoncontract.reporters import ReportOptions, render
+    from jsoncontract.pin import check_lock, pin, pin_settings, write_lock
 
-    cfg = load_config(config, discover=not no_config)
-    targets: list[Any] = list(paths or cfg.paths(cfg.get("tools")))
-    if not targets:
-        raise UsageError(
-            "no tool definitions: name files or directories, or list them under tools = [...] "
-            "in jsoncontract.toml"
-        )
-    configured = cfg.section("pin").get("lock")
-    lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
-    base = lock_path.parent
-    current = pin(targets, base=base, tool_name=tool)
-    if not check:
-        changed = _describe_update(lock_path, current, base)
-        write_lock(current, lock_path)
+    settings = pin_settings(
+        load_config(config, discover=not no_config),
+        paths=paths, lock=lock, check=check, tool=tool, format=format, output=output,
+        color=color,
+    )  # fmt: skip
+    current = pin(settings.paths, base=settings.base, tool_name=settings.tool)
+    if not settings.check:
+        changed = _describe_update(settings.lock, current, settings.base)
+        write_lock(current, settings.lock)
         files = len(current.files)
-        sys.stderr.write(
-            f"jsoncontract: pinned {_tools(current.count())} from {files} "
-            f"file{'' if files == 1 else 's'} in {lock_path}{changed}\n"
+        note(
+            f"pinned {_tools(current.count())} from {files} file{'' if files == 1 else 's'} "
+            f"in {settings.lock}{changed}"
         )
         return 0
-    report = check_lock(lock_path, current, base=base)
-    with output_stream(output) as stream:
-        render("pin", format, stream, ReportOptions(color=color), report)
+    report = check_lock(settings.lock, current, base=settings.base)
+    write_report("pin", settings.report, report)
     return 1 if report.findings else 0
 
 
-def _describe_update(lock_path: Path, current: Any, base: Path) -> str:
+def _describe_update(lock_path: Path, current: Lock, base: Path) -> str:
     """``; 2 tools changed`` when an existing lock is being replaced."""
     from jsoncontract.errors import InputError
     from jsoncontract.pin import drift, read_lock

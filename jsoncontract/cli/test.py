@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,19 +14,12 @@ from jsoncontract.cli.options import (
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
+    ProgressOpt,
     RulesOpt,
-    exit_code,
     format_choices,
-    output_stream,
-    stderr_is_terminal,
-    tool_paths,
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.config import Config
-    from jsoncontract.tools.toolset import ToolSet
-
     TestFormat = str
 else:
     TestFormat = format_choices("test")  # the formats of the reporter table
@@ -36,30 +28,6 @@ else:
 def register(app: typer.Typer) -> None:
     """Add the command to the root app."""
     app.command("test", no_args_is_help=False)(test_cli)
-
-
-def load_gate(
-    cfg: Config,
-    rules: list[Path] | None,
-    context: str | None,
-    tools: ToolSet,
-    show_values: bool,
-) -> BusinessRules:
-    """The business gate of the project (``--rules``, ``--context``, the config's
-    ``[business]``), its load-time warnings written to stderr."""
-    from jsoncontract.business import load_business
-    from jsoncontract.business.context import parse_context
-
-    gate = load_business(
-        rules,
-        config=cfg,
-        context=parse_context(context) if context is not None else None,
-        tools=tools,
-        show_values=show_values,
-    )
-    for warning in gate.warnings:
-        sys.stderr.write(f"jsoncontract: warning: {warning}\n")
-    return gate
 
 
 # fmt: off
@@ -91,8 +59,7 @@ def test_cli(
         "--verbose", "-v", help="List passing and skipped cases too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
     color: ColorOpt = None,
-    progress: Annotated[bool, typer.Option(
-        help="Show a progress bar on stderr (only when stderr is a terminal).")] = True,
+    progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
@@ -103,45 +70,46 @@ def test_cli(
     A negative case the contract accepts is reported as a contract weakness. Exit 1 when
     a case fails, shows a weakness, or a suite's tool no longer exists.
     """
-    from jsoncontract.cli.fixtures import suite_dir
-    from jsoncontract.cli.progress import fewer_gc_passes, item_progress
+    from jsoncontract.cli.options import (
+        business_gate,
+        exit_code,
+        item_progress,
+        stderr_is_terminal,
+        warn,
+        write_report,
+    )
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.reporters import ReportOptions, render
     from jsoncontract.suites.format import find_suite_files
     from jsoncontract.suites.runner import SuiteRunner
-    from jsoncontract.suites.select import Selector
+    from jsoncontract.suites.settings import testing_settings
     from jsoncontract.suites.update import apply_updates
     from jsoncontract.tools.toolset import ToolSet
 
-    cfg = load_config(config, discover=not no_config)
-    section = cfg.section("fixtures")
-    fmt = format or _configured_format(cfg)
-    select = Selector(keyword) if keyword is not None else None
-    files = find_suite_files(suites or [suite_dir(cfg, None)])
-    toolset = ToolSet.from_paths(tool_paths(tools, cfg), tool_name=tool)
-    gate = load_gate(cfg, rules, context, toolset, show_values)
-    runner = SuiteRunner(
-        toolset,
-        business=gate.fresh,
-        show_values=show_values,
-        max_depth=section.get("max_depth"),
-    )
-    options = ReportOptions(color=color, verbose=verbose, quiet=quiet)
-    with fewer_gc_passes():
-        try:
-            with item_progress("testing", enabled=progress and stderr_is_terminal()) as tick:
-                report = runner.run_files(files, select=select, progress=tick)
-        finally:
-            gate.close()
-        if not report.outcomes:
-            raise UsageError(_nothing_selected(keyword, len(files)))
-        if update:
-            report = apply_updates(report)
-        with output_stream(output) as stream:
-            render("test", fmt, stream, options, report)
-    threshold = (fail_on.value if fail_on else None) or cfg.get("fail_on", "error")
-    return exit_code(None if report.ok else "error", threshold)
+    settings = testing_settings(
+        load_config(config, discover=not no_config),
+        suites=suites, tools=tools, tool=tool, rules=rules, context=context, keyword=keyword,
+        update=update, show_values=show_values, format=format, output=output,
+        fail_on=fail_on, verbose=verbose, quiet=quiet, color=color,
+    )  # fmt: skip
+    warn(settings.warnings)
+    files = find_suite_files(settings.suites)
+    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+    with (
+        business_gate(settings.business, toolset) as gate,
+        item_progress("testing", enabled=progress and stderr_is_terminal()) as tick,
+    ):
+        runner = SuiteRunner(
+            toolset, business=gate.fresh, show_values=settings.show_values,
+            max_depth=settings.max_depth,
+        )  # fmt: skip
+        report = runner.run_files(files, select=settings.select, progress=tick)
+    if not report.outcomes:
+        raise UsageError(_nothing_selected(keyword, len(files)))
+    if settings.update:
+        report = apply_updates(report)
+    write_report("test", settings.report, report)
+    return exit_code(None if report.ok else "error", settings.report.fail_on)
 
 
 def _nothing_selected(keyword: str | None, files: int) -> str:
@@ -151,29 +119,3 @@ def _nothing_selected(keyword: str | None, files: int) -> str:
         return f"-k {keyword!r} selects no case in {where}; nothing was tested"
     held = "the suite file holds" if files == 1 else f"the {files} suite files hold"
     return f"{held} no case; nothing was tested"
-
-
-def _configured_format(cfg: Config) -> str:
-    """``[test] format``, or its deprecated old name ``[fixtures] test_format``, or text.
-
-    Raises:
-        ConfigError: both are set.
-    """
-    from jsoncontract.errors import ConfigError
-
-    new = cfg.section("test").get("format")
-    old = cfg.section("fixtures").get("test_format")
-    where = str(cfg.path) if cfg.path is not None else "config"
-    if old is None:
-        return str(new or "text")
-    if new is not None:
-        raise ConfigError(
-            "sets both [test] format and [fixtures] test_format (its old name): keep "
-            "[test] format only",
-            file=where,
-        )
-    sys.stderr.write(
-        f"jsoncontract: warning: {where}: [fixtures] test_format is the old name of [test] "
-        "format; it still works, but move it\n"
-    )
-    return str(old)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from jsoncontract import codes
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.diff.compare import ArrayRule, CompareOptions, Comparer, Entry
 from jsoncontract.diff.correlate import DEFAULT_FIELDS, DEFAULT_WINDOW, Correlator, Group, given
@@ -302,7 +303,7 @@ def _tool_mismatch(views: Sequence[HopView]) -> list[Finding]:
                 locate(
                     [
                         Finding(
-                            code="diff.tool_mismatch",
+                            code=codes.DIFF_TOOL_MISMATCH,
                             severity=Severity.ERROR,
                             message=f"the {view.hop.value} hop calls {name!r} but the "
                             f"{first.hop.value} hop called {first.call.tool!r}",
@@ -321,7 +322,7 @@ def _unpaired(view: HopView) -> Finding:
     return locate(
         [
             Finding(
-                code="diff.unpaired",
+                code=codes.DIFF_UNPAIRED,
                 severity=Severity.WARNING,
                 message=f"only the {view.hop.value} hop of this call was found: no other hop "
                 "shares its id or follows it with the same tool",

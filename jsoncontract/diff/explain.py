@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jsoncontract import codes
 from jsoncontract._json import short_repr
 from jsoncontract.diff.compare import Comparer, Entry, canonical, classify, same
 from jsoncontract.diff.mapping import ConversionError, Transform
@@ -103,7 +104,7 @@ def _apply(
 
 def _not_applied(transform: Transform, path: str, message: str, a_hop: Hop, b_hop: Hop) -> Finding:
     return Finding(
-        code="diff.mapping_not_applied",
+        code=codes.DIFF_MAPPING_NOT_APPLIED,
         severity=Severity.ERROR,
         message=f"the mapping declares {transform.describe()} between {a_hop.value} and "
         f"{b_hop.value}, but {message}",
@@ -279,7 +280,7 @@ def _relocate(
 def _convert_failed(transform: Transform, path: str, reason: str, hop: Hop) -> Finding:
     assert transform.convert is not None
     return Finding(
-        code="diff.convert_failed",
+        code=codes.DIFF_CONVERT_FAILED,
         severity=Severity.ERROR,
         message=f"{path}: cannot apply the declared {transform.convert.describe()}: {reason}",
         path=path,

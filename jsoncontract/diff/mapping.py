@@ -37,6 +37,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._files import load_document, read_bytes, refuse_anomalies
 from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
@@ -294,7 +295,7 @@ class MappingSet:
         """A warning for every transform that matched no member in the whole run."""
         return [
             Finding(
-                code="diff.mapping_unused",
+                code=codes.DIFF_MAPPING_UNUSED,
                 severity=Severity.WARNING,
                 message=f"{t.describe()} ({m.tool}, {m.from_hop.value} → {m.to_hop.value}) "
                 "matched no member in any compared call",
@@ -534,7 +535,7 @@ def _check_paths(mapping: Mapping, schema_of: SchemaLookup) -> list[Finding]:
                 hint = "the schema has: " + ", ".join(known[:12])
             out.append(
                 Finding(
-                    code="diff.mapping_unknown_path",
+                    code=codes.DIFF_MAPPING_UNKNOWN_PATH,
                     severity=Severity.WARNING,
                     message=f"{t.describe()}: the {hop.value} schema of {mapping.tool} has no "
                     f"member {token!r} at {path}, so this transform can never match",

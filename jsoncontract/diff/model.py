@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity
 from jsoncontract.pointer import ABSENT
 
@@ -27,17 +28,18 @@ HOP_RANK: Final = {Hop.MODEL: 0, Hop.MCP: 1, Hop.DOWNSTREAM: 2}
 
 
 class DiffCode(StrEnum):
-    """What kind of difference: the stable codes of the ``diff`` report."""
+    """What kind of difference: the stable codes of the ``diff`` report (declared, with
+    their documentation, in :mod:`jsoncontract.codes`)."""
 
-    DROPPED = "dropped"
-    ADDED = "added"
-    RENAMED = "renamed"
-    MOVED = "moved"
-    COERCED = "coerced"
-    RE_ENCODED = "re-encoded"
-    VALUE_CHANGED = "value-changed"
-    REORDERED = "reordered"
-    TRUNCATED = "truncated"  # the return leg: a text cut short on its way back
+    DROPPED = codes.DIFFERENCE_DROPPED
+    ADDED = codes.DIFFERENCE_ADDED
+    RENAMED = codes.DIFFERENCE_RENAMED
+    MOVED = codes.DIFFERENCE_MOVED
+    COERCED = codes.DIFFERENCE_COERCED
+    RE_ENCODED = codes.DIFFERENCE_RE_ENCODED
+    VALUE_CHANGED = codes.DIFFERENCE_VALUE_CHANGED
+    REORDERED = codes.DIFFERENCE_REORDERED
+    TRUNCATED = codes.DIFFERENCE_TRUNCATED  # the return leg: a text cut short on its way back
 
 
 #: What to do about an unexpected difference of each kind.

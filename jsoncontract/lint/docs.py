@@ -5,19 +5,21 @@ fails when they drift from the code. Regenerate them with::
 
     python -m jsoncontract.lint.docs docs/rules
 
-``jsoncontract rules CODE`` prints the same page in the terminal, and SARIF reports carry it
-as each rule's help.
+``jsoncontract rules CODE`` prints the same page in the terminal (and, for the code of a
+finding of another command, its entry in :mod:`jsoncontract.codes`: :func:`listing`), and
+SARIF reports carry it as each rule's help.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules
-from jsoncontract.lint.profiles import MCP_VERSIONS, PROFILE_HELP, PROFILES
+from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, MCP_VERSIONS, PROFILE_HELP, PROFILES
 from jsoncontract.lint.rule import ALL, Rule
 from jsoncontract.reporters.findings import PROJECT_URL, RuleMeta
 
@@ -56,10 +58,60 @@ def profiles_of(rule: Rule) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class RuleListing:
     """What ``jsoncontract rules`` shows: catalog rules in a table, or (``detail``) each
-    with its whole documentation page."""
+    with its whole documentation page, then the pages of the finding codes asked for
+    (``codes``: codes of :data:`jsoncontract.codes.CATALOG`)."""
 
     rules: tuple[Rule, ...]
     detail: bool = False
+    codes: tuple[str, ...] = ()
+
+
+def listing(
+    word: str | None = None,
+    *,
+    profiles: Sequence[str] | None = None,
+    mcp_version: str | None = None,
+) -> RuleListing:
+    """What ``jsoncontract rules`` shows: the page of ``word`` (a lint rule's code or name,
+    or any finding code of :data:`jsoncontract.codes.CATALOG`), else the lint rules of
+    ``profiles`` (all of them by default).
+
+    Raises:
+        UsageError: an unknown code, profile or MCP version (with the closest one).
+    """
+    from jsoncontract.codes import find
+    from jsoncontract.errors import UsageError
+    from jsoncontract.lint.codes import lookup
+    from jsoncontract.lint.settings import check_mcp_version, parse_profiles
+
+    version = check_mcp_version(mcp_version or DEFAULT_MCP_VERSION)
+    if word is not None:
+        try:
+            return RuleListing((lookup(word),), detail=True)
+        except LookupError as exc:
+            lint_error = exc.args[0]
+        if _lint_like(word):
+            raise UsageError(lint_error) from None
+        try:
+            return RuleListing((), detail=True, codes=(find(word),))
+        except LookupError as exc:
+            raise UsageError(exc.args[0]) from None
+    rules = list(all_rules().values())
+    if profiles:
+        chosen = parse_profiles(profiles, origin="--profile")
+        rules = [r for r in rules if r.severity_for(chosen, version)[0] is not None]
+    return RuleListing(tuple(rules))
+
+
+def _lint_like(word: str) -> bool:
+    """Whether ``word`` reads as a lint rule (a ``JC`` code, or a kebab-case name) rather
+    than as a finding code (``parse.code_fence``, ``dropped``)."""
+    from jsoncontract.codes import CATALOG
+
+    key = word.strip()
+    if key.upper().startswith("JC") and key[2:].isdigit():
+        return True
+    return "." not in key and CATALOG.get(key.lower()) is None
 
 
 def rule_meta(rule: Rule) -> RuleMeta:

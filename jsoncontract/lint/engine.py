@@ -8,13 +8,13 @@ dozens of rules near the cost of one walk.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jsoncontract._files import expand, read_bytes
+from jsoncontract._gc import collector_paused
 from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx, require_writable
 from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
@@ -132,16 +132,12 @@ class Linter:
     def lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
         """Lint ``(file name, content)`` pairs; the library entry point for in-memory files.
 
-        The cyclic garbage collector is paused while it runs (and restored after): a large
-        catalog allocates millions of short-lived nodes that hold no cycles worth finding.
+        The cyclic garbage collector is paused while it runs (:mod:`jsoncontract._gc`): a
+        large catalog allocates millions of short-lived nodes that hold no cycles worth
+        finding.
         """
-        paused = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return self._lint_sources(sources)
-        finally:
-            if paused:
-                gc.enable()
 
     def _lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
         settings = self.settings

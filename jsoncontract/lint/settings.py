@@ -8,8 +8,9 @@ file is read, naming the closest code.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._spelling import did_you_mean
@@ -17,9 +18,12 @@ from jsoncontract.errors import ConfigError, UsageError
 from jsoncontract.lint.limits import Limits, parse_limit_option
 from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
 from jsoncontract.model import Severity
+from jsoncontract.reporters.interface import ReportOptions
 
 if TYPE_CHECKING:
+    from jsoncontract.config import Config
     from jsoncontract.model import Finding
+    from jsoncontract.settings import ReportSettings
 
 #: Argument names that make a retried write detectable (compared without case and separators).
 DEFAULT_KEY_NAMES: Final = (
@@ -231,6 +235,8 @@ def build_settings(
         write_tools=tuple(idem.get("write_tools", ())),
         read_tools=tuple(idem.get("read_tools", ())),
     )
+    if chosen_select is not None and len(chosen_select) <= 5:
+        warnings.extend(_not_run(chosen_select, chosen, version))
     return LintSettings(
         profiles=chosen,
         mcp_version=version,
@@ -243,3 +249,83 @@ def build_settings(
         tool_name=tool_name,
         warnings=tuple(warnings),
     )
+
+
+def _not_run(select: Iterable[str], profiles: tuple[str, ...], version: str) -> Iterator[str]:
+    """A note for each explicitly selected rule that runs in none of the profiles."""
+    from jsoncontract.lint.codes import all_rules
+
+    for code in sorted(select):
+        rule = all_rules()[code]
+        severity, _ = rule.severity_for(profiles, version)
+        if severity is None:
+            yield (
+                f"{code} ({rule.name}) does not run in the profiles {', '.join(profiles)}; "
+                f"jsoncontract rules {code} says where it does"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class LintCommandSettings:
+    """Everything a ``lint`` run needs: the files, the linter's :class:`LintSettings`,
+    whether to apply the fixes (``fix``) or show them as a diff (``diff``), and the report.
+    """
+
+    paths: tuple[str | Path, ...]
+    lint: LintSettings
+    report: ReportSettings
+    fix: bool = False
+    diff: bool = False
+
+
+def command_settings(
+    cfg: Config,
+    *,
+    paths: Sequence[str | Path] | None = None,
+    profiles: Sequence[str] | None = None,
+    mcp_version: str | None = None,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    limits: Sequence[str] | None = None,
+    tool: str | None = None,
+    fix: bool = False,
+    diff: bool = False,
+    format: str | None = None,
+    output: Path | None = None,
+    fail_on: str | None = None,
+    statistics: bool = False,
+    quiet: bool = False,
+    color: bool | None = None,
+) -> LintCommandSettings:
+    """The settings of a ``lint`` run: the ``[lint]`` section and the command line.
+
+    Values given as ``--select a,b --select c`` are split at the commas.
+
+    Raises:
+        UsageError: no files, ``--fix`` with ``--diff`` or with stdin, or a bad
+            command-line value (unknown code, profile or limit).
+        ConfigError: a bad config value.
+    """
+    from jsoncontract.settings import report_settings, split_values, tool_paths
+
+    section = cfg.section("lint")
+    targets = tool_paths(paths, cfg, how="name files or directories")
+    if fix and diff:
+        raise UsageError("--fix writes the fixes and --diff only shows them; choose one")
+    if fix and any(str(t) == "-" for t in targets):
+        raise UsageError("--fix cannot write back to stdin; use --diff, or name the files")
+    settings = build_settings(
+        section,
+        config_file=str(cfg.path) if cfg.path else "config",
+        profiles=split_values(profiles),
+        mcp_version=mcp_version,
+        select=split_values(select),
+        ignore=split_values(ignore),
+        limits=limits or (),
+        tool_name=tool,
+    )
+    report = report_settings(
+        cfg, "lint", format=format, output=output, fail_on=fail_on,
+    )  # fmt: skip
+    options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=report.fail_on)
+    return LintCommandSettings(targets, settings, replace(report, options=options), fix, diff)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.errors import SchemaLoadError, ServerError
 from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.pipeline.answers import (
@@ -293,8 +294,8 @@ class ServerProbe:
             "tools_skipped": sum(1 for t in self.tools if t.skipped is not None),
             "calls": len(sent),
             "answers": {k.value: answers.get(k.value, 0) for k in AnswerKind},
-            "accepted_invalid": by_code.get("probe.accepted_invalid", 0),
-            "coerced": by_code.get("probe.coerced", 0),
+            "accepted_invalid": by_code.get(codes.PROBE_ACCEPTED_INVALID, 0),
+            "coerced": by_code.get(codes.PROBE_COERCED, 0),
             "protocol_checks": {
                 "passed": sum(1 for c in self.protocol if c.ok is True),
                 "failed": sum(1 for c in self.protocol if c.ok is False),
@@ -393,7 +394,7 @@ def plan_cases(
     """The cases for one tool, derived from its input schema as ``fixtures`` derives
     them; ``(cases, None)``, or ``([], why)`` when no valid call can be built."""
     from jsoncontract.suites.generate import generate_cases
-    from jsoncontract.suites.model import CaseKind as SuiteKind
+    from jsoncontract.suites.kinds import CaseKind as SuiteKind
     from jsoncontract.suites.model import InputKind
 
     wanted = {k.value for k in kinds}
@@ -453,7 +454,7 @@ def plan_cases(
 
 
 def _kind_of(draft: Any) -> CaseKind:
-    from jsoncontract.suites.model import CaseKind as SuiteKind
+    from jsoncontract.suites.kinds import CaseKind as SuiteKind
 
     if draft.kind is SuiteKind.WRONG_TYPE and _is_number_as_text(draft):
         return CaseKind.STRING_FOR_NUMBER
@@ -462,7 +463,7 @@ def _kind_of(draft: Any) -> CaseKind:
 
 def _is_number_as_text(draft: Any) -> bool:
     """A wrong-type case that sends a number (or boolean) as its JSON text: ``"20"``."""
-    from jsoncontract.model import pointer_tokens
+    from jsoncontract.pointer import pointer_tokens
 
     value: Any = draft.input
     for token in pointer_tokens(draft.expect.path or ""):
@@ -549,7 +550,7 @@ def judge(
 
     if kind is AnswerKind.TIMEOUT:
         add(
-            "probe.timeout",
+            codes.PROBE_TIMEOUT,
             Severity.ERROR,
             f"no answer to tools/call {said.removeprefix('no answer ') or 'in time'}",
             "every call needs an answer in bounded time; a host times out and the agent "
@@ -558,7 +559,7 @@ def judge(
         return out
     if kind is AnswerKind.CRASHED:
         add(
-            "probe.crashed",
+            codes.PROBE_CRASHED,
             Severity.ERROR,
             f"the server crashed during the call: {said}",
             "a tool must answer bad input with an error, not exit",
@@ -566,7 +567,7 @@ def judge(
         return out
     if kind is AnswerKind.INVALID:
         add(
-            "probe.invalid_answer",
+            codes.PROBE_INVALID_ANSWER,
             Severity.ERROR,
             f"the answer is not a JSON-RPC response: {said}",
             'answer with {"jsonrpc": "2.0", "id": <the request id>, "result" | "error"}',
@@ -582,7 +583,7 @@ def judge(
         if kind.rejected:
             how = kind.phrase(code) + (f": {said}" if said else "")
             add(
-                "probe.rejected_valid",
+                codes.PROBE_REJECTED_VALID,
                 Severity.WARNING,
                 f"arguments the input schema accepts were {how}",
                 "if the server needs more than the schema says (an id that exists, a field "
@@ -598,7 +599,7 @@ def judge(
     if kind is AnswerKind.ACCEPTED:
         if case.kind is CaseKind.STRING_FOR_NUMBER:
             add(
-                "probe.coerced",
+                codes.PROBE_COERCED,
                 Severity.ERROR,
                 f"accepted a string where the input schema says a number ({case.because}): "
                 "the server coerces (or ignores) it",
@@ -607,7 +608,7 @@ def judge(
             )
         else:
             add(
-                "probe.accepted_invalid",
+                codes.PROBE_ACCEPTED_INVALID,
                 Severity.ERROR,
                 f"accepted arguments its input schema rejects ({case.because})",
                 "validate arguments against the advertised inputSchema (or change the schema "
@@ -677,6 +678,9 @@ async def probe_server(
                 )
                 for tool in card.tools:
                     tool.results = [results[id(c)] for c in plan.get(tool.name, [])]
+                # A server writes in order: once a ping is answered, whatever it sent after
+                # its last answer (a list_changed notification, stray output) has been read.
+                await conn.request("ping", timeout=min(PROTOCOL_WAIT, conn.options.timeout))
             card.protocol.append(_stdout_check(conn, spec))
             card.findings.extend(_noise_after(conn, listing))
             card.findings.extend(_notification_findings(conn, card.label))
@@ -740,7 +744,7 @@ def _plan(
             tool.skipped = "its inputSchema is not a valid JSON Schema"
             tool.findings.append(
                 Finding(
-                    "probe.schema_invalid",
+                    codes.PROBE_SCHEMA_INVALID,
                     Severity.ERROR,
                     f"cannot derive calls: the inputSchema is not a valid JSON Schema: "
                     f"{exc.message}",
@@ -755,7 +759,7 @@ def _plan(
             tool.skipped = "no valid call can be derived from its inputSchema"
             tool.findings.append(
                 Finding(
-                    "probe.no_cases",
+                    codes.PROBE_NO_CASES,
                     Severity.WARNING,
                     f"cannot derive calls: {why}",
                     tool=contract.name,
@@ -843,7 +847,7 @@ async def _protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pr
     if not check.ok:
         check.findings.append(
             finding(
-                "probe.unknown_method",
+                codes.PROBE_UNKNOWN_METHOD,
                 Severity.WARNING,
                 f"an unknown method ({UNKNOWN_METHOD}) {reply.answered()}; "
                 "JSON-RPC says -32601 (Method not found)",
@@ -863,7 +867,7 @@ async def _protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pr
     if not check.ok:
         check.findings.append(
             finding(
-                "probe.malformed_request",
+                codes.PROBE_MALFORMED_REQUEST,
                 Severity.WARNING,
                 f"a malformed request (method 1, params a string) {reply.answered()}; "
                 "JSON-RPC says -32600 (Invalid Request), with a null id when the id cannot be "
@@ -920,7 +924,7 @@ def _notification_findings(conn: Connection, label: str) -> list[Finding]:
         return []
     return [
         Finding(
-            "probe.list_changed_undeclared",
+            codes.PROBE_LIST_CHANGED_UNDECLARED,
             Severity.WARNING,
             f"the server sent notifications/tools/list_changed ({sent} time"
             f"{'s' if sent != 1 else ''}) without declaring capabilities.tools.listChanged",
@@ -935,7 +939,7 @@ def _noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:
     """Stray output that came after the tool listing was reported."""
     from jsoncontract.live.tools import _noise_findings
 
-    if any(f.code == "mcp.stdout_noise" for f in listing.problems):
+    if any(f.code == codes.MCP_STDOUT_NOISE for f in listing.problems):
         return []
     return _noise_findings(conn)
 
@@ -980,7 +984,7 @@ async def _auth_check(spec: ServerSpec, options: ConnectOptions, label: str) -> 
         seconds,
         [
             Finding(
-                "probe.auth_not_enforced",
+                codes.PROBE_AUTH_NOT_ENFORCED,
                 severity,
                 f"initialize without the credential headers was answered with HTTP {status}; a "
                 "server that requires credentials answers 401"

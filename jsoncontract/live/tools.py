@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.errors import ServerError
 from jsoncontract.model import Dialect, Finding, Severity, Source, ToolContract
 
@@ -139,7 +140,7 @@ async def list_tools(conn: Connection) -> ToolListing:
         if not isinstance(cursor, str):
             problems.append(
                 _listing_problem(
-                    "mcp.cursor_invalid",
+                    codes.MCP_CURSOR_INVALID,
                     f"nextCursor on page {pages} is not a string; the listing stops there",
                     "cursors are opaque strings",
                     label,
@@ -149,7 +150,7 @@ async def list_tools(conn: Connection) -> ToolListing:
         if cursor in seen or pages >= MAX_PAGES:
             problems.append(
                 _listing_problem(
-                    "mcp.cursor_loop",
+                    codes.MCP_CURSOR_LOOP,
                     f"tools/list keeps paging ({pages} pages; cursor {cursor[:40]!r} came "
                     "back): the listing stops here",
                     "the last page must have no nextCursor",
@@ -205,7 +206,7 @@ def screen(tools: list[Any], label: str, problems: list[Finding]) -> dict[int, s
         shown = repr(name) if name else f"#{index + 1}"
         problems.append(
             Finding(
-                "mcp.tool_unusable",
+                codes.MCP_TOOL_UNUSABLE,
                 Severity.ERROR,
                 f"tool {shown} {reason}; it is left out",
                 path=pointer,
@@ -226,7 +227,7 @@ def _noise_findings(conn: Connection) -> list[Finding]:
     extra = f" (and {more} more)" if more > 0 else ""
     return [
         Finding(
-            "mcp.stdout_noise",
+            codes.MCP_STDOUT_NOISE,
             Severity.ERROR,
             f"the server wrote something that is not a JSON-RPC message: {first.text!r}{extra}: "
             f"{first.reason}",

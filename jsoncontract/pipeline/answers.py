@@ -25,7 +25,9 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final
 
-from jsoncontract.model import Finding, Severity, Stage, escape_pointer_token
+from jsoncontract import codes
+from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.pointer import escape_pointer_token
 
 #: Protocol versions, oldest first: those the ``initialize`` handshake negotiates, then
 #: those of the per-request envelope (negotiated with ``server/discover``).
@@ -125,7 +127,7 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
     JSON-RPC reserves that it does not define (-32768 to -32000, outside -32099..-32000)."""
     out = [
         Finding(
-            "result.malformed_error",
+            codes.RESULT_MALFORMED_ERROR,
             Severity.ERROR,
             f"the JSON-RPC error object is malformed: {problem}",
             path="/error",
@@ -144,7 +146,7 @@ def error_findings(error: Any, *, tool: str | None = None) -> list[Finding]:
     ):
         out.append(
             Finding(
-                "result.reserved_error_code",
+                codes.RESULT_RESERVED_ERROR_CODE,
                 Severity.WARNING,
                 f"error code {code} is in the range JSON-RPC reserves for its own errors, "
                 "and JSON-RPC defines no such error",
@@ -186,7 +188,7 @@ def result_envelope_findings(
         message = str(error.message).strip().splitlines()[0]
         out.append(
             Finding(
-                "result.envelope",
+                codes.RESULT_ENVELOPE,
                 Severity.ERROR,
                 f"the result breaks the MCP {checked} CallToolResult schema at "
                 f"{pointer or '/'}: {message}",
@@ -218,7 +220,7 @@ def structured_content_findings(
     if "structuredContent" not in result:
         return [
             Finding(
-                "result.structured_content_missing",
+                codes.RESULT_STRUCTURED_CONTENT_MISSING,
                 Severity.ERROR,
                 "the tool declares an outputSchema but the result has no structuredContent",
                 path="/structuredContent",
@@ -236,7 +238,7 @@ def structured_content_findings(
     except SchemaLoadError as exc:
         return [
             Finding(
-                "result.output_schema_invalid",
+                codes.RESULT_OUTPUT_SCHEMA_INVALID,
                 Severity.ERROR,
                 f"the outputSchema cannot check anything: {exc.message}",
                 path="/structuredContent",
@@ -248,7 +250,7 @@ def structured_content_findings(
     assert isinstance(compiled, CompiledSchema)
     return [
         Finding(
-            "result.structured_content",
+            codes.RESULT_STRUCTURED_CONTENT,
             Severity.ERROR,
             f"structuredContent breaks the outputSchema: {v.message}",
             path="/structuredContent" + v.path,
@@ -329,7 +331,7 @@ def invalid_arguments_findings(
         )
     return [
         Finding(
-            "result.invalid_arguments_answer",
+            codes.RESULT_INVALID_ARGUMENTS_ANSWER,
             Severity.WARNING,
             message,
             tool=tool,
@@ -356,7 +358,7 @@ def unknown_tool_findings(
         message = f"a call of a tool that does not exist was {kind.phrase(code)}"
     return [
         Finding(
-            "result.unknown_tool_answer",
+            codes.RESULT_UNKNOWN_TOOL_ANSWER,
             Severity.WARNING if kind is AnswerKind.TOOL_ERROR else Severity.ERROR,
             message,
             tool=tool,

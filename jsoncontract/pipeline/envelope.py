@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Severity, Stage
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def unknown_tool(name: str, tools: ToolSet) -> Finding:
         listed = ", ".join(known[:8]) + (", ..." if len(known) > 8 else "")
         hint = f"known tools: {listed}" if known else "no tools are loaded"
     return Finding(
-        code="envelope.unknown_tool",
+        code=codes.ENVELOPE_UNKNOWN_TOOL,
         severity=Severity.ERROR,
         message=f"tool {name!r} is not in the tool list",
         stage=Stage.ENVELOPE,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import EventKind, Finding, Hop, Severity
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ class ListingCheck:
         if session.list_changed:
             return [
                 Finding(
-                    "session.stale_tool_list",
+                    codes.SESSION_STALE_TOOL_LIST,
                     Severity.WARNING,
                     f"{call.tool} was called after the server announced that its tools "
                     "changed (notifications/tools/list_changed) and before the host listed "
@@ -74,7 +75,7 @@ class ListingCheck:
         if listed is not None and call.tool not in listed:
             return [
                 Finding(
-                    "session.unlisted_tool",
+                    codes.SESSION_UNLISTED_TOOL,
                     Severity.ERROR,
                     f"{call.tool} is not in the latest tools/list of session {session.id} "
                     f"({_count(len(listed))}): the server will refuse the call",
@@ -111,7 +112,7 @@ class ListingCheck:
         changed = [n for n, h in hashes.items() if n in before and before[n] != h]
         return [
             Finding(
-                "session.input_schema_changed",
+                codes.SESSION_INPUT_SCHEMA_CHANGED,
                 Severity.WARNING,
                 f"the inputSchema of {name} changed between two tools/list answers of "
                 f"session {session.id}: a model that kept the old definition calls it the "
@@ -135,7 +136,7 @@ class ListingCheck:
         self._announced.add(session.id)
         return [
             Finding(
-                "session.list_changed_undeclared",
+                codes.SESSION_LIST_CHANGED_UNDECLARED,
                 Severity.WARNING,
                 f"the server sent notifications/tools/list_changed in session {session.id} "
                 "but its initialize answer did not declare capabilities.tools.listChanged: "

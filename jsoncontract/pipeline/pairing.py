@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
+from jsoncontract import codes
 from jsoncontract.model import EventKind, Finding, Hop, Severity
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def _findings(state: _Scope, *, closing: bool) -> Iterator[Finding]:
                 "tool call has no result), with an error result when the tool failed"
             )
         yield Finding(
-            "session.missing_result",
+            codes.SESSION_MISSING_RESULT,
             Severity.WARNING,
             message,
             hop=missing.hop,
@@ -145,7 +146,7 @@ def _findings(state: _Scope, *, closing: bool) -> Iterator[Finding]:
     if state.overflow:
         first = state.pending[0]
         yield Finding(
-            "session.missing_result",
+            codes.SESSION_MISSING_RESULT,
             Severity.WARNING,
             f"{state.overflow} more calls of the same scope got no result either",
             hop=first.hop,

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
 from jsoncontract.redact import redacted
@@ -27,7 +28,9 @@ _ANOMALY_HINTS: Final = {
     "nan_infinity": "send null, a string, or leave the member out",
 }
 #: Diagnoses whose position inside the arguments says nothing useful.
-_NO_POSITION: Final = frozenset({"empty", "code_fence", "prose", "invalid_utf8"})
+_NO_POSITION: Final = frozenset(
+    {codes.PARSE_EMPTY, codes.PARSE_CODE_FENCE, codes.PARSE_PROSE, codes.PARSE_INVALID_UTF8}
+)
 
 
 @dataclass(slots=True)
@@ -56,7 +59,9 @@ def parse_arguments(
     if form is ArgumentsForm.MISSING:
         return _failed(
             finding(
-                "missing", "the call carries no arguments", "send an object, {} when there are none"
+                codes.PARSE_MISSING,
+                "the call carries no arguments",
+                "send an object, {} when there are none",
             )
         )
     if form is ArgumentsForm.TEXT:
@@ -80,7 +85,7 @@ def parse_arguments(
     if require_object and not isinstance(value, dict):
         return _failed(
             finding(
-                "not_object",
+                codes.PARSE_NOT_OBJECT,
                 f"the arguments are a JSON {json_type(value)}, but tool arguments are an object",
                 "wrap the values in an object keyed by parameter name",
             )
@@ -95,9 +100,9 @@ def _failed(one: Finding) -> ParseOutcome:
 
 
 def finding(code: str, message: str, hint: str | None, path: str = "") -> Finding:
-    """A parse-gate error."""
+    """A parse-gate error reported under ``code`` (a ``parse.*`` code of the catalog)."""
     return Finding(
-        code="parse." + code,
+        code=code,
         severity=Severity.ERROR,
         message=message,
         path=path,
@@ -108,7 +113,8 @@ def finding(code: str, message: str, hint: str | None, path: str = "") -> Findin
 
 def anomaly_finding(anomaly: Anomaly) -> Finding:
     """The finding for something the JSON parser would have hidden."""
-    return finding(anomaly.kind, anomaly.detail, _ANOMALY_HINTS.get(anomaly.kind), anomaly.pointer)
+    code = codes.ANOMALY_CODES[anomaly.kind][0]
+    return finding(code, anomaly.detail, _ANOMALY_HINTS.get(anomaly.kind), anomaly.pointer)
 
 
 def with_repair(hint: str, repaired: str | None, *, show_values: bool = False) -> str:
@@ -138,20 +144,20 @@ def _string_inside(
         preview = short_repr(inner if show_values else redacted(inner), REPAIR_PREVIEW + 3)
         if double:
             return finding(
-                "double_encoded",
+                codes.PARSE_DOUBLE_ENCODED,
                 "the arguments were JSON-encoded twice: the JSON text holds a string that "
                 "holds the object",
                 f"encode once; decoded twice it would read: {preview}",
             )
         where = "MCP params.arguments" if hop is Hop.MCP else "the arguments"
         return finding(
-            "string_arguments",
+            codes.PARSE_STRING_ARGUMENTS,
             f"{where} is a JSON string holding an object, not the object itself",
             "the host forwarded the model's arguments text without JSON.parse; send the "
             f"parsed object: {preview}",
         )
     return finding(
-        "not_object",
+        codes.PARSE_NOT_OBJECT,
         "the arguments are a JSON string, but tool arguments are an object",
         "send an object keyed by parameter name",
     )

@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.business.idempotency import arguments_digest
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pipeline.pairing import Scope, scope_of
@@ -143,7 +144,7 @@ class RecoveryCheck:
 
     def _identical(self, call: ToolCall, count: int) -> Finding:
         return Finding(
-            "session.identical_retry",
+            codes.SESSION_IDENTICAL_RETRY,
             Severity.WARNING,
             f"{call.tool} was called again with the same arguments after it failed: identical "
             f"retry {count} in a row (more than {self.identical_retries} allowed); the same "
@@ -154,7 +155,7 @@ class RecoveryCheck:
 
     def _new_key(self, call: ToolCall, keys: list[str]) -> Finding:
         return Finding(
-            "session.new_idempotency_key",
+            codes.SESSION_NEW_IDEMPOTENCY_KEY,
             Severity.WARNING,
             f"{call.tool} (a write) was retried after an error with a new idempotency key "
             f"({', '.join(keys)}) and otherwise the same arguments: if the first attempt "
@@ -169,7 +170,7 @@ class RecoveryCheck:
         shown = ", ".join(unrelated[:5]) + more
         named = ", ".join(fixed[:5])
         return Finding(
-            "session.unrelated_change",
+            codes.SESSION_UNRELATED_CHANGE,
             Severity.WARNING,
             f"the retry of {call.tool} after an error changed {named}, which the error "
             f"named, and {shown}, which it did not",

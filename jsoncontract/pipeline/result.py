@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Stage
 from jsoncontract.pipeline import answers, leaks
 from jsoncontract.pipeline.payload import (
@@ -63,20 +64,20 @@ _STABLE_CODE: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,99}")
 #: The codes of this gate that a result's reader may also report (their summaries live in
 #: :mod:`jsoncontract.pipeline.codes`).
 CODES: Final = (
-    "result.structured_content",
-    "result.structured_content_missing",
-    "result.output_schema_invalid",
-    "result.text_mirror",
-    "result.envelope",
-    "result.malformed_error",
-    "result.reserved_error_code",
-    "result.invalid_arguments_answer",
-    "result.unknown_tool_answer",
-    "result.contract",
-    "result.error_without_code",
-    "result.stack_trace",
-    "result.html_error_page",
-    "result.secret",
+    codes.RESULT_STRUCTURED_CONTENT,
+    codes.RESULT_STRUCTURED_CONTENT_MISSING,
+    codes.RESULT_OUTPUT_SCHEMA_INVALID,
+    codes.RESULT_TEXT_MIRROR,
+    codes.RESULT_ENVELOPE,
+    codes.RESULT_MALFORMED_ERROR,
+    codes.RESULT_RESERVED_ERROR_CODE,
+    codes.RESULT_INVALID_ARGUMENTS_ANSWER,
+    codes.RESULT_UNKNOWN_TOOL_ANSWER,
+    codes.RESULT_CONTRACT,
+    codes.RESULT_ERROR_WITHOUT_CODE,
+    codes.RESULT_STACK_TRACE,
+    codes.RESULT_HTML_ERROR_PAGE,
+    codes.RESULT_SECRET,
 )
 
 
@@ -215,7 +216,7 @@ class ResultChecks:
             findings.extend(
                 f
                 for f in answers.error_findings(message["error"], tool=name)
-                if f.code != "result.malformed_error" or not result.load_findings
+                if f.code != codes.RESULT_MALFORMED_ERROR or not result.load_findings
             )
         elif isinstance(body, dict) and not result.load_findings:
             findings.extend(
@@ -284,7 +285,7 @@ def mirror_findings(result: ToolResult) -> list[Finding]:
     if differing is not None:
         return [
             Finding(
-                "result.text_mirror",
+                codes.RESULT_TEXT_MIRROR,
                 Severity.WARNING,
                 "the JSON in the text content says something other than structuredContent: "
                 "a client that reads the text sees other data than one that reads the "
@@ -296,7 +297,7 @@ def mirror_findings(result: ToolResult) -> list[Finding]:
         ]
     return [
         Finding(
-            "result.text_mirror",
+            codes.RESULT_TEXT_MIRROR,
             Severity.INFO,
             "structuredContent has no text block mirroring it as JSON: clients that do not "
             "read structured content see no data",
@@ -455,7 +456,7 @@ def _at(found: Payload | None, base: str, member: str) -> str:
 
 def _contract(message: str, path: str, contract: ResultContract) -> Finding:
     return Finding(
-        "result.contract",
+        codes.RESULT_CONTRACT,
         Severity.WARNING,
         message,
         path=path,
@@ -470,7 +471,7 @@ def _contract(message: str, path: str, contract: ResultContract) -> Finding:
 
 def _no_code(result: ToolResult, why: str, path: str) -> Finding:
     return Finding(
-        "result.error_without_code",
+        codes.RESULT_ERROR_WITHOUT_CODE,
         Severity.WARNING,
         f"an error result without a stable machine-readable code: {why}",
         path=path,
@@ -527,7 +528,7 @@ def leak_findings(result: ToolResult) -> list[Finding]:
         title = f" (title {page.title!r})" if page.title else ""
         findings.append(
             Finding(
-                "result.html_error_page",
+                codes.RESULT_HTML_ERROR_PAGE,
                 Severity.ERROR,
                 f"the result is an HTML error page{title}, not data: a proxy or web server "
                 "answered in the tool's place",
@@ -561,7 +562,7 @@ def leak_findings(result: ToolResult) -> list[Finding]:
         also = f", and {more} more place{'s' if more > 1 else ''}" if more else ""
         findings.append(
             Finding(
-                "result.secret",
+                codes.RESULT_SECRET,
                 Severity.ERROR,
                 f"the result holds a secret: {secret.describe()}{also}",
                 path=secret.pointer,
@@ -577,7 +578,7 @@ def leak_findings(result: ToolResult) -> list[Finding]:
 def _trace_findings(traces: list[leaks.StackTrace]) -> list[Finding]:
     return [
         Finding(
-            "result.stack_trace",
+            codes.RESULT_STACK_TRACE,
             Severity.ERROR,
             f"the result holds a {trace.label} stack trace ({trace.frames} "
             f"frame{'s' if trace.frames != 1 else ''}): the model reads the server's "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jsoncontract.codes import schema_code
 from jsoncontract.model import Finding, Severity, Stage
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ def schema_findings(schema: CompiledSchema, instance: Any, *, show_values: bool)
         return []
     return [
         Finding(
-            code="schema." + v.keyword,
+            code=schema_code(v.keyword),
             severity=Severity.ERROR,
             message=v.message,
             path=v.path,

@@ -14,16 +14,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from jsoncontract import codes
 from jsoncontract.model import EventKind, Finding, Hop, Severity
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, ToolResult, TraceEvent
 
-#: The codes this module reports, with one line on each.
-SESSION_CODES = {
-    "session.orphan_result": "a result whose call is not in the capture",
-    "session.late_result": "a result that arrived after its call was checked without it",
-}
+#: The codes this module reports (declared in :mod:`jsoncontract.codes`), with their
+#: summaries.
+SESSION_CODES = {entry.code: entry.summary for entry in codes.CATALOG.of(codes.SESSION)}
 
 
 class SessionFindings:
@@ -63,7 +62,7 @@ def orphan(result: ToolResult) -> Finding:
     """The finding for a result no call in the capture claims."""
     if result.in_history:
         return Finding(
-            code="session.orphan_result",
+            code=codes.SESSION_ORPHAN_RESULT,
             severity=Severity.ERROR,
             message=(
                 f"{_named(result)} answers no call: no earlier assistant message of the "
@@ -83,7 +82,7 @@ def orphan(result: ToolResult) -> Finding:
         message = f"{_named(result)} answers no call of the capture"
         hint = "capture the call too (the response, or the history that holds it)"
     return Finding(
-        code="session.orphan_result",
+        code=codes.SESSION_ORPHAN_RESULT,
         severity=Severity.WARNING,
         message=message,
         hop=result.hop,
@@ -97,7 +96,7 @@ def orphan(result: ToolResult) -> Finding:
 def late(result: ToolResult) -> Finding:
     """The finding for a result that came after its call had been checked without it."""
     return Finding(
-        code="session.late_result",
+        code=codes.SESSION_LATE_RESULT,
         severity=Severity.WARNING,
         message=(
             f"{_named(result)} arrived after its call had been checked without it, too far "

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Severity
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class TurnCheck:
         more = f" and {count - 5} more" if count > 5 else ""
         return [
             Finding(
-                "session.parallel_side_effects",
+                codes.SESSION_PARALLEL_SIDE_EFFECTS,
                 Severity.WARNING,
                 f"{call.tool} ({kind}) is in the same assistant turn as {others}{more}: "
                 "the host may run the calls of one turn at once, so side effects race",

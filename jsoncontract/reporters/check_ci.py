@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.pipeline.codes import describe
+from jsoncontract.codes import code_rule
 from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
 from jsoncontract.reporters.github import annotations_from_findings, render_github
 from jsoncontract.reporters.interface import Reporter, ReportOptions
@@ -28,21 +28,15 @@ if TYPE_CHECKING:
 
     from jsoncontract.model import CallResult, Finding, Summary
 
-HELP_URI = "https://github.com/jsoncontract/jsoncontract#finding-codes"
-
 
 def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:
-    """What a report says about each code among ``findings``, in order of first occurrence."""
+    """What a report says about each code among ``findings``, in order of first occurrence:
+    its entry in the catalog of codes (:func:`jsoncontract.codes.code_rule`), at the
+    severity of its first finding."""
     rules: dict[str, RuleMeta] = {}
     for finding in findings:
         if finding.code not in rules:
-            rules[finding.code] = RuleMeta(
-                code=finding.code,
-                name=finding.code.replace(".", "-").replace("_", "-"),
-                summary=describe(finding.code),
-                severity=finding.severity,
-                help_uri=HELP_URI,
-            )
+            rules[finding.code] = code_rule(finding.code, finding.severity)
     return rules
 
 

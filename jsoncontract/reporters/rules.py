@@ -1,9 +1,11 @@
 """``rules --format text | json``: the lint rule catalog, or one rule's documentation.
 
 ``text`` lists one rule per line (code, ``[*]`` when ``--fix`` repairs it, name, summary,
-severities), or prints a rule's documentation page: Markdown as is when piped, rendered on
-a terminal. ``json`` is ``{"version": 1, "summary": {...}, "rules": [...]}``; each rule
-carries its severity in every profile, and its documentation when one was asked for.
+severities), or prints the documentation page of a rule or of a finding code of another
+command: Markdown as is when piped, rendered on a terminal. ``json`` is
+``{"version": 1, "summary": {...}, "rules": [...]}``; each rule carries its severity in every
+profile, and its documentation when one was asked for (a finding code: its family,
+severity, the commands that report it, and its page).
 
 Given the report of ``rules --check`` instead, both write it as
 :mod:`jsoncontract.reporters.rules_check` does (which also has its ``sarif`` and
@@ -39,8 +41,15 @@ class TextRulesReporter(Reporter[Never, "RuleListing | RulesCheck"]):
             TextRulesCheckReporter(self.stream, self.options).close(listing)
             return
         if listing.detail:
+            from jsoncontract.codes import CATALOG, code_markdown
+            from jsoncontract.lint.docs import rule_markdown
+
             for rule in listing.rules:
-                self._page(rule)
+                self._page(rule_markdown(rule))
+            for code in listing.codes:
+                entry = CATALOG.get(code)
+                assert entry is not None
+                self._page(code_markdown(entry, code))
         else:
             self._table(listing.rules)
 
@@ -71,10 +80,7 @@ class TextRulesReporter(Reporter[Never, "RuleListing | RulesCheck"]):
         out.write(lines)
         out.close()
 
-    def _page(self, rule: Rule) -> None:
-        from jsoncontract.lint.docs import rule_markdown
-
-        text = rule_markdown(rule)
+    def _page(self, text: str) -> None:
         if not wants_color(self.stream, self.options.color):
             self.stream.write(text.encode("utf-8"))
             return
@@ -106,7 +112,8 @@ class JsonRulesReporter(Reporter[Never, "RuleListing | RulesCheck"]):
         body: dict[str, Any]
         if listing.detail:
             entries = [{**rule_entry(r), "documentation": rule_markdown(r)} for r in rules]
-            body = {"version": 1, "summary": {"rules": len(rules)}, "rules": entries}
+            entries += [code_entry(code) for code in listing.codes]
+            body = {"version": 1, "summary": {"rules": len(entries)}, "rules": entries}
         else:
             families: dict[str, int] = {}
             for rule in rules:
@@ -148,4 +155,22 @@ def rule_entry(rule: Rule) -> dict[str, Any]:
         "added": rule.added,
         "status": rule.status,
         "docs_url": DOCS_URL.format(code=rule.code),
+    }
+
+
+def code_entry(code: str) -> dict[str, Any]:
+    """A finding code of the catalog as the JSON report writes it (with its page)."""
+    from jsoncontract.codes import CATALOG, DOCS_URL, code_markdown, describe
+
+    entry = CATALOG.get(code)
+    assert entry is not None
+    return {
+        "code": code,
+        "pattern": entry.code if entry.pattern else None,
+        "family": entry.family.name,
+        "summary": describe(code),
+        "severity": entry.severity.value,
+        "reported_by": list(entry.family.commands),
+        "docs_url": f"{DOCS_URL}#{entry.anchor}",
+        "documentation": code_markdown(entry, code),
     }

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final, Never
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import SEVERITY_STYLE, Line, LineWriter, Style, note, plural
 
@@ -59,9 +60,9 @@ def diagnostic_lines(item: RuleDiagnostic) -> list[Line]:
 
 def stale_line(item: RuleDiagnostic) -> Line:
     """One entry of the stale report: which rule, what it lost, what it probably is now."""
-    if item.code == "rules.unknown-tool":
+    if item.code == codes.RULES_UNKNOWN_TOOL:
         what = f"tool {item.tool!r} is not in the tool set"
-    elif item.code == "rules.field-path":
+    elif item.code == codes.RULES_FIELD_PATH:
         what = f"{item.tool}/{item.rule}: fieldPath {item.subject} points at no field"
     elif item.subject is not None and item.subject.startswith("/"):
         what = f"{item.tool}/{item.rule}: scope {item.subject} points at no field"
@@ -151,18 +152,15 @@ class JsonRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
 
 def rule_metas() -> dict[str, RuleMeta]:
-    """The SARIF metadata of every diagnostic code."""
+    """The SARIF metadata of every diagnostic code: its entry in the catalog of codes."""
+    from dataclasses import replace
+
     from jsoncontract.business.diagnostics import CODES
-    from jsoncontract.reporters.findings import RuleMeta
+    from jsoncontract.codes import code_rule
 
     return {
-        code.code: RuleMeta(
-            code=code.code,
-            name=code.name,
-            summary=code.summary,
-            severity=code.severity,
-            help_markdown=code.summary,
-            help_uri=DOCS_URL,
+        code.code: replace(
+            code_rule(code.code),
             tags=("business-rules", *(("stale",) if code.stale else ())),
         )
         for code in CODES.values()

@@ -22,8 +22,10 @@ for their wire format. :class:`TestFindingsReporter` is how a fixture run become
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Final, Never
+from dataclasses import replace
+from typing import TYPE_CHECKING, Never
 
+from jsoncontract.codes import SUITE_CODES, code_rule
 from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
 from jsoncontract.reporters.github import Annotation, render_github
@@ -31,26 +33,10 @@ from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import sarif_log
 from jsoncontract.reporters.suite_text import totals_counts, totals_head
-from jsoncontract.suites.model import Mismatch, Status, group_by_suite
+from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
     from jsoncontract.suites.model import CaseOutcome, TestReport
-
-#: What each mismatch means, as rule descriptions.
-SUMMARIES: Final = {
-    Mismatch.ACCEPTED: "a negative case the contract accepts: the contract is weaker than the "
-    "case says it should be",
-    Mismatch.UNEXPECTED_FAILURE: "a case expected to pass fails",
-    Mismatch.WRONG_STAGE: "a negative case fails at another gate than expected",
-    Mismatch.WRONG_REASON: "a negative case fails for another reason than expected",
-    Mismatch.WRONG_PATH: "a negative case fails for the expected reason at another place",
-    Mismatch.WRONG_FIELDS: "a call carries other argument fields than recorded",
-    Mismatch.WRONG_TOOL: "a captured call goes to another tool than recorded",
-    Mismatch.WRONG_HOP: "a captured call is at another hop than expected",
-    Mismatch.NO_CALL: "a capture holds no call the case can check",
-    Mismatch.TOOL_MISSING: "a suite's tool is not in the tool list",
-}
-
 
 # -- junit ----------------------------------------------------------------------------------
 
@@ -132,16 +118,10 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
 
 
 def rule_metadata() -> dict[str, RuleMeta]:
-    """One rule per mismatch kind."""
+    """One rule per kind of mismatch, from the catalog of codes."""
     return {
-        f"suite.{kind.value}": RuleMeta(
-            code=f"suite.{kind.value}",
-            name=kind.value.replace("_", "-"),
-            summary=summary,
-            severity=Severity.ERROR,
-            tags=("fixture-suite",),
-        )
-        for kind, summary in SUMMARIES.items()
+        code: replace(code_rule(code), name=kind.replace("_", "-"), tags=("fixture-suite",))
+        for kind, code in SUITE_CODES.items()
     }
 
 
@@ -149,8 +129,10 @@ def as_finding(outcome: CaseOutcome) -> Finding:
     """A case that did not pass, as a finding on its line of the suite file."""
     suite, case = outcome.suite, outcome.case
     expect = case.expect if case is not None else None
+    code = outcome.code
+    assert code is not None, "a case that did not pass has a code"
     return Finding(
-        code=outcome.code or "suite.passed",
+        code=code,
         severity=Severity.ERROR,
         message=f"{suite.tool} › {outcome.name}: {outcome.message}",
         path=(expect.path or "") if expect is not None else "",

@@ -25,16 +25,18 @@ accepts is exactly what the runner is there to show.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Hop, Stage
 from jsoncontract.pointer import join_pointer, remove_at, set_at
 from jsoncontract.suites.instance import Node, Skip
-from jsoncontract.suites.model import CaseKind, Expectation, InputKind
+from jsoncontract.suites.kinds import CaseKind
+from jsoncontract.suites.model import Expectation, InputKind
 from jsoncontract.suites.walk import type_allows
 
 #: Longest string or array an out-of-range case writes into a suite file.
@@ -85,42 +87,20 @@ def case_name(kind: str, pointer: str | None = None) -> str:
 def derive(
     base: Any, nodes: list[Node], kinds: Iterable[CaseKind]
 ) -> tuple[list[Draft], list[Skip]]:
-    """Every case of the requested kinds for one valid instance (the valid cases included).
+    """Every case of the requested kinds for one valid instance (the valid cases included),
+    each kind by its maker in :data:`MAKERS`.
 
     Returns:
-        The drafts in the order they are written, and the cases that could not be built,
-        with the reason.
+        The drafts in the order they are written (kind by kind, in the order of
+        :data:`~jsoncontract.suites.kinds.DERIVED_KINDS`), and the cases that could not be
+        built, with the reason.
     """
     wanted = set(kinds)
     drafts: list[Draft] = []
     skips: list[Skip] = []
-    if CaseKind.VALID in wanted:
-        drafts.append(_draft("valid", CaseKind.VALID, Hop.MODEL, base, Expectation()))
-        drafts.append(_draft("valid.mcp", CaseKind.VALID, Hop.MCP, base, Expectation()))
-    makers = (
-        (CaseKind.MISSING_FIELD, _missing_field),
-        (CaseKind.WRONG_ENUM, _wrong_enum),
-        (CaseKind.WRONG_TYPE, _wrong_type),
-        (CaseKind.EXTRA_FIELD, _extra_field),
-        (CaseKind.OUT_OF_RANGE, _out_of_range),
-    )
-    for kind, maker in makers:
+    for kind, maker in MAKERS.items():
         if kind in wanted:
-            for node in nodes:
-                maker(base, node, drafts, skips)
-    if CaseKind.MALFORMED in wanted:
-        _malformed(base, drafts, skips)
-    if CaseKind.STRING_ARGUMENTS in wanted:
-        text = orjson.dumps(base).decode()
-        drafts.append(
-            _draft(
-                "string-arguments",
-                CaseKind.STRING_ARGUMENTS,
-                Hop.MCP,
-                text,
-                Expectation(Stage.PARSE, code="parse.string_arguments", path=""),
-            )
-        )
+            maker(base, nodes, drafts, skips)
     return drafts, skips
 
 
@@ -169,7 +149,7 @@ def derive_results(
                     arguments,
                     Expectation(
                         Stage.RESULT,
-                        code="result.structured_content",
+                        code=codes.RESULT_STRUCTURED_CONTENT,
                         keyword=expect.keyword,
                         path=RESULT_BASE + (expect.path or ""),
                     ),
@@ -191,6 +171,26 @@ def _schema_failure(node: Node, keyword: str, path: str, member: str | None = No
 
 
 # -- the kinds -----------------------------------------------------------------------------
+
+#: Builds the cases of one kind: ``(valid instance, its nodes, drafts, skips)``; appends
+#: what it builds to ``drafts`` and what it cannot build, with the reason, to ``skips``.
+Maker = Callable[[Any, list[Node], list[Draft], list[Skip]], None]
+NodeMaker = Callable[[Any, Node, list[Draft], list[Skip]], None]
+
+
+def each_node(maker: NodeMaker) -> Maker:
+    """A maker that runs ``maker`` on every node of the instance, in document order."""
+
+    def run(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
+        for node in nodes:
+            maker(base, node, drafts, skips)
+
+    return run
+
+
+def _valid(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
+    drafts.append(_draft("valid", CaseKind.VALID, Hop.MODEL, base, Expectation()))
+    drafts.append(_draft("valid.mcp", CaseKind.VALID, Hop.MCP, base, Expectation()))
 
 
 def _missing_field(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) -> None:
@@ -418,7 +418,15 @@ _PARTNER: Final = {
 }
 
 
-def _malformed(base: Any, drafts: list[Draft], skips: list[Skip]) -> None:
+#: The ways ``malformed`` cases break the arguments text -> the code that must report it.
+_MALFORMED: Final = {
+    "truncated": codes.PARSE_TRUNCATED,
+    "code-fence": codes.PARSE_CODE_FENCE,
+    "trailing-comma": codes.PARSE_TRAILING_COMMA,
+}
+
+
+def _malformed(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
     text = orjson.dumps(base).decode()
 
     def add(variant: str, broken: str) -> None:
@@ -428,7 +436,7 @@ def _malformed(base: Any, drafts: list[Draft], skips: list[Skip]) -> None:
                 CaseKind.MALFORMED,
                 Hop.MODEL,
                 broken,
-                Expectation(Stage.PARSE, code=f"parse.{variant.replace('-', '_')}", path=""),
+                Expectation(Stage.PARSE, code=_MALFORMED[variant], path=""),
                 text=True,
             )
         )
@@ -444,3 +452,31 @@ def _malformed(base: Any, drafts: list[Draft], skips: list[Skip]) -> None:
                 "the valid instance has no member to put a trailing comma after",
             )
         )
+
+
+def _string_arguments(base: Any, nodes: list[Node], drafts: list[Draft], skips: list[Skip]) -> None:
+    drafts.append(
+        _draft(
+            "string-arguments",
+            CaseKind.STRING_ARGUMENTS,
+            Hop.MCP,
+            orjson.dumps(base).decode(),
+            Expectation(Stage.PARSE, code=codes.PARSE_STRING_ARGUMENTS, path=""),
+        )
+    )
+
+
+#: The maker of each kind derived from the valid instance, in the order of
+#: :data:`~jsoncontract.suites.kinds.DERIVED_KINDS` (``business`` cases come from the business
+#: rules, in :mod:`jsoncontract.suites.generate`). Adding a kind is its member in
+#: :class:`~jsoncontract.suites.kinds.CaseKind` and its maker here.
+MAKERS: Final[dict[CaseKind, Maker]] = {
+    CaseKind.VALID: _valid,
+    CaseKind.MISSING_FIELD: each_node(_missing_field),
+    CaseKind.WRONG_ENUM: each_node(_wrong_enum),
+    CaseKind.WRONG_TYPE: each_node(_wrong_type),
+    CaseKind.EXTRA_FIELD: each_node(_extra_field),
+    CaseKind.OUT_OF_RANGE: each_node(_out_of_range),
+    CaseKind.MALFORMED: _malformed,
+    CaseKind.STRING_ARGUMENTS: _string_arguments,
+}

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Source, Stage
 from jsoncontract.suites.derive import Draft, derive, derive_results
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
@@ -37,12 +38,10 @@ from jsoncontract.suites.instance import (
     Skip,
     annotate,
 )
+from jsoncontract.suites.kinds import DERIVED_KINDS, RESULT_KINDS, CaseKind
 from jsoncontract.suites.model import (
-    DERIVED_KINDS,
-    RESULT_KINDS,
     SUITE_SUFFIX,
     Case,
-    CaseKind,
     Expectation,
     InputKind,
     Suite,
@@ -95,7 +94,7 @@ class ToolGeneration:
         if self.error is not None:
             out.append(
                 Finding(
-                    "fixtures.cannot_generate",
+                    codes.FIXTURES_CANNOT_GENERATE,
                     Severity.ERROR,
                     self.error,
                     tool=self.tool,
@@ -109,7 +108,7 @@ class ToolGeneration:
         if check and self.changed:
             out.append(
                 Finding(
-                    "fixtures.out_of_date",
+                    codes.FIXTURES_OUT_OF_DATE,
                     Severity.ERROR,
                     f"the suite file does not exist yet ({self.cases} cases to write)"
                     if self.created
@@ -121,7 +120,7 @@ class ToolGeneration:
             )
         out.extend(
             Finding(
-                "fixtures.stale",
+                codes.FIXTURES_STALE,
                 Severity.WARNING,
                 f"case {name!r} is no longer generated from the schema",
                 tool=self.tool,
@@ -133,7 +132,7 @@ class ToolGeneration:
         )
         out.extend(
             Finding(
-                "fixtures.skipped",
+                codes.FIXTURES_SKIPPED,
                 Severity.WARNING,
                 f"{skip.what}: {skip.reason}",
                 tool=self.tool,
@@ -764,7 +763,9 @@ def _unrecorded(result: CallResult) -> Finding:
     call = result.call
     first = next((f for f in result.findings if f.severity is Severity.ERROR), None)
     if first is None:  # pragma: no cover - the envelope gate always names the reason
-        first = Finding("envelope.unknown_tool", Severity.ERROR, f"tool {call.tool!r} is unknown")
+        first = Finding(
+            codes.ENVELOPE_UNKNOWN_TOOL, Severity.ERROR, f"tool {call.tool!r} is unknown"
+        )
     return replace(first, source=call.source, tool=call.tool, hop=call.hop, call_id=call.call_id)
 
 

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from jsoncontract import codes
+
 if TYPE_CHECKING:
     from jsoncontract.model import ToolContract
 
@@ -44,7 +46,7 @@ class RuleViolation:
     @property
     def expected_code(self) -> str:
         """The finding code the case expects."""
-        return self.code or f"business.{self.rule}"
+        return self.code or codes.business_code(self.rule)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Hop, Severity, Stage
 
 if TYPE_CHECKING:
@@ -30,46 +31,6 @@ if TYPE_CHECKING:
 SUITE_VERSION: Final = 1
 #: Suite files are recognised by this ending (``<tool>.suite.json``).
 SUITE_SUFFIX: Final = ".suite.json"
-
-
-class CaseKind(StrEnum):
-    """What a generated case exercises (its second tag and the start of its name)."""
-
-    VALID = "valid"
-    MISSING_FIELD = "missing-field"
-    WRONG_ENUM = "wrong-enum"
-    WRONG_TYPE = "wrong-type"
-    EXTRA_FIELD = "extra-field"
-    OUT_OF_RANGE = "out-of-range"
-    MALFORMED = "malformed"
-    STRING_ARGUMENTS = "string-arguments"
-    #: the return leg: a result (structured content) derived from the tool's outputSchema
-    RESULT_VALID = "result-valid"
-    RESULT_MISSING_FIELD = "result-missing-field"
-    RESULT_WRONG_TYPE = "result-wrong-type"
-    BUSINESS = "business"
-    REGRESSION = "regression"
-
-
-#: The kinds ``jsoncontract fixtures`` derives from a schema, in the order they are written.
-DERIVED_KINDS: Final = (
-    CaseKind.VALID,
-    CaseKind.MISSING_FIELD,
-    CaseKind.WRONG_ENUM,
-    CaseKind.WRONG_TYPE,
-    CaseKind.EXTRA_FIELD,
-    CaseKind.OUT_OF_RANGE,
-    CaseKind.MALFORMED,
-    CaseKind.STRING_ARGUMENTS,
-    CaseKind.RESULT_VALID,
-    CaseKind.RESULT_MISSING_FIELD,
-    CaseKind.RESULT_WRONG_TYPE,
-    CaseKind.BUSINESS,
-)
-#: The kinds about a call's result, derived from the tool's output schema.
-RESULT_KINDS: Final = frozenset(
-    (CaseKind.RESULT_VALID, CaseKind.RESULT_MISSING_FIELD, CaseKind.RESULT_WRONG_TYPE)
-)
 
 
 class InputKind(StrEnum):
@@ -139,7 +100,7 @@ class Expectation:
         if self.stage is None:
             text = "pass"
         else:
-            reason = self.code or (f"schema.{self.keyword}" if self.keyword else "")
+            reason = self.code or (codes.schema_code(self.keyword) if self.keyword else "")
             if self.path is not None:
                 reason += f"{' at ' if reason else 'at '}{self.path or '/'}"
             text = f"fail at {self.stage.value}" + (f" ({reason})" if reason else "")
@@ -548,9 +509,9 @@ class CaseOutcome:
     def code(self) -> str | None:
         """``suite.<mismatch>`` for a case that did not pass (``suite.accepted`` for a
         contract weakness), ``None`` for one that passed or was skipped."""
-        if self.ok:
+        if self.ok or self.mismatch is None:  # every case that did not pass has a mismatch
             return None
-        return f"suite.{self.mismatch.value if self.mismatch is not None else self.status.value}"
+        return codes.SUITE_CODES[self.mismatch.value]
 
     def to_dict(self) -> dict[str, Any]:
         """One entry of ``results`` in the ``test`` JSON report."""

@@ -230,3 +230,11 @@ def _shifted_dates(text: str) -> Iterator[str]:
         except OverflowError:
             continue
         yield shifted.replace("+00:00", "Z") if text.endswith("Z") else shifted
+
+
+def violation_sources(gate: BusinessRules, tools: ToolSet) -> tuple[RuleViolations, ...]:
+    """The writers of business-rule cases for a gate: the rules engine's, when the gate
+    has rules loaded."""
+    if gate.rules is None:
+        return ()
+    return (RuleViolations(gate, tools),)

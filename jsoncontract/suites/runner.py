@@ -31,11 +31,10 @@ from jsoncontract.model import (
     ToolResult,
 )
 from jsoncontract.pipeline.checker import BusinessGate, Checker
+from jsoncontract.suites.kinds import DERIVED_KINDS, CaseKind
 from jsoncontract.suites.model import (
-    DERIVED_KINDS,
     NO_RESULT,
     Case,
-    CaseKind,
     CaseOutcome,
     Expectation,
     InputKind,

@@ -14,7 +14,13 @@ from jsoncontract import check
 from jsoncontract.capture import CaptureReader
 from jsoncontract.capture.base import Assembler, DocContext, envelope, make_call, text
 from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.capture.registry import DIALECTS, Registry
+from jsoncontract.capture.registry import (
+    BUILT_IN,
+    DIALECTS,
+    HOP_ORDER,
+    Registry,
+    built_in_names,
+)
 from jsoncontract.errors import UsageError
 from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, SchemaLocation, ToolCall
 from jsoncontract.tools import load_tool_file
@@ -268,9 +274,15 @@ def test_two_dialects_of_one_name_are_refused() -> None:
         DIALECTS.adding(DIALECTS.find(Dialect.MCP))
 
 
-def test_the_dialects_a_user_can_force_are_the_registered_ones(repo: Path) -> None:
-    from jsoncontract.cli.check import DialectChoice
+def test_the_table_lists_the_registered_dialects_without_importing_them() -> None:
+    assert built_in_names() == DIALECTS.names()
+    assert [line.name for line in BUILT_IN] == [d.name for d in DIALECTS]  # asked in order
+    assert tuple(h.value for h in Hop) == HOP_ORDER
 
-    schema = orjson.loads((repo / "jsoncontract/schemas/config/check.json").read_bytes())
-    assert [c.value for c in DialectChoice] == ["auto", *DIALECTS.names()]
-    assert schema["properties"]["dialect"]["enum"] == ["auto", *DIALECTS.names()]
+
+def test_a_line_that_does_not_match_its_module_is_refused() -> None:
+    from jsoncontract.capture.registry import BuiltIn, _load
+
+    assert _load(BuiltIn("gemini", "gemini", "model")) is DIALECTS.find(Dialect.GEMINI)
+    with pytest.raises(ValueError, match=r"defines the dialect 'gemini' at hop 'model'"):
+        _load(BuiltIn("vertex", "gemini", "model"))

@@ -153,7 +153,7 @@ class TestFormats:
         lines = (json.dumps(chat("get_weather", arguments)) + "\n" for _ in range(10_000))
         trace = write("big.jsonl", "".join(lines))  # over the 5 MB a bar waits for
         plain = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
-        monkeypatch.setattr("jsoncontract.cli.check.stderr_is_terminal", lambda: True)
+        monkeypatch.setattr("jsoncontract.cli.options.stderr_is_terminal", lambda: True)
         shown = run_cli("check", "--tools", TOOLS, str(trace), "-f", "json")
         assert (shown.code, shown.stdout) == (plain.code, plain.stdout)
         assert json.loads(shown.stdout)["summary"]["calls"] == 10_000
@@ -495,3 +495,21 @@ class TestResults:
         assert json.loads(jsonl_last.splitlines()[-1])["findings"][0]["code"] == (
             "session.orphan_result"
         )
+
+
+def test_the_results_and_session_sections_reach_the_run(run_cli: Run, tmp_path: Path) -> None:
+    capture = str(FIXTURES / "results" / "conversations" / "openai-chat.jsonl")
+    tools = str(FIXTURES / "results" / "tools.json")
+
+    def codes(config: str) -> set[str]:
+        path = tmp_path / "jsoncontract.toml"
+        path.write_text(config)
+        result = run_cli("check", "--config", str(path), "--tools", tools, capture, "-f", "json")
+        return set(json.loads(result.stdout)["summary"]["by_code"])
+
+    found = codes("")
+    assert {"result.stack_trace", "result.secret", "session.parallel_side_effects"} <= found
+    quiet = codes(
+        '[results]\nleaks = false\n[session.severity]\n"session.parallel_side_effects" = "off"\n'
+    )
+    assert found - quiet == {"result.stack_trace", "result.secret", "session.parallel_side_effects"}

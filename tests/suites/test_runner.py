@@ -525,7 +525,7 @@ def test_run_suites_takes_paths_or_suites_not_both(
 def test_progress_is_reported_per_file(
     toolset: Callable[..., ToolSet], make_suite: Callable[..., Suite], tmp_path: Path
 ) -> None:
-    from jsoncontract.cli.progress import item_progress
+    from jsoncontract.cli.options import item_progress
 
     for i in range(3):
         path = tmp_path / f"s{i}.suite.json"

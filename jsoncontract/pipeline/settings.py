@@ -1,0 +1,111 @@
+"""The settings of ``jsoncontract check``: the ``[check]`` config section and the command
+line, merged into one frozen object (the command line wins)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jsoncontract.capture.ledger import WINDOW
+from jsoncontract.errors import UsageError
+from jsoncontract.pipeline.contracts import SessionSettings
+from jsoncontract.pipeline.result import ResultSettings
+from jsoncontract.reporters.interface import ReportOptions
+from jsoncontract.settings import (
+    BusinessSettings,
+    ReportSettings,
+    business_settings,
+    report_settings,
+    tool_paths,
+)
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSettings:
+    """Everything a ``check`` run needs.
+
+    ``dialect`` is the dialect every capture is read as (``None``: detected); ``tool`` the
+    tool of bare downstream bodies (and the name of a bare JSON Schema); ``result_window``
+    how many lines (or files) a call waits for its result before it is checked without one;
+    ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections.
+    """
+
+    captures: tuple[str, ...]
+    tools: tuple[Path, ...]
+    business: BusinessSettings
+    report: ReportSettings
+    tool: str | None = None
+    dialect: str | None = None
+    show_values: bool = False
+    result_window: int = WINDOW
+    results: ResultSettings = field(default_factory=ResultSettings)
+    session: SessionSettings = field(default_factory=SessionSettings)
+
+
+def check_settings(
+    cfg: Config,
+    *,
+    captures: Sequence[str] | None,
+    tools: Sequence[Path] | None = None,
+    tool: str | None = None,
+    dialect: str | None = None,
+    rules: Sequence[Path] | None = None,
+    context: str | None = None,
+    show_values: bool = False,
+    format: str | None = None,
+    output: Path | None = None,
+    fail_on: str | None = None,
+    color: bool | None = None,
+    max_shown: int | None = None,
+    verbose: bool = False,
+    quiet: bool = False,
+    result_window: int | None = None,
+) -> CheckSettings:
+    """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
+
+    Raises:
+        UsageError: no captures, no tool definitions, or a context that is not a JSON
+            object.
+    """
+    section = cfg.section("check")
+    if not captures:
+        raise UsageError("no captures given: name capture files or directories, or - for stdin")
+    paths = tool_paths(tools, cfg)
+    chosen = str(dialect or section.get("dialect", "auto"))
+    reveal = show_values or bool(section.get("show_values", False))
+    options = ReportOptions(
+        color=color,
+        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
+        verbose=verbose,
+        quiet=quiet,
+    )
+    return CheckSettings(
+        captures=tuple(captures),
+        tools=paths,
+        business=business_settings(cfg, rules=rules, context=context, show_values=reveal),
+        report=report_settings(
+            cfg,
+            "check",
+            format=format,
+            output=output,
+            fail_on=fail_on,
+            options=options,
+        ),
+        tool=tool or section.get("tool"),
+        dialect=None if chosen == "auto" else chosen,
+        show_values=reveal,
+        result_window=result_window
+        if result_window is not None
+        else int(section.get("result_window", WINDOW)),
+        results=ResultSettings.from_config(cfg.section("results")),
+        session=SessionSettings.from_config(
+            cfg.section("session"),
+            cfg.section("business").get("idempotency"),
+            cfg.section("results"),
+        ),
+    )

@@ -1,0 +1,64 @@
+"""The shape of the command line: thin command modules that share one helper module.
+
+A command module defines its typer command and nothing another command needs: no command
+module imports another (what two commands share lives in ``jsoncontract.cli.options``), and
+only ``jsoncontract._gc`` tunes the garbage collector and only ``jsoncontract.settings``
+resolves the ``--fail-on`` threshold.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from jsoncontract.cli.app import COMMAND_MODULES
+
+PACKAGE = Path(__file__).resolve().parents[2] / "jsoncontract"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, at any depth of its code."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module)
+            out.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+    return out
+
+
+@pytest.mark.parametrize("command", COMMAND_MODULES)
+def test_no_command_imports_another(command: str) -> None:
+    imported = imported_modules(PACKAGE / "cli" / f"{command}.py")
+    others = {f"jsoncontract.cli.{name}" for name in COMMAND_MODULES if name != command}
+    assert imported & others == set()
+
+
+def test_one_module_tunes_the_garbage_collector() -> None:
+    tuning = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "gc" in imported_modules(path)
+    )
+    assert tuning == ["_gc.py"]
+
+
+def _string_constants(path: Path) -> set[str]:
+    return {
+        node.value
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+
+
+def test_one_place_resolves_the_threshold() -> None:
+    """``--fail-on``, else the config's ``fail_on``: only ``jsoncontract.settings`` reads it."""
+    reading = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if "fail_on" in _string_constants(path)
+    )
+    assert reading == ["settings.py"]
