@@ -64,8 +64,8 @@ def main() -> None:
         run = (best[capture, "+ run"] - best[capture, "+ results"]) / calls * 1e6
         whole = best[capture, "+ run"] / base
         print(
-            f"{capture:>12}: {', '.join(parts)}; the result stage +{results:.1f} µs a call, "
-            f"the checks over the run +{run:.1f} µs a call ({whole:.2f}x the argument gates)"
+            f"{capture:>12}: {', '.join(parts)}; the result stage {results:+.1f} µs a call, "
+            f"the checks over the run {run:+.1f} µs a call ({whole:.2f}x the argument gates)"
         )
 
 

@@ -380,7 +380,11 @@ class ToolCall:
       assistant message, one chat span), ``None`` where the capture has no turns (MCP);
       the calls of one turn are read, and handed on, one after the other;
     - ``session``: for an MCP call, what its session had said when the call was made;
-    - ``time``: when the call was made (seconds since the epoch), where the capture says.
+    - ``time``: when the call was made (seconds since the epoch), where the capture says;
+    - ``sighting``: for a call without an id, a key its dialect gives every sighting of one
+      call (a Gemini call in a response, then in the next request's history; an
+      OpenTelemetry ``tool_call`` part, its execute-tool span, the next span's history), by
+      which the reader's ledger tells them to be one call; never reported.
     """
 
     hop: Hop | None
@@ -398,6 +402,7 @@ class ToolCall:
     turn: str | None = None
     session: McpSession | None = field(default=None, repr=False)
     time: float | None = None
+    sighting: str | None = field(default=None, repr=False)
 
     @property
     def response(self) -> Any:

@@ -28,6 +28,7 @@ from jsoncontract.errors import InputError
 from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
+from jsoncontract.redact import masked, masked_value
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
@@ -294,9 +295,11 @@ def _items(before: list[Any], after: list[Any]) -> str:
 
 
 def text_change(before: str | None, after: str | None, context: int = 24) -> str:
-    """The changed middle of two texts, wdiff style: ``...ctx[-old-]{+new+}ctx...``."""
+    """The changed middle of two texts, wdiff style: ``...ctx[-old-]{+new+}ctx...`` (a
+    secret in either replaced by its kind and hash)."""
     if before is None or after is None:
         return f"{_short(before)} -> {_short(after)}"
+    before, after = masked(before), masked(after)
     start = 0
     while start < min(len(before), len(after)) and before[start] == after[start]:
         start += 1
@@ -324,9 +327,10 @@ def _cut(text: str, limit: int = 120) -> str:
 
 
 def _short(value: Any, limit: int = 60) -> str:
+    """A value for a message, every secret in its strings replaced by its kind and hash."""
     from jsoncontract._json import short_repr
 
-    return short_repr(value, limit)
+    return short_repr(masked_value(value), limit)
 
 
 _PART_LABEL: Final = {

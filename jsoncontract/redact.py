@@ -440,6 +440,23 @@ def _masked(text: str) -> str:
     return _mask(text)
 
 
+def masked_value(value: Any) -> Any:
+    """``value`` with :func:`masked` applied to every string in it (not to member names):
+    for values a report shows that are not a payload's, such as a schema's ``default`` or
+    the arguments a probe generated, where a name says nothing about being secret.
+
+    >>> masked_value({"default": "key AKIAIOSFODNN7EXAMPLE", "n": 1})
+    {'default': 'key <redacted aws-access-key-id sha256:b55d89f2>', 'n': 1}
+    """
+    if isinstance(value, str):
+        return _mask(value)
+    if isinstance(value, list):
+        return [masked_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: masked_value(v) for k, v in value.items()}
+    return value
+
+
 def is_header_name(name: str | None) -> bool:
     """Whether a member name is an HTTP header's that carries no fixed meaning (``X-...``).
 

@@ -8,9 +8,12 @@ values; problems with the envelope become findings on the call, never exceptions
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 from jsoncontract import codes
 from jsoncontract._json import dumps
@@ -342,6 +345,86 @@ class Known:
         self._newer.add(item)
         if len(self._newer) > self.size:
             self._older, self._newer = self._newer, set()
+
+
+def history_mark(previous: bytes, role: Any, parts: Any) -> bytes:
+    """The mark of a message at its place in a history: a hash of the message and of the
+    mark of the messages before it, so that the same message later is another mark."""
+    try:
+        data = orjson.dumps([role, parts], option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: a mark of its own
+        data = repr(id(parts)).encode()
+    return hashlib.blake2b(previous + data, digest_size=16).digest()
+
+
+class Sightings:
+    """Keys that tell one call without an id seen in several places from other calls.
+
+    A model's call is made after a history (the mark of its messages, :func:`history_mark`):
+    the call a response or a chat span's output holds, and the same call in the assistant
+    message of a later history that follows the same messages, are one call. Both get the
+    same :attr:`~jsoncontract.model.ToolCall.sighting`: the history's mark, the call's name
+    and arguments, and how many times the same call was made after that history before it.
+    The ledger pairs sightings as it pairs call ids. The same call made after the same
+    history again (a conversation repeated in the file) gets a sighting of its own, which
+    no history matches. Bounded: the oldest sightings are forgotten first.
+    """
+
+    __slots__ = ("expected", "issued", "size")
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.expected: dict[str, None] = {}  # given to a model's calls, not seen again yet
+        # how many times each sighting was given; kept longer than the ledger remembers
+        # call keys (:data:`~jsoncontract.capture.ledger.REMEMBERED`, twice)
+        self.issued: dict[str, int] = {}
+
+    def give(self, after: bytes, calls: list[ToolCall], counts: dict[bytes, int]) -> None:
+        """The calls without ids a model made after the history of mark ``after`` (``counts``
+        carries over the calls of one response, or one chat span, given in parts)."""
+        expected, issued = self.expected, self.issued
+        for call in calls:
+            key = sighting(after, call, counts)
+            if key is None:
+                continue
+            times = issued.get(key, 0)
+            issued[key] = times + 1
+            if len(issued) > 8 * self.size:
+                del issued[next(iter(issued))]
+            if times:
+                call.sighting = f"{key}/{times}"
+                continue
+            call.sighting = key
+            expected[key] = None
+            if len(expected) > self.size:
+                del expected[next(iter(expected))]
+
+    def match(self, before: bytes, calls: list[ToolCall]) -> None:
+        """The calls without ids of an assistant message of a history, after the messages of
+        mark ``before``: those a model was seen making get their sightings."""
+        expected = self.expected
+        if not expected:
+            return
+        counts: dict[bytes, int] = {}
+        for call in calls:
+            key = sighting(before, call, counts)
+            if key is not None and key in expected:
+                del expected[key]
+                call.sighting = key
+
+
+def sighting(after: bytes, call: ToolCall, counts: dict[bytes, int]) -> str | None:
+    """The sighting of a call without an id made after the history of mark ``after``: its
+    name and arguments, and how many times the same call was made there before it
+    (``counts``, updated); ``None`` for arguments too deep to write."""
+    try:
+        what = orjson.dumps([call.tool, call.arguments], option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    seen = counts.get(what, 0)
+    counts[what] = seen + 1
+    digest = hashlib.blake2b(after + what + seen.to_bytes(8, "little"), digest_size=16)
+    return "\x00sighting/" + digest.hexdigest()
 
 
 @dataclass(slots=True)

@@ -242,8 +242,23 @@ def epoch(value: Any) -> float | None:
 
 
 def batch(record: dict[str, Any], ctx: DocContext, out: list[Captured], dispatch: Dispatch) -> bool:
-    """A line of a Batch file: the request or response it wraps, read as its dialect.
-    ``False`` when ``record`` is no Batch line."""
+    """A line of a Batch file: the request or response it wraps, read as its dialect; a
+    request that failed (errored, expired, canceled, an error response) is said to hold no
+    response (``envelope.no_tool_call``). ``False`` when ``record`` is no Batch line."""
+    failure = _batch_failure(record)
+    if failure is not None:
+        out.append(
+            problem_call(
+                ctx,
+                envelope(
+                    codes.ENVELOPE_NO_TOOL_CALL,
+                    f"the Batch request {record.get('custom_id')!r} holds no response: {failure}",
+                    "send the request again, or leave its line out of the capture",
+                    severity=Severity.WARNING,
+                ),
+            )
+        )
+        return True
     for path in (("body",), ("params",), ("response", "body"), ("result", "message")):
         node: Any = record
         for member in path:
@@ -253,6 +268,39 @@ def batch(record: dict[str, Any], ctx: DocContext, out: list[Captured], dispatch
             dispatch(node, ctx.child(pointer), out)
             return True
     return False
+
+
+def _batch_failure(record: dict[str, Any]) -> str | None:
+    """Why a Batch output line holds no response (Anthropic: a ``result`` that is not
+    ``succeeded``; OpenAI: an ``error``, or a response with an HTTP error status), or
+    ``None``."""
+    result = record.get("result")
+    if isinstance(result, dict) and "message" not in result:
+        kind = result.get("type")
+        if isinstance(kind, str) and kind != "succeeded":
+            return f"it {kind}" + _said(result.get("error"))
+    response = record.get("response")
+    if "response" in record and not isinstance(response, dict):
+        return "it failed" + _said(record.get("error"))
+    if isinstance(response, dict):
+        status = response.get("status_code")
+        if type(status) is int and status >= 400:
+            body = response.get("body")
+            error = body.get("error") if isinstance(body, dict) else None
+            return f"it failed with HTTP {status}" + _said(error)
+    return None
+
+
+def _said(error: Any) -> str:
+    """`` (type: message)`` of a provider's error object (Anthropic nests one in another)."""
+    if isinstance(error, dict) and isinstance(error.get("error"), dict):
+        error = error["error"]
+    if not isinstance(error, dict):
+        return ""
+    kind = error.get("type") or error.get("code")
+    message = error.get("message")
+    said = ": ".join(str(p) for p in (kind, message) if isinstance(p, str) and p)
+    return f" ({said})" if said else ""
 
 
 def _inside(ctx: DocContext, anomalies: tuple[Anomaly, ...]) -> DocContext:

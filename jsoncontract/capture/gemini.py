@@ -10,20 +10,28 @@ Results are ``functionResponse`` parts ``{id?, name, response}`` in the content 
 call (``response`` holds ``output`` or ``error``: an ``error`` member marks a failure). A
 request body's ``contents`` is a conversation history; a ``functionResponse`` without an id
 answers the call of the same name in the model content before it, in order.
+
+A call without an id made by a response that follows a request in the same file, and seen
+again in a later request's history right after that request's contents, is one call: both
+get the same sighting (:class:`~jsoncontract.capture.base.Sightings`), which the ledger pairs
+as it pairs call ids. So a gateway log (each request, then its response) counts each call
+once, with its result. A response without a request before it, a history that does not
+continue the request the response followed, a candidate the history did not keep, and the
+same call made after the same history again (a conversation repeated in the file) are calls
+of their own.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Final
-
-import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     DocContext,
     Known,
+    Sightings,
     envelope,
+    history_mark,
     make_call,
     make_result,
     result_problem,
@@ -140,22 +148,25 @@ def history(
     out: list[Captured],
     pointer: str = "",
     known: Known | None = None,
-) -> None:
+    sightings: Sightings | None = None,
+) -> bytes:
     """A request body: its ``contents`` are a conversation history. A content an earlier
     request of the file held at the same place, after the same contents (``known``), is
     skipped: each request repeats the history before it, and Gemini's calls need not carry
-    ids to tell them by."""
+    ids to tell them by. A call without an id a response was seen making gets its sighting
+    (``sightings``). Returns the mark of the last content."""
     contents = node.get("contents")
     if not isinstance(contents, list):
-        return
+        return b""
     ctx = ctx.child("", history=True)
     unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
     mark = b""
     for i, entry in enumerate(contents):
         if not isinstance(entry, dict):
             continue
+        before = mark
         if known is not None:
-            mark = _chain(mark, entry)
+            mark = history_mark(mark, entry.get("role"), entry.get("parts"))
             if mark in known:
                 continue
             known.add(mark)
@@ -164,6 +175,8 @@ def history(
         content(entry, ctx.child("", turn=ctx.turn_at(where)), out, where)
         if entry.get("role") == "model":
             unanswered = [c for c in out[start:] if isinstance(c, ToolCall) and c.call_id is None]
+            if sightings is not None and known is not None:
+                sightings.match(before, unanswered)
             continue
         kept = out[:start]
         for item in out[start:]:
@@ -175,29 +188,33 @@ def history(
                     continue
             kept.append(item)
         out[:] = kept
-
-
-def _chain(previous: bytes, entry: dict[str, Any]) -> bytes:
-    """The mark of a content at its place in a history: a hash of the content and of the
-    marks before it, so that the same call made again later is another mark."""
-    try:
-        data = orjson.dumps([entry.get("role"), entry.get("parts")], option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # deeper than orjson writes: a mark of its own
-        data = repr(id(entry)).encode()
-    return hashlib.blake2b(previous + data, digest_size=16).digest()
+    return mark
 
 
 class GeminiState:
-    """The contents with function parts a file's requests have held."""
+    """The contents with function parts a file's requests have held, and the calls without
+    ids the responses after the latest request made."""
 
-    __slots__ = ("known",)
+    __slots__ = ("counts", "known", "last", "sightings")
 
     def __init__(self) -> None:
         self.known = Known()
+        self.last: bytes | None = None  # the mark of the latest request's last content
+        self.counts: dict[bytes, int] = {}  # the calls made since, by name and arguments
+        self.sightings = Sightings()
 
     def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A request body, read for the contents the file's earlier requests did not hold."""
-        history(node, ctx, out, known=self.known)
+        self.last = history(node, ctx, out, known=self.known, sightings=self.sightings)
+        self.counts.clear()
+
+    def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
+        """A response after a request: its calls without ids get their sightings."""
+        start = len(out)
+        response(node, ctx, out)
+        if self.last is not None:
+            calls = [c for c in out[start:] if type(c) is ToolCall and c.call_id is None]
+            self.sightings.give(self.last, calls, self.counts)
 
     def flush(self, out: list[Captured]) -> None:
         """Nothing is left unfinished."""
@@ -256,7 +273,9 @@ class Gemini:
 
     def whole(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A whole ``GenerateContentResponse`` (or one streamed chunk of it)."""
-        return response if isinstance(value["candidates"], list) else None
+        if not isinstance(value["candidates"], list):
+            return None
+        return response if state.last is None else state.response
 
     def part(self, value: dict[str, Any], state: GeminiState) -> Handler | None:
         """A request body, a ``Content``, a part, or a bare function call."""

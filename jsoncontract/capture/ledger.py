@@ -9,7 +9,8 @@ in the same order.
 conventions carry the model's id), unique in the run. At the MCP hop it is ``(hop, session,
 id)``, the session being the MCP session's id, since JSON-RPC ids restart in every session
 (``jsonrpc.request.id`` and ``mcp.session.id`` of an MCP span give the same key as the
-frames); the downstream hop keys the same way. A call or result without an id never waits:
+frames); the downstream hop keys the same way. A call without an id is keyed by its
+``sighting`` when its dialect gives one. A call or result without either never waits:
 a dialect that pairs by position (a Gemini history without ids, an HTTP Archive entry, a
 span that holds both) attaches the result itself before handing the call on.
 
@@ -23,20 +24,25 @@ its call waits :data:`WINDOW` documents for it the same way. Memory is bounded b
 :data:`LIMIT` items plus the keys of the last :data:`REMEMBERED` to twice as many calls
 handed on.
 
-**Calls alone.** A run whose first :data:`WINDOW` documents held no result at some hop is
-taken to be a trace of calls alone at that hop (the responses of a model, the requests a
-host sent): from then on its calls neither wait nor are remembered, so that such a trace
-is read as fast as before results were paired (holding calls costs time, their data going
-cold while they wait, and remembering them costs a hash each). A call repeated there is
-counted again. The first result of that hop ends it; a result then whose call is not
-waiting is reported late.
+**Calls alone.** A run whose first :data:`WINDOW` documents held no result at some hop
+(neither a result nor a call with an id that brings its own, as an execute-tool span
+does) is taken to be a trace of calls alone at that hop (the responses of
+a model, the requests a host sent): from then on its calls neither wait nor are
+remembered, so that such a trace is read as fast as before results were paired (holding
+calls costs time, their data going cold while they wait, and remembering them costs a
+hash each). A call repeated there is counted again. The first result of that hop ends
+it; a result then whose call is not waiting is reported late.
 
 **One call, several places.** A model-hop call whose key was already seen, waiting or
 handed on (the response, then the next request's history; a chat span's ``tool_call``
 part, then the execute-tool span) is the same call: the later sighting is dropped, except
 that it supplies the arguments when the first one did not record them (an execute-tool
 span without the opt-in ``gen_ai.tool.call.arguments``). MCP and downstream calls are never
-merged: a JSON-RPC id may be used again once answered.
+merged: a JSON-RPC id may be used again once answered. A call without an id is keyed the
+same way by its ``sighting``, when its dialect can tell its sightings apart from other calls
+(a Gemini call of a response and the same call in the next request's history; an
+OpenTelemetry chat span's call, its execute-tool span and the next span's history: see
+:class:`jsoncontract.capture.base.Sightings`).
 
 **Results.** A result meets the waiting call of its key and is attached (the first one
 stays: a history repeats the results before it). A result for a call already handed on
@@ -170,7 +176,7 @@ class Ledger:
             # the common case of a trace of calls alone, kept to a few steps: one call of
             # a hop that carries no results, with nothing held before it, leaves at once
             call = items[0]
-            if type(call) is ToolCall and call.hop in self._alone:
+            if type(call) is ToolCall and call.hop in self._alone and call.result is None:
                 out.append(call)
                 return
         if not self._window_passed and self.doc > self.window:
@@ -210,9 +216,17 @@ class Ledger:
     def _call(self, call: ToolCall) -> None:
         call_id = call.call_id
         if call_id is None:
-            self._queue.append([call, self.doc, True, None])
-            return
+            call_id = call.sighting  # a key its dialect gave the sightings of one call
+            if call_id is None:
+                self._queue.append([call, self.doc, True, None])
+                return
         hop = call.hop
+        if (
+            call.result is not None
+            and hop is not None
+            and self._expect.get(hop._value_) is not True
+        ):
+            self._carries_results(hop)  # an execute-tool span, which holds its result
         key = _key(hop, call.session, call_id)
         waiting = self._waiting
         if hop is _MODEL:
@@ -240,15 +254,19 @@ class Ledger:
         waiting[key] = entry
         self._queue.append(entry)
 
+    def _carries_results(self, hop: Hop) -> bool:
+        """Results were seen at ``hop``: its calls wait for theirs from now on. Whether it
+        had been taken for a hop of calls alone."""
+        alone = self._expect.get(hop._value_) is False
+        self._expect[hop._value_] = True
+        if alone:
+            self._alone = tuple(h for h in self._alone if h is not hop)
+        return alone
+
     def _result(self, result: ToolResult) -> None:
         alone = False  # its hop was taken for calls alone: its call may have left
-        if result.hop is not None:
-            expected = self._expect.get(result.hop._value_)
-            if expected is not True:
-                alone = expected is False
-                self._expect[result.hop._value_] = True
-                if alone:
-                    self._alone = tuple(h for h in self._alone if h is not result.hop)
+        if result.hop is not None and self._expect.get(result.hop._value_) is not True:
+            alone = self._carries_results(result.hop)
         key = result_key(result)
         if key is None:  # nothing to pair it with
             self._queue.append(self._orphan_entry(result))

@@ -20,7 +20,17 @@ too. Attribute names follow the conventions (status "Development"):
 
 A call seen in a chat span and again in its execute-tool span has the same
 ``gen_ai.tool.call.id``, and is one call (:mod:`jsoncontract.capture.ledger`): the chat
-span gives the arguments as the model wrote them, the execute-tool span the result. A span
+span gives the arguments as the model wrote them, the execute-tool span the result.
+
+The conventions make ``id`` optional on ``tool_call`` and ``tool_call_response`` parts
+(instrumentations of Gemini leave it out). Without ids, a history's results answer the calls
+of the assistant message before them, in order; a message an earlier chat span of the file
+held at the same place, after the same messages, is read once (each chat span repeats the
+conversation before it); and a call a chat span's output holds is one call with the same
+call in a later span's history, after the same messages, and with the execute-tool span of
+its trace that records the same name and arguments (the first such span for the first such
+call): they share a sighting (:class:`~jsoncontract.capture.base.Sightings`). An
+execute-tool span without an id that records no arguments is a call of its own. A span
 that records no arguments still carries a result: the call is checked on its result alone
 (``envelope.arguments_not_recorded``, info). A file whose spans are none of these is
 reported (``envelope.no_tool_call``), never passed silently.
@@ -30,12 +40,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from jsoncontract import codes
-from jsoncontract.capture.base import DocContext, envelope, make_call, make_result, problem_call
+from jsoncontract.capture.base import (
+    DocContext,
+    Known,
+    Sightings,
+    envelope,
+    history_mark,
+    make_call,
+    make_result,
+    problem_call,
+)
 from jsoncontract.capture.containers import epoch
 from jsoncontract.model import (
     ArgumentsForm,
@@ -45,6 +65,8 @@ from jsoncontract.model import (
     Hop,
     McpSession,
     Severity,
+    ToolCall,
+    ToolResult,
 )
 
 if TYPE_CHECKING:
@@ -116,15 +138,26 @@ def _json_value(value: Any) -> Any:
     return value
 
 
-class OtlpState:
-    """What one file's spans have shown: whether any was a GenAI or MCP span."""
+#: How many calls without ids of chat spans wait for an execute-tool span of their trace.
+_EXECUTED: Final = 4096
 
-    __slots__ = ("first", "genai", "spans")
+
+class OtlpState:
+    """What one file's spans have shown: whether any was a GenAI or MCP span; the messages
+    of its chat spans' histories, and the calls without ids they made (see the module)."""
+
+    __slots__ = ("executed", "first", "genai", "known", "sightings", "spans", "times")
 
     def __init__(self) -> None:
         self.spans = 0
         self.genai = 0
         self.first: DocContext | None = None
+        self.known = Known()
+        self.sightings = Sightings()
+        # (trace, name, arguments, how many before it) of a chat span's call without an id
+        # -> its sighting, for the execute-tool span that ran it
+        self.executed: dict[tuple[str | None, bytes, int], str] = {}
+        self.times: dict[tuple[str | None, bytes], int] = {}  # the counts behind those
 
     def export(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """One OTLP/JSON export: every span of every resource and scope."""
@@ -238,6 +271,10 @@ class OtlpState:
                 protocol_version=version if isinstance(version, str) else None,
             )
             call.session = session
+        if hop is Hop.MODEL and call_id is None and form is not ArgumentsForm.UNRECORDED:
+            key = self._execution(span, call, executed=True)
+            if key is not None:
+                call.sighting = self.executed.pop(key, None)
         rpc_status = attrs.get("rpc.response.status_code")
         code = rpc_status if type(rpc_status) is int else None
         if code is None and isinstance(rpc_status, str):
@@ -274,16 +311,81 @@ class OtlpState:
     ) -> None:
         span_id = _hex_id(_first(span, "spanId", "context")) or ctx.turn_at(at)
         history = _json_value(attrs.get("gen_ai.input.messages"))
+        mark = b""
         if isinstance(history, list):
             past = ctx.child("", history=True)
+            unanswered: list[ToolCall] = []  # calls without ids, answered in order
             for i, message in enumerate(history):
-                if isinstance(message, dict):
-                    self._message(message, past.child("", turn=f"{span_id}/in/{i}"), out, at)
+                if not isinstance(message, dict):
+                    continue
+                before = mark
+                mark = history_mark(mark, message.get("role"), message.get("parts"))
+                if mark in self.known:
+                    continue
+                self.known.add(mark)
+                start = len(out)
+                self._message(message, past.child("", turn=f"{span_id}/in/{i}"), out, at)
+                if len(out) > start:
+                    unanswered = self._answered(out, start, before, unanswered)
         output = _json_value(attrs.get("gen_ai.output.messages"))
         if isinstance(output, list):
+            counts: dict[bytes, int] = {}
             for i, message in enumerate(output):
-                if isinstance(message, dict):
-                    self._message(message, ctx.child("", turn=f"{span_id}/out/{i}"), out, at)
+                if not isinstance(message, dict):
+                    continue
+                start = len(out)
+                self._message(message, ctx.child("", turn=f"{span_id}/out/{i}"), out, at)
+                calls = [c for c in out[start:] if type(c) is ToolCall and c.call_id is None]
+                if calls:
+                    self.sightings.give(mark, calls, counts)
+                    for call in calls:
+                        key = self._execution(span, call, executed=False)
+                        if key is not None and call.sighting is not None:
+                            self.executed[key] = call.sighting
+                            if len(self.executed) > _EXECUTED:
+                                del self.executed[next(iter(self.executed))]
+
+    def _answered(
+        self, out: list[Captured], start: int, before: bytes, unanswered: list[ToolCall]
+    ) -> list[ToolCall]:
+        """One history message read into ``out[start:]``: its calls without ids wait for
+        their results (and are the calls a chat span's output made, when their sightings
+        say so); its results without ids answer the calls waiting, in order. Returns the
+        calls still waiting."""
+        calls = [c for c in out[start:] if type(c) is ToolCall and c.call_id is None]
+        if calls:
+            self.sightings.match(before, calls)
+            unanswered = calls
+        kept = out[:start]
+        for item in out[start:]:
+            if type(item) is ToolResult and item.call_id is None and unanswered:
+                unanswered.pop(0).result = item
+                continue
+            kept.append(item)
+        out[:] = kept
+        return unanswered
+
+    def _execution(
+        self, span: dict[str, Any], call: ToolCall, *, executed: bool
+    ) -> tuple[str | None, bytes, int] | None:
+        """The key an execute-tool span without an id and the chat span's call it ran share:
+        the trace, the name and arguments, and how many such calls (or spans) came before
+        it in the trace."""
+        arguments = call.arguments
+        if isinstance(arguments, str):  # a JSON text on one side, an object on the other
+            with contextlib.suppress(orjson.JSONDecodeError):
+                arguments = orjson.loads(arguments)
+        try:
+            what = orjson.dumps([call.tool, arguments], option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            return None
+        trace = _hex_id(_first(span, "traceId", "context"))
+        counted = (trace, what + (b"\x01" if executed else b"\x00"))
+        seen = self.times.get(counted, 0)
+        self.times[counted] = seen + 1
+        if len(self.times) > 4 * _EXECUTED:
+            del self.times[next(iter(self.times))]
+        return (trace, what, seen)
 
     def _message(
         self, message: dict[str, Any], ctx: DocContext, out: list[Captured], at: str

@@ -572,7 +572,7 @@ def probe_cli(
     from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
-    specs = _probe_targets(
+    specs, skipped = _probe_targets(
         server, all_servers, cfg=cfg, header=header, env=env, name=name,
         mcp_config=mcp_config, requires_auth=requires_auth,
     )
@@ -612,7 +612,9 @@ def probe_cli(
     for card in report.servers:
         if card.error is not None:
             sys.stderr.write(f"jsoncontract: error: {card.error}\n")
-    if report.failed:
+    for reason in skipped:  # configured, and not probed: said, never passed over
+        sys.stderr.write(f"jsoncontract: error: {reason}\n")
+    if report.failed or skipped:
         return 2
     worst = report.worst()
     return exit_code(worst.value if worst else None, threshold)
@@ -628,12 +630,14 @@ def _probe_targets(
     name: str | None,
     mcp_config: list[Path] | None,
     requires_auth: bool | None,
-) -> list[ServerSpec]:
+) -> tuple[list[ServerSpec], list[str]]:
     """The servers to probe: one named on the command line, several names or URLs, or
-    every configured one (``--all``)."""
+    every configured one (``--all``); and, for ``--all``, why the configured servers that
+    cannot be probed cannot (the legacy SSE transport, a broken definition)."""
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.server import known_servers
+    from jsoncontract.live.server import known_servers, unusable
 
+    skipped: list[str] = []
     target, command = split_server(words)
     if all_servers:
         if target or command:
@@ -644,18 +648,21 @@ def _probe_targets(
                 "--all: no servers are configured ([mcp.servers] or [mcp] host_configs)"
             )
         target = [n for n, s in found.items() if not isinstance(s, str)]
+        skipped = [unusable(n, s) for n, s in found.items() if isinstance(s, str)]
+        if not target:
+            raise UsageError("--all: no configured server can be probed: " + "; ".join(skipped))
     if command or len(target) <= 1:
         return [
             resolve(target, command, cfg=cfg, headers=header, env=env, name=name,
                     host_configs=mcp_config, requires_auth=requires_auth)
-        ]
+        ], skipped
     if name:
         raise UsageError("--name names one server; probe the servers one at a time")
     return [
         resolve([word], [], cfg=cfg, headers=header, env=env, name=None,
                 host_configs=mcp_config, requires_auth=requires_auth)
         for word in target
-    ]
+    ], skipped
 
 
 # -- mcp test -------------------------------------------------------------------------------

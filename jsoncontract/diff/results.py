@@ -66,12 +66,29 @@ def value_of(result: ToolResult) -> tuple[Any, str | None]:
     if found is not None:
         return found.value, text
     if text is not None:
+        inner = _json_string(text)
+        if inner is not None:  # serialised twice: the JSON text of a JSON text
+            return inner, text
         return text, text
     if result.content is not None:
         return result.content, None
     if result.error is not None:
         return {"error": result.error}, None
     return ABSENT, None
+
+
+def _json_string(text: str) -> str | None:
+    """The string a text holds as JSON when that string is itself the JSON text of an object
+    or array (``"{\\"id\\": 1}"``), else ``None``."""
+    if text.lstrip()[:1] != '"':
+        return None
+    try:
+        inner = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(inner, str) and inner.lstrip()[:1] in ("{", "["):
+        return inner
+    return None
 
 
 def _texts(view: HopView, text: str | None) -> list[str]:

@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import signal
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -55,6 +58,14 @@ _NOISE_KEPT: Final = 50
 _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
+#: ``{"jsonrpc": "2.0", "id": N`` at the start of a message, as SDKs write them.
+_LEADING_ID: Final = re.compile(
+    r'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18})\s*[,}]'
+)
+#: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
+_GROUP_GRACE: Final = 2.0
+#: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
+_SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
 
 SDK_MISSING: Final = (
     "jsoncontract mcp needs the official MCP SDK, which is not installed: "
@@ -125,7 +136,7 @@ class Reply:
             return "a result"
         if self.kind is ReplyKind.ERROR:
             message = str((self.error or {}).get("message", ""))
-            return f"JSON-RPC error {self.code} ({_cut(message)})"
+            return f"JSON-RPC error {self.code} ({_cut(_masked(message))})"
         return self.detail or self.kind.value
 
 
@@ -257,7 +268,7 @@ class Connection:
             return ""
         text = data.decode("utf-8", "replace")
         kept = [line.strip() for line in text.splitlines() if line.strip()]
-        return " | ".join(kept[-lines:])
+        return _masked(" | ".join(kept[-lines:]))
 
     # -- requests ----------------------------------------------------------------------
 
@@ -439,8 +450,19 @@ class Connection:
     def _unparsed(self, exc: Exception) -> None:
         """A line (or HTTP body) the SDK could not read as JSON-RPC."""
         raw = _input_of(exc)
-        request_id = raw.get("id") if isinstance(raw, dict) else None
-        reason = _why_invalid(raw)
+        if isinstance(raw, str) and _undecoded(raw):
+            request_id = _id_of(raw)
+            raw = _bytes_shown(raw)
+            reason = "bytes that are not UTF-8: MCP messages are UTF-8 text"
+        elif isinstance(raw, str) and _too_deep(exc):
+            request_id = _id_of(raw)
+            reason = (
+                "a JSON message nested more deeply than the MCP SDK reads (about 250 levels): "
+                "clients cannot read it"
+            )
+        else:
+            request_id = raw.get("id") if isinstance(raw, dict) else None
+            reason = _why_invalid(raw)
         reply = Reply(ReplyKind.INVALID, 0.0, raw=raw, detail=reason)
         waiter = self._waiting.get(request_id) if isinstance(request_id, int) else None
         if waiter is None and self._verbatim is not None and isinstance(raw, dict):
@@ -452,7 +474,7 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(_cut(_text_of(raw), _QUOTED), reason))
+            self.noise.append(Noise(_cut(_masked(_text_of(raw)), _QUOTED), reason))
 
     # -- opening -----------------------------------------------------------------------
 
@@ -778,12 +800,20 @@ async def _open_stdio(
     else:
         errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
         conn._stderr = errlog
-    params = StdioServerParameters(
+    params = StdioServerParameters.model_construct(
         command=spec.command[0],
         args=list(spec.command[1:]),
         env=dict(spec.env) or None,
         cwd=spec.cwd,
+        # bytes that are not UTF-8 reach the tap as lone surrogates, which it names (the
+        # SDK's choices, strict or replace, end the read loop or change the text silently)
+        encoding_error_handler="surrogateescape",
     )
+    spawned: list[int] = []
+    # run after the SDK has stopped the server: the rest of its process group goes too
+    stack.push_async_callback(_end_groups, spawned)
+    _spawns()
+    token = _SPAWNED.set(spawned)
     try:
         streams: tuple[Any, Any] = await stack.enter_async_context(
             stdio_client(params, errlog=errlog)
@@ -798,7 +828,60 @@ async def _open_stdio(
         ) from None
     except (OSError, ValueError) as exc:
         raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
+    finally:
+        _SPAWNED.reset(token)
     return streams
+
+
+@cache
+def _spawns() -> None:
+    """Have the SDK's stdio transport say which process it starts (in :data:`_SPAWNED` of
+    the task that starts it). The SDK stops a server's whole process group only when the
+    server outlives its stdin closing; a server that exits at once leaves its helpers
+    running, which :func:`_end_groups` ends."""
+    import mcp.client.stdio as transport
+
+    spawn = getattr(transport, "_create_platform_compatible_process", None)
+    if spawn is None:  # pragma: no cover - another SDK layout: its own cleanup only
+        return
+
+    async def spawned(*args: Any, **kwargs: Any) -> Any:
+        process = await spawn(*args, **kwargs)
+        started = _SPAWNED.get()
+        if started is not None:
+            started.append(process.pid)
+        return process
+
+    transport._create_platform_compatible_process = spawned
+
+
+async def _end_groups(pids: list[int]) -> None:
+    """End what is left of each process group (a stdio server is the leader of its own):
+    SIGTERM, then SIGKILL after :data:`_GROUP_GRACE` seconds."""
+    import anyio
+
+    if os.name != "posix":  # pragma: no cover - the SDK ends a Windows job itself
+        return
+    with anyio.CancelScope(shield=True):
+        for pid in pids:
+            if not _signal_group(pid, signal.SIGTERM):
+                continue
+            with anyio.move_on_after(_GROUP_GRACE):
+                while _signal_group(pid, 0):
+                    await anyio.sleep(0.02)
+                continue
+            _signal_group(pid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to a process group; whether the group still exists."""
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # members we may not signal: nothing more to do
+        return False
+    return True
 
 
 def _has_fileno(stream: Any) -> bool:
@@ -837,6 +920,14 @@ def _seconds(value: float) -> str:
     return f"{value:g} s"
 
 
+def _masked(text: str) -> str:
+    """``text`` with every secret in it replaced by its kind and hash: what a server writes
+    is quoted in messages and reports, which never repeat a credential."""
+    from jsoncontract.redact import masked
+
+    return masked(text)
+
+
 def _cut(text: str, limit: int = 80) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -872,6 +963,41 @@ def _input_of(exc: Exception) -> Any:
         if found:
             return found[0].get("input")
     return str(exc)
+
+
+def _undecoded(text: str) -> bool:
+    """Whether a line holds bytes that were not UTF-8 (read as lone surrogates)."""
+    return any("\udc80" <= c <= "\udcff" for c in text)
+
+
+def _too_deep(exc: Exception) -> bool:
+    """Whether the SDK could not read a message because of its depth (valid JSON)."""
+    errors = getattr(exc, "errors", None)
+    if not callable(errors):
+        return False
+    try:
+        found = errors()
+    except Exception:  # pragma: no cover - errors() of a foreign exception type
+        return False
+    return bool(found) and "recursion limit" in str(found[0].get("msg", ""))
+
+
+def _bytes_shown(text: str) -> str:
+    """A line read with ``surrogateescape``, its bytes that are not UTF-8 written ``\\xNN``."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _id_of(text: str) -> Any:
+    """The ``id`` of a message the SDK could not read (a line read with ``surrogateescape``,
+    its stray bytes replaced; a message too deep for the SDK), else ``None``."""
+    import orjson
+
+    try:
+        value = orjson.loads(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+    except orjson.JSONDecodeError:
+        found = _LEADING_ID.match(text)  # deeper than orjson reads too: the usual member order
+        return int(found.group(1)) if found else None
+    return value.get("id") if isinstance(value, dict) else None
 
 
 def _text_of(raw: Any) -> str:

@@ -42,6 +42,7 @@ from jsoncontract.pipeline.answers import (
     structured_content_findings,
     unknown_tool_findings,
 )
+from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Connection, ConnectOptions, Negotiated, Reply
@@ -147,7 +148,8 @@ class CaseResult:
         out: dict[str, Any] = {
             "case": case.name,
             "kind": case.kind.value,
-            "arguments": case.arguments,
+            # a schema's default or examples may hold a secret: shown by kind and hash
+            "arguments": masked_value(case.arguments),
             "schema": "accepts" if case.schema_accepts else "rejects",
         }
         if case.because:
@@ -516,7 +518,11 @@ def _said(result: dict[str, Any]) -> str:
 
 
 def _short(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
+    """The server's words for a report: on one line, cut short, and every secret in them
+    replaced by its kind and hash (reports never repeat a credential a server leaks)."""
+    from jsoncontract.redact import masked
+
+    text = " ".join(masked(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -152,6 +153,9 @@ class StdioProxy:
         assert child.stdin is not None and child.stdout is not None
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
+        # a server that exits on its own (a crash) takes its helpers with it: one of them
+        # holding its stdout would keep the recording, and the host, waiting
+        threading.Thread(target=_after_exit, args=(child,), daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _raise_exit)
@@ -192,6 +196,10 @@ class StdioProxy:
                 break
         with contextlib.suppress(OSError):
             child.stdin.close()
+        if not target.broken:
+            # the host hung up: the server and its process group go (a helper of the
+            # server holding its stdout would otherwise keep the recording open)
+            _stop(child)
 
     def _server_to_client(self, fd: int) -> None:
         inject = self.injector.active
@@ -247,23 +255,39 @@ def _raise_exit(signum: int, frame: Any) -> None:
 
 
 def _stop(child: subprocess.Popen[bytes]) -> int:
-    """Wait for the server to exit after its stdin closed; terminate its process group,
-    then kill it, if it does not."""
+    """Wait for the server to exit after its stdin closed; then end what is left of its
+    process group (the server itself if it did not exit, helpers it started): SIGTERM,
+    then SIGKILL."""
     if child.stdin is not None and not child.stdin.closed:
         with contextlib.suppress(OSError):
             child.stdin.close()
-    try:
-        return child.wait(timeout=_GRACE)
-    except subprocess.TimeoutExpired:
-        pass
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=_GRACE)
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.pid, sig)
-        try:
-            return child.wait(timeout=_GRACE)
-        except subprocess.TimeoutExpired:
-            continue
+        if not _signal_group(child.pid, sig):
+            break
+        deadline = time.monotonic() + _GRACE
+        while time.monotonic() < deadline and _signal_group(child.pid, 0):
+            child.poll()  # a leader that died is reaped, or the group lives on as a zombie
+            time.sleep(0.02)
+        if not _signal_group(child.pid, 0):
+            break
     return child.wait()
+
+
+def _after_exit(child: subprocess.Popen[bytes]) -> None:
+    """Once the server has exited, end what is left of its process group."""
+    child.wait()
+    _stop(child)
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to a process group; whether it still has members."""
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 # -- Streamable HTTP --------------------------------------------------------------------------

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 _LABEL_WIDTH: Final = 72
 _VARIABLE: Final = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _HOST_KEYS: Final = ("mcpServers", "servers")
+#: How :func:`known_servers` marks a definition that is broken (the error follows).
+_BROKEN: Final = "is broken: "
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +111,12 @@ def safe_url(url: str) -> str:
 
 
 def safe_arguments(words: Sequence[str]) -> list[str]:
-    """Command words with the value after (or in) a sensitive-looking flag hidden:
-    ``--api-key X`` and ``--api-key=X`` show ``***``."""
+    """Command words with the value after (or in) a sensitive-looking flag hidden, and the
+    value of a sensitive-looking variable set on the command line: ``--api-key X``,
+    ``--api-key=X`` and ``env API_KEY=X`` (``docker run -e API_KEY=X``) show ``***``. Any
+    other word holding a secret shows it by kind and hash."""
+    from jsoncontract.redact import masked
+
     out: list[str] = []
     hide_next = False
     for word in words:
@@ -118,11 +124,12 @@ def safe_arguments(words: Sequence[str]) -> list[str]:
             out.append("***")
             hide_next = False
             continue
-        if word.startswith("-") and "=" in word:
-            flag, _, _ = word.partition("=")
-            out.append(f"{flag}=***" if is_sensitive(flag.lstrip("-")) else word)
-            continue
-        out.append(word)
+        if "=" in word:
+            name, _, _ = word.partition("=")
+            if is_sensitive(name.lstrip("-")):
+                out.append(f"{name}=***")
+                continue
+        out.append(masked(word))
         hide_next = word.startswith("-") and is_sensitive(word.lstrip("-"))
     return out
 
@@ -229,7 +236,9 @@ def resolve_server(
         if entry is None:
             raise UsageError(_unknown(target[0], found, config))
         if isinstance(entry, str):
-            raise UsageError(f"server {target[0]!r} {entry}")
+            if entry.startswith(_BROKEN):
+                raise ConfigError(entry.removeprefix(_BROKEN))
+            raise UsageError(unusable(target[0], entry))
         spec = entry
         if name:
             spec = _replace(spec, name=name)
@@ -284,17 +293,18 @@ def known_servers(
     """Every named server: ``[mcp.servers]`` first, then the host config files (the
     config's ``host_configs``, then those given here); the first definition of a name wins.
     A server that cannot be used is mapped to the reason (a phrase: "uses the SSE
-    transport...").
+    transport...", or, for a definition that is broken, such as a variable that is not set
+    here, :data:`_BROKEN` and the error): one entry does not stop the others being named.
 
     Raises:
-        ConfigError: a definition is broken, or a host config file is unreadable.
+        ConfigError: a host config file is unreadable.
     """
     out: dict[str, ServerSpec | str] = {}
     section = config.section("mcp") if config is not None else {}
     where = str(config.path) if config is not None and config.path is not None else "config"
     root = config.root if config is not None else Path.cwd()
     for key, entry in (section.get("servers") or {}).items():
-        out[key] = _from_entry(key, entry, f"{where} [mcp.servers.{key}]", root)
+        out[key] = _usable(key, entry, f"{where} [mcp.servers.{key}]", root)
     files = [root / p for p in section.get("host_configs") or ()] + list(host_configs)
     for path in files:
         for key, spec in _host_servers(path).items():
@@ -335,8 +345,23 @@ def _host_servers(path: Path) -> dict[str, ServerSpec | str]:
         fields = {
             k: entry[k] for k in ("command", "args", "env", "cwd", "url", "headers") if k in entry
         }
-        out[key] = _from_entry(key, fields, f"{path} {key}", path.parent)
+        out[key] = _usable(key, fields, f"{path} {key}", path.parent)
     return out
+
+
+def unusable(name: str, reason: str) -> str:
+    """The message for a server :func:`known_servers` mapped to ``reason``."""
+    if reason.startswith(_BROKEN):
+        return f"server {name!r} cannot be used: {reason.removeprefix(_BROKEN)}"
+    return f"server {name!r} {reason}"
+
+
+def _usable(key: str, entry: Any, where: str, root: Path) -> ServerSpec | str:
+    """The server an entry defines, or why it cannot be used (:data:`_BROKEN` + the error)."""
+    try:
+        return _from_entry(key, entry, where, root)
+    except ConfigError as exc:
+        return _BROKEN + str(exc)
 
 
 def _from_entry(key: str, entry: Mapping[str, Any], where: str, root: Path) -> ServerSpec:

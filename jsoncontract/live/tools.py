@@ -128,7 +128,7 @@ async def list_tools(conn: Connection) -> ToolListing:
         pages += 1
         where = "tools/list" if pages == 1 else f"tools/list (page {pages})"
         if reply.kind is not ReplyKind.RESULT:
-            raise ServerError(f"{label}: {where} was answered with {reply.describe()}")
+            raise ServerError(f"{label}: {where} {reply.answered()}")
         result = reply.result or {}
         listed = result.get("tools")
         if not isinstance(listed, list):

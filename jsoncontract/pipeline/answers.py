@@ -355,7 +355,15 @@ def unknown_tool_findings(
             "errors)"
         )
     else:
-        message = f"a call of a tool that does not exist was {kind.phrase(code)}"
+        how = {
+            AnswerKind.TIMEOUT: "got no answer in time",
+            AnswerKind.CRASHED: "crashed the server (the connection ended)",
+            AnswerKind.INVALID: "was answered with something that is not a JSON-RPC response",
+        }.get(kind, f"was {kind.phrase(code)}")
+        message = (
+            f"a call of a tool that does not exist {how}; every version answers it with a "
+            "JSON-RPC error"
+        )
     return [
         Finding(
             codes.RESULT_UNKNOWN_TOOL_ANSWER,

@@ -34,8 +34,10 @@ if TYPE_CHECKING:
 _FIND_DEPTH: Final = 5
 #: Strings longer than this are not read again as JSON (the leak patterns still see them).
 _DECODE_LIMIT: Final = 8 * 1024 * 1024
-#: Containers nested deeper than this are not walked for texts.
-_WALK_DEPTH: Final = 200
+#: Containers nested deeper than this are not walked for texts: more than a value the
+#: reader parses can hold (1,024 levels, and as many again in a JSON text inside it), so a
+#: leak is searched for however deep a result hides it (the walk is iterative, linear).
+_WALK_DEPTH: Final = 4096
 _TEXT_TYPES: Final = frozenset({"text", "input_text", "output_text"})
 
 

@@ -53,7 +53,7 @@ class SessionFindings:
 
 def _named(result: ToolResult) -> str:
     if result.call_id is None:
-        return "a result that names no call"
+        return "a result without a call id"
     what = "request id" if result.hop is Hop.MCP else "call id"
     return f"the result for {what} {result.call_id!r}"
 
@@ -61,19 +61,33 @@ def _named(result: ToolResult) -> str:
 def orphan(result: ToolResult) -> Finding:
     """The finding for a result no call in the capture claims."""
     if result.in_history:
+        if result.call_id is None:  # paired by place: no call before it is left to answer
+            message = (
+                f"{_named(result)} answers no call: no call without an id is waiting for its "
+                "result in the history before it"
+            )
+            hint = (
+                "put each result right after the assistant message of its call, in the order "
+                "of the calls, or give the call and its result the same id"
+            )
+        else:
+            message = (
+                f"{_named(result)} answers no call: no earlier assistant message of the "
+                "history holds that id"
+            )
+            hint = (
+                "the provider rejects a history whose tool result names an unknown call id; "
+                "keep each result's id equal to its call's"
+            )
         return Finding(
             code=codes.SESSION_ORPHAN_RESULT,
             severity=Severity.ERROR,
-            message=(
-                f"{_named(result)} answers no call: no earlier assistant message of the "
-                "history holds that id"
-            ),
+            message=message,
             hop=result.hop,
             tool=result.tool,
             call_id=result.call_id,
             source=result.source,
-            hint="the provider rejects a history whose tool result names an unknown call "
-            "id; keep each result's id equal to its call's",
+            hint=hint,
         )
     if result.hop is Hop.MCP:
         message = f"{_named(result)} answers no tools/call request of the capture"

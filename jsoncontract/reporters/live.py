@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, Never
 import orjson
 
 from jsoncontract.model import Severity
+from jsoncontract.redact import masked, masked_value
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import SEVERITY_STYLE, LineWriter, Segment, plural
 
@@ -74,7 +75,7 @@ def _write_tools_text(listing: ToolListing, out: LineWriter) -> None:
                 (_first_line(tool.get("description")), ""),
             ]
         )
-        arguments = argument_summary(tool.get("inputSchema"))
+        arguments = masked(argument_summary(tool.get("inputSchema")))
         if arguments:
             lines.append([("  " + " " * (width + 15), ""), (arguments, "dim")])
     out.write(lines)
@@ -98,7 +99,7 @@ def _safety(tool: dict[str, Any]) -> str:
 def _first_line(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
         return "(no description)"
-    first = text.strip().splitlines()[0]
+    first = masked(text.strip().splitlines()[0])
     return first if len(first) <= 80 else first[:77] + "..."
 
 
@@ -270,7 +271,9 @@ def _plan_lines(card: ServerProbe) -> list[list[Segment]]:
     lines: list[list[Segment]] = [[("would send (dry run)", "bold")]]
     for tool in card.tools:
         for result in tool.results:
-            params = orjson.dumps(result.case.request()).decode()
+            request = result.case.request()
+            request["arguments"] = masked_value(request["arguments"])
+            params = orjson.dumps(request).decode()
             lines.append([("  tools/call ", "dim"), (params, "")])
     return lines
 

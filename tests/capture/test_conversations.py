@@ -304,6 +304,58 @@ def test_anthropic_batch_result(write: Callable[..., Path]) -> None:
     assert (call.call_id, call.turn) == ("toolu_9", "msg_1")
 
 
+def test_batch_requests_that_failed_are_said_not_taken_for_unknown_lines(
+    write: Callable[..., Path],
+) -> None:
+    """Batch output files hold the requests that failed too: an errored, expired or
+    canceled Anthropic result, an OpenAI line with an error or an error response. Each is a
+    warning that the line holds no response to check, never an unknown dialect."""
+    lines = [
+        {
+            "custom_id": "r2",
+            "result": {
+                "type": "errored",
+                "error": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+            },
+        },
+        {"custom_id": "r3", "result": {"type": "expired"}},
+        {
+            "id": "batch_req_2",
+            "custom_id": "r4",
+            "response": None,
+            "error": {"code": "batch_expired", "message": "not executed in time"},
+        },
+        {
+            "id": "batch_req_3",
+            "custom_id": "r5",
+            "response": {
+                "status_code": 400,
+                "request_id": "req_3",
+                "body": {"error": {"message": "Invalid tools", "type": "invalid_request_error"}},
+            },
+            "error": None,
+        },
+    ]
+    path = write("batch_out.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    report = check([path], tools=TOOLS)
+    found = [
+        (r.call.source.line, f.code, f.severity.value) for r in report.results for f in r.findings
+    ]
+    assert found == [(n, "envelope.no_tool_call", "warning") for n in (1, 2, 3, 4)]
+    messages = [r.findings[0].message for r in report.results]
+    assert messages[0] == (
+        "the Batch request 'r2' holds no response: it errored (overloaded_error: x)"
+    )
+    assert messages[1] == "the Batch request 'r3' holds no response: it expired"
+    assert messages[2] == (
+        "the Batch request 'r4' holds no response: it failed (batch_expired: not executed in time)"
+    )
+    assert messages[3] == (
+        "the Batch request 'r5' holds no response: it failed with HTTP 400 "
+        "(invalid_request_error: Invalid tools)"
+    )
+
+
 # -- HTTP Archives --------------------------------------------------------------------------
 
 
@@ -440,3 +492,96 @@ def test_a_repeated_gemini_history_without_ids_is_read_once(write: Callable[...,
     # the first request's call, then the second's new one: the repeated prefix is read once
     assert [(c.source.line, c.result is not None) for c in got] == [(1, True), (2, True)]
     assert got[1].result is not None and got[1].result.content == {"x": 1}
+
+
+GEMINI_ASK = {"role": "user", "parts": [{"text": "Weather in Paris?"}]}
+GEMINI_CALL = {
+    "role": "model",
+    "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}],
+}
+GEMINI_ANSWER = {
+    "role": "user",
+    "parts": [
+        {"functionResponse": {"name": "get_weather", "response": {"output": {"temp_c": 21}}}}
+    ],
+}
+
+
+def gemini_response(content: dict[str, Any], response_id: str) -> dict[str, Any]:
+    return {
+        "candidates": [{"content": content, "finishReason": "STOP", "index": 0}],
+        "modelVersion": "gemini-2.5-flash",
+        "responseId": response_id,
+    }
+
+
+def test_a_gemini_call_without_id_in_a_response_and_the_next_history_is_one_call(
+    write: Callable[..., Path],
+) -> None:
+    """A gateway log: each request, then its response. The call the response made comes
+    back in the next request's history with its result: one call, at the response, with
+    the result."""
+    done = {"role": "model", "parts": [{"text": "21 C."}]}
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+        gemini_response(done, "r2"),
+        # the same question again later in the conversation: a new call, not the first
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER, done, GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r3"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER, done, GEMINI_ASK, GEMINI_CALL]},
+    ]
+    path = write("gw.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    got = calls_of(path)
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (6, False)]
+    assert got[0].result is not None and got[0].result.content == {"output": {"temp_c": 21}}
+    assert got[0].call_id is None and got[0].turn == "r1/0"
+    report = check([path], tools=TOOLS)
+    assert (report.summary.calls, report.findings) == (2, [])
+
+
+def test_gemini_calls_without_ids_are_kept_apart_where_nothing_says_they_are_one(
+    write: Callable[..., Path],
+) -> None:
+    # responses alone: the same call made twice is two calls
+    same = "".join(json.dumps(gemini_response(GEMINI_CALL, f"r{i}")) + "\n" for i in (1, 2))
+    assert len(calls_of(write("responses.jsonl", same))) == 2
+    # two candidates proposing the same call are two calls; the history keeps the first
+    both = {
+        "candidates": [
+            {"content": GEMINI_CALL, "index": 0},
+            {"content": GEMINI_CALL, "index": 1},
+        ],
+        "responseId": "r1",
+    }
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        both,
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    got = calls_of(write("two.jsonl", "".join(json.dumps(x) + "\n" for x in lines)))
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (2, False)]
+    # a history that does not continue the request the response answered: its call is
+    # its own (another conversation's)
+    other = {"role": "user", "parts": [{"text": "Weather in Lyon?"}]}
+    lines = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [other, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    got = calls_of(write("other.jsonl", "".join(json.dumps(x) + "\n" for x in lines)))
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, False), (3, True)]
+
+
+def test_two_gemini_conversations_alike_keep_both_calls(write: Callable[..., Path]) -> None:
+    """The same question asked twice in one log (an evaluation run, say), the same call
+    made each time: two calls, not one."""
+    one = [
+        {"contents": [GEMINI_ASK]},
+        gemini_response(GEMINI_CALL, "r1"),
+        {"contents": [GEMINI_ASK, GEMINI_CALL, GEMINI_ANSWER]},
+    ]
+    path = write("twice.jsonl", "".join(json.dumps(x) + "\n" for x in one + one))
+    got = calls_of(path)
+    assert [(c.source.line, c.result is not None) for c in got] == [(2, True), (5, False)]

@@ -222,3 +222,16 @@ def test_a_second_sighting_that_brings_the_result_releases_the_call() -> None:
     first, again = call("a"), call("a", result=result("a"))
     steps = run(Ledger(), [result("z")], [first], [again])
     assert steps[2] == [first] and first.result is again.result
+
+
+def test_a_call_that_brings_its_result_shows_the_hop_carries_results() -> None:
+    """An OpenTelemetry export: a chat span's call, then the execute-tool span of the same
+    id with the result. However long the file, each such pair is one call."""
+    ledger = Ledger(window=2)
+    documents: list[list[Captured]] = []
+    for i in range(6):
+        documents += [[call(str(i))], [call(str(i), result=result(str(i)))]]
+    steps = run(ledger, *documents)
+    calls = [c for s in steps for c in s if isinstance(c, ToolCall)]
+    assert [c.call_id for c in calls] == [str(i) for i in range(6)]
+    assert all(c.result is not None for c in calls)

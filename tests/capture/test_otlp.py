@@ -200,3 +200,141 @@ def test_a_span_without_arguments_is_checked_on_its_result(write: Callable[..., 
 
 def test_every_call_is_a_tool_call(otlp_file: Path) -> None:
     assert all(isinstance(c, ToolCall) for c in CaptureReader().read([otlp_file]))
+
+
+ASK = {"role": "user", "parts": [{"type": "text", "content": "Weather in Oslo?"}]}
+#: a tool call part without an id, as instrumentations of Gemini write them (the
+#: conventions make ``id`` optional on both parts)
+ASKED = {
+    "role": "assistant",
+    "parts": [{"type": "tool_call", "name": "get_weather", "arguments": {"city": "Oslo"}}],
+}
+ANSWERED = {"role": "tool", "parts": [{"type": "tool_call_response", "response": {"temp_c": 4}}]}
+
+
+def turns_without_ids(provider: TracerProvider, *, execute: bool) -> None:
+    """Two chat spans of one agent run (the second repeats the first's messages, its call and
+    the call's result), with or without the execute-tool span between them; no call ids."""
+    tracer = provider.get_tracer("agent")
+    done = {"role": "assistant", "parts": [{"type": "text", "content": "4 C."}]}
+    with tracer.start_as_current_span("invoke_agent weather"):
+        chat = {"gen_ai.operation.name": "chat", "gen_ai.provider.name": "gcp.gemini"}
+        with tracer.start_as_current_span(
+            "chat gemini-2.5-flash",
+            attributes={
+                **chat,
+                "gen_ai.input.messages": json.dumps([ASK]),
+                "gen_ai.output.messages": json.dumps([ASKED]),
+            },
+        ):
+            pass
+        if execute:
+            with tracer.start_as_current_span(
+                "execute_tool get_weather",
+                attributes={
+                    "gen_ai.operation.name": "execute_tool",
+                    "gen_ai.tool.name": "get_weather",
+                    "gen_ai.tool.call.arguments": '{"city": "Oslo"}',
+                    "gen_ai.tool.call.result": '{"temp_c": 4}',
+                },
+            ):
+                pass
+        with tracer.start_as_current_span(
+            "chat gemini-2.5-flash",
+            attributes={
+                **chat,
+                "gen_ai.input.messages": json.dumps([ASK, ASKED, ANSWERED]),
+                "gen_ai.output.messages": json.dumps([done]),
+            },
+        ):
+            pass
+
+
+@pytest.mark.parametrize("execute", [False, True])
+def test_a_call_without_id_in_a_chat_span_and_the_next_history_is_one_call(
+    tmp_path: Path, execute: bool
+) -> None:
+    path = tmp_path / "spans.jsonl"
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(FileSpanExporter(path)))
+    turns_without_ids(provider, execute=execute)
+    provider.shutdown()
+    report = check([path], tools=TOOLS)
+    (result,) = report.results
+    assert report.findings == []
+    call = result.call
+    assert (call.tool, call.arguments, call.source.line) == ("get_weather", {"city": "Oslo"}, 1)
+    assert call.result is not None and call.result.content == {"temp_c": 4}
+    assert (call.result.duration_ms is not None) is execute  # the execute-tool span's time
+
+
+def test_a_result_without_id_that_follows_no_call(write: Callable[..., Path]) -> None:
+    span: dict[str, Any] = {
+        "traceId": "5b8efff798038103d269b633813fc60c",
+        "spanId": "eee19b7ec3c1b174",
+        "name": "chat gemini-2.5-flash",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {
+                "key": "gen_ai.input.messages",
+                "value": {"stringValue": json.dumps([ASK, ANSWERED])},
+            },
+        ],
+        "status": {},
+    }
+    export = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+    report = check([write("orphan.json", export)], tools=TOOLS)
+    (finding,) = report.findings
+    assert (finding.code, finding.severity.value) == ("session.orphan_result", "error")
+    assert finding.message == (
+        "a result without a call id answers no call: no call without an id is waiting for "
+        "its result in the history before it"
+    )
+
+
+def test_execute_tool_spans_without_ids_find_their_call_by_its_arguments(
+    tmp_path: Path,
+) -> None:
+    """Two calls of one tool in one turn, run in the other order: each keeps its result;
+    a span that records no arguments cannot be told apart, and is a call of its own."""
+    tracer_provider = TracerProvider()
+    path = tmp_path / "spans.jsonl"
+    tracer_provider.add_span_processor(SimpleSpanProcessor(FileSpanExporter(path)))
+    tracer = tracer_provider.get_tracer("agent")
+    calls = [
+        {"type": "tool_call", "name": "get_weather", "arguments": {"city": city}}
+        for city in ("Oslo", "Bergen")
+    ]
+    with tracer.start_as_current_span("invoke_agent weather"):
+        with tracer.start_as_current_span(
+            "chat gemini-2.5-flash",
+            attributes={
+                "gen_ai.operation.name": "chat",
+                "gen_ai.input.messages": json.dumps([ASK]),
+                "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": calls}]),
+            },
+        ):
+            pass
+        for city, temp in (("Bergen", 7), ("Oslo", 4)):
+            with tracer.start_as_current_span(
+                "execute_tool get_weather",
+                attributes={
+                    "gen_ai.operation.name": "execute_tool",
+                    "gen_ai.tool.name": "get_weather",
+                    "gen_ai.tool.call.arguments": json.dumps({"city": city}),
+                    "gen_ai.tool.call.result": json.dumps({"temp_c": temp}),
+                },
+            ):
+                pass
+        with tracer.start_as_current_span(
+            "execute_tool get_weather",
+            attributes={"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "get_weather"},
+        ):
+            pass
+    tracer_provider.shutdown()
+    got = list(CaptureReader().read([path]))
+    assert [(c.arguments, c.result.content if c.result else None) for c in got] == [
+        ({"city": "Oslo"}, {"temp_c": 4}),
+        ({"city": "Bergen"}, {"temp_c": 7}),
+        (None, None),
+    ]

@@ -3,6 +3,7 @@ server can fail to be reached, each a clear error with no process left behind.""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -169,3 +170,103 @@ def test_an_http_server_that_is_not_there(tmp_path: Path) -> None:
 def test_wait_for_reads_a_file(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     assert wait_for(tmp_path / "f") == "x"
+
+
+def test_the_server_process_group_is_gone_after_a_run(tmp_path: Path) -> None:
+    """A server that exits when its stdin closes leaves no helper of its group behind."""
+    helper = tmp_path / "helper"
+    _listing(_stdio("--only", "lookup_order", "--helper", str(helper)))
+    assert wait_gone(int(wait_for(helper)))
+
+
+def test_a_server_writing_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    """A line on stdout that is not UTF-8 is stdout noise, named as such; the run goes on."""
+    listing = _listing(_stdio("--non-utf8-stdout", "--only", "lookup_order"), connect_timeout=5)
+    assert [t["name"] for t in listing.tools] == ["lookup_order"]
+    (noise,) = listing.problems
+    assert noise.code == "mcp.stdout_noise"
+    assert "'Loading \\\\xe9t\\\\xe9 index \\\\xff'" in noise.message
+    assert "not UTF-8" in noise.message
+
+
+RAW_SERVER = """\
+import json, sys, time
+for line in sys.stdin.buffer:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "raw", "version": "1"}}
+    elif message["method"] == "tools/list" and sys.argv[1] == "latin-1":
+        sys.stdout.buffer.write(b'{"jsonrpc": "2.0", "id": %d, "result": {"tools": [{"name": '
+                                b'"caf\\xe9", "inputSchema": {"type": "object"}}]}}\\n'
+                                % message["id"])
+        sys.stdout.flush()
+        continue
+    elif message["method"] == "tools/list":
+        time.sleep(60)
+        continue
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                          "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("latin-1", "tools/list was answered with bytes that are not UTF-8"),
+        ("hang", "tools/list got no answer within 2 s"),
+    ],
+)
+def test_a_tool_list_that_cannot_be_read(tmp_path: Path, mode: str, said: str) -> None:
+    script = tmp_path / "raw.py"
+    script.write_text(RAW_SERVER)
+    spec = ServerSpec(command=(sys.executable, str(script), mode), name="raw")
+    with pytest.raises(ServerError) as caught:
+        _listing(spec, timeout=2)
+    assert str(caught.value).startswith(f"raw: {said}")
+
+
+DEEP_SERVER = """\
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "deep", "version": "1"}}
+    elif message["method"] == "tools/list":
+        result = {"tools": [{"name": "nest", "inputSchema": {"type": "object"}}]}
+    elif message["method"] == "tools/call":
+        depth = 400  # valid JSON, deeper than the SDK reads
+        sys.stdout.write('{"jsonrpc": "2.0", "id": %d, "result": {"content": [], '
+                         '"structuredContent": {"d": %s}}}\\n'
+                         % (message["id"], "[" * depth + "]" * depth))
+        sys.stdout.flush()
+        continue
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                          "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+def test_an_answer_nested_too_deeply_is_an_invalid_answer_at_once(tmp_path: Path) -> None:
+    script = tmp_path / "deep.py"
+    script.write_text(DEEP_SERVER)
+    spec = ServerSpec(command=(sys.executable, str(script)), name="deep")
+
+    async def main() -> Any:
+        async with connect(spec, ConnectOptions(timeout=10)) as conn:
+            return await conn.call_tool("nest", {}), conn.noise
+
+    reply, noise = anyio.run(main)
+    assert reply.kind is ReplyKind.INVALID and reply.seconds < 5
+    assert "nested" in reply.detail and "not JSON" not in reply.detail
+    assert noise == []

@@ -315,3 +315,23 @@ def test_server_stderr_passes_through_when_asked() -> None:
     )  # fmt: skip
     assert shown.returncode == 2
     assert shown.stderr.splitlines()[0] == "from-the-server"
+
+
+def test_probe_all_reports_the_servers_it_cannot_probe(
+    run_cli: Run, repo_cwd: Path, tmp_path: Path
+) -> None:
+    """--all reports every configured server: one that cannot be used (the legacy SSE
+    transport) is said, not skipped, and the run ends with exit 2."""
+    host = tmp_path / ".mcp.json"
+    host.write_text(
+        '{"mcpServers": {"bench": {"command": "python", "args": '
+        '["tests/live/servers/workbench.py", "--only", "lookup_order"]},'
+        ' "old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}'
+    )
+    config = tmp_path / "jsoncontract.toml"
+    config.write_text(f'[mcp]\ntimeout = 5\nhost_configs = ["{host}"]\n')
+    result = run_cli("mcp", "probe", "--all", "--config", str(config), "-q")
+    assert result.code == 2
+    assert "scorecard: 1 of 1 tools called" in result.stdout
+    assert "jsoncontract: error: server 'old'" in result.stderr
+    assert "legacy HTTP+SSE transport" in result.stderr

@@ -261,7 +261,7 @@ def test_a_server_that_cannot_be_probed(run_cli: Run, repo_cwd: Path) -> None:
         "mcp",
         "probe",
         "--connect-timeout",
-        "2",
+        "20",  # the server exits at once; a loaded machine may take seconds to start it
         "--",
         "python",
         "tests/live/servers/workbench.py",
@@ -309,3 +309,42 @@ def test_a_realistic_sdk_server(http_server: Callable[..., str]) -> None:
         )
     assert answers["stock_level wrong-enum:/warehouse"] == "tool-error"
     assert answers["get_order extra-field"] == "accepted"
+
+
+LATE_NOTICE = """\
+import json, sys, time
+tool = {"name": "get_order", "inputSchema": {"type": "object", "properties": {}},
+        "annotations": {"readOnlyHint": True}}
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    method, result = message["method"], {}
+    if method == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "late", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": [tool]}
+    elif method == "tools/call":
+        result = {"content": [{"type": "text", "text": "ok"}]}
+    elif method != "ping":
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                          "error": {"code": -32601, "message": "Method not found"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+    if method == "tools/call":  # the tool list changed while the call ran: said afterwards
+        time.sleep(0.3)
+        print(json.dumps({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+              flush=True)
+"""
+
+
+def test_a_notification_after_the_last_answer_is_heard(tmp_path: Path) -> None:
+    script = tmp_path / "late.py"
+    script.write_text(LATE_NOTICE)
+    spec = ServerSpec(command=(PYTHON, str(script)), name="late")
+    settings = ProbeSettings(kinds=parse_kinds("valid"), protocol_checks=False)
+    card = probe(spec, settings, ConnectOptions(timeout=5)).servers[0]
+    assert [r.answer and r.answer.value for r in card.tools[0].results] == ["accepted"]
+    # the server did not declare tools.listChanged, and said the list changed after the call
+    assert "probe.list_changed_undeclared" in [f.code for f in card.all_findings()]

@@ -413,3 +413,50 @@ def test_record_overhead_is_small(tmp_path: Path) -> None:
     proxy.stdout.close()
     assert sorted(times)[25] < 0.05
     assert sys.platform != "win32"
+
+
+def test_the_servers_process_group_is_gone_when_the_host_hangs_up(tmp_path: Path) -> None:
+    """A helper the server started (which holds the server's stdout too) does not outlive
+    the recording, and the recorder does not wait for the host to kill it."""
+    helper = tmp_path / "helper"
+    trace = tmp_path / "trace.jsonl"
+    args = [*_recording(trace, tools=("lookup_order",)), "--helper", str(helper)]
+
+    async def main() -> float:
+        with anyio.fail_after(60):
+            async with _client(args) as client:
+                await client.list_tools()
+            return time.monotonic()
+
+    start = time.monotonic()
+    anyio.run(main)
+    assert wait_gone(int(wait_for(helper)))
+    assert _frames(trace)[-1]["event"] == "exit"
+    assert time.monotonic() - start < 20
+
+
+def test_a_server_that_crashes_ends_the_recording_though_a_helper_holds_its_stdout(
+    tmp_path: Path,
+) -> None:
+    """The server exits in the middle of a call; a helper it started still holds its stdout.
+    The recorder ends the helper, so the host hears the connection close at once."""
+    from mcp.shared.exceptions import MCPError
+
+    helper = tmp_path / "helper"
+    trace = tmp_path / "trace.jsonl"
+    args = [*_recording(trace, tools=("crash_report",)), "--helper", str(helper)]
+
+    async def main() -> str:
+        with anyio.fail_after(30):
+            async with _client(args, read_timeout_seconds=20) as client:
+                try:
+                    await client.call_tool("crash_report", {"year": 2024})
+                except MCPError as exc:
+                    return exc.message
+        return "answered"
+
+    start = time.monotonic()
+    said = anyio.run(main)
+    assert time.monotonic() - start < 15, said
+    assert wait_gone(int(wait_for(helper)))
+    assert _frames(trace)[-1] == {**_frames(trace)[-1], "event": "exit", "code": 7}

@@ -207,3 +207,40 @@ def test_the_public_api_is_lazy_and_complete() -> None:
         assert getattr(live, name) is not None
     code = "import sys, jsoncontract.live; assert 'mcp' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_environment_values_and_keys_in_a_command_are_never_shown() -> None:
+    """The commands host configs hold: ``env KEY=VALUE server``, ``docker run -e KEY=VALUE``,
+    a key given as a plain argument."""
+    key = "ghp_" + "16C7e42F292c6912E7710c838347Ae178B4a"
+    words = ["docker", "run", "-e", f"GITHUB_PERSONAL_ACCESS_TOKEN={key}", "-e", "REGION=eu",
+             "ghcr.io/github/github-mcp-server"]  # fmt: skip
+    assert safe_arguments(words) == [
+        "docker", "run", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN=***", "-e", "REGION=eu",
+        "ghcr.io/github/github-mcp-server",
+    ]  # fmt: skip
+    assert safe_arguments(["env", "OPENAI_API_KEY=sk-x", "python", "s.py"]) == [
+        "env", "OPENAI_API_KEY=***", "python", "s.py",
+    ]  # fmt: skip
+    shown = ServerSpec(command=("npx", "-y", "@acme/mcp", key)).label
+    assert key[4:] not in shown and "<redacted github-token" in shown
+
+
+def test_one_broken_entry_of_a_host_config_leaves_the_others_usable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host config holds every server of a host; one whose variable is not set here (or
+    that uses the legacy SSE transport) does not stop the others being named."""
+    monkeypatch.delenv("NOT_SET_HERE", raising=False)
+    host = tmp_path / ".mcp.json"
+    host.write_text(
+        '{"mcpServers": {"shop": {"command": "python", "args": ["shop.py"]},'
+        ' "github": {"command": "gh-mcp", "env": {"TOKEN": "${NOT_SET_HERE}"}},'
+        ' "old": {"type": "sse", "url": "http://127.0.0.1:1/sse"}}}'
+    )
+    spec = resolve_server(["shop"], [], host_configs=[host])
+    assert spec.command == ("python", "shop.py")
+    with pytest.raises(ConfigError, match=r"github.*NOT_SET_HERE.*not set"):
+        resolve_server(["github"], [], host_configs=[host])
+    with pytest.raises(UsageError, match="legacy HTTP\\+SSE"):
+        resolve_server(["old"], [], host_configs=[host])

@@ -121,3 +121,22 @@ def test_an_unknown_tool_is_a_protocol_error() -> None:
     assert soft.severity.value == "warning"
     (hard,) = unknown_tool_findings(AnswerKind.ACCEPTED, None, "2025-06-18")
     assert hard.severity.value == "error" and "was accepted" in hard.message
+
+
+def test_an_unknown_tool_that_gets_no_answer_is_said_in_plain_words() -> None:
+    said = {
+        kind: unknown_tool_findings(kind, None, "2025-11-25")[0]
+        for kind in (AnswerKind.TIMEOUT, AnswerKind.CRASHED, AnswerKind.INVALID)
+    }
+    assert said[AnswerKind.TIMEOUT].message == (
+        "a call of a tool that does not exist got no answer in time; every version answers "
+        "it with a JSON-RPC error"
+    )
+    assert said[AnswerKind.CRASHED].message == (
+        "a call of a tool that does not exist crashed the server (the connection ended); "
+        "every version answers it with a JSON-RPC error"
+    )
+    assert said[AnswerKind.INVALID].message.startswith(
+        "a call of a tool that does not exist was answered with something that is not a "
+        "JSON-RPC response"
+    )

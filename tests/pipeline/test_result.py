@@ -340,3 +340,16 @@ def test_model_hop_results(tmp_path: Path) -> None:
     report = run(tmp_path, [history], name="history.jsonl")
     assert codes(report, "result.") == ["result.stack_trace"]
     assert report.results[0].call.hop is not None and report.results[0].call.hop.value == "model"
+
+
+def test_leaks_nested_deep_in_a_result_are_found(tmp_path: Path) -> None:
+    """However deep the JSON reader lets a result nest, its leaks are searched for."""
+    page = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head></html>"
+    nested: Any = [TRACE, page]
+    for _ in range(300):
+        nested = [nested]
+    structured = {"temp_c": 1, "debug": nested}
+    lines = exchange(1, "get_weather", WEATHER, structured=structured, text=None)
+    found = {f.code: f.path for f in run(tmp_path, lines).results[0].findings}
+    assert found["result.stack_trace"].startswith("/result/structuredContent/debug/0/0/")
+    assert "result.html_error_page" in found

@@ -23,7 +23,12 @@ backend would); ``--page-size N`` paginates ``tools/list``;
 ``--invalid-tool`` adds tools whose definitions break the rules; ``--junk-stdout`` prints a
 log line to stdout at start; ``--exit-on-initialize`` exits when the first message
 arrives; ``--silent`` reads and never answers; ``--legacy`` answers ``server/discover``
-with -32601, as servers before MCP 2026-07-28 do.
+with -32601, as servers before MCP 2026-07-28 do. ``--helper PID_FILE`` starts a helper
+process (in the server's process group, as a server's workers are) that outlives the server
+unless someone ends the group; ``--non-utf8-stdout`` prints a line of bytes that are not
+UTF-8 to stdout at start. ``--leak TEXT`` puts TEXT (a credential, say) where careless
+servers do: in every error message, in its crash on stderr, and as the ``default`` of
+``find_customer``'s argument.
 """
 
 from __future__ import annotations
@@ -32,6 +37,9 @@ import sys
 
 if __name__ == "__main__" and "--junk-stdout" in sys.argv:  # before the slow imports
     sys.stdout.write("Loading order index... done (3 orders)\n")
+    sys.stdout.flush()
+if __name__ == "__main__" and "--non-utf8-stdout" in sys.argv:
+    sys.stdout.buffer.write(b"Loading \xe9t\xe9 index \xff\n")  # Latin-1, not UTF-8
     sys.stdout.flush()
 
 import argparse
@@ -191,6 +199,13 @@ def build(options: argparse.Namespace) -> Server[Any]:
             name: {**d, "description": d["description"] + options.describe}
             for name, d in tools.items()
         }
+    if options.leak and "find_customer" in tools:
+        email = {"type": "string", "maxLength": 254, "default": options.leak}
+        tools["find_customer"] = {
+            **tools["find_customer"],
+            "inputSchema": _object({"email": email}, ["email"]),
+        }
+    leak = f" ({options.leak})" if options.leak else ""
     listed = [types.Tool(name=name, **definition) for name, definition in tools.items()]
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
@@ -209,7 +224,7 @@ def build(options: argparse.Namespace) -> Server[Any]:
                 log.write(json.dumps({"tool": name, "arguments": params.arguments}) + "\n")
         definition = tools.get(name)
         if definition is None:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}")
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {name}{leak}")
         arguments = params.arguments or {}
         schema = definition["inputSchema"]
         if name == "slow_report":
@@ -217,7 +232,7 @@ def build(options: argparse.Namespace) -> Server[Any]:
         if options.latency:
             await anyio.sleep(options.latency / 1000)
         if name == "crash_report":
-            sys.stderr.write("crash_report: segmentation fault in the report engine\n")
+            sys.stderr.write(f"crash_report: segmentation fault in the report engine{leak}\n")
             sys.stderr.flush()
             os._exit(7)
         if name == "list_orders":
@@ -227,9 +242,11 @@ def build(options: argparse.Namespace) -> Server[Any]:
         else:
             problems = _errors(schema, arguments)
         if problems and name == "find_customer":
-            raise MCPError(types.INVALID_PARAMS, f"Invalid arguments for {name}: {problems[0]}")
+            raise MCPError(
+                types.INVALID_PARAMS, f"Invalid arguments for {name}: {problems[0]}{leak}"
+            )
         if problems:
-            return types.CallToolResult(content=_text("; ".join(problems)), is_error=True)
+            return types.CallToolResult(content=_text("; ".join(problems) + leak), is_error=True)
         if name == "lookup_order":
             data: dict[str, Any] = {"order_id": arguments["order_id"], "status": "open"}
             return types.CallToolResult(content=_text(json.dumps(data)), structured_content=data)
@@ -313,7 +330,15 @@ if __name__ == "__main__":
     parser.add_argument("--call-log", help="append every tools/call to this file")
     parser.add_argument("--latency", type=float, default=0, help="ms each call takes")
     parser.add_argument("--describe", default="", help="append this to every description")
+    parser.add_argument("--helper", help="start a helper process; write its id here")
+    parser.add_argument("--non-utf8-stdout", action="store_true")
+    parser.add_argument("--leak", default="", help="a secret careless errors show")
     opts = parser.parse_args()
+    if opts.helper:
+        import subprocess
+
+        helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        Path(opts.helper).write_text(str(helper.pid))
     if opts.pid_file and (opts.exit_on_initialize or opts.silent or opts.junk_stdout):
         started(opts)
     _raw_misbehaviour(opts)
