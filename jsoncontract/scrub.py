@@ -44,10 +44,11 @@ from jsoncontract.redact import (
 
 #: The published prefixes of key formats, kept in a stand-in: they name the kind of key
 #: (which the report says anyway), not the key, and a schema's pattern often checks them.
+#: A credential scheme (``Bearer sk-proj-...``) keeps its key's prefix too.
 _KEPT_PREFIX: Final = re.compile(
-    r"sk-(?:ant-(?:api|admin)[0-9]{2}-|proj-|svcacct-|admin-)?|[sr]k_(?:live|test)_|"
-    r"A(?:KIA|SIA|BIA|CCA)|gh[pousr]_|github_pat_|glpat-|xox[abposr]-|AIza|ya29\.|hf_|"
-    r"npm_|pypi-|eyJ|(?i:bearer |basic )"
+    r"(?:(?i:bearer |basic ))?(?:sk-(?:ant-(?:api|admin)[0-9]{2}-|proj-|svcacct-|admin-)?|"
+    r"[sr]k_(?:live|test)_|A(?:KIA|SIA|BIA|CCA)|gh[pousr]_|github_pat_|glpat-|"
+    r"xox[abposr]-|AIza|ya29\.|hf_|npm_|pypi-|eyJ)?"
 )
 #: The key the stand-ins are derived with when none is given.
 DEFAULT_KEY: Final = "jsoncontract-redact-v1"
@@ -518,7 +519,7 @@ def redact_files(
 
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
-    from jsoncontract.errors import UsageError
+    from jsoncontract.errors import InputError, UsageError
 
     report = RedactReport(check)
     plan: list[tuple[Path, Path | None]] = []
@@ -538,26 +539,33 @@ def redact_files(
                     target = Path(output) / path.name
             plan.append((path, target))
     for path, target in plan:
+        if target is not None and not single:  # -o DIR: the directory and its folders
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(
+                    f"cannot create the output directory: {exc.strerror or exc}",
+                    file=str(target.parent),
+                ) from None
         report.files.append(_redact_file(path, target, key, check))
     return report
 
 
 def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
-    from jsoncontract._files import STDIN, iter_lines, output_file, read_bytes
+    from jsoncontract._files import STDIN, output_file, read_bytes
 
     name = str(path)
     result = FileResult(name, None if target is None else str(target))
     suffix = path.suffix.lower()
     if suffix in _LINES and name != STDIN:
-        lines = iter_lines(path, max_line_bytes=1 << 30)
+        lines = _whole_lines(path)
         if target is None:
             for number, raw in lines:
-                _redact_line(raw or b"", number, key, True, result)
+                _redact_line(raw, number, key, True, result)
             return result
-        target.parent.mkdir(parents=True, exist_ok=True)
         with output_file(target) as out:
             for number, raw in lines:
-                out.write(_redact_line(raw or b"", number, key, check, result))
+                out.write(_redact_line(raw, number, key, check, result))
         return result
     data = read_bytes(path)
     text = data.decode("utf-8", "surrogateescape")
@@ -575,10 +583,31 @@ def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
             result.secrets.append(FileSecret(where[0] if where else None, item))
         new = scrubbed.text
     if target is not None:
-        target.parent.mkdir(parents=True, exist_ok=True)
         with output_file(target) as out:
             out.write(new.encode("utf-8", "surrogateescape"))
     return result
+
+
+def _whole_lines(path: Any) -> Iterator[tuple[int, bytes]]:
+    """The lines of a JSON Lines file, each whole: a line longer than the capture reader
+    reads (:data:`~jsoncontract.capture.reader.MAX_LINE_BYTES`) cannot be rewritten or
+    checked, so it stops the run rather than pass unseen.
+
+    Raises:
+        InputError: a line is over the limit.
+    """
+    from jsoncontract._files import iter_lines
+    from jsoncontract.capture.reader import MAX_LINE_BYTES
+    from jsoncontract.errors import InputError
+
+    for number, raw in iter_lines(path, max_line_bytes=MAX_LINE_BYTES):
+        if raw is None:
+            raise InputError(
+                f"line {number} is over the {MAX_LINE_BYTES // 2**20} MiB limit of one line; "
+                "it cannot be redacted or checked",
+                file=str(path),
+            )
+        yield number, raw
 
 
 def _redact_line(raw: bytes, number: int, key: str, check: bool, result: FileResult) -> bytes:

@@ -41,6 +41,15 @@ def test_config_from_an_endless_device_stops_at_its_limit(run_cli: Run, in_repo:
     _one_line_exit_2(result)
 
 
+def test_an_empty_config_is_no_settings_while_reads_stay_bounded(
+    run_cli: Run, in_repo: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "jsoncontract.toml"
+    config.write_bytes(b"")
+    result = run_cli("check", "--config", str(config), "--tools", "fixtures/tools", CALL)
+    assert result.code == 0, result.stderr
+
+
 def test_a_rules_file_nested_100k_deep(run_cli: Run, in_repo: Path, tmp_path: Path) -> None:
     rules = tmp_path / "deep.toml"
     rules.write_text("version = 1\nx = " + "[" * 100_000 + "]" * 100_000 + "\n")

@@ -200,3 +200,49 @@ def test_the_readme_commands_run_as_written(
         outputs.append(result.stdout)
     assert outputs[0] == shown.group(1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fixtures", "shared.jsonl"]
+
+
+def test_one_output_file_in_a_missing_directory_creates_nothing(
+    run_cli: Run, project: Path
+) -> None:
+    target = project / "missing" / "deeper" / "out.jsonl"
+    result = run_cli("redact", str(project / "trace.jsonl"), "-o", str(target))
+    assert result.code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert not (project / "missing").exists()
+
+
+def test_an_output_directory_for_several_captures_is_created(run_cli: Run, project: Path) -> None:
+    out = project / "new" / "dir"
+    args = ["redact", str(project / "trace.jsonl"), str(project / "call.json"), "-o", str(out)]
+    assert run_cli(*args).code == 0
+    assert sorted(p.name for p in out.iterdir()) == ["call.json", "trace.jsonl"]
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_line_too_long_to_read_is_refused_not_passed(
+    run_cli: Run, project: Path, check: bool
+) -> None:
+    from jsoncontract.capture.reader import MAX_LINE_BYTES
+
+    trace = project / "long.jsonl"
+    with trace.open("wb") as out:
+        out.write(b'{"note": "' + b"x" * MAX_LINE_BYTES + f' {KEY}"}}\n'.encode())
+        out.write(json.dumps({"api_key": KEY}).encode() + b"\n")
+    target = project / "out.jsonl"
+    args = ["--check"] if check else ["-o", str(target)]
+    result = run_cli("redact", str(trace), *args)
+    assert result.code == 2, result.stderr
+    assert "line 1 is over the 64 MiB limit" in result.stderr and KEY not in result.stderr
+    assert (
+        not target.exists()
+        and sorted(p.name for p in project.iterdir() if p.name.startswith(".")) == []
+    )
+
+
+def test_a_credential_scheme_keeps_the_key_prefix_behind_it(run_cli: Run, project: Path) -> None:
+    target = project / "out.jsonl"
+    assert run_cli("redact", str(project / "trace.jsonl"), "-o", str(target)).code == 0
+    headers = json.loads(target.read_text().splitlines()[0])["headers"]
+    value = headers[0]["value"]
+    assert value.startswith("Bearer sk-proj-") and value != f"Bearer {KEY}"
+    assert len(value) == len(f"Bearer {KEY}")

@@ -1,8 +1,8 @@
 """The coverage-guided fuzzers, for a fixed time in every test run.
 
 Each target of ``atheris_harness.py`` runs for ``JSONCONTRACT_FUZZ_SECONDS`` (30 by default,
-so both take about a minute) from a corpus seeded with the bundled captures, and must end
-without a crash. Longer runs: see the harness's docstring.
+so both take about a minute) from a corpus seeded with the bundled captures of every
+dialect, and must end without a crash. Longer runs: see the harness's docstring.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).with_name("atheris_harness.py")
 SECONDS = int(os.environ.get("JSONCONTRACT_FUZZ_SECONDS", "30"))
+#: The folders of bundled captures the corpus starts from (every dialect is in one).
+SEEDS = ("captures", "results", "downstream", "redact")
 
 
 @pytest.mark.slow
@@ -25,7 +27,8 @@ SECONDS = int(os.environ.get("JSONCONTRACT_FUZZ_SECONDS", "30"))
 def test_fuzzing_finds_no_crash(target: str, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    for n, path in enumerate(sorted((REPO / "fixtures" / "captures").rglob("*"))):
+    seeds = [p for folder in SEEDS for p in sorted((REPO / "fixtures" / folder).rglob("*"))]
+    for n, path in enumerate(seeds):
         if path.is_file() and path.stat().st_size < 64 * 1024:
             shutil.copy(path, corpus / f"seed-{n}")
     done = subprocess.run(

@@ -6,8 +6,9 @@ are, every loader either returns or raises one of jsoncontract's own errors (nev
 exception), and every command ends with exit 0, 1 or 2, at most one line on stderr, no
 "internal error", and no secret it was given in its output.
 
-The number of examples is modest in CI (``--hypothesis-profile`` defaults to ``ci`` when
-``CI`` is set); ``HYPOTHESIS_PROFILE=long pytest tests/fuzz`` runs far more by hand.
+Every run uses the ``ci`` profile unless told otherwise: 60 examples a property,
+derandomised, so that it takes seconds and fails the same way twice;
+``HYPOTHESIS_PROFILE=long pytest tests/fuzz`` runs 5,000 a property by hand.
 """
 
 from __future__ import annotations
@@ -75,7 +76,23 @@ def _seeds(folder: str, suffixes: tuple[str, ...]) -> list[bytes]:
     return [p.read_bytes() for p in sorted(root.rglob("*")) if p.name.endswith(suffixes)][:40]
 
 
-CAPTURES = _seeds("captures", (".json", ".jsonl", ".sse", ".har"))
+#: A trace as ``jsoncontract mcp record`` writes it (the ``mcp-trace`` dialect).
+MCP_TRACE = b"""\
+{"trace": "mcp", "event": "start", "version": 1, "server": "s", "transport": "stdio"}
+{"trace": "mcp", "seq": 1, "from": "client", "frame": {"jsonrpc": "2.0", "id": 7, \
+"method": "tools/call", "params": {"name": "get_order", "arguments": {"order_id": "O-1"}}}}
+{"trace": "mcp", "seq": 2, "from": "server", "frame": {"jsonrpc": "2.0", "id": 7, \
+"result": {"content": [], "isError": false}}}
+{"trace": "mcp", "event": "exit", "code": 0}
+"""
+#: Captures of every dialect: the provider fixtures, conversations and batch files,
+#: OpenTelemetry exports, HTTP Archives, and a recorded MCP trace.
+CAPTURES = (
+    _seeds("captures", (".json", ".jsonl", ".sse", ".har"))
+    + _seeds("results", (".json", ".jsonl", ".har"))
+    + _seeds("downstream", (".har",))
+    + [MCP_TRACE]
+)
 TOOLS = _seeds("tools", (".json",)) + _seeds("lint", (".json",))
 SUITES = _seeds("suites", (".suite.json",))
 RULES = _seeds("rules", (".toml",))
