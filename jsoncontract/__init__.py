@@ -13,6 +13,7 @@ from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
     from jsoncontract.api import check, iter_check
+    from jsoncontract.baseline import Baseline
     from jsoncontract.business import load_business
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.errors import JsoncontractError
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
 __all__ = [
+    "Baseline",
     "BusinessGate",
     "CallResult",
     "CaptureReader",
@@ -50,6 +52,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Baseline": "jsoncontract.baseline",
     "check": "jsoncontract.api",
     "iter_check": "jsoncontract.api",
     "load_business": "jsoncontract.business",
@@ -67,6 +70,11 @@ _LAZY = {
     "Checker": "jsoncontract.pipeline.checker",
     "ToolSet": "jsoncontract.tools.toolset",
 }
+
+
+def __dir__() -> list[str]:
+    """The public API, listed although it is imported lazily."""
+    return sorted({*(name for name in globals() if name.startswith("__")), *__all__})
 
 
 __getattr__ = lazy_attributes(__name__, _LAZY)

@@ -4,15 +4,17 @@ output files without clobbering what is at the path (:func:`output_file`)."""
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import os
 import signal
 import stat
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -20,32 +22,88 @@ from jsoncontract._json import NotJSON, load
 from jsoncontract.errors import InputError, JsoncontractError
 
 if TYPE_CHECKING:
-    from jsoncontract._locate import PositionIndex
+    from typing import Protocol
+
+    from jsoncontract._yaml import YamlDocument
     from jsoncontract.model import Anomaly
+
+    class Positions(Protocol):
+        """Positions of a document's nodes (:class:`~jsoncontract._locate.PositionIndex`
+        for JSON, :class:`~jsoncontract._yaml.YamlPositions` for YAML)."""
+
+        @property
+        def repeated_keys(self) -> int: ...
+
+        def knows(self, pointer: str) -> bool: ...
+
+        def position(self, pointer: str) -> tuple[int, int] | None: ...
+
 
 #: A single JSON document larger than this is refused (JSONL traces stream and have no limit).
 MAX_DOCUMENT_BYTES: Final = 256 * 1024 * 1024
 STDIN: Final = "-"
 
 
-def expand(paths: Iterable[str | Path], suffixes: tuple[str, ...], *, what: str) -> list[Path]:
-    """Files named directly, plus every file with one of ``suffixes`` under named directories.
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A file to read: ``named`` on the command line, or found under a named directory
+    (where a file that is not what the command reads is skipped, not an error)."""
+
+    path: Path
+    named: bool
+
+
+def excluded(path: Path, patterns: Sequence[str], base: Path | None = None) -> bool:
+    """Whether ``path`` matches one of the glob ``patterns``: its name, its path relative
+    to ``base`` (the directory it was found in) or its path as given. ``**`` crosses
+    directories; a pattern ending in ``/`` matches a directory and everything in it."""
+    if not patterns:
+        return False
+    names = {path.as_posix(), path.name}
+    if base is not None:
+        with contextlib.suppress(ValueError):  # not below it
+            names.add(path.relative_to(base).as_posix())
+    for pattern in patterns:
+        folder = pattern.rstrip("/")
+        for name in names:
+            if fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, folder):
+                return True
+            parts = PurePosixPath(name).parts
+            if any(
+                fnmatch.fnmatchcase("/".join(parts[: i + 1]), folder) for i in range(len(parts) - 1)
+            ):
+                return True
+    return False
+
+
+def find(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Found]:
+    """Files named directly, plus every file with one of ``suffixes`` under named
+    directories (hidden ones left out), less those ``exclude`` matches (see
+    :func:`excluded`).
 
     A suffix may hold several dots (``.suite.json``): it is matched against the name's end.
 
     Raises:
         InputError: a path does not exist, or a directory holds no matching file.
     """
-    out: list[Path] = []
+    out: list[Found] = []
     for raw in paths:
         try:
-            out.extend(_expand_one(raw, suffixes, what))
+            out.extend(_find_one(raw, suffixes, what, exclude))
         except OSError as exc:  # a directory on the way that cannot be read
             raise InputError(f"cannot read: {exc.strerror or exc}", file=str(raw)) from None
     return out
 
 
-def _expand_one(raw: str | Path, suffixes: tuple[str, ...], what: str) -> list[Path]:
+def _find_one(
+    raw: str | Path, suffixes: tuple[str, ...], what: str, exclude: Sequence[str]
+) -> list[Found]:
     path = Path(raw)
     if path.is_dir():
         found = sorted(
@@ -55,15 +113,32 @@ def _expand_one(raw: str | Path, suffixes: tuple[str, ...], what: str) -> list[P
             and p.name.lower().endswith(suffixes)
             and not any(part.startswith(".") for part in p.relative_to(path).parts)
         )
-        if not found:
+        kept = [p for p in found if not excluded(p, exclude, path)]
+        if not kept:
+            left = " once --exclude is applied" if found else ""
             raise InputError(
-                f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})",
+                f"directory has no {what} files ({', '.join('*' + s for s in suffixes)})" + left,
                 file=str(path),
             )
-        return found
+        return [Found(p, named=False) for p in kept]
     if path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
-        return [path]
+        return [] if excluded(path, exclude) else [Found(path, named=True)]
     raise InputError("no such file or directory", file=str(path))
+
+
+def expand(
+    paths: Iterable[str | Path],
+    suffixes: tuple[str, ...],
+    *,
+    what: str,
+    exclude: Sequence[str] = (),
+) -> list[Path]:
+    """The paths of :func:`find`.
+
+    Raises:
+        InputError: a path does not exist, or a directory holds no matching file.
+    """
+    return [item.path for item in find(paths, suffixes, what=what, exclude=exclude)]
 
 
 def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> bytes:
@@ -103,13 +178,22 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
 def load_document(
     path: Path | str, data: bytes | None = None
 ) -> tuple[object, tuple[Anomaly, ...]]:
-    """Read and parse one JSON document file.
+    """Read and parse one JSON document file (a YAML one when its name ends in ``.yaml``
+    or ``.yml``, see :mod:`jsoncontract._yaml`).
 
     Raises:
-        InputError: unreadable, empty, too large, or not JSON (with line, column and why).
+        InputError: unreadable, empty, too large, or not JSON (with line, column and why);
+            a YAML file that is not YAML or holds more than one document.
     """
     if data is None:
         data = read_bytes(path)
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        document = yaml_document(path, data)
+        return document.value, document.anomalies
+    if data.startswith(GZIP_MAGIC):
+        raise InputError(GZIP_MESSAGE, file=str(path))
     try:
         return load(data)
     except NotJSON as exc:
@@ -126,7 +210,7 @@ def refuse_anomalies(
     name: str,
     anomalies: Iterable[Anomaly],
     kinds: Iterable[str],
-    index: PositionIndex,
+    index: Positions,
     why: str,
     *,
     error: type[JsoncontractError] = InputError,
@@ -149,6 +233,53 @@ def refuse_anomalies(
                 line=line,
                 column=column,
             )
+
+
+GZIP_MAGIC: Final = b"\x1f\x8b"
+GZIP_MESSAGE: Final = (
+    "the file is gzip-compressed; decompress it first (gunzip -k FILE), or pipe it in: "
+    "gunzip -c FILE | jsoncontract ... -"
+)
+
+
+def refuse_gzip(path: Path | str) -> None:
+    """Refuse a gzip-compressed file by name, rather than reading it as broken JSON.
+
+    Raises:
+        InputError: the file starts with gzip's magic bytes.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(2)
+    except OSError:
+        return  # reading it properly says what is wrong
+    if head == GZIP_MAGIC:
+        raise InputError(GZIP_MESSAGE, file=str(path))
+
+
+def yaml_document(path: Path | str, data: bytes) -> YamlDocument:
+    """The one document of a YAML file.
+
+    Raises:
+        InputError: not YAML, or a stream of several documents.
+    """
+    from jsoncontract._yaml import load_yaml
+
+    documents = load_yaml(data, name=str(path))
+    if len(documents) != 1:
+        raise InputError(f"holds {len(documents)} YAML documents; one was expected", file=str(path))
+    return documents[0]
+
+
+def positions_of(path: Path | str, data: bytes) -> Positions:
+    """Where each node of a JSON or YAML file is (built lazily for JSON)."""
+    from jsoncontract._yaml import is_yaml
+
+    if is_yaml(str(path)):
+        return yaml_document(path, data).positions
+    from jsoncontract._locate import PositionIndex
+
+    return PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
 
 
 def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:

@@ -43,6 +43,10 @@ class PositionIndex:
             self._offsets, self._repeated = _scan(self._text)
         return self._offsets.get(pointer)
 
+    def knows(self, pointer: str) -> bool:
+        """Whether the node at ``pointer`` itself is in the text."""
+        return self.offset(pointer) is not None
+
     @property
     def repeated_keys(self) -> int:
         """How many object members repeat a key of their object (0 for most texts)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
@@ -27,6 +28,9 @@ from jsoncontract.pipeline.checker import (
     SessionGate,
 )
 from jsoncontract.tools.toolset import ToolSet
+
+if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
 
 
 def _toolset(
@@ -51,6 +55,7 @@ def iter_check(
     reader: CaptureReader | None = None,
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
+    baseline: Baseline | None = None,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -78,6 +83,8 @@ def iter_check(
             built-in ones; :meth:`~jsoncontract.capture.registry.Registry.adding` makes a
             registry that reads one more).
         window: how many documents (lines, events, files) a call waits for its result.
+        baseline: a previous report to compare with: each finding is marked ``new`` or
+            ``unchanged`` (see :mod:`jsoncontract.baseline`).
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
@@ -85,13 +92,17 @@ def iter_check(
     checker = Checker(
         toolset, business=business, results=results, session=session, show_values=show_values
     )
+    matcher = baseline.matcher() if baseline is not None else None
     for result in checker.run(reader.read_trace(captures)):
+        if matcher is not None and result.findings:
+            result.findings = matcher.mark(result.findings)
         if summary is not None:
             summary.add(result)
         yield result
     if summary is not None:
         summary.files = reader.files
-        for finding in checker.findings:
+        run_findings = list(checker.findings)
+        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
 
 
@@ -107,6 +118,7 @@ def check(
     show_values: bool = False,
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
+    baseline: Baseline | None = None,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -123,6 +135,7 @@ def check(
             summary=summary,
             dialects=dialects,
             window=window,
+            baseline=baseline,
         )
     )
     return CheckReport(summary, checked)

@@ -1605,6 +1605,46 @@ SESSION_NEW_IDEMPOTENCY_KEY: Final = _code(
     severity=WARNING,
 )
 
+# -- input ---------------------------------------------------------------------------------
+
+INPUT: Final = CATALOG.family(
+    "input",
+    "Input files",
+    "A directory given to a command is read file by file: a file that cannot be read is "
+    "reported with these codes, at the file, and the other files are still read. A file "
+    "named on the command line that cannot be read stops the command instead (exit 2).",
+    commands=("check", "lint"),
+)
+INPUT_UNREADABLE: Final = _code(
+    INPUT,
+    "input.unreadable",
+    "a file found in a directory cannot be read",
+    "A file found in a directory is not JSON or YAML, is too large, is compressed, or holds "
+    "a broken tool definition; the message says which. The other files were read, so the "
+    "run goes on, but this file was not checked at all. Fix the file, or leave it out with "
+    "`--exclude GLOB` (or `exclude` in the config).",
+)
+
+# -- report ----------------------------------------------------------------------------------
+
+REPORT: Final = CATALOG.family(
+    "report",
+    "Reports",
+    "Notices a report gives about itself rather than about the input.",
+    commands=("check", "diff", "lint", "test", "rules", "mcp"),
+)
+REPORT_RESULTS_LEFT_OUT: Final = _code(
+    REPORT,
+    "report.results_left_out",
+    "the SARIF report leaves findings out to stay within GitHub's limits",
+    "GitHub code scanning rejects a SARIF run holding more than 25,000 results, so a "
+    "larger report keeps the most severe findings, up to that limit, and this notice says "
+    "how many were left out. Every finding is in the JSON report (`--format json`); fix "
+    "the most frequent codes first, or compare with a baseline (`--baseline`) so only new "
+    "findings are reported.",
+    severity=Severity.INFO,
+)
+
 # -- composing codes -------------------------------------------------------------------------
 
 
@@ -1678,13 +1718,14 @@ def code_rule(code: str, severity: Severity | None = None) -> RuleMeta:
     """What a report (SARIF) says about ``code``: its summary, its page as help, and the
     link to its entry in ``docs/codes.md``. ``severity`` is the level of its findings when
     it differs from the catalog's default (a rule's own severity)."""
-    from jsoncontract.reporters.findings import RuleMeta
+    from jsoncontract.reporters.findings import RuleMeta, plain_text
 
     entry = CATALOG.get(code)
     return RuleMeta(
         code=code,
         name=entry.rule_name if entry is not None and not entry.pattern else _dashed(code),
         summary=describe(code),
+        description=plain_text(entry.doc) if entry is not None else "",
         severity=severity or (entry.severity if entry is not None else Severity.ERROR),
         help_markdown=code_markdown(entry, code) if entry is not None else "",
         help_uri=f"{DOCS_URL}#{entry.anchor}" if entry is not None else None,

@@ -67,7 +67,7 @@ def find_config(start: Path | None = None) -> Path | None:
     return None
 
 
-def _read_config(path: Path) -> bytes:
+def read_config(path: Path) -> bytes:
     """A config file's bytes (empty is fine: no settings), read no further than
     :data:`MAX_CONFIG_BYTES` (a device or a pipe has no end).
 
@@ -88,7 +88,7 @@ def _has_table(pyproject: Path) -> bool:
     """Whether a ``pyproject.toml`` holds a ``[tool.jsoncontract]`` table (one that is not
     valid TOML counts when it mentions the table, so that loading it says what is wrong)."""
     try:
-        text = _read_config(pyproject).decode("utf-8")
+        text = read_config(pyproject).decode("utf-8")
     except (InputError, UnicodeDecodeError):
         return False
     if "jsoncontract" not in text:  # most files: no need to parse
@@ -123,7 +123,7 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
         path = found
     path = Path(path)
     try:
-        raw = _read_config(path)
+        raw = read_config(path)
     except InputError as exc:
         raise ConfigError(f"cannot read config: {exc.message}", file=str(path)) from None
     try:

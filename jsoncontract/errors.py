@@ -52,8 +52,17 @@ class InputError(JsoncontractError):
     """An input file is missing, unreadable, too large, or not JSON."""
 
 
+class NotThisKind(InputError):
+    """A readable file that holds something else than what the command reads (a
+    ``package.json`` among captures): skipped, not an error, when found in a directory."""
+
+
 class ToolLoadError(JsoncontractError):
     """A tools file is in no known dialect, or a tool definition is broken."""
+
+
+class NoToolDefinitions(ToolLoadError, NotThisKind):
+    """A file that holds no tool definition in any known dialect."""
 
 
 class SchemaLoadError(ToolLoadError):

@@ -106,6 +106,13 @@ class Dialect(StrEnum):
     JSON_SCHEMA = "json-schema"
 
 
+class BaselineState(StrEnum):
+    """Where a finding stands against a baseline (a previous report): SARIF's names."""
+
+    NEW = "new"
+    UNCHANGED = "unchanged"
+
+
 @dataclass(slots=True)
 class Source:
     """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
@@ -139,6 +146,8 @@ class Finding:
     ``code`` is stable across releases (``parse.code_fence``, ``schema.enum``,
     ``business.<rule-id>``, a lint code); ``path`` is a JSON Pointer into the checked
     document (for calls: into the arguments); ``hint`` says what to do about it.
+    ``baseline`` is set when the run was compared with a baseline: a finding already in it
+    is ``unchanged`` and does not count toward the exit code.
     """
 
     code: str
@@ -153,6 +162,7 @@ class Finding:
     schema_path: str | None = None
     source: Source | None = None
     hint: str | None = None
+    baseline: BaselineState | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The finding as it appears in every JSON report (absent parts left out)."""
@@ -178,6 +188,8 @@ class Finding:
             out["source"] = self.source.to_dict()
         if self.hint is not None:
             out["hint"] = self.hint
+        if self.baseline is not None:
+            out["baseline"] = self.baseline._value_
         return out
 
 
@@ -489,6 +501,8 @@ class Summary:
     result whose call is not in the capture, a turn or a session breaking a contract). They
     count in ``by_code`` and ``by_severity`` like the findings of calls. ``by_result`` counts
     each tool's results, error results and latencies (:class:`~jsoncontract.stats.ToolStats`).
+    ``baseline`` counts, by state, the findings of a run compared with a baseline (empty
+    otherwise).
     """
 
     calls: int = 0
@@ -501,6 +515,9 @@ class Summary:
     by_severity: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
     by_result: dict[str, ToolStats] = field(default_factory=dict)
+    baseline: Counter[str] = field(default_factory=Counter)
+    #: severities of the findings the baseline holds
+    _held: Counter[str] = field(default_factory=Counter)
 
     def add(self, result: CallResult) -> None:
         """Count one result."""
@@ -529,16 +546,30 @@ class Summary:
         for finding in result.findings:
             self.by_code[finding.code] += 1
             self.by_severity[finding.severity._value_] += 1
+            if finding.baseline is not None:
+                self._count_baseline(finding)
 
     def add_finding(self, finding: Finding) -> None:
         """Keep and count one run-level finding."""
         self.findings.append(finding)
         self.by_code[finding.code] += 1
         self.by_severity[finding.severity._value_] += 1
+        self._count_baseline(finding)
 
-    def worst(self) -> Severity | None:
-        """The most severe finding seen, or ``None`` when there were none."""
-        return Severity.worst(s for s in Severity if self.by_severity.get(s._value_))
+    def _count_baseline(self, finding: Finding) -> None:
+        state = finding.baseline
+        if state is not None:
+            self.baseline[state._value_] += 1
+            if state is BaselineState.UNCHANGED:
+                self._held[finding.severity._value_] += 1
+
+    def worst(self, *, new: bool = False) -> Severity | None:
+        """The most severe finding seen (``new``: not counting those the baseline holds),
+        or ``None`` when there were none."""
+        held = self._held if new else {}
+        return Severity.worst(
+            s for s in Severity if self.by_severity.get(s._value_, 0) > held.get(s._value_, 0)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The ``summary`` object of the ``check`` JSON report."""
@@ -551,6 +582,11 @@ class Summary:
             "by_tool": {name: self._tool_dict(name, c) for name, c in sorted(self.by_tool.items())},
             "by_code": dict(sorted(self.by_code.items())),
             "by_severity": {s.value: self.by_severity.get(s.value, 0) for s in Severity},
+            **(
+                {"baseline": {s.value: self.baseline.get(s.value, 0) for s in BaselineState}}
+                if self.baseline
+                else {}
+            ),
         }
 
     def _tool_dict(self, name: str, counts: list[int]) -> dict[str, Any]:

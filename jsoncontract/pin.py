@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract._files import expand, read_bytes, write_output
-from jsoncontract._locate import PositionIndex
-from jsoncontract.errors import InputError
+from jsoncontract._files import find, positions_of, read_bytes, write_output
+from jsoncontract.errors import InputError, NotThisKind, UsageError
 from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
@@ -32,6 +31,7 @@ from jsoncontract.redact import masked, masked_value
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
+    from jsoncontract._files import Positions
     from jsoncontract.config import Config
     from jsoncontract.settings import ReportSettings
 
@@ -108,7 +108,7 @@ class Lock:
     """Pinned tools by file (relative to the lock's directory) and by name."""
 
     files: dict[str, dict[str, PinnedTool]] = field(default_factory=dict)
-    texts: dict[str, PositionIndex] = field(default_factory=dict, repr=False)
+    texts: dict[str, Positions] = field(default_factory=dict, repr=False)
     #: lock key -> the path as the caller named it (for messages and positions)
     shown: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -139,23 +139,40 @@ def _relative(path: Path, base: Path) -> str:
         return path.resolve().as_posix()
 
 
-def pin(paths: Iterable[str | Path], *, base: Path, tool_name: str | None = None) -> Lock:
-    """Pin every tool of the named files and directories; paths are kept relative to
-    ``base`` (the lock file's directory).
+def pin(
+    paths: Iterable[str | Path],
+    *,
+    base: Path,
+    tool_name: str | None = None,
+    exclude: Sequence[str] = (),
+    skipped: list[tuple[str, str]] | None = None,
+) -> Lock:
+    """Pin every tool of the named files and directories, less what ``exclude`` matches;
+    paths are kept relative to ``base`` (the lock file's directory). A file found in a
+    directory that holds no tool definition (a ``package.json``) is left out, and recorded
+    in ``skipped`` as ``(file, why)``; named, it is an error.
 
     Raises:
         InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect;
             two tools of a file share a name.
     """
     lock = Lock()
-    for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
+    for found in find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
+        path = found.path
         data = read_bytes(path)
-        index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        index = positions_of(path, data)
+        try:
+            contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
+        except NotThisKind as exc:
+            if found.named:
+                raise
+            if skipped is not None:
+                skipped.append((str(path), exc.message))
+            continue
         key = _relative(path, base)
         tools = lock.files.setdefault(key, {})
         lock.texts[key] = index
         lock.shown[key] = str(path)
-        contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
         require_writable(str(path), data, index)
         for tool in contracts:
             if tool.name in tools:
@@ -400,7 +417,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
 
 
 def _changed(
-    file: str, name: str, old: PinnedTool, new: PinnedTool, index: PositionIndex | None
+    file: str, name: str, old: PinnedTool, new: PinnedTool, index: Positions | None
 ) -> Iterator[Finding]:
     for part in PARTS[1:]:
         before, after = old.parts.get(part), new.parts.get(part)
@@ -454,11 +471,11 @@ def _changed(
 
 
 def _locate(
-    file: str, index: PositionIndex | None, tool: PinnedTool, part: str, pointer: str
+    file: str, index: Positions | None, tool: PinnedTool, part: str, pointer: str
 ) -> Source | None:
     """The position of a changed node in the current file, as close as it can be found."""
     root = tool.places.get(part)
-    if index is not None and root is not None and index.offset(root) is not None:
+    if index is not None and root is not None and index.knows(root):
         position = index.position(root + pointer)
         if position is not None:
             return Source(file, position[0], position[1], root + pointer)
@@ -509,13 +526,15 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
 class PinSettings:
     """Everything a ``pin`` run needs: the tool files, the lock file (paths in it are
     relative to its directory), whether to check instead of writing, and the report of a
-    check."""
+    check. No paths: ``--changed`` was given and no changed file is a tool file or the lock
+    (there is nothing to check)."""
 
     paths: tuple[Path, ...]
     lock: Path
     report: ReportSettings
     check: bool = False
     tool: str | None = None
+    exclude: tuple[str, ...] = ()
 
     @property
     def base(self) -> Path:
@@ -533,18 +552,39 @@ def pin_settings(
     format: str | None = None,
     output: Path | None = None,
     color: bool | None = None,
+    changed: bool = False,
+    exclude: Sequence[str] | None = None,
 ) -> PinSettings:
     """The settings of a ``pin`` run: the lock is ``--lock``, else the config's
-    ``[pin] lock``, else :data:`DEFAULT_LOCK` next to the config (or here).
+    ``[pin] lock``, else :data:`DEFAULT_LOCK` next to the config (or here). With
+    ``changed`` (``--check --changed``, as a pre-commit hook runs it), ``paths`` are the
+    changed files: the config's tools are checked when one of them or the lock changed,
+    else nothing is.
 
     Raises:
-        UsageError: no tool definitions.
+        UsageError: no tool definitions, or ``changed`` without ``check`` or without the
+            config's tools.
     """
     from jsoncontract.reporters.interface import ReportOptions
-    from jsoncontract.settings import ReportSettings, tool_paths
+    from jsoncontract.settings import (
+        ReportSettings,
+        among,
+        exclude_patterns,
+        report_root,
+        tool_paths,
+    )
 
-    targets = tool_paths(paths, cfg, how="name files or directories")
     configured = cfg.section("pin").get("lock")
     lock_path = lock or (cfg.root / configured if configured else cfg.root / DEFAULT_LOCK)
-    report = ReportSettings(format=format or "text", output=output, options=ReportOptions(color))
-    return PinSettings(targets, lock_path, report, check, tool)
+    if changed:
+        if not check:
+            raise UsageError("--changed goes with --check (pin writes the whole lock)")
+        tools = tuple(cfg.paths(cfg.get("tools")))
+        if not tools:
+            raise UsageError("--changed needs tools = [...] in the config: the tools to check")
+        targets = tools if among(list(paths or ()), [*tools, lock_path]) else ()
+    else:
+        targets = tool_paths(paths, cfg, how="name files or directories")
+    options = ReportOptions(color, root=report_root(cfg))
+    report = ReportSettings(format=format or "text", output=output, options=options)
+    return PinSettings(targets, lock_path, report, check, tool, exclude_patterns(exclude, cfg))

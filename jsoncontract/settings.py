@@ -17,7 +17,7 @@ definitions to read, and the business gate to build.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -62,10 +62,16 @@ class ReportSettings:
     output: Path | None = None
     options: ReportOptions = field(default_factory=ReportOptions)
     fail_on: str = "error"
+    baseline: Path | None = None
 
     def fails(self, worst: Severity | str | None) -> bool:
         """Whether a run whose most severe finding is ``worst`` fails (exit code 1)."""
         return fails(worst, self.fail_on)
+
+    @property
+    def root(self) -> str:
+        """The directory CI formats write paths relative to (see :func:`report_root`)."""
+        return self.options.root or "."
 
 
 def report_settings(
@@ -76,17 +82,39 @@ def report_settings(
     output: Path | None = None,
     fail_on: str | None = None,
     options: ReportOptions | None = None,
+    baseline: Path | None = None,
 ) -> ReportSettings:
     """The report of a command: ``format``, else the ``format`` of the config's
     ``section`` (for a command that has one), else ``text``; the threshold from
-    :func:`fail_threshold`."""
+    :func:`fail_threshold`; paths in CI formats relative to :func:`report_root` (unless
+    ``options`` names a root); ``baseline``: the previous report whose findings do not
+    count toward the exit code (``--baseline``)."""
     default = cfg.section(section).get("format", "text") if section is not None else "text"
+    options = options or ReportOptions()
+    if options.root is None:
+        options = replace(options, root=report_root(cfg))
     return ReportSettings(
         format=str(format or default),
         output=output,
-        options=options or ReportOptions(),
+        options=options,
         fail_on=fail_threshold(fail_on, cfg),
+        baseline=baseline,
     )
+
+
+def report_root(cfg: Config) -> str:
+    """The directory CI reports write paths relative to: the git work tree, else the
+    config file's directory, else the working directory (see
+    :func:`~jsoncontract.reporters.findings.project_root`)."""
+    from jsoncontract.reporters.findings import project_root
+
+    return str(project_root(cfg.path.parent if cfg.path is not None else None))
+
+
+def exclude_patterns(given: Iterable[str] | None, cfg: Config) -> tuple[str, ...]:
+    """The globs of files left out when a directory is walked: the config's ``exclude``,
+    then ``--exclude``."""
+    return (*(str(p) for p in cfg.get("exclude", ()) or ()), *(given or ()))
 
 
 def tool_paths(
@@ -106,6 +134,21 @@ def tool_paths(
             f"no tool definitions: {how}, or list them under tools = [...] in jsoncontract.toml"
         )
     return paths
+
+
+def among(files: Sequence[Path | str], roots: Sequence[Path]) -> list[Path]:
+    """The files that are one of ``roots`` or inside one (all of them when there are no
+    roots): of the changed files pre-commit passes (``--changed``), those the config's
+    paths name."""
+    if not roots:
+        return [Path(f) for f in files]
+    resolved = [root.resolve() for root in roots]
+    out = []
+    for file in files:
+        here = Path(file).resolve()
+        if any(here == root or root in here.parents for root in resolved):
+            out.append(Path(file))
+    return out
 
 
 def split_values(values: Sequence[str] | None) -> list[str] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,6 +15,29 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 GOLDEN = Path(__file__).resolve().parent / "golden"
+
+#: Runs over the bundled fixtures that find something, from the repository, by command.
+BUNDLED: dict[str, list[str]] = {
+    "check": ["check", "--no-config", "-t", "fixtures/tools", "fixtures/captures"],
+    "lint": ["lint", "--no-config", "fixtures/lint/weak-tools.json"],
+    "test": [
+        "test",
+        "--no-config",
+        "-t",
+        "fixtures/suites/weak/tools.json",
+        "fixtures/suites/weak",
+    ],
+    "diff": [
+        "diff",
+        "--no-config",
+        "-t",
+        "fixtures/tools",
+        "--mapping",
+        "fixtures/diff/mapping.json",
+        "--trace",
+        "fixtures/diff/trace.jsonl",
+    ],
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,6 +54,13 @@ class CliResult:
     stdout: str
     stderr: str
     stdout_bytes: bytes
+
+
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run in CI never write to the job's summary (GitHub Actions sets
+    GITHUB_STEP_SUMMARY for every step); the tests of it set it themselves."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
 
 
 @pytest.fixture
@@ -80,12 +111,24 @@ def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
     return invoke
 
 
+def machine_neutral(name: str, text: str) -> str:
+    """A report without what depends on the machine and the moment: the checkout's
+    location (SARIF's ``%SRCROOT%``, absolute paths) and, in JUnit XML, the measured
+    times."""
+    text = text.replace(REPO.as_uri() + "/", "file:///REPO/").replace(f"{REPO}/", "/REPO/")
+    if name.endswith(".xml"):
+        text = re.sub(r' time="[0-9]+\.[0-9]+"', ' time="0.000"', text)
+    return text
+
+
 @pytest.fixture
 def golden(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
-    """Compare text with ``tests/golden/NAME`` (``--update-golden`` rewrites it)."""
+    """Compare text with ``tests/golden/NAME`` (``--update-golden`` rewrites it), once
+    made :func:`machine_neutral`."""
     update = bool(request.config.getoption("--update-golden"))
 
     def check(name: str, actual: str) -> None:
+        actual = machine_neutral(name, actual)
         path = GOLDEN / name
         if update or not path.exists():
             if not update and os.environ.get("CI"):
@@ -131,3 +174,72 @@ def _dev_null_stays_a_device() -> Iterator[None]:
 
     info = os.stat("/dev/null")
     assert stat.S_ISCHR(info.st_mode), "/dev/null was replaced by a regular file"
+
+
+SARIF_SCHEMA_FILE = Path(__file__).resolve().parent / "reporters" / "sarif-schema-2.1.0.json"
+
+
+def check_github_sarif(text: str | bytes, *, results_expected: bool = True) -> dict[str, object]:
+    """A SARIF log as GitHub code scanning takes it: valid against the official SARIF 2.1.0
+    schema, within GitHub's documented limits (docs.github.com, "SARIF results exceed one or
+    more limits": 20 runs per file, 25,000 results and 25,000 rules per run, 20 tags per rule,
+    1,000 locations per result; 10 MB gzipped per upload), and with the fields it uses: a
+    category (``automationDetails.id``), ``%SRCROOT%`` defined by ``originalUriBaseIds``, files
+    relative to it, a line in every region, and rules with a short description, a distinct
+    full description and help. Returns the log."""
+    import gzip
+
+    import jsonschema
+    import orjson
+
+    data = text.encode() if isinstance(text, str) else text
+    assert len(gzip.compress(data)) <= 10 * 1024 * 1024
+    log = orjson.loads(data)
+    schema = orjson.loads(SARIF_SCHEMA_FILE.read_bytes())
+    validator = jsonschema.Draft7Validator(
+        schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+    )
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(log)]
+    assert not errors, errors[:5]
+    assert log["version"] == "2.1.0"
+    assert 1 <= len(log["runs"]) <= 20
+    for run in log["runs"]:
+        category = run["automationDetails"]["id"]
+        assert category.startswith("jsoncontract/") and category.endswith("/")
+        root = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        assert root.startswith("file:///") and root.endswith("/")
+        rules = run["tool"]["driver"]["rules"]
+        assert len(rules) <= 25_000
+        ids = [rule["id"] for rule in rules]
+        for rule in rules:
+            assert rule["shortDescription"]["text"]
+            assert rule["fullDescription"]["text"] != rule["shortDescription"]["text"]
+            assert rule["help"]["text"] and rule["help"]["markdown"]
+            assert len(rule.get("properties", {}).get("tags", [])) <= 10
+        results = run["results"]
+        assert len(results) <= 25_000
+        if results_expected:
+            assert results
+        for result in results:
+            assert result["message"]["text"]
+            assert result["ruleId"] in ids
+            assert ids[result["ruleIndex"]] == result["ruleId"]
+            assert "jsoncontract/v1" in result["partialFingerprints"]
+            assert 1 <= len(result.get("locations", [{}])) <= 1000
+            for location in result.get("locations", []):
+                if "physicalLocation" not in location:  # a live server: the tool only
+                    assert location["logicalLocations"]
+                    continue
+                physical = location["physicalLocation"]
+                artifact = physical["artifactLocation"]
+                assert artifact["uriBaseId"] == "%SRCROOT%", artifact
+                assert not artifact["uri"].startswith(("/", "../", "./", "file:")), artifact
+                if "region" in physical:
+                    assert physical["region"]["startLine"] >= 1
+    return log  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def github_sarif() -> Callable[..., dict[str, object]]:
+    """:func:`check_github_sarif`, for tests."""
+    return check_github_sarif

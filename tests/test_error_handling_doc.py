@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from jsoncontract import _files, _json, _spelling, validation
+from jsoncontract import _files, _json, _spelling, _yaml, validation
 from jsoncontract.business import _cel, cost, rules
 from jsoncontract.business.context import MAX_CONTEXT_BYTES
 from jsoncontract.capture.reader import MAX_LINE_BYTES
 from jsoncontract.cli import MAX_ERROR_LINE
 from jsoncontract.cli.options import HELD_IN_MEMORY
 from jsoncontract.config import MAX_CONFIG_BYTES
+from jsoncontract.reporters import github, markdown, sarif
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "error-handling.md"
 MiB = 1024 * 1024
@@ -42,6 +43,11 @@ FIGURES = [
     ("a dataset", f"{_files.MAX_DOCUMENT_BYTES // MiB} MiB"),
     ('given a "did you mean"', f"| {validation._GUESSES} |"),
     ("names a hint lists", f"| {validation._LISTED} |"),
+    ("YAML aliases", f"{_yaml.MAX_NODES:,} nodes"),
+    ("SARIF results", f"{sarif.MAX_RESULTS:,} per run"),
+    ("GitHub annotations", f"{github.PER_STEP['error']} errors"),
+    ("GitHub annotations", f"{github.PER_STEP['warning']} warnings"),
+    ("Markdown step summary", f"{markdown.STEP_SUMMARY_BYTES // MiB} MiB"),
 ]
 
 

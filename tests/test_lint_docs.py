@@ -43,8 +43,10 @@ def test_pre_commit_hooks() -> None:
         dict(re.findall(r"^\s*(\w+): (.*)$", "id: " + h.split("id: ", 1)[1], re.M)) for h in hooks
     ]
     by_id = {hook["id"]: hook for hook in fields}
-    assert by_id["jsoncontract-lint"]["entry"] == "jsoncontract lint"
-    assert by_id["jsoncontract-pin-check"]["entry"] == "jsoncontract pin --check"
+    # lint and pin take the changed files (tests/cli/test_hooks.py runs them as pre-commit does)
+    assert by_id["jsoncontract-lint"]["entry"] == "jsoncontract lint --changed"
+    assert by_id["jsoncontract-lint"]["types_or"] == "[json, yaml]"
+    assert by_id["jsoncontract-pin-check"]["entry"] == "jsoncontract pin --check --changed"
     assert by_id["jsoncontract-rules-check"]["entry"] == "jsoncontract rules --check"
     assert re.search(by_id["jsoncontract-rules-check"]["files"], "rules/shipping.toml")
     # the secret check reads the files being committed; the others read the config's
@@ -53,8 +55,8 @@ def test_pre_commit_hooks() -> None:
     assert re.search(by_id["jsoncontract-redact-check"]["files"], "fixtures/trace.jsonl")
     for hook in fields:
         assert hook["language"] == "python"
-        assert hook["pass_filenames"] == ("true" if "redact" in hook["id"] else "false")
-        assert re.search(hook["files"], "tools/server.json")
+        assert hook["pass_filenames"] == ("false" if hook["id"].endswith("rules-check") else "true")
+        assert "types_or" in hook or re.search(hook["files"], "tools/server.json")
 
 
 def test_library_returns_data(in_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

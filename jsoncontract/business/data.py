@@ -1,4 +1,4 @@
-"""Reference data for business rules: CSV and JSON files, and SQLite queries.
+"""Reference data for business rules: CSV, JSON and YAML files, and SQLite queries.
 
 Each dataset is loaded once, when the rules are loaded, and then only looked up. A dataset
 is either a **set** of values (``self.currency in data.currencies``) or a **table** of rows
@@ -13,6 +13,7 @@ Specification (a table in the rules file or the config, paths relative to that f
                        neither). Cells are strings.
 ``json = "f.json"``    an array of scalars (a set), an object (a table keyed by member name),
                        or an array of objects with ``key`` (a table).
+``yaml = "f.yaml"``    the same, written in YAML.
 ``sqlite = "f.db"``    with ``query``: a read-only query; one column makes a set, more than one
                        need ``key`` and make a table.
 ``values = [...]``     the set written inline.
@@ -105,12 +106,12 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
     """
     source = next((s for s in _OPTIONS if s in spec), None)
     if source is None:
-        raise ConfigError(f"dataset {name!r} names no source (csv, json, sqlite or values)")
+        raise ConfigError(f"dataset {name!r} names no source (csv, json, yaml, sqlite or values)")
     unused = [k for k in spec if k not in _OPTIONS[source] and k not in (source, "description")]
     if unused:
         raise ConfigError(
             f"dataset {name!r}: {unused[0]} = does not apply to a {source} dataset "
-            "(csv takes key or column, json takes key, sqlite takes query and key)"
+            "(csv takes key or column, json and yaml take key, sqlite takes query and key)"
         )
     if "key" in spec and "column" in spec:
         raise ConfigError(
@@ -124,8 +125,8 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
     path = base / spec[source]
     if source == "csv":
         return _from_csv(name, path, key=key, column=spec.get("column"))
-    if source == "json":
-        return _from_json(name, path, key=key)
+    if source in ("json", "yaml"):
+        return _from_json(name, path, key=key, yaml=source == "yaml")
     return _from_sqlite(name, path, query=spec["query"], key=key)
 
 
@@ -134,6 +135,7 @@ _OPTIONS: Final = {
     "values": (),
     "csv": ("key", "column"),
     "json": ("key",),
+    "yaml": ("key",),
     "sqlite": ("query", "key"),
 }
 
@@ -216,14 +218,27 @@ def _from_csv(name: str, path: Path, *, key: str | None, column: str | None) -> 
     )
 
 
-def _from_json(name: str, path: Path, *, key: str | None) -> Dataset:
+def _from_json(name: str, path: Path, *, key: str | None, yaml: bool = False) -> Dataset:
     import orjson
 
     text = _read_text(name, path)
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        raise _error(name, f"not valid JSON: {exc}", path) from None
+    if yaml:
+        from jsoncontract._yaml import load_yaml
+        from jsoncontract.errors import InputError
+
+        try:
+            documents = load_yaml(text.encode("utf-8"), name=str(path))
+        except InputError as exc:
+            where = f" (line {exc.line}, column {exc.column})" if exc.line else ""
+            raise _error(name, exc.message + where, path) from None
+        if len(documents) != 1:
+            raise _error(name, f"holds {len(documents)} YAML documents; one was expected", path)
+        value = documents[0].value
+    else:
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise _error(name, f"not valid JSON: {exc}", path) from None
     if isinstance(value, dict):
         if key is not None:
             raise _error(name, "key = applies to an array of objects; this file is an object", path)

@@ -557,12 +557,12 @@ def _explain(error: Any, document: Any, path: tuple[Any, ...], schema: dict[str,
                 "python = (module:function)"
             )
         if len(path) >= 2 and path[0] == "data":
-            sources = [k for k in ("csv", "json", "sqlite", "values") if k in node]
+            sources = [k for k in ("csv", "json", "yaml", "sqlite", "values") if k in node]
             if "sqlite" in node and "query" not in node:
                 return f"{where}: sqlite = needs query = (the SQL that reads the rows)"
             return (
-                f"{where}: name exactly one source: csv =, json =, sqlite = (with query =) "
-                f"or values = (found {', '.join(sources) or 'none'})"
+                f"{where}: name exactly one source: csv =, json =, yaml =, sqlite = (with "
+                f"query =) or values = (found {', '.join(sources) or 'none'})"
             )
     if kind == "type" and len(path) == 2 and path[0] == "tools":
         return (

@@ -2,11 +2,17 @@
 
 File kinds: one JSON document (``.json``), JSON Lines (``.jsonl`` / ``.ndjson``, streamed
 line by line, never loaded whole), Server-Sent Events (``.sse`` or text starting with
-``data:``), HTTP Archives (``.har``), and stdin (``-``). A ``.json`` file that turns out to
-hold one JSON value per line is read as JSON Lines.
+``data:``), HTTP Archives (``.har``), YAML (``.yaml`` / ``.yml``, one document or a stream
+of them, each read as a JSON document would be) and stdin (``-``). A ``.json`` file that
+turns out to hold one JSON value per line is read as JSON Lines. A gzip-compressed file is
+refused with a word on how to read it.
 
-In a whole file, a document in no known dialect stops the job (exit 2: wrong file). In a
-JSONL trace it becomes a finding on its line and the rest of the trace is still read.
+In a whole file named on the command line, a document in no known dialect stops the job
+(exit 2: wrong file). In a JSONL trace it becomes a finding on its line and the rest of the
+trace is still read. A file found in a named directory is read leniently: one that holds
+no capture (a ``package.json``, the tools file itself) is skipped and recorded in
+:attr:`CaptureReader.skipped`, and one that cannot be read (not JSON, too large) becomes a
+call with an ``input.unreadable`` finding, while the other files are still read.
 """
 
 from __future__ import annotations
@@ -14,14 +20,16 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
 from jsoncontract._files import (
+    GZIP_MAGIC,
     MAX_DOCUMENT_BYTES,
-    expand,
+    Found,
+    find,
     has_content,
     is_stdin,
     is_stream,
@@ -29,9 +37,11 @@ from jsoncontract._files import (
     lines_of,
     open_stream,
     read_bytes,
+    refuse_gzip,
 )
 from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
+from jsoncontract._yaml import YamlPositions, is_yaml, load_yaml
 from jsoncontract.capture import containers
 from jsoncontract.capture.base import (
     DocContext,
@@ -42,14 +52,14 @@ from jsoncontract.capture.base import (
 )
 from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import Captured, Finding, Hop, Severity, Stage, ToolCall, TraceEvent
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
-CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har")
+CAPTURE_SUFFIXES: Final = (".json", *JSONL_SUFFIXES, ".sse", ".har", ".yaml", ".yml")
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
@@ -101,6 +111,9 @@ class CaptureReader:
         dialects: the dialects to detect (default: every built-in one).
         window: how many documents (lines, events, files) a call waits for its result,
             and a result for its call (:mod:`jsoncontract.capture.ledger`).
+        exclude: glob patterns of files to leave out (see :func:`jsoncontract._files.excluded`).
+
+    ``skipped`` lists ``(file, why)`` for each file of a directory that holds no capture.
 
     Raises:
         UsageError: no dialect of ``dialects`` is called ``dialect``.
@@ -114,9 +127,12 @@ class CaptureReader:
         max_line_bytes: int = MAX_LINE_BYTES,
         dialects: Registry = DIALECTS,
         window: int = WINDOW,
+        exclude: Sequence[str] = (),
     ) -> None:
         self.dialect = dialect
         self.window = window
+        self.exclude = tuple(exclude)
+        self.skipped: list[tuple[str, str]] = []
         self.tool = tool
         self.max_line_bytes = max_line_bytes
         self.files = 0
@@ -153,21 +169,45 @@ class CaptureReader:
         on once. Trace events are what the capture says besides calls: an MCP session's
         ``initialize``, complete ``tools/list`` and ``list_changed``, and results whose
         call is not in the capture.
-        """
-        return self._trace(expand(paths, CAPTURE_SUFFIXES, what="capture"))
 
-    def _trace(self, files: Iterable[str | Path]) -> Iterator[ToolCall | TraceEvent]:
+        A file found in a directory (not named) is read leniently: one that holds no
+        capture is skipped (:attr:`skipped`), one that cannot be read becomes a call with an
+        ``input.unreadable`` finding, and the other files are still read.
+        """
+        return self._trace(find(paths, CAPTURE_SUFFIXES, what="capture", exclude=self.exclude))
+
+    def _trace(self, files: Iterable[Found | str | Path]) -> Iterator[ToolCall | TraceEvent]:
         ledger = self.new_ledger()
         released: list[Released] = []
-        for path in files:
+        for entry in files:
+            found = entry if isinstance(entry, Found) else Found(Path(entry), named=True)
+            state = _FileState(self.dialects, ledger, released)
             try:
-                yield from self._file(path, _FileState(self.dialects, ledger, released))
-            except InputError:  # what the files before it held is handed on first
-                ledger.flush(released)
-                yield from released
-                raise
+                yield from self._file(found.path, state)
+            except InputError as exc:
+                if found.named:  # what the files before it held is handed on first
+                    ledger.flush(released)
+                    yield from released
+                    raise
+                if isinstance(exc, NotThisKind):
+                    self.skipped.append((str(found.path), exc.message))
+                else:
+                    yield from state.hand([self._unreadable(found.path, exc)])
         ledger.flush(released)
         yield from released
+
+    def _unreadable(self, path: Path, error: InputError) -> ToolCall:
+        """A file found in a directory that cannot be read, as a call with a finding."""
+        return problem_call(
+            DocContext(str(path), line=error.line, tool=self.tool),
+            Finding(
+                code=codes.INPUT_UNREADABLE,
+                severity=Severity.ERROR,
+                message=error.message,
+                stage=Stage.ENVELOPE,
+                hint="fix the file, or leave it out with --exclude; the other files were checked",
+            ),
+        )
 
     def read_file(self, path: str | Path) -> Iterator[ToolCall]:
         """Every call in one file (``-`` for stdin), results attached within the file."""
@@ -186,6 +226,13 @@ class CaptureReader:
         suffix = Path(name).suffix.lower()
         if is_stream(name):
             yield from self._stream(name, open_stream(name), state)
+            yield from state.hand(state.flush())
+            return
+        refuse_gzip(name)
+        if is_yaml(name):
+            data = read_bytes(name)
+            self.bytes_read += len(data)
+            yield from self._yaml(name, data, state)
         elif suffix in JSONL_SUFFIXES:
             if not has_content(name):  # nothing but blank lines: no silent "0 calls"
                 raise InputError("file is empty", file=name)
@@ -238,6 +285,12 @@ class CaptureReader:
             first = stream.readline(self.max_line_bytes + 1)
         if not first:
             raise InputError("the input is empty", file=name)
+        if first.startswith(GZIP_MAGIC):
+            raise InputError(
+                "the input is gzip-compressed; decompress it on the way in: "
+                "gunzip -c FILE | jsoncontract ... -",
+                file=name,
+            )
         if first.lstrip()[:1] in (b"{", b"[") and _parses_alone(first):
             rest = lines_of(stream, self.max_line_bytes, first=skipped + 2)
             yield from self._jsonl(name, itertools.chain([(skipped + 1, first)], rest), state)
@@ -305,24 +358,41 @@ class CaptureReader:
             else:
                 self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
-            raise InputError(
+            raise NotThisKind(
                 f"not a capture in any known dialect ({exc}); for a bare request body use "
                 "--tool NAME (and --dialect downstream)",
                 file=name,
             ) from None
         out.extend(state.flush())
         if not any(type(item) is not TraceEvent for item in out):
-            out.append(
-                problem_call(
-                    ctx,
-                    envelope(
-                        codes.ENVELOPE_NO_TOOL_CALL,
-                        "the capture holds no tool call",
-                        "check that this is the response in which the model called a tool",
-                        severity=Severity.WARNING,
-                    ),
-                )
-            )
+            out.append(_no_tool_call(ctx))
+        yield from state.hand(out)
+
+    def _yaml(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
+        """A YAML file: each of its documents read as a whole JSON document would be."""
+        out: list[Captured] = []
+        for document in load_yaml(data, name=name):
+            positions = document.positions
+
+            def line_of(pointer: str, positions: YamlPositions = positions) -> int | None:
+                found = positions.position(pointer)
+                return found[0] if found else None
+
+            ctx = DocContext(name, line_of=line_of, anomalies=document.anomalies, tool=self.tool)
+            if document.value is None:
+                continue
+            try:
+                self._dispatch(document.value, ctx, state, out)
+            except UnknownShape as exc:
+                raise NotThisKind(
+                    f"not a capture in any known dialect ({exc}); for a bare request body use "
+                    "--tool NAME (and --dialect downstream)",
+                    file=name,
+                    line=document.line,
+                ) from None
+        out.extend(state.flush())
+        if not any(type(item) is not TraceEvent for item in out):
+            out.append(_no_tool_call(DocContext(name, line=1, tool=self.tool)))
         yield from state.hand(out)
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
@@ -544,6 +614,19 @@ class CaptureReader:
         if handler is None:
             raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
         handler(value, ctx, out)
+
+
+def _no_tool_call(ctx: DocContext) -> ToolCall:
+    """What a whole capture that holds no call is reported as."""
+    return problem_call(
+        ctx,
+        envelope(
+            codes.ENVELOPE_NO_TOOL_CALL,
+            "the capture holds no tool call",
+            "check that this is the response in which the model called a tool",
+            severity=Severity.WARNING,
+        ),
+    )
 
 
 def _check_nesting(ctx: DocContext) -> None:

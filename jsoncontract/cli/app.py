@@ -51,9 +51,9 @@ def build(args: list[str] | None = None) -> Any:
         name="jsoncontract",
         help=HELP,
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         pretty_exceptions_enable=False,
-        rich_markup_mode="rich",
+        rich_markup_mode=None,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
 
@@ -75,4 +75,6 @@ def build(args: list[str] | None = None) -> Any:
     wanted = [args[0]] if args and args[0] in COMMAND_MODULES else COMMAND_MODULES
     for name in wanted:
         import_module(f"jsoncontract.cli.{name}").register(app)
-    return typer.main.get_command(app)
+    from jsoncontract.cli.help import polish
+
+    return polish(typer.main.get_command(app))

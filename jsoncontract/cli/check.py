@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ColorOpt,
     ConfigOpt,
     ContextOpt,
+    ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
@@ -21,10 +23,10 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
 
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.model import CallResult
+    from jsoncontract.reporters.progress import CallProgress
 
     CheckFormat = str
     DialectChoice = str
@@ -86,6 +88,8 @@ def check_cli(
         "--verbose", "-v", help="List passing calls too.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary.")] = False,
+    baseline: BaselineOpt = None,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     progress: ProgressOpt = True,
     config: ConfigOpt = None,
@@ -98,6 +102,8 @@ def check_cli(
     from jsoncontract.cli.options import (
         business_gate,
         exit_code,
+        load_baseline,
+        note_skipped,
         stderr_is_terminal,
         write_report,
     )
@@ -113,33 +119,44 @@ def check_cli(
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
-        result_window=result_window,
+        result_window=result_window, exclude=exclude, baseline=baseline,
     )  # fmt: skip
-    toolset = ToolSet.from_paths(settings.tools, tool_name=settings.tool)
+    skipped_tools: list[tuple[str, str]] = []
+    toolset = ToolSet.from_paths(
+        settings.tools, tool_name=settings.tool, exclude=settings.exclude, skipped=skipped_tools
+    )
+    note_skipped(skipped_tools, "tool definition")
+    known = load_baseline(settings.report.baseline, "check", settings.report.root)
     with business_gate(settings.business, toolset) as business:
         reader = CaptureReader(
-            dialect=settings.dialect, tool=settings.tool, window=settings.result_window
-        )
+            dialect=settings.dialect, tool=settings.tool, window=settings.result_window,
+            exclude=settings.exclude,
+        )  # fmt: skip
         summary = Summary()
         results = iter_check(
             settings.captures, tools=toolset, tool=settings.tool, business=business,
             show_values=settings.show_values, summary=summary, reader=reader,
             results=ResultChecks(settings.results),
-            session=SessionContracts(toolset, settings.session),
+            session=SessionContracts(toolset, settings.session), baseline=known,
         )  # fmt: skip
+        bar = None
         if progress and stderr_is_terminal() and "-" not in settings.captures:
-            results = _with_progress(results, reader, settings.captures)
-        write_report("check", settings.report, summary, results)
-    return exit_code(summary.worst(), settings.report.fail_on)
+            bar = _progress(reader, settings.captures)
+        write_report("check", settings.report, summary, results, progress=bar)
+    note_skipped(reader.skipped, "capture")
+    # findings a baseline holds do not count toward the exit code
+    return exit_code(summary.worst(new=True), settings.report.fail_on)
 
 
-def _with_progress(
-    results: Iterator[CallResult], reader: CaptureReader, captures: Sequence[str]
-) -> Iterator[CallResult]:
-    """Pass results through while a bar on stderr follows the bytes read."""
+def _progress(reader: CaptureReader, captures: Sequence[str]) -> CallProgress | None:
+    """A bar on stderr for a run long enough to need one (5 MB of named files or more):
+    the bytes read, the calls checked and their rate."""
     from jsoncontract._files import expand
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
-    from jsoncontract.cli.options import byte_progress
+    from jsoncontract.cli.options import MIN_BYTES
+    from jsoncontract.reporters.progress import CallProgress
 
     total = sum(p.stat().st_size for p in expand(captures, CAPTURE_SUFFIXES, what="capture"))
-    return byte_progress("checking", results, lambda: reader.bytes_read, total)
+    if total < MIN_BYTES:
+        return None
+    return CallProgress(total, lambda: reader.bytes_read)

@@ -63,7 +63,8 @@ def diff_cli(
         "--trace", help="A JSONL trace: every call in it is diffed, its hops paired by id or "
         "by order.", dir_okay=False, show_default=False)] = None,
     call_id: Annotated[str | None, typer.Option(
-        "--call-id", help="Diff only the call with this id (at any hop).",
+        "--call-id", help="Diff only the call with this id (at any hop), or the calls whose "
+        "id starts with it.",
         show_default=False)] = None,
     tools: Annotated[list[Path] | None, typer.Option(
         "--tools", "-t", help="Tool definitions, to check the model and MCP hops against "
@@ -102,8 +103,9 @@ def diff_cli(
         "--key", help="Match the objects of the array at PATH by one or more members: "
         "PATH=FIELD or PATH=FIELD,FIELD (repeatable).", show_default=False)] = None,
     format: Annotated[DiffFormat | None, typer.Option(
-        "--format", "-f", help="text (side by side), json (the report), or patch (RFC 6902 "
-        "between consecutive hops, one JSON line each). Default: text.",
+        "--format", "-f", help="text (side by side), json (the report), patch (RFC 6902 "
+        "between consecutive hops, one JSON line each), github, sarif, junit (for CI), "
+        "markdown (a summary) or html (a page to look at). Default: text.",
         show_default=False)] = None,
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,

@@ -9,8 +9,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
+    ChangedOpt,
     ColorOpt,
     ConfigOpt,
+    ExcludeOpt,
     FailOnOpt,
     NoConfigOpt,
     OutputOpt,
@@ -70,6 +73,9 @@ def lint_cli(
         help="Count findings per rule in the text report.")] = False,
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only the summary (text).")] = False,
+    exclude: ExcludeOpt = None,
+    changed: ChangedOpt = False,
+    baseline: BaselineOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -80,7 +86,14 @@ def lint_cli(
 
     `jsoncontract rules` lists the rules; `jsoncontract rules CODE` explains one.
     """
-    from jsoncontract.cli.options import exit_code, warn, write_report
+    from jsoncontract.cli.options import (
+        exit_code,
+        load_baseline,
+        note,
+        note_skipped,
+        warn,
+        write_report,
+    )
     from jsoncontract.config import load_config
     from jsoncontract.lint.engine import Linter
     from jsoncontract.lint.settings import command_settings
@@ -89,31 +102,45 @@ def lint_cli(
         load_config(config, discover=not no_config),
         paths=paths, profiles=profile, mcp_version=mcp_version, select=select, ignore=ignore,
         limits=limit, tool=tool, fix=fix, diff=diff, format=format, output=output,
-        fail_on=fail_on, statistics=statistics, quiet=quiet, color=color,
+        fail_on=fail_on, statistics=statistics, quiet=quiet, color=color, exclude=exclude,
+        changed=changed, baseline=baseline,
     )  # fmt: skip
+    if not settings.paths:  # --changed, and no changed file is a configured tool file
+        note("no changed tool definition file to lint")
+        return 0
     warn(settings.lint.warnings)
     linter = Linter(settings.lint)
     fixed = 0
     if settings.fix or settings.diff:
-        fixed, changed = _fix(linter, settings.paths, write=settings.fix)
+        fixed, edited = _fix(linter, settings.paths, settings.exclude, write=settings.fix)
         if settings.diff:
-            return 1 if changed else 0
-    report = linter.lint_paths(settings.paths)
+            return 1 if edited else 0
+    report = linter.lint_paths(settings.paths, exclude=settings.exclude, lenient=settings.changed)
     report.fixed = fixed
+    note_skipped(report.skipped, "tool definition")
+    known = load_baseline(settings.report.baseline, "lint", settings.report.root)
+    if known is not None:
+        known.mark_lint(report)
     write_report("lint", settings.report, report)
     return exit_code(report.worst(), settings.report.fail_on)
 
 
-def _fix(linter: Linter, targets: Sequence[str | Path], *, write: bool) -> tuple[int, bool]:
+def _fix(
+    linter: Linter, targets: Sequence[str | Path], exclude: Sequence[str], *, write: bool
+) -> tuple[int, bool]:
     """Fix (or, with ``write`` false, diff) every file; returns (fixes applied, changed)."""
     from jsoncontract._files import expand, read_bytes
+    from jsoncontract._yaml import is_yaml
     from jsoncontract.cli.options import note
     from jsoncontract.lint.fix import fix_source, write_fixed
     from jsoncontract.tools.loader import TOOL_SUFFIXES
 
     applied = 0
     changed = False
-    for path in expand(targets, TOOL_SUFFIXES, what="tool definition"):
+    for path in expand(targets, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
+        if is_yaml(str(path)):
+            note(f"note: {path}: --fix edits JSON files, not YAML")
+            continue
         result = fix_source(linter, str(path), read_bytes(path))
         if not result.changed:
             continue

@@ -40,7 +40,7 @@ T = TypeVar("T")
 HELP = """Live MCP servers: list, lint, pin, probe and test them; record and replay traffic.
 
 SERVER is -- COMMAND ARGS... (stdio), an http(s):// URL (Streamable HTTP, --header for
-credentials), or a name from \\[mcp.servers.NAME] in jsoncontract.toml. The protocol version
+credentials), or a name from [mcp.servers.NAME] in jsoncontract.toml. The protocol version
 is negotiated (server/discover, then initialize) and shown in every report.
 """
 
@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         help=HELP,
         no_args_is_help=True,
         add_completion=False,
-        rich_markup_mode="rich",
+        rich_markup_mode=None,
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     group.command("tools", no_args_is_help=True)(tools_cli)
@@ -103,7 +103,7 @@ TimeoutOpt = Annotated[
     float | None,
     typer.Option(
         help="Seconds each request may take: initialize, tools/list, every call (default: "
-        "\\[mcp] timeout, or 10).",
+        "[mcp] timeout, or 10).",
         min=0.001,
         show_default=False,
     ),
@@ -159,7 +159,7 @@ AllowWritesOpt = Annotated[
 ConcurrencyOpt = Annotated[
     int | None,
     typer.Option(
-        help="Calls in flight at once (default: \\[mcp] concurrency, or 4).",
+        help="Calls in flight at once (default: [mcp] concurrency, or 4).",
         min=1,
         max=64,
         show_default=False,

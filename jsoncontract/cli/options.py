@@ -18,14 +18,16 @@ Exceptions become exit codes in one place only, :func:`jsoncontract.cli.run`.
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
@@ -33,10 +35,13 @@ from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
 from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
+    from jsoncontract.baseline import Baseline
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.model import Severity
+    from jsoncontract.reporters.interface import ReportOptions
+    from jsoncontract.reporters.progress import CallProgress
     from jsoncontract.settings import BusinessSettings, ReportSettings
     from jsoncontract.tools.toolset import ToolSet
 
@@ -117,6 +122,33 @@ ProgressOpt = Annotated[
     bool,
     typer.Option(help="Show a progress bar on stderr (only when stderr is a terminal)."),
 ]
+ExcludeOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--exclude",
+        help="Leave out files matching this glob when walking directories: a name "
+        "(package.json), a path (fixtures/old/*), or a directory (build/) (repeatable).",
+        show_default=False,
+    ),
+]
+BaselineOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--baseline",
+        help="A previous report of this command (--format json, or sarif): findings it "
+        "holds are marked unchanged and do not fail the run; only new ones do.",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+ChangedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--changed",
+        help="The paths are changed files, as pre-commit passes them: only those among the "
+        "config's tools count, and a file that holds no tool definition is skipped.",
+    ),
+]
 
 # -- choices derived from the library's tables ----------------------------------------------
 
@@ -179,15 +211,52 @@ def business_gate(settings: BusinessSettings, tools: ToolSet) -> Iterator[Busine
 
 
 def write_report(
-    command: str, settings: ReportSettings, end: Any, results: Iterable[Any] = ()
+    command: str,
+    settings: ReportSettings,
+    end: Any,
+    results: Iterable[Any] = (),
+    *,
+    progress: CallProgress | None = None,
 ) -> None:
     """Render ``command``'s report in the chosen format to stdout or the output file
-    (which only appears, complete, when the report is finished)."""
-    from jsoncontract.reporters import render
+    (which only appears, complete, when the report is finished), and, in GitHub Actions,
+    its Markdown summary to the job's summary page (:func:`reports`). ``progress``: a bar
+    on stderr that follows ``results``, the report printed above it on a shared terminal."""
+    from jsoncontract.reporters import formats, render_many
 
-    live = settings.format == "jsonl"  # read as it comes: written as it goes
-    with output_stream(settings.output, live=live) as stream:
-        render(command, settings.format, stream, settings.options, end, results)
+    summary = "markdown" in formats(command)
+    with (
+        reports(settings.format, settings.output, settings.options, summary=summary) as targets,
+        progress or nullcontext(),
+    ):
+        if progress is not None:
+            targets = [(fmt, progress.above(stream), how) for fmt, stream, how in targets]
+            results = progress.track(results)
+        render_many(command, targets, end, results)
+
+
+def load_baseline(path: Path | None, command: str, root: str) -> Baseline | None:
+    """The baseline named by ``--baseline`` (its notes said on stderr), or ``None``.
+
+    Raises:
+        InputError: the file cannot be read, or is no report of ``command``.
+    """
+    if path is None:
+        return None
+    from jsoncontract.baseline import Baseline
+
+    baseline = Baseline.load(path, command=command, root=root)
+    warn(baseline.notes)
+    return baseline
+
+
+def note_skipped(skipped: Sequence[tuple[str, str]], what: str) -> None:
+    """Say on stderr which files found in directories were skipped, and why (at most five
+    by name)."""
+    for file, why in skipped[:5]:
+        note(f"note: skipped {file}: {why}")
+    if len(skipped) > 5:
+        note(f"note: skipped {len(skipped) - 5} more files that hold no {what}")
 
 
 def exit_code(worst: Severity | str | None, fail_on: str) -> int:
@@ -198,10 +267,13 @@ def exit_code(worst: Severity | str | None, fail_on: str) -> int:
 
 
 @contextmanager
-def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes]]:
+def output_stream(
+    path: Path | None, what: str = "the report", *, live: bool = False
+) -> Iterator[IO[bytes]]:
     """stdout, or the named output through :func:`jsoncontract._files.output_file`: a file
     that only appears, complete, when the report is finished (a device or a FIFO is written
-    to, a symbolic link keeps leading to the report).
+    to, a symbolic link keeps leading to the report), and a line on stderr then says where
+    ``what`` went.
 
     A report to stdout that is not a terminal is held until the run ends and written only
     when it ends without an error, so that a pipe or a log never gets half a report before
@@ -216,7 +288,7 @@ def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes
                 yield out
             else:  # in memory up to 32 MB, then in an anonymous temporary file
                 with tempfile.SpooledTemporaryFile(max_size=HELD_IN_MEMORY) as held:
-                    yield held
+                    yield cast("IO[bytes]", _Held(held, out))  # a binary stream, as IO is
                     held.seek(0)
                     shutil.copyfileobj(held, out, 1 << 20)
             out.flush()
@@ -227,12 +299,79 @@ def output_stream(path: Path | None, *, live: bool = False) -> Iterator[IO[bytes
 
     with output_file(path) as stream:
         yield stream
+    note(f"wrote {what} to {path}")
+
+
+class _Held(io.BufferedIOBase):
+    """A report held until the run ends, that answers questions about where it goes (its
+    ``fileno``: a pipe or a regular file, which decides colour) for the stream it will be
+    written to, not for the temporary file it is held in."""
+
+    def __init__(self, held: IO[bytes], destination: IO[bytes]) -> None:
+        super().__init__()
+        self._held = held
+        self._destination = destination
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self._held.write(data)
+
+    def fileno(self) -> int:
+        return self._destination.fileno()
+
+    def isatty(self) -> bool:
+        return False  # held only when the destination is no terminal
 
 
 class ReaderGone(Exception):
     """The reader of standard output went away (``| head``): the run stops quietly.
 
     Raised in place of ``BrokenPipeError``, which click would turn into exit code 1."""
+
+
+#: Where GitHub Actions collects a step's Markdown summary.
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+
+
+@contextmanager
+def reports(
+    fmt: str, output: Path | None, options: ReportOptions, *, summary: bool = True
+) -> Iterator[list[tuple[str, IO[bytes], ReportOptions]]]:
+    """The reports of a run, as ``(format, stream, options)``: the one asked for (stdout, or
+    the ``--output`` file), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
+    file, a Markdown summary appended to it once the run has finished (cut to what is left
+    of GitHub's 1 MiB for the step; nothing when too little is left)."""
+    from dataclasses import replace
+
+    from jsoncontract.reporters.markdown import STEP_SUMMARY_BYTES
+
+    target = os.environ.get(STEP_SUMMARY_ENV) if summary else None
+    page: io.BytesIO | None = None
+    live = fmt == "jsonl"  # read as it comes: written as it goes
+    with output_stream(output, f"the {fmt} report", live=live) as stream:
+        outputs = [(fmt, stream, options)]
+        if target:
+            try:
+                used = Path(target).stat().st_size
+            except OSError:
+                used = 0
+            room = STEP_SUMMARY_BYTES - used
+            if room >= 4096:
+                page = io.BytesIO()
+                outputs.append(("markdown", page, replace(options, color=False, max_bytes=room)))
+            else:
+                warn(
+                    [f"{STEP_SUMMARY_ENV} is full (GitHub takes 1 MiB per step); no summary added"]
+                )
+        yield outputs
+    if page is not None:
+        try:
+            with Path(target or "").open("ab") as file:  # appended: other steps wrote theirs
+                file.write(page.getvalue())
+        except OSError as exc:
+            warn([f"cannot write the step summary to {target}: {exc.strerror or exc}"])
 
 
 # -- progress on stderr --------------------------------------------------------------------
@@ -285,23 +424,3 @@ def item_progress(label: str, *, enabled: bool) -> Iterator[Progress | None]:
     finally:
         if "bar" in state:
             state["bar"].stop()
-
-
-def byte_progress(
-    label: str, items: Iterator[Any], done: Callable[[], int], total: int
-) -> Iterator[Any]:
-    """Pass ``items`` through while a transient bar on stderr follows ``done()`` bytes of
-    ``total`` (nothing is drawn below :data:`MIN_BYTES`)."""
-    if total < MIN_BYTES:
-        yield from items
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (TextColumn(label), BarColumn(), DownloadColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        for count, item in enumerate(items):
-            if count % 4096 == 0:
-                bar.update(task, completed=done())
-            yield item

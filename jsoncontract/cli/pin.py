@@ -10,6 +10,7 @@ import typer
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
+    ExcludeOpt,
     NoConfigOpt,
     OutputOpt,
     format_choices,
@@ -40,11 +41,16 @@ def pin_cli(
     check: Annotated[bool, typer.Option(
         "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
     ] = False,
+    changed: Annotated[bool, typer.Option(
+        "--changed", help="With --check, the paths are changed files, as pre-commit passes "
+        "them: check the config's tools when one of them (or the lock) changed, else "
+        "nothing.")] = False,
     tool: Annotated[str | None, typer.Option(
         help="Name of the tool when a file is a bare JSON Schema.", show_default=False)] = None,
     format: Annotated[PinFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
+    exclude: ExcludeOpt = None,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -52,23 +58,31 @@ def pin_cli(
     # fmt: on
     """Pin each tool's canonical definition (name, description, input and output schema,
     annotations) in a lock file; with --check, report what changed since."""
-    from jsoncontract.cli.options import note, write_report
+    from jsoncontract.cli.options import note, note_skipped, write_report
     from jsoncontract.config import load_config
     from jsoncontract.pin import check_lock, pin, pin_settings, write_lock
 
     settings = pin_settings(
         load_config(config, discover=not no_config),
         paths=paths, lock=lock, check=check, tool=tool, format=format, output=output,
-        color=color,
+        color=color, changed=changed, exclude=exclude,
     )  # fmt: skip
-    current = pin(settings.paths, base=settings.base, tool_name=settings.tool)
+    if not settings.paths:
+        note("no changed tool definition or lock; nothing to check")
+        return 0
+    skipped: list[tuple[str, str]] = []
+    current = pin(
+        settings.paths, base=settings.base, tool_name=settings.tool, exclude=settings.exclude,
+        skipped=skipped,
+    )  # fmt: skip
+    note_skipped(skipped, "tool definition")
     if not settings.check:
-        changed = _describe_update(settings.lock, current, settings.base)
+        update = _describe_update(settings.lock, current, settings.base)
         write_lock(current, settings.lock)
         files = len(current.files)
         note(
             f"pinned {_tools(current.count())} from {files} file{'' if files == 1 else 's'} "
-            f"in {settings.lock}{changed}"
+            f"in {settings.lock}{update}"
         )
         return 0
     report = check_lock(settings.lock, current, base=settings.base)

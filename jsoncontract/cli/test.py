@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.options import (
+    BaselineOpt,
     ColorOpt,
     ConfigOpt,
     ContextOpt,
@@ -58,6 +59,7 @@ def test_cli(
     verbose: Annotated[bool, typer.Option(
         "--verbose", "-v", help="List passing and skipped cases too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
+    baseline: BaselineOpt = None,
     color: ColorOpt = None,
     progress: ProgressOpt = True,
     config: ConfigOpt = None,
@@ -74,6 +76,7 @@ def test_cli(
         business_gate,
         exit_code,
         item_progress,
+        load_baseline,
         stderr_is_terminal,
         warn,
         write_report,
@@ -90,7 +93,7 @@ def test_cli(
         load_config(config, discover=not no_config),
         suites=suites, tools=tools, tool=tool, rules=rules, context=context, keyword=keyword,
         update=update, show_values=show_values, format=format, output=output,
-        fail_on=fail_on, verbose=verbose, quiet=quiet, color=color,
+        fail_on=fail_on, verbose=verbose, quiet=quiet, color=color, baseline=baseline,
     )  # fmt: skip
     warn(settings.warnings)
     files = find_suite_files(settings.suites)
@@ -108,8 +111,13 @@ def test_cli(
         raise UsageError(_nothing_selected(keyword, len(files)))
     if settings.update:
         report = apply_updates(report)
+    known = load_baseline(settings.report.baseline, "test", settings.report.root)
+    if known is not None:
+        known.mark_test(report)
     write_report("test", settings.report, report)
-    return exit_code(None if report.ok else "error", settings.report.fail_on)
+    # with a baseline, only the cases that fail anew fail the run
+    failed = report.new_failures if known is not None else not report.ok
+    return exit_code("error" if failed else None, settings.report.fail_on)
 
 
 def _nothing_selected(keyword: str | None, files: int) -> str:

@@ -400,7 +400,8 @@ def iter_diff(
         hop_files: two or three captures of one call (model, MCP frame, downstream body,
             in any order and any dialect; a ``.har`` may hold several hops).
         trace: a JSONL trace whose calls are correlated across hops instead.
-        call_id: diff only the call with this id (at any hop).
+        call_id: diff only the call with this id (at any hop); when no id is exactly this,
+            every call whose id starts with it.
         tools: tool contracts, to check the model and MCP hops.
         mappings: declared transforms between hops.
         downstream: the downstream contracts.
@@ -439,10 +440,15 @@ def iter_diff(
     seen_ids: list[str] = []
     matched = False
     diffed = 0
+    groups = list(groups)
+    exact = call_id is not None and any(
+        call_id in _ids(group) for group in groups
+    )  # an id given in full picks that call, even when it is also a prefix of another
     for group in groups:
         if call_id is not None:
-            ids = {m.call.call_id for m in group.members} | group.strong | group.weak
-            if call_id not in ids:
+            ids = _ids(group)
+            wanted = call_id in ids if exact else any(i.startswith(call_id) for i in ids if i)
+            if not wanted:
                 if len(seen_ids) < 8:
                     seen_ids.extend(sorted(i for i in ids if i and i not in seen_ids))
                 continue
@@ -454,7 +460,9 @@ def iter_diff(
         yield result
     if call_id is not None and not matched:
         known = ", ".join(seen_ids[:8]) or "none"
-        raise UsageError(f"no call has the id {call_id!r} (ids seen: {known})")
+        raise UsageError(
+            f"no call has an id that is or starts with {call_id!r} (ids seen: {known})"
+        )
     if summary is not None:
         summary.files = reader.files if reader is not None else len(hop_files)
         if diffed and mappings:
@@ -491,3 +499,9 @@ def diff(
         )
     )
     return DiffReport(summary, results)
+
+
+def _ids(group: Group) -> set[str]:
+    """Every id a group of hops is known by."""
+    ids: set[str] = {m.call.call_id for m in group.members if m.call.call_id}
+    return ids | set(group.strong) | set(group.weak)

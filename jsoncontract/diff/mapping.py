@@ -33,14 +33,13 @@ from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from jsoncontract import codes
-from jsoncontract._files import load_document, read_bytes, refuse_anomalies
+from jsoncontract._files import load_document, positions_of, read_bytes, refuse_anomalies
 from jsoncontract._json import short_repr
-from jsoncontract._locate import PositionIndex
 from jsoncontract._regex import InvalidPattern, search
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
@@ -49,6 +48,9 @@ from jsoncontract.diff.paths import PathRules, PathSet, wildcards
 from jsoncontract.errors import ConfigError
 from jsoncontract.model import Finding, Hop, Severity, Source
 from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
+
+if TYPE_CHECKING:
+    from jsoncontract._files import Positions
 
 _HOPS: Final = {h.value: h for h in Hop}
 _TYPE_CONVERSIONS: Final = frozenset(
@@ -351,7 +353,7 @@ def load_mappings(
         name = str(path)
         data = read_bytes(path)
         document, anomalies = load_document(path, data)
-        index = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        index = positions_of(path, data)
         refuse_anomalies(
             name,
             anomalies,
@@ -360,7 +362,7 @@ def load_mappings(
             "a mapping file must be JSON that every parser reads the same",
         )
 
-        def line_of(pointer: str, index: PositionIndex = index) -> int | None:
+        def line_of(pointer: str, index: Positions = index) -> int | None:
             position = index.position(pointer)
             return position[0] if position else None
 

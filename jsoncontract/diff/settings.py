@@ -120,6 +120,7 @@ def diff_settings(
         quiet=quiet,
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         width=width,
+        show_values=options.show_values,
     )
     return DiffSettings(
         hop_files=tuple(hop_files or ()),

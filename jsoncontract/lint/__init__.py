@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.settings import LintSettings
+
+if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
 
 
 def lint(
@@ -23,10 +26,13 @@ def lint(
     *,
     settings: LintSettings | None = None,
     profiles: Sequence[str] | None = None,
+    baseline: Baseline | None = None,
     **options: Any,
 ) -> LintReport:
     """Lint tool files; ``settings`` or the keyword options of
-    :func:`~jsoncontract.lint.settings.build_settings` choose profiles and rules.
+    :func:`~jsoncontract.lint.settings.build_settings` choose profiles and rules. With a
+    ``baseline``, each finding is marked ``new`` or ``unchanged``
+    (:mod:`jsoncontract.baseline`), and only new ones make :meth:`LintReport.worst`.
 
     Raises:
         InputError, ToolLoadError: a file cannot be read, is not JSON, or is in no dialect.
@@ -37,7 +43,10 @@ def lint(
 
     if settings is None:
         settings = build_settings(None, profiles=profiles, **options)
-    return Linter(settings).lint_paths(paths)
+    report = Linter(settings).lint_paths(paths)
+    if baseline is not None:
+        baseline.mark_lint(report)
+    return report
 
 
 __all__ = ["LintFinding", "LintReport", "LintSettings", "lint"]

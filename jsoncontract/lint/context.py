@@ -16,8 +16,9 @@ from jsoncontract._locate import PositionIndex
 from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
+    from jsoncontract._files import Positions
     from jsoncontract.lint.settings import LintSettings
-    from jsoncontract.model import ToolContract
+    from jsoncontract.model import Anomaly, ToolContract
 
 #: ``$schema`` URIs (without a trailing ``#``) and the draft names used in messages.
 DRAFTS: Final = {
@@ -58,7 +59,7 @@ UNWRITABLE: Final = frozenset({"invalid_utf8", "lone_surrogate", "nan_infinity"}
 _SUSPECT: Final = re.compile(rb"\\u[dD][89a-fA-F]|NaN|Infinity|[0-9.][eE][+]?[0-9]{3}")
 
 
-def require_writable(name: str, data: bytes, index: PositionIndex) -> None:
+def require_writable(name: str, data: bytes, index: Positions) -> None:
     """Refuse a tool file whose JSON no writer or validator can take as it is.
 
     Only a file that may hold such a value (not UTF-8, or holding a surrogate escape, a
@@ -67,17 +68,20 @@ def require_writable(name: str, data: bytes, index: PositionIndex) -> None:
     Raises:
         InputError: the file holds one, located, with what it is.
     """
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    else:
-        if _SUSPECT.search(data) is None:
-            return
-    from jsoncontract._json import NotJSON, load
+    from jsoncontract._files import load_document
+    from jsoncontract._json import NotJSON
+    from jsoncontract._yaml import is_yaml
 
+    if not is_yaml(name):
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            if _SUSPECT.search(data) is None:
+                return
     try:
-        _, anomalies = load(data)
+        _, anomalies = load_document(name, data)
     except NotJSON:  # pragma: no cover - the tool loader read it already
         return
     refuse_anomalies(
@@ -114,7 +118,7 @@ class FileCtx:
         self.data = data
         self.tools: list[ToolCtx] = []
         self._text: str | None = None
-        self._index: PositionIndex | None = None
+        self._index: Positions | None = None
 
     @property
     def text(self) -> str:
@@ -124,11 +128,34 @@ class FileCtx:
         return self._text
 
     @property
-    def index(self) -> PositionIndex:
-        """The position index of the text (built lazily, shared with the loader)."""
+    def yaml(self) -> bool:
+        """Whether the file is YAML (``--fix`` edits JSON text only)."""
+        from jsoncontract._yaml import is_yaml
+
+        return is_yaml(self.path)
+
+    @property
+    def index(self) -> Positions:
+        """Where the file's nodes are (built lazily, shared with the loader)."""
         if self._index is None:
-            self._index = PositionIndex(self.text)
+            if self.yaml:
+                from jsoncontract._files import positions_of
+
+                self._index = positions_of(self.path, self.data)
+            else:
+                self._index = PositionIndex(self.text)
         return self._index
+
+    @property
+    def anomalies(self) -> tuple[Anomaly, ...]:
+        """What a parser of the file would hide: duplicate keys, NaN, huge integers."""
+        from jsoncontract._files import load_document
+        from jsoncontract._json import NotJSON
+
+        try:
+            return load_document(self.path, self.data)[1]
+        except NotJSON:  # pragma: no cover - the tool loader read it already
+            return ()
 
     def position(self, pointer: str) -> tuple[int, int] | None:
         """1-based (line, column) of the node at ``pointer`` (or its closest ancestor)."""

@@ -128,7 +128,21 @@ def rule_meta(rule: Rule) -> RuleMeta:
         help_uri=DOCS_URL.format(code=rule.code),
         tags=tuple(dict.fromkeys(tags)),
         security_severity=rule.security_severity,
+        description=what_it_does(rule),
     )
+
+
+def what_it_does(rule: Rule) -> str:
+    """The "What it does" section of the rule's documentation as one paragraph of plain
+    text (SARIF's full description), else the summary with the rule's family."""
+    doc = rule.doc()
+    head = "## What it does"
+    if head in doc:
+        body = doc.split(head, 1)[1].split("\n## ", 1)[0]
+        text = " ".join(body.split()).replace("`", "")
+        if text:
+            return text
+    return f"{rule.summary} ({rule.family.value} rules)."
 
 
 def rule_markdown(rule: Rule) -> str:

@@ -8,28 +8,34 @@ dozens of rules near the cost of one walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jsoncontract._files import expand, read_bytes
+from jsoncontract import codes
+from jsoncontract._files import find, read_bytes
 from jsoncontract._gc import collector_paused
+from jsoncontract.errors import InputError, JsoncontractError, NotThisKind, ToolLoadError
 from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx, require_writable
 from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
 from jsoncontract.lint.walk import walk
+from jsoncontract.model import Severity
 from jsoncontract.pointer import get
 from jsoncontract.redact import masked
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
     from jsoncontract.lint.settings import LintSettings
-    from jsoncontract.model import SchemaLocation, Severity
+    from jsoncontract.model import SchemaLocation
 
 _NUMBERS = frozenset({"number", "integer"})
 _KINDS = ("@object", "@string", "@number", "@array", "@property")
+#: Why a finding in a YAML file is not fixable (fixes edit JSON text).
+_YAML_FIX = "--fix edits JSON files; this one is YAML"
 #: Node shapes remembered per route before the cache starts over.
 _ROUTE_CACHE = 20_000
 
@@ -83,6 +89,9 @@ class Linter:
             if (selected is None or r.code in selected) and r.code not in settings.ignore
         ]
         self._plans: dict[frozenset[str], _Plan] = {}
+        #: files found in a directory: their load errors are findings, not the end
+        self._lenient: frozenset[str] = frozenset()
+        self._unreadable: list[tuple[str, JsoncontractError]] = []
 
     # -- plans -------------------------------------------------------------------------
 
@@ -119,15 +128,43 @@ class Linter:
 
     # -- running -----------------------------------------------------------------------
 
-    def lint_paths(self, paths: Iterable[str | Path]) -> LintReport:
-        """Lint every tool file named (directories: every ``*.json`` below them).
+    def lint_paths(
+        self, paths: Iterable[str | Path], *, exclude: Sequence[str] = (), lenient: bool = False
+    ) -> LintReport:
+        """Lint every tool file named (directories: every ``*.json``, ``*.yaml`` and
+        ``*.yml`` below them), less what ``exclude`` matches.
+
+        A file found in a directory (any file, with ``lenient``: the changed files a hook
+        passes) that holds no tool definition (a ``package.json``) is skipped
+        (``LintReport.skipped``); one that cannot be read or loaded is an
+        ``input.unreadable`` finding, and the other files are still linted.
 
         Raises:
-            InputError: a file cannot be read or is not JSON.
-            ToolLoadError: a file is in no known dialect, or a definition is broken.
+            InputError: a named file cannot be read or is not JSON.
+            ToolLoadError: a named file is in no known dialect, or a definition is broken.
         """
-        files = expand(paths, TOOL_SUFFIXES, what="tool definition")
-        return self.lint_sources((str(p), read_bytes(p)) for p in files)
+        found = find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude)
+        lenient_files = frozenset(str(item.path) for item in found if lenient or not item.named)
+
+        def sources() -> Iterator[tuple[str, bytes]]:
+            for item in found:
+                name = str(item.path)
+                if name in lenient_files:
+                    try:
+                        data = read_bytes(item.path)
+                    except InputError as exc:
+                        self._unreadable.append((name, exc))
+                        continue
+                    yield name, data
+                else:
+                    yield name, read_bytes(item.path)
+
+        self._lenient = lenient_files
+        self._unreadable = []
+        try:
+            return self.lint_sources(sources())
+        finally:
+            self._lenient = frozenset()
 
     def lint_sources(self, sources: Iterable[tuple[str, bytes]]) -> LintReport:
         """Lint ``(file name, content)`` pairs; the library entry point for in-memory files.
@@ -147,19 +184,38 @@ class Linter:
         run = RunCtx(settings)
         out = _Collector(settings, report)
         run_plan = self._plan(frozenset(settings.profiles))
+        clock = time.perf_counter
         for name, data in sources:
-            file = self._load(name, data)
+            started = clock()
+            try:
+                file = self._load(name, data)
+            except (InputError, ToolLoadError) as exc:
+                if name not in self._lenient:
+                    raise
+                if isinstance(exc, NotThisKind):
+                    report.skipped.append((name, exc.message))
+                else:
+                    self._unreadable.append((name, exc))
+                continue
             run.files.append(file)
             report.files.append(name)
             report.tools += len(file.tools)
             report.tools_by_file[name] = [tool.name for tool in file.tools]
+            spent = report.tool_seconds[name] = []
             for tool in file.tools:
+                begun = clock()
                 self._lint_tool(tool, out)
+                spent.append(clock() - begun)
             for entry in run_plan.file:
                 rule = entry.rule
                 assert isinstance(rule, FileRule)
                 for issue in rule.check(file, entry.active):
                     out.add(entry, issue, file, issue.tool)
+            report.file_seconds[name] = clock() - started
+        for name, error in self._unreadable:
+            report.files.append(name)
+            report.findings.append(unreadable(name, error))
+        self._unreadable = []
         for entry in run_plan.run:
             rule = entry.rule
             assert isinstance(rule, RunRule)
@@ -334,8 +390,8 @@ class _Collector:
             keyword=issue.keyword,
             schema_path=issue.schema_path,
             hint=None if issue.hint is None else masked(issue.hint),
-            fix=issue.fix,
-            refused=issue.refused,
+            fix=issue.fix if not file.yaml else None,
+            refused=_YAML_FIX if file.yaml and issue.fix is not None else issue.refused,
         )
         if settings.suppressions:
             finding = item.finding
@@ -352,6 +408,26 @@ class _Collector:
             s for i, s in enumerate(self.settings.suppressions) if i not in self._used
         ]
         report.findings.sort(key=_order)
+
+
+#: The code of a file found in a directory that could not be read or loaded.
+UNREADABLE = codes.INPUT_UNREADABLE
+
+
+def unreadable(name: str, error: JsoncontractError) -> LintFinding:
+    """A file that could not be read or loaded, as a finding on it."""
+    return LintFinding(
+        UNREADABLE,
+        Severity.ERROR,
+        error.message,
+        "",
+        rule="unreadable-file",
+        profiles=(),
+        file=name,
+        line=error.line,
+        column=error.column,
+        hint="fix the file, or leave it out with --exclude; the other files were linted",
+    )
 
 
 def _order(item: LintFinding) -> tuple[Any, ...]:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from jsoncontract.model import Finding, Severity, Source
+from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
     from jsoncontract.lint.rule import Fix
@@ -26,6 +26,7 @@ class LintFinding:
 
     __slots__ = (
         "_finding",
+        "baseline",
         "code",
         "column",
         "file",
@@ -77,6 +78,7 @@ class LintFinding:
         self.hint = hint
         self.fix = fix
         self.refused = refused
+        self.baseline: BaselineState | None = None
         self._finding: Finding | None = None
 
     @property
@@ -94,6 +96,8 @@ class LintFinding:
                 source=Source(self.file, self.line, self.column, self.path),
                 hint=self.hint,
             )
+        if self._finding.baseline is not self.baseline:
+            self._finding = replace(self._finding, baseline=self.baseline)
         return self._finding
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,6 +130,8 @@ class LintFinding:
             out["fix"] = self.fix.title
         if self.refused is not None:
             out["fix_refused"] = self.refused
+        if self.baseline is not None:
+            out["baseline"] = self.baseline._value_
         return out
 
 
@@ -143,12 +149,21 @@ class LintReport:
     suppressed: list[tuple[LintFinding, Suppression]] = field(default_factory=list)
     unused_suppressions: list[Suppression] = field(default_factory=list)
     fixed: int = 0
+    #: file -> the seconds spent linting each of its tools (in ``tools_by_file`` order)
+    tool_seconds: dict[str, list[float]] = field(default_factory=dict)
+    #: file -> the seconds spent on the whole file (reading, loading, every rule)
+    file_seconds: dict[str, float] = field(default_factory=dict)
     #: what ``files`` are, in the text summary (``server`` for a live server's tools)
     unit: str = "file"
+    #: files found in a directory that hold no tool definition, with why: ``(file, why)``
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
     def worst(self) -> Severity | None:
-        """The most severe finding, or ``None`` when there is none."""
-        return Severity.worst(item.severity for item in self.findings)
+        """The most severe finding (not counting those a baseline holds), or ``None`` when
+        there is none."""
+        return Severity.worst(
+            item.severity for item in self.findings if item.baseline is not BaselineState.UNCHANGED
+        )
 
     def summary(self) -> dict[str, Any]:
         """The ``summary`` object of the JSON report."""
@@ -180,6 +195,9 @@ class LintReport:
             out["fixed"] = self.fixed
         if self.unused_suppressions:
             out["unused_suppressions"] = [s.to_dict() for s in self.unused_suppressions]
+        states = Counter(item.baseline for item in self.findings if item.baseline is not None)
+        if states:
+            out["baseline"] = {s.value: states.get(s, 0) for s in BaselineState}
         return out
 
     def to_dict(self) -> dict[str, Any]:

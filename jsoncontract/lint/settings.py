@@ -18,7 +18,6 @@ from jsoncontract.errors import ConfigError, UsageError
 from jsoncontract.lint.limits import Limits, parse_limit_option
 from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
 from jsoncontract.model import Severity
-from jsoncontract.reporters.interface import ReportOptions
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
@@ -268,7 +267,10 @@ def _not_run(select: Iterable[str], profiles: tuple[str, ...], version: str) -> 
 @dataclass(frozen=True, slots=True)
 class LintCommandSettings:
     """Everything a ``lint`` run needs: the files, the linter's :class:`LintSettings`,
-    whether to apply the fixes (``fix``) or show them as a diff (``diff``), and the report.
+    whether to apply the fixes (``fix``) or show them as a diff (``diff``), and the report;
+    ``exclude``: the globs of files left out when a directory is walked; ``changed``: the
+    paths are the changed files a hook passes (those among the config's tools, which may be
+    none; a file that holds no tool definition is skipped).
     """
 
     paths: tuple[str | Path, ...]
@@ -276,6 +278,8 @@ class LintCommandSettings:
     report: ReportSettings
     fix: bool = False
     diff: bool = False
+    exclude: tuple[str, ...] = ()
+    changed: bool = False
 
 
 def command_settings(
@@ -296,6 +300,9 @@ def command_settings(
     statistics: bool = False,
     quiet: bool = False,
     color: bool | None = None,
+    exclude: Sequence[str] | None = None,
+    changed: bool = False,
+    baseline: Path | None = None,
 ) -> LintCommandSettings:
     """The settings of a ``lint`` run: the ``[lint]`` section and the command line.
 
@@ -306,10 +313,18 @@ def command_settings(
             command-line value (unknown code, profile or limit).
         ConfigError: a bad config value.
     """
-    from jsoncontract.settings import report_settings, split_values, tool_paths
+    from jsoncontract.settings import (
+        among,
+        exclude_patterns,
+        report_settings,
+        split_values,
+        tool_paths,
+    )
 
     section = cfg.section("lint")
-    targets = tool_paths(paths, cfg, how="name files or directories")
+    targets: Sequence[str | Path] = tool_paths(paths, cfg, how="name files or directories")
+    if changed:
+        targets = among(targets, cfg.paths(cfg.get("tools")))
     if fix and diff:
         raise UsageError("--fix writes the fixes and --diff only shows them; choose one")
     if fix and any(str(t) == "-" for t in targets):
@@ -325,7 +340,17 @@ def command_settings(
         tool_name=tool,
     )
     report = report_settings(
-        cfg, "lint", format=format, output=output, fail_on=fail_on,
+        cfg, "lint", format=format, output=output, fail_on=fail_on, baseline=baseline,
     )  # fmt: skip
-    options = ReportOptions(color=color, quiet=quiet, statistics=statistics, fail_on=report.fail_on)
-    return LintCommandSettings(targets, settings, replace(report, options=options), fix, diff)
+    options = replace(
+        report.options, color=color, quiet=quiet, statistics=statistics, fail_on=report.fail_on
+    )
+    return LintCommandSettings(
+        tuple(targets),
+        settings,
+        replace(report, options=options),
+        fix,
+        diff,
+        exclude=exclude_patterns(exclude, cfg),
+        changed=changed,
+    )

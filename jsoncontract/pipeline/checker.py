@@ -200,7 +200,7 @@ class Checker:
             if any(f.severity is _ERROR for f in findings):
                 return self._result(call, findings)
         name = call.tool
-        tool = self.tools.get(name) if name is not None else None
+        tool = self.tools.get(name, call.hop) if name is not None else None
         if tool is None:
             if name is not None:
                 findings.append(unknown_tool(name, self.tools))
@@ -213,7 +213,7 @@ class Checker:
             return self._result(call, findings)
         arguments = parsed.value
         violations = schema_findings(
-            self.tools.schema(tool.name), arguments, show_values=self.show_values
+            self.tools.schema(tool.name, call.hop), arguments, show_values=self.show_values
         )
         if violations:
             findings.extend(violations)

@@ -17,6 +17,7 @@ from jsoncontract.settings import (
     BusinessSettings,
     ReportSettings,
     business_settings,
+    exclude_patterns,
     report_settings,
     tool_paths,
 )
@@ -32,7 +33,8 @@ class CheckSettings:
     ``dialect`` is the dialect every capture is read as (``None``: detected); ``tool`` the
     tool of bare downstream bodies (and the name of a bare JSON Schema); ``result_window``
     how many lines (or files) a call waits for its result before it is checked without one;
-    ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections.
+    ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections;
+    ``exclude`` the globs of files left out when a directory is walked.
     """
 
     captures: tuple[str, ...]
@@ -45,6 +47,7 @@ class CheckSettings:
     result_window: int = WINDOW
     results: ResultSettings = field(default_factory=ResultSettings)
     session: SessionSettings = field(default_factory=SessionSettings)
+    exclude: tuple[str, ...] = ()
 
 
 def check_settings(
@@ -65,6 +68,8 @@ def check_settings(
     verbose: bool = False,
     quiet: bool = False,
     result_window: int | None = None,
+    exclude: Sequence[str] | None = None,
+    baseline: Path | None = None,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
 
@@ -83,6 +88,7 @@ def check_settings(
         max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
         verbose=verbose,
         quiet=quiet,
+        show_values=reveal,
     )
     return CheckSettings(
         captures=tuple(captures),
@@ -95,6 +101,7 @@ def check_settings(
             output=output,
             fail_on=fail_on,
             options=options,
+            baseline=baseline,
         ),
         tool=tool or section.get("tool"),
         dialect=None if chosen == "auto" else chosen,
@@ -108,4 +115,5 @@ def check_settings(
             cfg.section("business").get("idempotency"),
             cfg.section("results"),
         ),
+        exclude=exclude_patterns(exclude, cfg),
     )

@@ -9,9 +9,11 @@ schema's ``format`` values are filled in from it. Every reporter implements
 
 Modules: ``interface`` (the reporter interface and its options), ``text`` (the styled
 text writer every text report shares), ``findings``, ``sarif``, ``github`` and ``junit``
-(findings and the renderers of the CI formats), then one module per command and family
-(``check_text``, ``check_json``, ``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``,
-``pin``, ``rules``, ``rules_check``, ``live`` for ``mcp tools`` and ``mcp probe``).
+(findings and the renderers of the CI formats), ``markdown`` (summaries for pull requests
+and GitHub's step summary, every command's) and ``html_report`` (the pages of ``check`` and
+``diff``), then one module per command and family (``check_text``, ``check_json``,
+``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``, ``rules_check``,
+``live`` for ``mcp tools`` and ``mcp probe``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
 CHECK_REPORTERS: Final = {
     "text": ".check_text:TextCheckReporter",
@@ -31,11 +33,18 @@ CHECK_REPORTERS: Final = {
     "github": ".check_ci:GithubCheckReporter",
     "sarif": ".check_ci:SarifCheckReporter",
     "junit": ".check_ci:JUnitCheckReporter",
+    "markdown": ".markdown:MarkdownCheckReporter",
+    "html": ".html_report:HtmlCheckReporter",
 }
 DIFF_REPORTERS: Final = {
     "text": ".diff_text:TextDiffReporter",
     "json": ".diff_json:JsonDiffReporter",
     "patch": ".diff_json:PatchDiffReporter",
+    "github": ".diff_ci:GithubDiffReporter",
+    "sarif": ".diff_ci:SarifDiffReporter",
+    "junit": ".diff_ci:JUnitDiffReporter",
+    "markdown": ".markdown:MarkdownDiffReporter",
+    "html": ".html_report:HtmlDiffReporter",
 }
 LINT_REPORTERS: Final = {
     "text": ".lint_text:TextLintReporter",
@@ -43,6 +52,7 @@ LINT_REPORTERS: Final = {
     "sarif": ".lint_ci:SarifLintReporter",
     "junit": ".lint_ci:JUnitLintReporter",
     "github": ".lint_ci:GithubLintReporter",
+    "markdown": ".markdown:MarkdownLintReporter",
 }
 TEST_REPORTERS: Final = {
     "text": ".suite_text:TextTestReporter",
@@ -50,6 +60,7 @@ TEST_REPORTERS: Final = {
     "junit": ".suite_ci:JUnitTestReporter",
     "github": ".suite_ci:GithubTestReporter",
     "sarif": ".suite_ci:SarifTestReporter",
+    "markdown": ".markdown:MarkdownTestReporter",
 }
 FIXTURES_REPORTERS: Final = {
     "text": ".suite_text:TextFixturesReporter",
@@ -128,7 +139,38 @@ def render(
 ) -> None:
     """Write one report: build ``command``'s reporter for ``fmt``, hand it every result,
     then close it with ``end`` (see :meth:`Reporter.write`)."""
-    reporter_class(command, fmt)(stream, options).write(end, results)
+    render_many(command, [(fmt, stream, options)], end, results)
+
+
+def render_many(
+    command: str,
+    targets: Sequence[tuple[str, IO[bytes], ReportOptions]],
+    end: Any,
+    results: Iterable[Any] = (),
+) -> None:
+    """Write several reports of one run at once, each ``(format, stream, options)``: every
+    result goes to each reporter as it arrives (a stream is read once), then each is
+    closed with ``end``."""
+    reporters = [
+        reporter_class(command, fmt)(stream, _of(options, command))
+        for fmt, stream, options in targets
+    ]
+    if len(reporters) == 1:
+        reporters[0].write(end, results)
+        return
+    adds = [reporter.add for reporter in reporters]
+    for result in results:
+        for add in adds:
+            add(result)
+    for reporter in reporters:
+        reporter.close(end)
+
+
+def _of(options: ReportOptions, command: str) -> ReportOptions:
+    """The options, saying which command the report is of."""
+    from dataclasses import replace
+
+    return options if options.command is not None else replace(options, command=command)
 
 
 __all__ = [
@@ -147,5 +189,6 @@ __all__ = [
     "Reporter",
     "formats",
     "render",
+    "render_many",
     "reporter_class",
 ]

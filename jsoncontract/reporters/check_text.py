@@ -10,34 +10,45 @@ Styled on a terminal, plain when piped (:mod:`jsoncontract.reporters.text`).
 
 from __future__ import annotations
 
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Final
 
-from jsoncontract.model import STAGE_ORDER
+from jsoncontract.model import STAGE_ORDER, BaselineState
 from jsoncontract.reporters.interface import Reporter, ReportOptions
-from jsoncontract.reporters.text import Line, LineWriter, Style, severity_label
+from jsoncontract.reporters.text import Line, LineWriter, Style, plural, severity_label
 
 if TYPE_CHECKING:
-    from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.model import CallResult, Finding, Summary, ToolCall
+
+
+def call_status(result: CallResult) -> str:
+    """``FAIL`` (a gate failed), ``WARN`` (findings, none an error) or ``ok``."""
+    if result.stage is not None:
+        return "FAIL"
+    return "WARN" if result.findings else "ok"
+
+
+def call_details(call: ToolCall) -> list[str]:
+    """What says which call it is: its hop, dialect and id (those it has)."""
+    parts = (
+        call.hop.value if call.hop else None,
+        str(call.dialect) if call.dialect else None,
+        call.call_id,
+    )
+    return [p for p in parts if p]
+
+
+_STATUS_STYLE: Final = {
+    "FAIL": ("FAIL", "bold red"),
+    "WARN": ("WARN", "yellow"),
+    "ok": ("ok  ", Style.GOOD),
+}
 
 
 def call_header(result: CallResult) -> Line:
     """``FAIL file:line tool (hop, dialect, call id)``."""
     call = result.call
-    if result.stage is not None:
-        status = ("FAIL", "bold red")
-    elif result.findings:
-        status = ("WARN", "yellow")
-    else:
-        status = ("ok  ", Style.GOOD)
-    details = [
-        p
-        for p in (
-            call.hop.value if call.hop else None,
-            str(call.dialect) if call.dialect else None,
-            call.call_id,
-        )
-        if p
-    ]
+    status = _STATUS_STYLE[call_status(result)]
+    details = call_details(call)
     out: Line = [status, (" ", ""), (str(call.source), Style.LOCATION), (" ", "")]
     out.append((call.tool or "(no tool)", Style.TOOL))
     if details:
@@ -61,6 +72,8 @@ def finding_lines(finding: Finding, indent: str = "  ") -> list[Line]:
             (finding.message, ""),
         ]
     ]
+    if finding.baseline is BaselineState.UNCHANGED:
+        lines[0].append((" (in the baseline)", Style.DIM))
     if finding.hint:
         lines.append([(indent + " " * 8, ""), ("hint: ", Style.DIM), (finding.hint, Style.DIM)])
     return lines
@@ -80,7 +93,7 @@ def run_lines(findings: list[Finding]) -> list[Line]:
 def summary_lines(summary: Summary) -> list[Line]:
     """The closing summary: totals, by stage, by severity, by tool."""
     noun = "call" if summary.calls == 1 else "calls"
-    files = "file" if summary.files == 1 else "files"
+    files = "file" if summary.files == 1 else "files"  # "1 call in 1 file"
     failed_style = "bold red" if summary.failed else "green"
     lines: list[Line] = [
         [
@@ -98,8 +111,14 @@ def summary_lines(summary: Summary) -> list[Line]:
         [
             ("  findings: ", "dim"),
             (
-                f"{sev.get('error', 0)} errors, {sev.get('warning', 0)} warnings, "
-                f"{sev.get('info', 0)} info",
+                f"{plural(sev.get('error', 0), 'error')}, "
+                f"{plural(sev.get('warning', 0), 'warning')}, {sev.get('info', 0)} info"
+                + (
+                    f"; {summary.baseline.get('unchanged', 0)} in the baseline (they do not "
+                    "fail the run)"
+                    if summary.baseline
+                    else ""
+                ),
                 "",
             ),
         ]

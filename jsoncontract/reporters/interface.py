@@ -34,7 +34,13 @@ class ReportOptions:
     ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
     ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
     ``fail_on``: the lowest severity of a finding that makes a failing test case
-    (``lint --format junit``).
+    (``lint --format junit``). ``root``: the directory CI formats write paths relative to
+    (``None``: :func:`~jsoncontract.reporters.findings.project_root`). ``show_values``:
+    quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
+    them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
+    summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the
+    command the report is of (``mcp lint`` renders with ``lint``'s reporters; SARIF's
+    category says which), filled in by :func:`jsoncontract.reporters.render`.
     """
 
     color: bool | None = None
@@ -45,6 +51,10 @@ class ReportOptions:
     rows: str = "auto"
     statistics: bool = False
     fail_on: str = "error"
+    root: str | None = None
+    show_values: bool = False
+    max_bytes: int = 0
+    command: str | None = None
 
 
 class Reporter(ABC, Generic[ResultT, EndT]):

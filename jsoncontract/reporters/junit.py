@@ -1,20 +1,21 @@
 """JUnit XML: test suites and cases for CI test tabs (GitLab, Jenkins, Azure, CircleCI).
 
 The renderer is general: it takes :class:`JUnitSuite` values. :func:`suites_from_findings`
-builds them from findings (one suite per file, one case per tool, each failing finding a
-case of its own); a test runner can build them from its own results.
+builds them from findings (one suite per file, one case per tool, failing when one of its
+findings is severe enough); a test runner can build them from its own results. Times are
+real: what the run spent on each case.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import portable_path
+from jsoncontract.reporters.findings import portable_path, project_root
 
 #: Characters XML 1.0 cannot carry at all (control characters, lone surrogates).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -79,7 +80,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuites name={quoteattr(name)} tests="{total}" failures="{failures}" '
-        f'errors="0" skipped="{skipped}" time="{seconds:.3f}">',
+        f'errors="0" skipped="{skipped}" time="{seconds:.6f}">',
     ]
     for suite in suites:
         suite_failures = sum(1 for c in suite.cases if c.failure is not None)
@@ -87,7 +88,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
         lines.append(
             f'  <testsuite name={quoteattr(suite.name)} tests="{len(suite.cases)}" '
             f'failures="{suite_failures}" errors="0" skipped="{suite_skipped}" '
-            f'time="{suite.time:.3f}">'
+            f'time="{suite.time:.6f}">'
         )
         for case in suite.cases:
             attributes = f"name={quoteattr(case.name)} classname={quoteattr(case.classname)}"
@@ -95,7 +96,7 @@ def render_junit(suites: Sequence[JUnitSuite], *, name: str = "jsoncontract") ->
                 attributes += f" file={quoteattr(case.file)}"
             if case.line is not None:
                 attributes += f' line="{case.line}"'
-            attributes += f' time="{case.time:.3f}"'
+            attributes += f' time="{case.time:.6f}"'
             inner: list[str] = []
             if case.failure is not None:
                 failure = case.failure
@@ -122,60 +123,96 @@ def suites_from_findings(
     findings: Iterable[Finding],
     *,
     files: Sequence[str] = (),
-    tools_by_file: dict[str, list[str]] | None = None,
+    tools_by_file: Mapping[str, Sequence[str]] | None = None,
     fail_on: str = "error",
+    root: str | None = None,
+    seconds: Mapping[str, Sequence[float]] | None = None,
+    file_seconds: Mapping[str, float] | None = None,
 ) -> list[JUnitSuite]:
-    """One suite per file; findings at or above ``fail_on`` become failing cases, the rest
-    are reported on passing cases; every tool without failures is a passing case."""
+    """One suite per file, one case per tool (and one, named after the file, for findings
+    about the file itself).
+
+    A case fails when one of its findings is at or above ``fail_on``, and lists all of
+    them; otherwise its findings are in its output. Which cases there are, their names and
+    their number do not depend on ``fail_on``. ``seconds`` gives each file's tool times, in
+    the order of ``tools_by_file``, and ``file_seconds`` each file's whole time.
+    """
     try:
         threshold = Severity(fail_on).rank
     except ValueError:  # never
         threshold = len(Severity)
-    by_file: dict[str, list[Finding]] = {portable_path(f): [] for f in files}
+    tools_by_file = tools_by_file or {}
+    root = root if root is not None else str(project_root())
+    spelt = {f: portable_path(f, root) for f in (*files, *tools_by_file)}
+    by_file: dict[str, dict[str, list[Finding]]] = {}
+    order: dict[str, list[str]] = {}
+    for file in (*files, *tools_by_file):
+        by_file.setdefault(spelt[file], {})
+        order.setdefault(spelt[file], [])
+    for file, tools in tools_by_file.items():
+        order[spelt[file]] = list(tools)
     for finding in findings:
-        name = portable_path(finding.source.file) if finding.source else _NOWHERE
-        by_file.setdefault(name, []).append(finding)
+        name = portable_path(finding.source.file, root) if finding.source else _NOWHERE
+        owners = by_file.setdefault(name, {})
+        owners.setdefault(finding.tool or "", []).append(finding)
+        listed = order.setdefault(name, [])
+        if (finding.tool or "") not in listed:
+            listed.append(finding.tool or "")
+    times = {spelt.get(f, f): list(v) for f, v in (seconds or {}).items()}
+    whole = {spelt.get(f, f): v for f, v in (file_seconds or {}).items()}
     suites: list[JUnitSuite] = []
-    known_tools = {portable_path(k): v for k, v in (tools_by_file or {}).items()}
-    for file, items in by_file.items():
-        suite = JUnitSuite(file)
-        failing_tools: set[str] = set()
-        notes: dict[str, list[str]] = {}
-        for finding in items:
-            where = finding.source
-            text = f"{where}: {finding.message}" if where else finding.message
-            if finding.hint:
-                text += f"\nhint: {finding.hint}"
-            if finding.severity.rank >= threshold:
-                failing_tools.add(finding.tool or "")
-                suite.cases.append(
-                    JUnitCase(
-                        name=f"{finding.tool or file}: {finding.code} at {finding.path or '/'}",
-                        classname=file,
-                        failure=JUnitFailure(
-                            finding.message, f"{finding.code} {finding.severity.value}", text
-                        ),
-                        file=file if file != _NOWHERE else None,
-                        line=where.line if where else None,
-                    )
-                )
-            else:
-                notes.setdefault(finding.tool or "", []).append(
-                    f"{finding.severity.value} {finding.code}: {text}"
-                )
-        for tool in known_tools.get(file, sorted({f.tool or "" for f in items})):
-            if tool in failing_tools:
-                continue
-            suite.cases.append(
-                JUnitCase(
-                    name=tool or file,
-                    classname=file,
-                    file=file if file != _NOWHERE else None,
-                    system_out="\n".join(notes.get(tool, [])) or None,
-                )
+    for file, owners in by_file.items():
+        suite = JUnitSuite(file, time=whole.get(file, 0.0))
+        located = file if file != _NOWHERE else None
+        named: dict[str, int] = {}
+        spent = times.get(file, [])
+        for index, tool in enumerate(order.get(file, [])):
+            items = owners.pop(tool, []) if tool not in named else []
+            named[tool] = named.get(tool, 0) + 1
+            name = tool or file
+            if named[tool] > 1:
+                name = f"{name} #{named[tool]}"
+            case = JUnitCase(
+                name=name,
+                classname=file,
+                file=located,
+                line=_first_line(items),
+                time=spent[index] if index < len(spent) else 0.0,
             )
+            lines = [_finding_text(f) for f in items]
+            failing = [f for f in items if f.severity.rank >= threshold]
+            if failing:
+                first = failing[0]
+                head = first.message
+                if len(failing) > 1:
+                    head = f"{first.message} (and {len(failing) - 1} more at or above {fail_on})"
+                case.failure = JUnitFailure(
+                    head, f"{first.code} {first.severity.value}", "\n".join(lines)
+                )
+            elif lines:
+                case.system_out = "\n".join(lines)
+            suite.cases.append(case)
+        if not whole:
+            suite.time = sum(case.time for case in suite.cases)
         suites.append(suite)
     return suites
+
+
+def _first_line(findings: Sequence[Finding]) -> int | None:
+    """The line of the first finding that has one."""
+    for finding in findings:
+        if finding.source is not None and finding.source.line is not None:
+            return finding.source.line
+    return None
+
+
+def _finding_text(finding: Finding) -> str:
+    where = finding.source
+    text = f"{where}: {finding.message}" if where else finding.message
+    text = f"{finding.severity.value} {finding.code} at {finding.path or '/'}: {text}"
+    if finding.hint:
+        text += f"\nhint: {finding.hint}"
+    return text
 
 
 __all__ = [

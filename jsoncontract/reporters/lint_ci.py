@@ -2,9 +2,10 @@
 
 - ``sarif``: SARIF 2.1.0 with the metadata and the documentation of every rule that has a
   result (suppressed findings included, with their reason);
-- ``github``: one workflow annotation per finding, titled with the rule's code and name;
-- ``junit``: a suite per file, a case per tool, each finding at or above ``--fail-on`` a
-  failing case of its own.
+- ``github``: one workflow annotation per finding, titled with the rule's code and name,
+  within GitHub's limits per step (:class:`~jsoncontract.reporters.github.AnnotationWriter`);
+- ``junit``: a suite per file, a case per tool (timed), failing when one of its findings is
+  at or above ``--fail-on``; the cases are the same whatever ``--fail-on`` says.
 
 :class:`LintFindingsReporter` is how a lint report becomes a
 :class:`~jsoncontract.reporters.findings.FindingSet`, for every format made of findings.
@@ -16,7 +17,7 @@ from abc import abstractmethod
 from typing import TYPE_CHECKING, Never
 
 from jsoncontract.reporters.findings import FindingSet, RuleMeta
-from jsoncontract.reporters.github import annotations_from_findings, render_github
+from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import render_junit, suites_from_findings
 from jsoncontract.reporters.sarif import sarif_log
@@ -29,10 +30,13 @@ if TYPE_CHECKING:
 
 def rule_metadata(codes: Collection[str]) -> dict[str, RuleMeta]:
     """The metadata (and documentation) of the rules with these codes, in catalog order."""
+    from jsoncontract.codes import INPUT, code_rule
     from jsoncontract.lint.codes import all_rules
     from jsoncontract.lint.docs import rule_meta
 
-    return {code: rule_meta(rule) for code, rule in all_rules().items() if code in codes}
+    metas = {code: rule_meta(rule) for code, rule in all_rules().items() if code in codes}
+    metas.update((code, code_rule(code)) for code in sorted(codes) if code.startswith(INPUT.prefix))
+    return metas
 
 
 class LintFindingsReporter(Reporter[Never, "LintReport"]):
@@ -48,6 +52,8 @@ class LintFindingsReporter(Reporter[Never, "LintReport"]):
             [item.finding for item in report.findings],
             rule_metadata(used),
             [(item.finding, s.reason) for item, s in report.suppressed],
+            root=self.options.root,
+            command=self.options.command or "lint",
         )
         self.stream.write(self.render(found))
 
@@ -69,8 +75,16 @@ class GithubLintReporter(LintFindingsReporter):
 
     def render(self, found: FindingSet) -> bytes:
         """The workflow commands."""
+        import io
+
         names = {code: meta.name for code, meta in found.rules.items()}
-        return render_github(annotations_from_findings(found.findings, names)).encode()
+        out = io.BytesIO()
+        writer = AnnotationWriter(
+            out, command=self.options.command or "lint", max_shown=self.options.max_shown
+        )
+        writer.write(annotations_from_findings(found.findings, names, root=found.root))
+        writer.close()
+        return out.getvalue()
 
 
 class JUnitLintReporter(Reporter[Never, "LintReport"]):
@@ -81,7 +95,10 @@ class JUnitLintReporter(Reporter[Never, "LintReport"]):
         suites = suites_from_findings(
             [item.finding for item in report.findings],
             files=report.files,
-            tools_by_file=dict(report.tools_by_file),
+            tools_by_file=report.tools_by_file,
             fail_on=self.options.fail_on,
+            root=self.options.root,
+            seconds=report.tool_seconds,
+            file_seconds=report.file_seconds,
         )
         self.stream.write(render_junit(suites, name="jsoncontract lint").encode())

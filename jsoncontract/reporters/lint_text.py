@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Never
 
+from jsoncontract.model import BaselineState
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import Line, LineWriter, Style, located_finding, note, plural
 
@@ -36,6 +37,8 @@ def finding_lines(item: LintFinding) -> list[Line]:
             tool=tool,
         )
     ]  # fmt: skip
+    if item.baseline is BaselineState.UNCHANGED:
+        lines[0].append((" (in the baseline)", Style.DIM))
     if item.hint:
         lines.append(note("hint", item.hint))
     if item.refused:
@@ -86,6 +89,9 @@ class TextLintReporter(Reporter[Never, "LintReport"]):
             extras.append(f"{summary['fixable']} fixable with --fix ([*]; --diff to preview)")
         if summary["suppressed"]:
             extras.append(f"{summary['suppressed']} suppressed by config")
+        if "baseline" in summary:
+            held = summary["baseline"]["unchanged"]
+            extras.append(f"{held} in the baseline (they do not fail the run)")
         if report.fixed:
             extras.append(f"{report.fixed} fixed")
         lines.append([("  " + "; ".join(extras), Style.DIM)])

@@ -325,7 +325,9 @@ class SarifProbeReporter(Reporter[Never, "ProbeReport"]):
         findings = [_unfiled(f) for f in report.all_findings()]
         used = {f.code for f in findings}
         metas = {c: m for c, m in rule_metas().items() if c in used}
-        self.stream.write(sarif_log(FindingSet(findings, metas)))
+        command = self.options.command or "mcp probe"
+        found = FindingSet(findings, metas, root=self.options.root, command=command)
+        self.stream.write(sarif_log(found))
 
 
 def _unfiled(finding: Any) -> Any:

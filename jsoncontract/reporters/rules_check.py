@@ -172,12 +172,16 @@ class SarifRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
     def close(self, report: RulesCheck) -> None:
         """Write the whole report."""
-        from jsoncontract.reporters.sarif import render_sarif
+        from jsoncontract.reporters.findings import FindingSet
+        from jsoncontract.reporters.sarif import sarif_log
 
         used = {d.code for d in report.diagnostics}
         metas = {code: meta for code, meta in rule_metas().items() if code in used}
         findings = [d.to_finding() for d in report.diagnostics]
-        self.stream.write(render_sarif(findings, metas).encode())
+        found = FindingSet(
+            findings, metas, root=self.options.root, command=self.options.command or "rules"
+        )
+        self.stream.write(sarif_log(found))
 
 
 class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
@@ -185,8 +189,12 @@ class GithubRulesCheckReporter(Reporter[Never, "RulesCheck"]):
 
     def close(self, report: RulesCheck) -> None:
         """Write the whole report."""
-        from jsoncontract.reporters.github import annotations_from_findings, render_github
+        from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 
         names = {code: meta.name for code, meta in rule_metas().items()}
-        annotations = annotations_from_findings([d.to_finding() for d in report.diagnostics], names)
-        self.stream.write(render_github(annotations).encode())
+        findings = [d.to_finding() for d in report.diagnostics]
+        writer = AnnotationWriter(
+            self.stream, command=self.options.command or "rules", max_shown=self.options.max_shown
+        )
+        writer.write(annotations_from_findings(findings, names, root=self.options.root))
+        writer.close()

@@ -7,11 +7,13 @@
   skipped case has ``<skipped>``.
 - ``github``: each case that did not pass becomes one ``::error`` annotation on the line of
   the suite file where the case is written, titled with what happened and ``tool › case``;
-  a contract weakness is an error too (it fails the run). A last plain line (not a workflow
-  command, as ``check`` writes) gives the totals.
-- ``sarif``: each case that did not pass is a result on its line of the suite file; its rule
-  is the kind of mismatch (``suite.accepted`` for a contract weakness,
-  ``suite.wrong_reason``, ``suite.tool_missing``...), described in the driver.
+  a contract weakness is an error too (it fails the run). GitHub's limits per step are kept
+  (:class:`~jsoncontract.reporters.github.AnnotationWriter`). A last plain line (not a
+  workflow command, as ``check`` writes) gives the totals.
+- ``sarif``: each case that did not pass is a result on its line of the suite file (a suite
+  whose tool is gone: the line naming the tool); its rule is the kind of mismatch
+  (``suite.accepted`` for a contract weakness, ``suite.wrong_reason``,
+  ``suite.tool_missing``...), described and explained in the driver.
 
 All three are built on the shared renderers (:mod:`~jsoncontract.reporters.junit`,
 :mod:`~jsoncontract.reporters.github`, :mod:`~jsoncontract.reporters.sarif`), which escape
@@ -27,8 +29,8 @@ from typing import TYPE_CHECKING, Never
 
 from jsoncontract.codes import SUITE_CODES, code_rule
 from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path
-from jsoncontract.reporters.github import Annotation, render_github
+from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.reporters.github import Annotation, AnnotationWriter
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import sarif_log
@@ -36,7 +38,7 @@ from jsoncontract.reporters.suite_text import totals_counts, totals_head
 from jsoncontract.suites.model import Status, group_by_suite
 
 if TYPE_CHECKING:
-    from jsoncontract.suites.model import CaseOutcome, TestReport
+    from jsoncontract.suites.model import Case, CaseOutcome, Suite, TestReport
 
 # -- junit ----------------------------------------------------------------------------------
 
@@ -55,14 +57,14 @@ def failure_text(outcome: CaseOutcome) -> str:
     return "\n".join(lines)
 
 
-def _case(outcome: CaseOutcome) -> JUnitCase:
+def _case(outcome: CaseOutcome, root: str | None = None) -> JUnitCase:
     suite, case = outcome.suite, outcome.case
     junit = JUnitCase(
         name=outcome.name,
         classname=suite.tool,
         time=outcome.seconds,
-        file=portable_path(suite.file),
-        line=suite.line_of(case) if case is not None else None,
+        file=portable_path(suite.file, root),
+        line=case_line(suite, case),
     )
     if outcome.server is not None:
         junit.system_out = f"server: {outcome.server.text}"
@@ -80,8 +82,9 @@ class JUnitTestReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the XML."""
         suites = []
+        root = self.options.root if self.options.root is not None else str(project_root())
         for suite, outcomes in group_by_suite(report.outcomes):
-            cases = [_case(o) for o in outcomes]
+            cases = [_case(o, root) for o in outcomes]
             suites.append(JUnitSuite(suite.tool, cases, sum(c.time for c in cases)))
         self.stream.write(render_junit(suites, name="jsoncontract test").encode("utf-8"))
 
@@ -95,6 +98,7 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the workflow commands and the totals."""
         annotations = []
+        root = self.options.root if self.options.root is not None else str(project_root())
         for outcome in report.outcomes:
             if outcome.ok:
                 continue
@@ -104,14 +108,19 @@ class GithubTestReporter(Reporter[Never, "TestReport"]):
                 Annotation(
                     "error",
                     outcome.message + (f"\nhint: {outcome.hint}" if outcome.hint else ""),
-                    file=portable_path(suite.file),
-                    line=suite.line_of(case) if case is not None else None,
+                    file=portable_path(suite.file, root),
+                    line=case_line(suite, case),
                     title=f"{kind}: {suite.tool} › {outcome.name}",
                 )
             )
+        writer = AnnotationWriter(
+            self.stream, command=self.options.command or "test", max_shown=self.options.max_shown
+        )
+        writer.write(annotations)
+        writer.close()
         summary = report.summary
         totals = f"jsoncontract test: {totals_head(summary)}, {totals_counts(summary)}\n"
-        self.stream.write((render_github(annotations) + totals).encode("utf-8"))
+        self.stream.write(totals.encode("utf-8"))
 
 
 # -- findings (sarif) -----------------------------------------------------------------------
@@ -123,6 +132,21 @@ def rule_metadata() -> dict[str, RuleMeta]:
         code: replace(code_rule(code), name=kind.replace("_", "-"), tags=("fixture-suite",))
         for kind, code in SUITE_CODES.items()
     }
+
+
+def case_line(suite: Suite, case: Case | None) -> int:
+    """The line a case is written on; for what concerns the whole suite (its tool is
+    gone), the line naming the tool (line 1 when the text is not known)."""
+    if case is not None:
+        line = suite.line_of(case)
+        if line is not None:
+            return line
+    if suite.text is None:
+        return 1
+    from jsoncontract._locate import PositionIndex
+
+    position = PositionIndex(suite.text).position("/tool")
+    return position[0] if position is not None else 1
 
 
 def as_finding(outcome: CaseOutcome) -> Finding:
@@ -138,8 +162,9 @@ def as_finding(outcome: CaseOutcome) -> Finding:
         path=(expect.path or "") if expect is not None else "",
         tool=suite.tool,
         keyword=expect.keyword if expect is not None else None,
-        source=Source(suite.file, suite.line_of(case) if case is not None else None),
+        source=Source(suite.file, case_line(suite, case)),
         hint=outcome.hint,
+        baseline=outcome.baseline,
     )
 
 
@@ -152,7 +177,13 @@ class TestFindingsReporter(Reporter[Never, "TestReport"]):
     def close(self, report: TestReport) -> None:
         """Write the rendered findings."""
         findings = [as_finding(o) for o in report.outcomes if not o.ok]
-        self.stream.write(self.render(FindingSet(findings, rule_metadata())))
+        found = FindingSet(
+            findings,
+            rule_metadata(),
+            root=self.options.root,
+            command=self.options.command or "test",
+        )
+        self.stream.write(self.render(found))
 
     @abstractmethod
     def render(self, found: FindingSet) -> bytes:

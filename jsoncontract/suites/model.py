@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract.model import Hop, Severity, Stage
+from jsoncontract.model import BaselineState, Hop, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract.model import Anomaly, CallResult, Finding
@@ -489,6 +489,8 @@ class CaseOutcome:
     seconds: float = 0.0
     #: what a live server answered (``mcp test`` only)
     server: ServerAnswer | None = None
+    #: set when the run was compared with a baseline (for a case that did not pass)
+    baseline: BaselineState | None = None
 
     @property
     def actual(self) -> Actual | None:
@@ -550,6 +552,8 @@ class CaseOutcome:
             out["hint"] = self.hint
         if self.server is not None:
             out["server"] = self.server.to_dict()
+        if self.baseline is not None:
+            out["baseline"] = self.baseline.value
         return out
 
 
@@ -658,6 +662,15 @@ class TestReport:
     def ok(self) -> bool:
         """Every case passed or was skipped, and every suite ran."""
         return self.summary.ok
+
+    @property
+    def new_failures(self) -> int:
+        """Cases (and suites) that did not pass, except those a baseline holds."""
+        return sum(
+            1
+            for outcome in self.outcomes
+            if not outcome.ok and outcome.baseline is not BaselineState.UNCHANGED
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The whole ``test`` JSON report."""

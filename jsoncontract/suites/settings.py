@@ -158,6 +158,7 @@ def testing_settings(
     verbose: bool = False,
     quiet: bool = False,
     color: bool | None = None,
+    baseline: Path | None = None,
 ) -> TestSettings:
     """The settings of a ``test`` run (named so that pytest does not take it for a test).
 
@@ -179,7 +180,10 @@ def testing_settings(
             format=fmt,
             output=output,
             fail_on=fail_on,
-            options=ReportOptions(color=color, verbose=verbose, quiet=quiet),
+            options=ReportOptions(
+                color=color, verbose=verbose, quiet=quiet, show_values=show_values
+            ),
+            baseline=baseline,
         ),
         update=update,
         show_values=show_values,

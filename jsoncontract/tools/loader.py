@@ -8,6 +8,8 @@ Accepted shapes, detected from the document (or forced with ``dialect``):
   Anthropic ``{"name",..,"input_schema"}``, Gemini ``{"functionDeclarations":[..]}``, MCP
   ``Tool`` objects;
 - an MCP ``tools/list`` result, or the whole JSON-RPC response;
+- an OpenAPI (3.x) or Swagger (2.0) document: each operation with an ``operationId`` is a
+  tool (:func:`~jsoncontract.tools.openapi.operation_contracts`);
 - any of these as a list, or under a ``tools`` member (a request body), and OpenAI's legacy
   ``functions`` member;
 - a bare JSON Schema, named with ``tool_name``.
@@ -18,15 +20,14 @@ in, no JSON) have no schema and are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import expand, load_document, read_bytes, refuse_anomalies
+from jsoncontract._files import find, load_document, positions_of, read_bytes, refuse_anomalies
 from jsoncontract._json import json_type
-from jsoncontract._locate import PositionIndex
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.errors import ToolLoadError, UsageError
+from jsoncontract.errors import NoToolDefinitions, NotThisKind, ToolLoadError, UsageError
 from jsoncontract.model import (
     Anomaly,
     Dialect,
@@ -35,12 +36,13 @@ from jsoncontract.model import (
     ToolContract,
 )
 from jsoncontract.pointer import ABSENT, get_in, join_pointer, pointer_tokens
-from jsoncontract.tools.openapi import openapi_to_json_schema
+from jsoncontract.tools.openapi import is_openapi, openapi_to_json_schema, operation_contracts
 
 if TYPE_CHECKING:
+    from jsoncontract._files import Positions
     from jsoncontract.capture.interface import CaptureDialect, ToolLayout
 
-TOOL_SUFFIXES: Final = (".json",)
+TOOL_SUFFIXES: Final = (".json", ".yaml", ".yml")
 _SCHEMA_HINTS: Final = frozenset(
     {"$schema", "properties", "$defs", "definitions", "allOf", "anyOf", "oneOf", "$ref"}
 )
@@ -57,11 +59,11 @@ def load_tool_file(
     tool_name: str | None = None,
     dialect: str | None = None,
     data: bytes | None = None,
-    positions: PositionIndex | None = None,
+    positions: Positions | None = None,
     dialects: Registry = DIALECTS,
     duplicates: bool = False,
 ) -> list[ToolContract]:
-    """Every tool defined in one file.
+    """Every tool defined in one file (JSON, or YAML for a ``.yaml``/``.yml`` name).
 
     A file with a key given twice in one object is refused: parsers disagree on which
     value wins (``additionalProperties`` false, then true), so no reading of it is the
@@ -83,25 +85,25 @@ def load_tool_file(
         data = read_bytes(path)
     forced = _forced(dialect, dialects)
     document, anomalies = load_document(path, data)
-    reader = _Reader(name, _LazyIndex(data, positions), dialects, forced)
+    reader = _Reader(name, _LazyIndex(name, data, positions), dialects, forced)
     if not duplicates:
         _refuse_duplicates(name, anomalies, data, positions)
     tools = list(
         reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
     )
     if not tools:
-        raise ToolLoadError("no tool definitions found (an empty tool list)", file=name, line=1)
+        raise NoToolDefinitions("no tool definitions found (an empty tool list)", file=name, line=1)
     return tools
 
 
 def _refuse_duplicates(
-    name: str, anomalies: tuple[Anomaly, ...], data: bytes, positions: PositionIndex | None
+    name: str, anomalies: tuple[Anomaly, ...], data: bytes, positions: Positions | None
 ) -> None:
     """Raise for the first duplicate key of a tool file, located."""
     if not any(a.kind == "duplicate_key" for a in anomalies):
         return
     if positions is None:
-        positions = PositionIndex(data.decode("utf-8", "replace").removeprefix("\ufeff"))
+        positions = positions_of(name, data)
     refuse_anomalies(
         name,
         anomalies,
@@ -118,11 +120,26 @@ def load_tool_files(
     tool_name: str | None = None,
     dialect: str | None = None,
     dialects: Registry = DIALECTS,
+    exclude: Sequence[str] = (),
+    skipped: list[tuple[str, str]] | None = None,
 ) -> list[ToolContract]:
-    """Every tool in the named files and directories (``*.json``, recursively), in order."""
+    """Every tool in the named files and directories (``*.json``, ``*.yaml``, ``*.yml``,
+    recursively), in order, less what ``exclude`` matches.
+
+    A file found in a directory that holds no tool definition (a ``package.json``) is
+    left out, and recorded in ``skipped`` as ``(file, why)``; named, it is an error.
+    """
     out: list[ToolContract] = []
-    for path in expand(paths, TOOL_SUFFIXES, what="tool definition"):
-        out.extend(load_tool_file(path, tool_name=tool_name, dialect=dialect, dialects=dialects))
+    for found in find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
+        try:
+            out.extend(
+                load_tool_file(found.path, tool_name=tool_name, dialect=dialect, dialects=dialects)
+            )
+        except NotThisKind as exc:
+            if found.named:
+                raise
+            if skipped is not None:
+                skipped.append((str(found.path), exc.message))
     return out
 
 
@@ -141,18 +158,19 @@ def _forced(dialect: str | None, dialects: Registry) -> CaptureDialect | None:
 
 
 class _LazyIndex:
-    """Builds a :class:`PositionIndex` the first time a line is asked for."""
+    """Finds where nodes are (a JSON file's index is built the first time a line is asked
+    for; a YAML file's positions come with its parse)."""
 
-    __slots__ = ("_data", "_index")
+    __slots__ = ("_data", "_index", "_name")
 
-    def __init__(self, data: bytes, index: PositionIndex | None = None) -> None:
+    def __init__(self, name: str, data: bytes, index: Positions | None = None) -> None:
+        self._name = name
         self._data = data
         self._index = index
 
     def line(self, pointer: str) -> int | None:
         if self._index is None:
-            text = self._data.decode("utf-8", "replace")
-            self._index = PositionIndex(text.removeprefix("\ufeff"))
+            self._index = positions_of(self._name, self._data)
         pos = self._index.position(pointer)
         return pos[0] if pos else None
 
@@ -193,6 +211,13 @@ class _Reader:
             f"{message} (at {pointer or '/'})", file=self.file, line=self.index.line(pointer)
         )
 
+    def not_tools(self, message: str, pointer: str) -> ToolLoadError:
+        """The error of a document that is no tool definition: of a kind found in a
+        directory of tools is skipped (a ``package.json``) when it is the whole file."""
+        if pointer:
+            return self.fail(message, pointer)
+        return NoToolDefinitions(f"{message} (at /)", file=self.file, line=self.index.line(""))
+
     def document(
         self, document: Any, *, tool_name: str | None, bare: bool
     ) -> Iterator[ToolContract]:
@@ -202,16 +227,19 @@ class _Reader:
                 yield from self.entry(entry, f"/{i}")
             return
         if not isinstance(document, dict):
-            raise self.fail(
+            raise self.not_tools(
                 f"expected a tool list or object, found a JSON {json_type(document)}", ""
             )
+        if not bare and self.forced is None and is_openapi(document):
+            yield from operation_contracts(document, file=self.file, line_of=self.index.line)
+            return
         if bare or (
             self.forced is None
             and _looks_like_schema(document)
             and not self.looks_like_tool(document)
         ):
             if not tool_name:
-                raise ToolLoadError(
+                raise NoToolDefinitions(
                     "this looks like a bare JSON Schema; name its tool with --tool NAME",
                     file=self.file,
                     line=1,
@@ -288,14 +316,14 @@ class _Reader:
         if kind == "custom":
             return  # an OpenAI custom tool: free text (or a grammar) in, no JSON contract
         if isinstance(entry.get("name"), str):
-            raise self.fail(
+            raise self.not_tools(
                 f"tool {entry['name']!r} has no schema (expected parameters, input_schema or "
                 "inputSchema)",
                 pointer,
             )
-        raise self.fail(
-            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP); "
-            "for a bare JSON Schema pass --tool NAME",
+        raise self.not_tools(
+            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP, "
+            "OpenAPI); for a bare JSON Schema pass --tool NAME",
             pointer,
         )
 

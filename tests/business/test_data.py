@@ -62,6 +62,16 @@ def test_json_shapes(tmp_path: Path) -> None:
     assert keyed.get("LIS-1")["city"] == "Lisbon"
 
 
+def test_yaml_shapes(tmp_path: Path) -> None:
+    assert load(tmp_path, "a.yaml", "- EUR\n- USD\n- 3\n").has(3)
+    rows = load(tmp_path, "b.yaml", "LIS-1:\n  city: Lisbon\n  opens: 2025-01-01\n")
+    assert rows.get("LIS-1") == {"city": "Lisbon", "opens": "2025-01-01"}  # dates stay text
+    keyed = load(tmp_path, "c.yaml", "- {code: LIS-1, city: Lisbon}\n", key="code")
+    assert keyed.get("LIS-1")["city"] == "Lisbon"
+    with pytest.raises(ConfigError, match=r"not YAML: .* \(line 2, column 1\)"):
+        load(tmp_path, "d.yaml", "- [1,\n")
+
+
 @pytest.mark.parametrize(
     ("content", "spec", "message"),
     [

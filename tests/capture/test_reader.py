@@ -433,13 +433,19 @@ def test_a_list_holding_calls_among_other_items(write: Write, read: Read) -> Non
     assert ids(read(write("blocks.json", blocks))) == [("toolu_1", 6)]
 
 
-def test_a_bad_file_stops_the_job_when_reached(write: Write, tmp_path: Path, jsonl: Jsonl) -> None:
+def test_a_bad_file_found_in_a_directory_is_a_finding(
+    write: Write, tmp_path: Path, jsonl: Jsonl
+) -> None:
     write("captures/a.jsonl", jsonl(tool_call(1)))
-    write("captures/b.json", "{ nope")
-    calls = CaptureReader().read([tmp_path / "captures"])
-    assert next(calls).call_id == "call_1"
-    with pytest.raises(InputError, match=r"b\.json:1:3: not JSON"):
-        next(calls)
+    bad = write("captures/b.json", "{ nope")
+    write("captures/c.jsonl", jsonl(tool_call(3)))
+    calls = list(CaptureReader().read([tmp_path / "captures"]))
+    assert [c.call_id for c in calls] == ["call_1", None, "call_3"]  # the rest still read
+    (finding,) = calls[1].load_findings
+    assert finding.code == "input.unreadable" and finding.message.startswith("not JSON")
+    assert calls[1].source.line == 1
+    with pytest.raises(InputError, match=r"b\.json:1:3: not JSON"):  # named: the job stops
+        list(CaptureReader().read([bad]))
 
 
 # -- byte order marks ---------------------------------------------------------------------
@@ -735,7 +741,7 @@ def test_directory_without_captures(write: Write, read: Read, tmp_path: Path) ->
         read(tmp_path / "c")
     assert str(info.value) == (
         f"{tmp_path / 'c'}: directory has no capture files "
-        "(*.json, *.jsonl, *.ndjson, *.jsonlines, *.sse, *.har)"
+        "(*.json, *.jsonl, *.ndjson, *.jsonlines, *.sse, *.har, *.yaml, *.yml)"
     )
 
 

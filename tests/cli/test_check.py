@@ -282,7 +282,7 @@ class TestBadInput:
     def test_directory_without_tool_files(self, run_cli: Run, tmp_path: Path) -> None:
         (tmp_path / "notes.txt").write_text("hi")
         line = _error_line(run_cli("check", "--tools", str(tmp_path), OK_CAPTURE))
-        assert "directory has no tool definition files (*.json)" in line
+        assert "directory has no tool definition files (*.json, *.yaml, *.yml)" in line
 
     def test_tools_file_not_json(self, run_cli: Run, write: Write) -> None:
         tools = write("tools.json", '{"tools": [\n  {"name": "x",}\n]}')

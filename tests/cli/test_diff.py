@@ -366,7 +366,10 @@ def test_config_section(
         ((*hops("clean"), f"{D}/coerced/mcp.json"), "two or three hop files"),
         (("--trace", f"{D}/trace.jsonl", f"{D}/clean/model.json"), "not both"),
         ((), "nothing to diff"),
-        (("--trace", f"{D}/trace.jsonl", "--call-id", "nope"), "no call has the id 'nope'"),
+        (
+            ("--trace", f"{D}/trace.jsonl", "--call-id", "nope"),
+            "no call has an id that is or starts with 'nope'",
+        ),
         ((f"{D}/clean/model.json", "missing.json"), "missing.json: no such file or directory"),
         ((f"{D}/clean/model.json", f"{D}"), "is a directory"),
         (("--key", "/lines", *hops("clean")), "PATH=FIELD"),
@@ -434,3 +437,18 @@ def test_the_readme_shows_real_output(run_cli: Run, in_repo: Path) -> None:
         words = shlex.split(command.removeprefix("$ "))
         args = [match for word in words[1:] for match in (sorted(glob.glob(word)) or [word])]
         assert run_cli(*args).stdout == shown
+
+
+def test_call_id_takes_a_prefix(run_cli: Callable[..., Any], in_repo: Path) -> None:
+    base = ["diff", "--no-config", "--tools", "fixtures/tools", "--trace", f"{D}/trace.jsonl"]
+    short = run_cli(*base, "--call-id", "call_Q7mV", "-f", "json")
+    assert short.code == 0, short.stderr
+    (only,) = json.loads(short.stdout)["results"]
+    assert only["call_id"] == "call_Q7mVt2LxKc9RfA0sWbN3pYdE"
+    every = json.loads(run_cli(*base, "--call-id", "call_", "-f", "json").stdout)["results"]
+    assert {r["call_id"] for r in every} == {
+        "call_Q7mVt2LxKc9RfA0sWbN3pYdE",
+        "call_HmT4qZx9Lw2VbKc8RyNs5JfA",
+    }
+    full = json.loads(run_cli(*base, "--call-id", "31", "-f", "json").stdout)["results"]
+    assert len(full) == 1  # an id given in full is that call, not every id starting with it

@@ -115,9 +115,17 @@ def test_bad_references_say_what_is_wrong(
     assert message in str(info.value)
 
 
-def test_yaml_and_missing_files_are_refused(write: Write) -> None:
-    with pytest.raises(SchemaLoadError, match="YAML is not read"):
-        load_downstream_schema(str(write("api.yaml", "openapi: 3.1.0\n")))
+def test_yaml_is_read_and_missing_files_are_refused(write: Write) -> None:
+    api = write(
+        "api.yaml",
+        "openapi: 3.1.0\npaths:\n  /a:\n    post:\n      requestBody:\n"
+        "        content:\n          application/json:\n            schema:\n"
+        "              type: object\n              required: [id]\n",
+    )
+    schema, compiled = load_downstream_schema(f"{api}#/paths/~1a/post")
+    assert schema["required"] == ["id"] and not compiled.is_valid({})
+    with pytest.raises(SchemaLoadError, match="this is an OpenAPI document: name the operation"):
+        load_downstream_schema(str(api))
     with pytest.raises(InputError, match=r"no such file|cannot read"):
         load_downstream_schema("missing.json")
     with pytest.raises(UsageError):

@@ -138,13 +138,14 @@ def test_junit_has_a_case_per_call(report: CheckReport, golden: Callable[[str, s
 
 def test_sarif_rules_carry_the_catalog_page_as_help(report: CheckReport) -> None:
     from jsoncontract.codes import CATALOG, code_markdown
+    from jsoncontract.reporters.findings import plain_text
 
     run = json.loads(render(report, "sarif"))["runs"][0]
     for rule in run["tool"]["driver"]["rules"]:
         entry = CATALOG.get(rule["id"])
         assert entry is not None, rule["id"]
         page = code_markdown(entry, rule["id"])
-        assert rule["help"] == {"text": page, "markdown": page}
+        assert rule["help"] == {"text": plain_text(page), "markdown": page}
         assert rule["helpUri"].endswith(f"docs/codes.md#{entry.anchor}")
 
 

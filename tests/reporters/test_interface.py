@@ -54,4 +54,4 @@ def test_close_is_required() -> None:
 
 def test_an_unknown_format_is_a_key_error() -> None:
     with pytest.raises(KeyError):
-        reporter_class("check", "html")
+        reporter_class("check", "pdf")

@@ -592,8 +592,8 @@ def test_tool_name_does_not_rename_tools_of_a_known_dialect(write: Write) -> Non
         ),
         (
             {"tools": [{"description": "what is this?"}]},
-            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP); for a "
-            "bare JSON Schema pass --tool NAME (at /tools/0)",
+            "not a tool definition in any known dialect (OpenAI, Anthropic, Gemini, MCP, "
+            "OpenAPI); for a bare JSON Schema pass --tool NAME (at /tools/0)",
             3,
         ),
         (
@@ -782,7 +782,8 @@ def test_directory_without_tool_files(write: Write, tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_tool_files([tmp_path / "tools"])
     assert (
-        str(info.value) == f"{tmp_path / 'tools'}: directory has no tool definition files (*.json)"
+        str(info.value)
+        == f"{tmp_path / 'tools'}: directory has no tool definition files (*.json, *.yaml, *.yml)"
     )
 
 

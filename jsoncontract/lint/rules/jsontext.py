@@ -1,11 +1,10 @@
-"""The tool file as JSON text: what a parser would hide."""
+"""The tool file as text (JSON or YAML): what a parser would hide."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from jsoncontract._json import NotJSON, load
 from jsoncontract.lint.rule import ALL, Family, FileRule, Issue, by_profile
 from jsoncontract.model import Severity
 
@@ -48,11 +47,7 @@ class JsonDuplicateKey(FileRule):
     def check(self, file: FileCtx, active: frozenset[str]) -> Iterator[Issue]:
         if not file.index.repeated_keys:
             return
-        try:
-            _, anomalies = load(file.data)
-        except NotJSON:  # the loader already read it; nothing more to say
-            return
-        for anomaly in anomalies:
+        for anomaly in file.anomalies:
             if anomaly.kind != "duplicate_key":
                 continue
             yield Issue(

@@ -10,6 +10,7 @@ from jsoncontract.lint.heuristics import json_equal, matches_type
 from jsoncontract.lint.rule import ALL, Family, Issue, NodeRule, by_profile
 from jsoncontract.lint.rules.support import KEYWORDS
 from jsoncontract.model import Severity
+from jsoncontract.tools.openapi import CARRIED, OPENAPI
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import Node
@@ -69,8 +70,11 @@ class KeywordUnknown(NodeRule):
         value = node.value
         if not isinstance(value, dict):
             return
+        carried = node.parent is None and node.site.tool.contract.dialect == OPENAPI
         for key in value:
             if key in KEYWORDS or key.startswith(("x-", "$")):
+                continue
+            if carried and key in CARRIED:  # the document's, carried so that $ref resolves
                 continue
             if key in VENDOR:
                 if key == "nullable" and not node.site.openapi:
