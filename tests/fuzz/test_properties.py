@@ -93,6 +93,8 @@ CAPTURES = (
     + _seeds("downstream", (".har",))
     + [MCP_TRACE]
 )
+#: YAML tool definitions, OpenAPI documents and captures.
+YAML = _seeds("yaml", (".yaml", ".yml"))
 TOOLS = _seeds("tools", (".json",)) + _seeds("lint", (".json",))
 SUITES = _seeds("suites", (".suite.json",))
 RULES = _seeds("rules", (".toml",))
@@ -138,7 +140,10 @@ def _only_our_errors(load: Callable[[], Any]) -> None:
 # -- loaders -----------------------------------------------------------------------------
 
 
-@given(data=documents(CAPTURES), suffix=st.sampled_from([".json", ".jsonl", ".sse", ".har"]))
+@given(
+    data=documents(CAPTURES) | mutated(YAML),
+    suffix=st.sampled_from([".json", ".jsonl", ".sse", ".har", ".yaml"]),
+)
 def test_the_capture_reader_reads_anything(data: bytes, suffix: str, tmp_path: Path) -> None:
     from jsoncontract.capture.reader import CaptureReader
 
@@ -147,11 +152,11 @@ def test_the_capture_reader_reads_anything(data: bytes, suffix: str, tmp_path: P
     _only_our_errors(lambda: list(CaptureReader().read([path])))
 
 
-@given(data=documents(TOOLS))
-def test_the_tool_loader_reads_anything(data: bytes, tmp_path: Path) -> None:
+@given(data=documents(TOOLS) | mutated(YAML), suffix=st.sampled_from([".json", ".yaml"]))
+def test_the_tool_loader_reads_anything(data: bytes, suffix: str, tmp_path: Path) -> None:
     from jsoncontract.tools import load_tool_file
 
-    path = tmp_path / "tools.json"
+    path = tmp_path / f"tools{suffix}"
     path.write_bytes(data)
     _only_our_errors(lambda: load_tool_file(path))
     _only_our_errors(lambda: load_tool_file(path, duplicates=True))
@@ -192,6 +197,26 @@ def test_the_mapping_loader_reads_anything(data: bytes, tmp_path: Path) -> None:
     path = tmp_path / "mapping.json"
     path.write_bytes(data)
     _only_our_errors(lambda: load_mappings([path]))
+
+
+BASELINES = [
+    b'{"version": 1, "summary": {"calls": 1}, "results": [{"ok": false, "findings": '
+    b'[{"code": "schema.enum", "severity": "error", "path": "/a"}], '
+    b'"source": {"file": "c.json"}}]}',
+    b'{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "jsoncontract"}}, '
+    b'"automationDetails": {"id": "jsoncontract/check/"}, "results": [{"ruleId": '
+    b'"schema.enum", "level": "error", "message": {"text": "x"}, "partialFingerprints": '
+    b'{"jsoncontract/v1": "8cfb7ae94c67522b14107c2481869e79"}}]}]}',
+]
+
+
+@given(data=documents(BASELINES), command=st.sampled_from(["check", "lint", "test"]))
+def test_the_baseline_reader_reads_anything(data: bytes, command: str, tmp_path: Path) -> None:
+    from jsoncontract.baseline import Baseline
+
+    path = tmp_path / "baseline.json"
+    path.write_bytes(data)
+    _only_our_errors(lambda: Baseline.load(path, command=command, root=tmp_path))
 
 
 @given(data=documents([b'{"version": 1, "files": {}}']))
