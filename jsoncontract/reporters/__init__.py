@@ -159,9 +159,14 @@ def render_many(
         reporters[0].write(end, results)
         return
     adds = [reporter.add for reporter in reporters]
-    for result in results:
-        for add in adds:
-            add(result)
+    try:
+        for result in results:
+            for add in adds:
+                add(result)
+    except BaseException:  # as Reporter.write: what the reports hold is released
+        for reporter in reporters:
+            reporter.abort()
+        raise
     for reporter in reporters:
         reporter.close(end)
 
