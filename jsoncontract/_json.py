@@ -50,6 +50,8 @@ _DIGIT_MAP: Final = bytes(
     for b in range(256)
 )
 _NINETEEN_DIGITS: Final = b"0" * 19
+#: Fifteen digits in a row: needed for both of the checks below and for nineteen.
+_FIFTEEN_DIGITS: Final = b"0" * 15
 #: Fifteen zeros or nines in a row: a fraction that close to a whole number (1.0000000000000001,
 #: 0.99999999999999999) may be read as one.
 _NEAR_WHOLE: Final = (b"0" * 15, b"9" * 15)
@@ -114,11 +116,13 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
     shape = raw.translate(_DIGIT_MAP)
-    if _NINETEEN_DIGITS in shape:  # may exceed 64 bits: check exactly
+    if _FIFTEEN_DIGITS in shape and (  # rare: one search decides for the common case
+        _NINETEEN_DIGITS in shape  # may exceed 64 bits: check exactly
+        or _NEAR_WHOLE[0] in raw  # a fraction a double may round away
+        or _NEAR_WHOLE[1] in raw
+    ):
         return _load_exact(raw)
     if _TINY_EXPONENT in shape:  # an exponent of -100 or less: may read as 0
-        return _load_exact(raw)
-    if _NEAR_WHOLE[0] in raw or _NEAR_WHOLE[1] in raw:  # a fraction a double may round away
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
