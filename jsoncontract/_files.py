@@ -1,4 +1,5 @@
-"""Reading input files safely: existence, size limits, directories, stdin, compression.
+"""Reading input files safely (existence, size limits, directories, stdin, compression), and
+writing output files without clobbering what is at the path (:func:`output_file`).
 
 Files ending in ``.gz`` or ``.zst``, and files, stdin or pipes that start with the gzip or
 Zstandard magic bytes, are decompressed while they are read, never unpacked to disk. A
@@ -12,16 +13,21 @@ import contextlib
 import fnmatch
 import io
 import os
+import signal
 import stat
 import sys
+import tempfile
+import threading
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from types import FrameType
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract._json import NotJSON, load
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, JsoncontractError
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -146,32 +152,38 @@ def find(
     """
     out: list[Found] = []
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and p.name.lower().endswith(suffixes)
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-            kept = [p for p in found if not excluded(p, exclude, path)]
-            if not kept:
-                plain = [s for s in suffixes if not s.endswith(tuple(COMPRESSIONS))]
-                also = ", each also .gz or .zst" if len(plain) < len(suffixes) else ""
-                left = " once --exclude is applied" if found else ""
-                raise InputError(
-                    f"directory has no {what} files ({', '.join('*' + s for s in plain)}{also})"
-                    + left,
-                    file=str(path),
-                )
-            out.extend(Found(p, named=False) for p in kept)
-        elif path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
-            if not excluded(path, exclude):
-                out.append(Found(path, named=True))
-        else:
-            raise InputError("no such file or directory", file=str(path))
+        try:
+            out.extend(_find_one(raw, suffixes, what, exclude))
+        except OSError as exc:  # a directory on the way that cannot be read
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(raw)) from None
     return out
+
+
+def _find_one(
+    raw: str | Path, suffixes: tuple[str, ...], what: str, exclude: Sequence[str]
+) -> list[Found]:
+    path = Path(raw)
+    if path.is_dir():
+        found = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file()
+            and p.name.lower().endswith(suffixes)
+            and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
+        kept = [p for p in found if not excluded(p, exclude, path)]
+        if not kept:
+            plain = [s for s in suffixes if not s.endswith(tuple(COMPRESSIONS))]
+            also = ", each also .gz or .zst" if len(plain) < len(suffixes) else ""
+            left = " once --exclude is applied" if found else ""
+            raise InputError(
+                f"directory has no {what} files ({', '.join('*' + s for s in plain)}{also})" + left,
+                file=str(path),
+            )
+        return [Found(p, named=False) for p in kept]
+    if path.exists() or str(raw) == STDIN:  # files, pipes, /dev/fd/N, stdin
+        return [] if excluded(path, exclude) else [Found(path, named=True)]
+    raise InputError("no such file or directory", file=str(path))
 
 
 def expand(
@@ -200,7 +212,7 @@ def read_bytes(path: Path | str, *, max_bytes: int = MAX_DOCUMENT_BYTES) -> byte
         return _read_limited(name, open_stream(name), max_bytes)
     try:
         if name == STDIN:
-            data = sys.stdin.buffer.read(max_bytes + 1)
+            data = stdin_buffer().read(max_bytes + 1)
         else:
             with Path(path).open("rb") as stream:
                 size = os.fstat(stream.fileno()).st_size
@@ -234,7 +246,7 @@ def _read_limited(name: str, stream: IO[bytes], max_bytes: int) -> bytes:
     except DecompressionError as exc:
         raise exc.input_error(name, None) from None
     finally:
-        if stream is not sys.stdin.buffer:
+        if not is_stdin(stream):
             stream.close()
     if len(data) > max_bytes:
         raise InputError(
@@ -274,6 +286,35 @@ def load_document(
         ) from None
 
 
+def refuse_anomalies(
+    name: str,
+    anomalies: Iterable[Anomaly],
+    kinds: Iterable[str],
+    index: Positions,
+    why: str,
+    *,
+    error: type[JsoncontractError] = InputError,
+) -> None:
+    """Raise ``error`` for the first anomaly of one of ``kinds``, at its line and column,
+    saying what it is and ``why`` the file may not hold it (a file of definitions must be
+    JSON that every parser reads the same).
+
+    Raises:
+        JsoncontractError: ``error``, when such an anomaly is there.
+    """
+    wanted = frozenset(kinds)
+    for anomaly in anomalies:
+        if anomaly.kind in wanted:
+            where = index.position(anomaly.pointer)
+            line, column = where if where is not None else (None, None)
+            raise error(
+                f"{anomaly.detail.split('; ')[0]} (at {anomaly.pointer or '/'}); {why}",
+                file=name,
+                line=line,
+                column=column,
+            )
+
+
 def yaml_document(path: Path | str, data: bytes) -> YamlDocument:
     """The one document of a YAML file.
 
@@ -311,6 +352,20 @@ def iter_lines(path: Path | str, *, max_line_bytes: int) -> Iterator[tuple[int, 
     return lines_of(open_stream(path), max_line_bytes, name=str(path))
 
 
+def has_content(path: Path | str) -> bool:
+    """Whether a regular file holds anything but whitespace (read up to its first other
+    byte). An unreadable file counts as having content: reading it says why.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            while chunk := stream.read(1 << 16):
+                if chunk.strip():
+                    return True
+    except OSError:
+        return True
+    return False
+
+
 def is_stream(path: Path | str) -> bool:
     """Whether ``path`` is stdin or a pipe (read once, front to back, size unknown)."""
     name = str(path)
@@ -327,7 +382,7 @@ def open_stream(path: Path | str) -> IO[bytes]:
     name ends in ``.gz`` or ``.zst``, or when it starts with their magic bytes."""
     name = str(path)
     if name == STDIN:
-        raw: IO[bytes] = sys.stdin.buffer
+        raw: IO[bytes] = stdin_buffer()
     else:
         try:
             raw = Path(path).open("rb")  # noqa: SIM115 - the caller closes it
@@ -455,7 +510,7 @@ class _Decompressor(io.RawIOBase):
         return bytes(out)
 
     def close(self) -> None:
-        if not self.closed and self._source is not sys.stdin.buffer:
+        if not self.closed and not is_stdin(self._source):
             self._source.close()
         super().close()
 
@@ -494,6 +549,22 @@ def _decompressing(raw: IO[bytes], kind: str) -> IO[bytes]:
     return io.BufferedReader(_Decompressor(raw, kind), _READ_CHUNK)
 
 
+def stdin_buffer() -> IO[bytes]:
+    """Standard input as bytes.
+
+    Raises:
+        InputError: standard input is closed (``<&-``).
+    """
+    if sys.stdin is None or getattr(sys.stdin, "closed", False):
+        raise InputError("standard input is closed; name the input file instead of -")
+    return sys.stdin.buffer
+
+
+def is_stdin(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` is standard input (which is never closed by a reader)."""
+    return sys.stdin is not None and stream is getattr(sys.stdin, "buffer", None)
+
+
 def lines_of(
     stream: IO[bytes], max_line_bytes: int, *, first: int = 1, name: str = STDIN
 ) -> Iterator[tuple[int, bytes | None]]:
@@ -520,5 +591,122 @@ def lines_of(
     except DecompressionError as exc:
         raise exc.input_error(name, number) from None
     finally:
-        if stream is not sys.stdin.buffer:
+        if not is_stdin(stream):
             stream.close()
+
+
+# -- writing --------------------------------------------------------------------------------
+
+#: Signals that end a write cleanly: the partial file is removed, then the process ends.
+_STOP_SIGNALS: Final = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def output_file(path: Path | str, *, verb: str = "write") -> Iterator[IO[bytes]]:
+    """A binary stream whose content reaches ``path`` whole or not at all.
+
+    What is at ``path`` decides how:
+
+    - nothing, or a regular file: the content goes to a hidden temporary file beside it
+      (``.NAME.XXXX``), renamed over ``path`` when the block ends without an error; a file
+      that was there keeps its permission bits, a new one gets ``0666`` less the umask;
+    - a symbolic link: the file it leads to is replaced that way, and the link stays;
+    - a device, a FIFO or a socket (``/dev/null``, ``/dev/stdout``, a named pipe): written
+      to directly, never replaced by a file;
+    - a directory, or an empty name: refused.
+
+    An error, ``KeyboardInterrupt``, ``SIGTERM`` or ``SIGHUP`` in the block removes the
+    temporary file (a signal then ends the process with code 128 + its number), so no
+    partial file is ever left behind.
+
+    Raises:
+        InputError: the path is empty or a directory, or the file cannot be written.
+    """
+    name = str(path)
+    if not name:
+        raise InputError(f"cannot {verb} to an empty file name")
+    target = Path(path)
+    try:
+        target = target.resolve(strict=False) if target.is_symlink() else target
+        info = target.stat()
+    except FileNotFoundError:
+        info = None
+    except RuntimeError:  # a symlink loop
+        raise InputError(f"cannot {verb}: symbolic link loop", file=name) from None
+    except OSError as exc:
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise InputError(f"cannot {verb}: is a directory", file=name)
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        try:
+            stream = target.open("wb")
+        except OSError as exc:
+            raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+        with stream:
+            yield stream
+        return
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as exc:
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    try:
+        with _stopping_cleanly(), os.fdopen(fd, "wb") as stream:
+            yield stream
+        if info is not None:
+            mode = stat.S_IMODE(info.st_mode)
+        else:
+            umask = os.umask(0)  # read it: a temporary file is private (0600), output is not
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(temp, mode)  # noqa: PTH101 (a str path from mkstemp)
+        os.replace(temp, target)  # noqa: PTH105
+    except OSError as exc:
+        Path(temp).unlink(missing_ok=True)
+        raise InputError(f"cannot {verb}: {exc.strerror or exc}", file=name) from None
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def write_output(path: Path | str, data: bytes, *, verb: str = "write") -> None:
+    """Write ``data`` to ``path`` through :func:`output_file`.
+
+    Raises:
+        InputError: the file cannot be written.
+    """
+    with output_file(path, verb=verb) as stream:
+        stream.write(data)
+
+
+class _Stopped(BaseException):
+    """Raised in the main thread when a stop signal arrives during a write."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _stopping_cleanly() -> Iterator[None]:
+    """While the block runs, a stop signal raises :class:`_Stopped` (so ``finally`` and
+    ``except`` clauses clean up), then ends the process by exit code 128 + the signal."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stopped(signum)
+
+    previous: list[tuple[int, Callable[[int, FrameType | None], Any] | int | None]] = []
+    for signum in _STOP_SIGNALS:
+        with contextlib.suppress(OSError, ValueError):
+            previous.append((signum, signal.signal(signum, stop)))
+    try:
+        yield
+    except _Stopped as exc:
+        raise SystemExit(128 + exc.signum) from None
+    finally:
+        for signum, handler in previous:
+            signal.signal(signum, handler)

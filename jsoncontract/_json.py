@@ -20,6 +20,7 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Final
 
 import orjson
@@ -30,12 +31,32 @@ from jsoncontract.pointer import escape_pointer_token
 
 #: orjson refuses documents nested deeper than this.
 MAX_DEPTH: Final = 1024
+#: Anomalies recorded for one document; past this they are counted, not listed.
+MAX_ANOMALIES: Final = 100
+#: Characters of a JSON Pointer an anomaly records; a longer one is cut to the ancestor
+#: that fits (a pointer holds every key above it, and keys can be long).
+MAX_POINTER: Final = 1024
+#: Digits of an integer kept exactly. Python converts no more than 4,300 between text and
+#: ``int`` (``sys.get_int_max_str_digits``); a longer one keeps its leading digits, which
+#: leaves room for arithmetic on it (a bound plus one) to still be written out.
+MAX_INT_DIGITS: Final = 4000
 _INT64_MIN: Final = -(2**63)
 _UINT64_MAX: Final = 2**64 - 1
 _CONTAINERS: Final = (dict, list)
-#: Maps every byte to ``0`` (a digit) or a space, so a run of 19 digits is a substring search.
-_DIGIT_MAP: Final = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
+#: Maps every digit to ``0``, ``e`` and ``E`` to ``e`` and keeps ``-``; any other byte becomes a
+#: space: a run of 19 digits, or a 3-digit negative exponent, is then a substring search.
+_DIGIT_MAP: Final = bytes(
+    0x30 if 0x30 <= b <= 0x39 else 0x65 if b in b"eE" else b if b == 0x2D else 0x20
+    for b in range(256)
+)
 _NINETEEN_DIGITS: Final = b"0" * 19
+#: Fifteen digits in a row: needed for both of the checks below and for nineteen.
+_FIFTEEN_DIGITS: Final = b"0" * 15
+#: Fifteen zeros or nines in a row: a fraction that close to a whole number (1.0000000000000001,
+#: 0.99999999999999999) may be read as one.
+_NEAR_WHOLE: Final = (b"0" * 15, b"9" * 15)
+#: In the digit map's image: a digit, then an exponent of three digits or more below zero.
+_TINY_EXPONENT: Final = b"0e-000"
 #: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
 #: enough that one search for all of them is cheaper than two exact ones.
 _ESCAPED_COLON_PREFIX: Final = b"\\u003"
@@ -94,7 +115,14 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    if _NINETEEN_DIGITS in raw.translate(_DIGIT_MAP):  # may exceed 64 bits: check exactly
+    shape = raw.translate(_DIGIT_MAP)
+    if _FIFTEEN_DIGITS in shape and (  # rare: one search decides for the common case
+        _NINETEEN_DIGITS in shape  # may exceed 64 bits: check exactly
+        or _NEAR_WHOLE[0] in raw  # a fraction a double may round away
+        or _NEAR_WHOLE[1] in raw
+    ):
+        return _load_exact(raw)
+    if _TINY_EXPONENT in shape:  # an exponent of -100 or less: may read as 0
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
@@ -124,9 +152,19 @@ class _Marked(dict[str, Any]):
 
 
 class _BigInt(int):
-    """An integer outside the signed/unsigned 64-bit range."""
+    """An integer outside the signed/unsigned 64-bit range; ``shown`` is how a message
+    quotes it. One of more than :data:`MAX_INT_DIGITS` digits keeps only its leading
+    digits (Python refuses to convert more, and a schema's bounds compare the same)."""
 
-    __slots__ = ()
+    shown: str  # an int subclass cannot have __slots__ with members
+
+
+class _Inexact(float):
+    """A number a double cannot hold that reads as one that changes a verdict: a non-zero
+    literal read as 0, or a fraction read as a whole number."""
+
+    __slots__ = ("text",)
+    text: str
 
 
 class _NonFinite(float):
@@ -152,9 +190,16 @@ def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _parse_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INT_DIGITS:
+        marked = _BigInt(text[: MAX_INT_DIGITS + (text[0] == "-")])
+        marked.shown = f"{text[:12]}...{text[-6:]} ({digits} digits)"
+        return marked
     value = int(text)
     if value < _INT64_MIN or value > _UINT64_MAX:
-        return _BigInt(value)
+        marked = _BigInt(value)
+        marked.shown = _short_int(value)
+        return marked
     return value
 
 
@@ -164,6 +209,14 @@ def _parse_float(text: str) -> float:
         marked = _NonFinite(value)
         marked.text = text
         return marked
+    if value == 0.0 or value.is_integer():
+        # a literal that is not 0 read as 0 (1e-400), or that is not whole read as whole
+        # (1.0000000000000001 passes "type": "integer"): the double is not the number
+        exact = Decimal(text)
+        if exact != 0 if value == 0.0 else exact != exact.to_integral_value():
+            inexact = _Inexact(value)
+            inexact.text = text
+            return inexact
     return value
 
 
@@ -205,62 +258,120 @@ def _load_exact_text(
             value = _EXACT_DECODER.decode(text)
         except json.JSONDecodeError:
             raise NotJSON(diagnose(raw if raw is not None else text)) from None
-        anomalies: list[Anomaly] = []
-        value = _clean(value, "", anomalies, undecodable)
+        found = _Found(undecodable)
+        value = _clean(value, found)
     except RecursionError:
         raise NotJSON(_too_deep(0)) from None
     finally:
         sys.setrecursionlimit(limit)
-    return value, tuple(anomalies)
+    return value, found.result()
 
 
-def _clean(value: Any, pointer: str, out: list[Anomaly], undecodable: bool) -> Any:
+class _Found:
+    """The anomalies of one document, as they are found: at most :data:`MAX_ANOMALIES`
+    (then a count), each pointer built only when recorded and cut to its ancestor when
+    longer than :data:`MAX_POINTER` characters. The walk keeps the path as a list of
+    tokens: building a pointer string at every level would hold O(depth x key length)
+    characters per level (a 1.8 MB document nested 900 deep with long keys took 1.5 GB)."""
+
+    __slots__ = ("items", "more", "path", "undecodable")
+
+    def __init__(self, undecodable: bool) -> None:
+        self.items: list[Anomaly] = []
+        self.more = 0
+        self.path: list[str] = []
+        self.undecodable = undecodable
+
+    def add(self, kind: str, detail: str, last: str | None = None) -> None:
+        """Record an anomaly at the current path (plus ``last``, an unescaped key)."""
+        if len(self.items) >= MAX_ANOMALIES:
+            self.more += 1
+            return
+        self.items.append(Anomaly(kind, self.pointer(last), detail))
+
+    def pointer(self, last: str | None = None) -> str:
+        tokens = self.path if last is None else [*self.path, escape_pointer_token(last)]
+        size = 0
+        for index, token in enumerate(tokens):
+            size += len(token) + 1
+            if size > MAX_POINTER:
+                return "".join("/" + t for t in tokens[:index])
+        return "".join("/" + t for t in tokens)
+
+    def result(self) -> tuple[Anomaly, ...]:
+        if self.more:
+            last = self.items[-1]
+            self.items[-1] = Anomaly(
+                last.kind,
+                last.pointer,
+                f"{last.detail}; {self.more} more anomalies in this document are not listed",
+            )
+        return tuple(self.items)
+
+
+def _clean(value: Any, found: _Found) -> Any:
     """Turn marker types back into plain JSON values, recording each anomaly."""
     if isinstance(value, str):
-        _check_string(value, pointer, out, undecodable)
+        _check_string(value, found)
         return value
+    path = found.path
     if isinstance(value, dict):
         if isinstance(value, _Marked):
-            out.extend(
-                Anomaly(
+            for key in value.duplicates:
+                found.add(
                     "duplicate_key",
-                    pointer + "/" + escape_pointer_token(key),
-                    f"key {key!r} appears more than once; parsers disagree on which "
-                    "value wins (this one keeps the last)",
+                    f"key {key[:60]!r}{'...' if len(key) > 60 else ''} appears more than "
+                    "once; parsers disagree on which value wins (this one keeps the last)",
+                    key,
                 )
-                for key in value.duplicates
-            )
         clean: dict[str, Any] = {}
         for key, item in value.items():
-            _check_string(key, pointer, out, undecodable, is_key=True)
-            clean[key] = _clean(item, pointer + "/" + escape_pointer_token(key), out, undecodable)
+            _check_string(key, found, is_key=True)
+            if type(item) in _PLAIN:
+                clean[key] = item
+                continue
+            path.append(escape_pointer_token(key))
+            clean[key] = _clean(item, found)
+            path.pop()
         return clean
     if isinstance(value, list):
-        return [
-            _clean(item, f"{pointer}/{index}", out, undecodable) for index, item in enumerate(value)
-        ]
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            if type(item) in _PLAIN:
+                items.append(item)
+                continue
+            path.append(str(index))
+            items.append(_clean(item, found))
+            path.pop()
+        return items
     if isinstance(value, _BigInt):
-        out.append(
-            Anomaly(
-                "big_integer",
-                pointer,
-                f"integer {_short_int(int(value))} does not fit in 64 bits; most parsers "
-                "(orjson, Go, Java, JavaScript) lose its precision",
-            )
+        found.add(
+            "big_integer",
+            f"integer {value.shown} does not fit in 64 bits; most parsers "
+            "(orjson, Go, Java, JavaScript) lose its precision",
         )
         return int(value)
+    if isinstance(value, _Inexact):
+        shown = value.text if len(value.text) <= 40 else value.text[:37] + "..."
+        found.add(
+            "inexact_number",
+            f"{shown} cannot be held by a double: most parsers read it as {float(value)!r}",
+        )
+        return float(value)
     if isinstance(value, _NonFinite):
-        out.append(
-            Anomaly(
-                "nan_infinity",
-                pointer,
-                f"{value.text} is not a JSON number (NaN and Infinity are not allowed)"
-                if value.text in ("NaN", "Infinity", "-Infinity")
-                else f"{value.text} overflows a double and becomes Infinity",
-            )
+        found.add(
+            "nan_infinity",
+            f"{value.text} is not a JSON number (NaN and Infinity are not allowed)"
+            if value.text in ("NaN", "Infinity", "-Infinity")
+            else f"{value.text[:40]}{'...' if len(value.text) > 40 else ''} overflows a double "
+            "and becomes Infinity",
         )
         return float(value)
     return value
+
+
+#: Values :func:`_clean` leaves as they are (no marker type, no string to check).
+_PLAIN: Final = frozenset({int, float, bool, type(None)})
 
 
 def _short_int(value: int) -> str:
@@ -268,34 +379,39 @@ def _short_int(value: int) -> str:
     return digits if len(digits) <= 30 else f"{digits[:12]}...{digits[-6:]} ({len(digits)} digits)"
 
 
-def _check_string(
-    text: str, pointer: str, out: list[Anomaly], undecodable: bool, *, is_key: bool = False
-) -> None:
+def _check_string(text: str, found: _Found, *, is_key: bool = False) -> None:
     if text.isascii():
         return
     where = "key" if is_key else "string"
     for char in text:
         code = ord(char)
         if 0xD800 <= code <= 0xDFFF:
-            if undecodable and 0xDC80 <= code <= 0xDCFF:
-                out.append(
-                    Anomaly(
-                        "invalid_utf8",
-                        pointer,
-                        f"{where} contains the byte 0x{code - 0xDC00:02x}, "
-                        "which is not valid UTF-8",
-                    )
+            if found.undecodable and 0xDC80 <= code <= 0xDCFF:
+                found.add(
+                    "invalid_utf8",
+                    f"{where} contains the byte 0x{code - 0xDC00:02x}, which is not valid UTF-8",
                 )
             else:
-                out.append(
-                    Anomaly(
-                        "lone_surrogate",
-                        pointer,
-                        f"{where} contains a lone UTF-16 surrogate \\u{code:04x}, which no "
-                        "UTF-8 encoder can write",
-                    )
+                found.add(
+                    "lone_surrogate",
+                    f"{where} contains a lone UTF-16 surrogate \\u{code:04x}, which no "
+                    "UTF-8 encoder can write",
                 )
             return
+
+
+def _opening(text: str) -> str:
+    """The first 40 characters of a text that is not JSON, quoted, with any secret in them
+    masked (a line ``OPENAI_API_KEY=sk-...`` or ``password=...`` is a common one). The
+    secret patterns are matched on a longer stretch, so that a key cut at 40 characters is
+    still recognised."""
+    from jsoncontract.redact import masked
+
+    head = text[:200]
+    shown = masked(head)
+    if shown == head:
+        return repr(text[:40])
+    return repr(shown.split("<redacted", 1)[0] + "<redacted ...>")
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:
@@ -459,7 +575,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
     if stripped[0] not in '{["' and _embedded_json(text) is None:
         return found(
             codes.PARSE_INVALID_JSON,
-            f"the text is not JSON at all (it starts with {stripped[:40]!r})",
+            f"the text is not JSON at all (it starts with {_opening(stripped)})",
             "this is not a payload; check what was captured here",
         )
     if char.isalpha() or char == "_":

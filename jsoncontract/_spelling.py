@@ -23,7 +23,8 @@ enough when at most twice the allowed edits are left out.
 Checks meet the same slips over and over (a model that writes ``priorty`` once writes it in
 every call, and a renamed tool is called all day), while difflib takes from tens of
 microseconds to milliseconds to match one word against a tool list. So answers are
-remembered, for words short enough to keep.
+remembered, for words short enough to keep, and one process makes at most
+:data:`MAX_COMPARISONS` close-match comparisons.
 
 >>> did_you_mean("priorty", ["priority", "notes"])
 'priority'
@@ -36,6 +37,7 @@ remembered, for words short enough to keep.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -48,6 +50,14 @@ SHORTEST_ABBREVIATION: Final = 3
 #: The longest word whose answer is remembered (a payload may hold huge strings).
 _REMEMBERED: Final = 100
 _SEPARATORS: Final = re.compile(r"[\W_]+")
+#: Close-match comparisons (step 3) one process makes at most, a few seconds of work: a
+#: trace calling 20,000 different unknown tools out of 2,000 would otherwise spend minutes
+#: on suggestions. Past it, only steps 1 and 2 answer.
+MAX_COMPARISONS: Final = 300_000
+#: Options indexed at most; a longer list (a million-value enum) is searched for the word
+#: ignoring case, in one pass, and nothing closer (an index of it would take hundreds of MB).
+MAX_INDEXED: Final = 50_000
+_comparisons = 0
 
 
 def fold(word: str) -> str:
@@ -57,6 +67,13 @@ def fold(word: str) -> str:
     ('xapikey', 'datetime')
     """
     return _SEPARATORS.sub("", word.casefold())
+
+
+def reset_budget() -> None:
+    """Start a new run's count of close-match comparisons (:data:`MAX_COMPARISONS`)."""
+    global _comparisons
+    _comparisons = 0
+    _best.cache_clear()
 
 
 def did_you_mean(word: str, options: Iterable[Any]) -> str | None:
@@ -75,28 +92,35 @@ def did_you_mean(word: str, options: Iterable[Any]) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _best(word: str, options: tuple[str, ...]) -> str | None:
+    strings = tuple(o for o in options if isinstance(o, str))
     lowered = word.casefold()
-    folded = fold(word)
-    options = tuple(o for o in options if isinstance(o, str))
-    same_letters: str | None = None
-    for option in options:
-        other = option.casefold()
-        if other == lowered:
-            return option
-        if same_letters is None and fold(option) == folded:
-            same_letters = option
+    if len(strings) > MAX_INDEXED:  # a huge enum: no index, no close matches, one pass
+        return next((o for o in strings if o.casefold() == lowered), None)
+    index = _index(strings)
+    exact = index.lowered.get(lowered)
+    if exact is not None:
+        return exact
+    same_letters = index.folded.get(fold(word))
     if same_letters is not None:
         return same_letters
     if len(lowered) >= SHORTEST_ABBREVIATION:
-        started = [o for o in options if o.casefold().startswith(lowered)]
+        start = bisect_left(index.starts, (lowered,))
+        started = []
+        for other, option in index.starts[start : start + 2]:
+            if other.startswith(lowered):
+                started.append(option)
         if len(started) == 1:
             return started[0]
+    global _comparisons
+    candidates = index.candidates(lowered)
+    if _comparisons + len(candidates) > MAX_COMPARISONS:
+        return None  # the run's budget for close matches is spent
+    _comparisons += len(candidates)
     matcher = SequenceMatcher()
     matcher.set_seq2(lowered)
     best: tuple[float, int] | None = None
     found: str | None = None
-    for option in options:
-        other = option.casefold()
+    for option, other in candidates:
         matcher.set_seq1(other)
         if not _within_edits(matcher, lowered, other):
             continue
@@ -104,6 +128,43 @@ def _best(word: str, options: tuple[str, ...]) -> str | None:
         if best is None or key > best:
             best, found = key, option
     return found
+
+
+class _Index:
+    """A list of options prepared for many look-ups: by case-folded and by folded form,
+    sorted for abbreviations, and by length, so that a word is compared only with the
+    options whose length is within its allowed edits."""
+
+    __slots__ = ("by_length", "folded", "lowered", "starts")
+
+    def __init__(self, options: tuple[str, ...]) -> None:
+        self.lowered: dict[str, str] = {}
+        self.folded: dict[str, str] = {}
+        self.by_length: dict[int, list[tuple[int, str, str]]] = {}
+        for position, option in enumerate(dict.fromkeys(options)):
+            other = option.casefold()
+            self.lowered.setdefault(other, option)
+            self.folded.setdefault(fold(option), option)
+            self.by_length.setdefault(len(other), []).append((position, option, other))
+        self.starts = sorted((other, option) for other, option in self.lowered.items())
+
+    def candidates(self, lowered: str) -> list[tuple[str, str]]:
+        """``(option, case-folded option)`` for the options whose length leaves them within
+        the allowed edits of ``lowered`` (the length alone bounds the similarity), in the
+        order given."""
+        most = 2 * max(1, len(lowered) // CHARACTERS_PER_EDIT)
+        near = [
+            entry
+            for size in range(len(lowered) - most, len(lowered) + most + 1)
+            for entry in self.by_length.get(size, ())
+        ]
+        near.sort()
+        return [(option, other) for _, option, other in near]
+
+
+@lru_cache(maxsize=64)
+def _index(options: tuple[str, ...]) -> _Index:
+    return _Index(options)
 
 
 def _within_edits(matcher: SequenceMatcher[str], word: str, option: str) -> bool:
@@ -130,4 +191,12 @@ def _shared_start(a: str, b: str) -> int:
     return size
 
 
-__all__ = ["CHARACTERS_PER_EDIT", "SHORTEST_ABBREVIATION", "did_you_mean", "fold"]
+__all__ = [
+    "CHARACTERS_PER_EDIT",
+    "MAX_COMPARISONS",
+    "MAX_INDEXED",
+    "SHORTEST_ABBREVIATION",
+    "did_you_mean",
+    "fold",
+    "reset_budget",
+]

@@ -283,6 +283,14 @@ ENVELOPE_BIG_INTEGER: Final = _code(
     "the next reads. Send such values as strings. Inside the arguments this is "
     "`parse.big_integer`.",
 )
+ENVELOPE_INEXACT_NUMBER: Final = _code(
+    ENVELOPE,
+    "envelope.inexact_number",
+    "a number a double cannot hold in the call's envelope",
+    "A number in the envelope reads as another in a double: a non-zero number as 0 "
+    "(`1e-400`), or a fraction as a whole number (`1.0000000000000001`). Inside the "
+    "arguments this is `parse.inexact_number`.",
+)
 ENVELOPE_LONE_SURROGATE: Final = _code(
     ENVELOPE,
     "envelope.lone_surrogate",
@@ -426,6 +434,16 @@ PARSE_BIG_INTEGER: Final = _code(
     "lose its precision, so the number the tool acts on is not the number that was sent "
     "(an order id, an amount in minor units). Send it as a string, or use a smaller unit.",
 )
+PARSE_INEXACT_NUMBER: Final = _code(
+    PARSE,
+    "parse.inexact_number",
+    "a number a double reads as another (1e-400 as 0, a fraction as whole)",
+    "A number in the arguments cannot be held by a double, and the double it becomes says "
+    "something else: `1e-400` becomes 0, `1.0000000000000001` becomes 1 and passes "
+    '`"type": "integer"`. Parsers in JavaScript, Go, Java and Python read it that way, so '
+    "the tool acts on another number than the one sent. Send it as a string, or round it "
+    "to what a double holds.",
+)
 PARSE_INVALID_UTF8: Final = _code(
     PARSE,
     "parse.invalid_utf8",
@@ -514,6 +532,7 @@ PARSE_INVALID_JSON: Final = _code(
 ANOMALY_CODES: Final = {
     "duplicate_key": (PARSE_DUPLICATE_KEY, ENVELOPE_DUPLICATE_KEY),
     "big_integer": (PARSE_BIG_INTEGER, ENVELOPE_BIG_INTEGER),
+    "inexact_number": (PARSE_INEXACT_NUMBER, ENVELOPE_INEXACT_NUMBER),
     "lone_surrogate": (PARSE_LONE_SURROGATE, ENVELOPE_LONE_SURROGATE),
     "invalid_utf8": (PARSE_INVALID_UTF8, ENVELOPE_INVALID_UTF8),
     "nan_infinity": (PARSE_NAN_INFINITY, ENVELOPE_NAN_INFINITY),

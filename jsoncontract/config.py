@@ -19,10 +19,12 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._spelling import did_you_mean
-from jsoncontract.errors import ConfigError
+from jsoncontract.errors import ConfigError, InputError
 
 CONFIG_NAME: Final = "jsoncontract.toml"
 PYPROJECT: Final = "pyproject.toml"
+#: The largest config file read (a device or a pipe is read no further).
+MAX_CONFIG_BYTES: Final = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +67,35 @@ def find_config(start: Path | None = None) -> Path | None:
     return None
 
 
+def read_config(path: Path) -> bytes:
+    """A config file's bytes (empty is fine: no settings), read no further than
+    :data:`MAX_CONFIG_BYTES` (a device or a pipe has no end).
+
+    Raises:
+        InputError: the file cannot be read, or is larger.
+    """
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), file=str(path)) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise InputError(f"over the {MAX_CONFIG_BYTES // 2**20} MiB limit", file=str(path))
+    return raw
+
+
 def _has_table(pyproject: Path) -> bool:
     """Whether a ``pyproject.toml`` holds a ``[tool.jsoncontract]`` table (one that is not
     valid TOML counts when it mentions the table, so that loading it says what is wrong)."""
     try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_config(pyproject).decode("utf-8")
+    except (InputError, UnicodeDecodeError):
         return False
     if "jsoncontract" not in text:  # most files: no need to parse
         return False
     try:
         return _table(tomllib.loads(text)) is not None
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return "[tool.jsoncontract" in text
 
 
@@ -104,24 +123,26 @@ def load_config(path: Path | str | None = None, *, discover: bool = True) -> Con
         path = found
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read config: {exc.strerror or exc}", file=str(path)) from None
+        raw = read_config(path)
+    except InputError as exc:
+        raise ConfigError(f"cannot read config: {exc.message}", file=str(path)) from None
     try:
         document = tomllib.loads(raw.decode("utf-8"))
+        if path.name == PYPROJECT:
+            table = _table(document)
+            if table is None:
+                raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
+            prefix = "tool.jsoncontract"
+        else:
+            table = document
+            prefix = ""
+        validate_config(table, file=str(path), prefix=prefix)
     except UnicodeDecodeError:
         raise ConfigError("config is not UTF-8 text", file=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}", file=str(path)) from None
-    if path.name == PYPROJECT:
-        table = _table(document)
-        if table is None:
-            raise ConfigError("pyproject.toml has no [tool.jsoncontract] table", file=str(path))
-        prefix = "tool.jsoncontract"
-    else:
-        table = document
-        prefix = ""
-    validate_config(table, file=str(path), prefix=prefix)
+    except RecursionError:
+        raise ConfigError("config is nested too deeply to read", file=str(path)) from None
     return Config(path, table)
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract._files import find, positions_of, read_bytes
+from jsoncontract._files import find, positions_of, read_bytes, write_output
 from jsoncontract.errors import InputError, NotThisKind, UsageError
 from jsoncontract.lint.context import require_writable
 from jsoncontract.model import Finding, Severity, Source, ToolContract
@@ -196,10 +196,7 @@ def write_lock(lock: Lock, path: Path) -> None:
         InputError: the file cannot be written.
     """
     text = json.dumps(lock.to_dict(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot write the lock: {exc.strerror or exc}", file=str(path)) from None
+    write_output(path, text.encode("utf-8"), verb="write the lock")
 
 
 def read_lock(path: Path) -> Lock:
@@ -231,6 +228,14 @@ def read_lock(path: Path) -> Lock:
             if not isinstance(pinned, dict) or not isinstance(pinned.get("sha256"), str):
                 raise InputError(f"lock entry {name}#{tool_name} has no sha256", file=str(path))
             parts = {k: pinned.get(k) for k in PARTS}
+            if digest(parts) != pinned["sha256"]:
+                # the readable parts are what drift is shown against: a lock whose parts
+                # were edited but whose hash was kept would hide a change
+                raise InputError(
+                    f"lock entry {name}#{tool_name} was edited: its parts no longer match its "
+                    "sha256; re-create the lock with jsoncontract pin",
+                    file=str(path),
+                )
             entry[tool_name] = PinnedTool(parts, pinned["sha256"])
     return lock
 

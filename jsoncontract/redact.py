@@ -46,16 +46,18 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final, TypeGuard
 
 import orjson
 
 from jsoncontract.pointer import join_pointer, pointer_tokens
 
-#: Member names whose values are hidden (searched anywhere in the name, any case).
+#: Member names whose values are hidden (searched anywhere in the name, any case). Token
+#: counts (``max_tokens``, ``input_tokens``, ``tokenCount``) and ``token_type`` are not.
 SENSITIVE_NAMES: Final = re.compile(
-    r"(?i)(pass(word|wd|phrase)?|secret|token|api[_-]?key|apikey|auth(orization)?|"
+    r"(?i)(pass(word|wd|phrase)?|secret|token(?!s|_?count|_?type|izer)|api[_-]?key|apikey|"
+    r"auth(orization)?|"
     r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$)"
 )
 #: Containers nested deeper than this are hidden whole rather than searched.
@@ -213,14 +215,21 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
     ),
 )
 
+
 #: Any value pattern, one named group per kind (group ``p3`` is ``SECRET_PATTERNS[3]``,
 #: ``v3`` its ``value`` group if it has one).
-_ANY_SECRET: Final = re.compile(
-    "|".join(
-        f"(?P<p{i}>{p.regex.replace('(?P<value>', f'(?P<v{i}>')})"
-        for i, p in enumerate(SECRET_PATTERNS)
+@cache
+def _any_secret() -> re.Pattern[str]:
+    """The combined pattern, compiled when a string is first searched (about 10 ms, which
+    a command that never shows a value does not pay at start-up)."""
+    return re.compile(
+        "|".join(
+            f"(?P<p{i}>{p.regex.replace('(?P<value>', f'(?P<v{i}>')})"
+            for i, p in enumerate(SECRET_PATTERNS)
+        )
     )
-)
+
+
 #: Every pattern's markers, and whether some pattern has none (then every text is searched).
 _MARKERS: Final = tuple(dict.fromkeys(m for p in SECRET_PATTERNS for m in p.markers))
 _UNMARKED: Final = any(not p.markers for p in SECRET_PATTERNS)
@@ -296,7 +305,7 @@ def pointer_is_sensitive(pointer: str) -> bool:
     return any(is_sensitive(t) for t in pointer_tokens(pointer) if t and not t.isdigit())
 
 
-def _digest(value: Any) -> str | None:
+def digest(value: Any) -> str | None:
     """The first 8 hex digits of the SHA-256 of ``value`` as sorted compact JSON (``None``
     when it cannot be hashed)."""
     try:
@@ -314,10 +323,10 @@ def fingerprint(value: Any) -> str:
 
     Member order does not change it; a value too deep to hash gets a fixed text instead.
     """
-    digest = _digest(value)
-    if digest is None:
+    hashed = digest(value)
+    if hashed is None:
         return "<redacted: nested too deeply to hash>"
-    return f"<redacted sha256:{digest}>"
+    return f"<redacted sha256:{hashed}>"
 
 
 def is_fingerprint(value: Any) -> TypeGuard[str]:
@@ -365,23 +374,27 @@ def may_hold_secret(text: str) -> bool:
     return False
 
 
-def _spans(text: str) -> Iterator[tuple[str, int, int]]:
-    """``(kind, start, end)`` of every value-pattern secret in ``text``."""
+def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
+    """``(kind, start, end)`` of every value-pattern secret in ``text``.
+
+    >>> list(secret_spans("id AKIAIOSFODNN7EXAMPLE"))
+    [('aws-access-key-id', 3, 23)]
+    """
     if not may_hold_secret(text):
         return
-    for match in _ANY_SECRET.finditer(text):
+    for match in _any_secret().finditer(text):
         index, start, end = _where(match)
         yield SECRET_PATTERNS[index].kind, start, end
 
 
 def _where(match: re.Match[str]) -> tuple[int, int, int]:
-    """The pattern a match of :data:`_ANY_SECRET` is, and the span of the secret in it."""
+    """The pattern a match of :func:`_any_secret` is, and the span of the secret in it."""
     group = match.lastgroup or "p0"
     index = int(group[1:])
     value = f"v{index}"
     if value in _VALUE_GROUPS:
         start, end = match.start(value), match.end(value)
-        inner = _ANY_SECRET.fullmatch(match.string, start, end)  # a key in NAME=key
+        inner = _any_secret().fullmatch(match.string, start, end)  # a key in NAME=key
         if inner is not None and inner.lastgroup is not None and inner.lastgroup != f"p{index}":
             index = int(inner.lastgroup[1:])
         return index, start, end
@@ -392,7 +405,7 @@ def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
     if not may_hold_secret(text):
         return text
-    return _ANY_SECRET.sub(_label_of, text)
+    return _any_secret().sub(_label_of, text)
 
 
 def _label_of(match: re.Match[str]) -> str:
@@ -400,7 +413,7 @@ def _label_of(match: re.Match[str]) -> str:
     text = match.string
     whole = match.start()
     secret = text[start:end]
-    label = f"<redacted {SECRET_PATTERNS[index].kind} sha256:{_digest(secret)}>"
+    label = f"<redacted {SECRET_PATTERNS[index].kind} sha256:{digest(secret)}>"
     return text[whole:start] + label + text[end : match.end()]
 
 
@@ -411,6 +424,19 @@ def masked(text: str) -> str:
     >>> masked("OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwx failed")
     'OPENAI_API_KEY=<redacted openai-api-key sha256:ad41cd91> failed'
     """
+    if len(text) > _REMEMBERED_TEXT:
+        return _mask(text)
+    return _masked(text)
+
+
+#: The longest text whose masked form is remembered (report lines repeat: lint writes the
+#: same message for many tools, and the same hint for every finding of a rule).
+_REMEMBERED_TEXT: Final = 1000
+
+
+@lru_cache(maxsize=8192)
+def _masked(text: str) -> str:
+    """:func:`masked`, remembered."""
     return _mask(text)
 
 
@@ -431,7 +457,12 @@ def masked_value(value: Any) -> Any:
     return value
 
 
-def _is_header_name(name: str | None) -> bool:
+def is_header_name(name: str | None) -> bool:
+    """Whether a member name is an HTTP header's that carries no fixed meaning (``X-...``).
+
+    >>> is_header_name("X-Request-Signature"), is_header_name("city")
+    (True, False)
+    """
     return bool(name) and _HEADER_NAME.match(name) is not None  # type: ignore[arg-type]
 
 
@@ -441,7 +472,7 @@ def _header_pair(value: dict[str, Any]) -> tuple[bool, bool]:
     name = value.get("name", value.get("key"))
     if not isinstance(name, str) or "value" not in value:
         return False, False
-    return is_sensitive(name), _is_header_name(name)
+    return is_sensitive(name), is_header_name(name)
 
 
 def _shown_string(text: str, header: bool) -> str:
@@ -477,7 +508,7 @@ def _under_header(pointer: str | None) -> bool:
     if not pointer:
         return False
     tokens = pointer_tokens(pointer)
-    return _is_header_name(tokens[-1]) or (
+    return is_header_name(tokens[-1]) or (
         len(tokens) > 1 and tokens[-2].lower() in _HEADER_CONTAINERS
     )
 
@@ -494,7 +525,7 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
             if is_sensitive(key) or (hide_value and key == "value"):
                 shown = fingerprint(item)
             elif isinstance(item, str):
-                under = header or _is_header_name(key) or (header_value and key == "value")
+                under = header or is_header_name(key) or (header_value and key == "value")
                 shown = _shown_string(item, under)
                 if shown is item:
                     continue
@@ -547,7 +578,7 @@ def find_secrets(value: Any, pointer: str = "", *, by_name: bool = True) -> list
                     member,
                     join_pointer(where, key),
                     hidden or is_sensitive(key) or (hide_value and key == "value"),
-                    _is_header_name(key)
+                    is_header_name(key)
                     or (header_value and key == "value")
                     or (header and not isinstance(member, dict | list))
                     or (isinstance(member, dict) and key.lower() in _HEADER_CONTAINERS),
@@ -561,14 +592,14 @@ def find_secrets(value: Any, pointer: str = "", *, by_name: bool = True) -> list
             )
         elif hidden and by_name:
             if item is not None:
-                found.append(SecretFound("sensitive-name", _digest(item) or "", where))
+                found.append(SecretFound("sensitive-name", digest(item) or "", where))
         elif isinstance(item, str):
             if header and looks_random(item):
-                found.append(SecretFound("header-value", _digest(item) or "", where))
+                found.append(SecretFound("header-value", digest(item) or "", where))
                 continue
             found.extend(
-                SecretFound(kind, _digest(item[start:end]) or "", where, start, end)
-                for kind, start, end in _spans(item)
+                SecretFound(kind, digest(item[start:end]) or "", where, start, end)
+                for kind, start, end in secret_spans(item)
             )
     return found
 
@@ -598,7 +629,7 @@ def secrets_in(value: Any) -> Iterator[str]:
                 if len(item) >= _SHORTEST_QUOTED:
                     yield item
             else:
-                for _, start, end in _spans(item):
+                for _, start, end in secret_spans(item):
                     yield item[start:end]
 
 
@@ -625,14 +656,17 @@ __all__ = [
     "SENSITIVE_NAMES",
     "SecretFound",
     "SecretPattern",
+    "digest",
     "find_secrets",
     "fingerprint",
     "is_fingerprint",
+    "is_header_name",
     "is_sensitive",
     "looks_random",
     "masked",
     "pointer_is_sensitive",
     "redacted",
     "redacted_text",
+    "secret_spans",
     "secrets_in",
 ]

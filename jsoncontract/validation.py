@@ -4,8 +4,10 @@ Schemas are compiled once, when the tools load, and reused for every call. The e
 jsonschema-rs: it follows ECMA-262 for ``pattern`` (``\\d`` is ASCII only), computes
 ``multipleOf`` on decimals correctly, bounds regex backtracking, and validates a typical
 tool call in well under a microsecond. Draft 3 schemas, which it does not read, fall back to
-python-jsonschema. ``$ref`` resolves inside the schema document only: any other reference
-is refused at load time, and the network is never used.
+python-jsonschema held to the same rules (its regular expressions go through the bounded
+engine of :mod:`jsoncontract._regex`). ``$ref`` resolves inside the schema document only, in
+every draft: any other reference is refused at load time, and neither the network nor a
+file is ever read.
 
 Every violation carries the instance pointer, the schema pointer, the keyword, a message a
 person can act on, and, where one exists, a hint (the closest enum value, the property name
@@ -17,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
@@ -83,7 +86,7 @@ class CompiledSchema:
         declared = schema.get("$schema") if isinstance(schema, dict) else None
         if isinstance(declared, str) and declared.rstrip("#") == DRAFT3:
             self._python = _python_validator(schema, label, source)
-            self.is_valid: Callable[[Any], bool] = self._python.is_valid
+            self.is_valid: Callable[[Any], bool] = self._python_is_valid
             return
         try:
             self._validator = jsonschema_rs.validator_for(
@@ -99,12 +102,35 @@ class CompiledSchema:
             raise SchemaLoadError(f"{label}: {_first_line(str(exc))}", **_where(source)) from None
         self.is_valid = self._validator.is_valid
 
+    def _python_is_valid(self, instance: Any) -> bool:
+        try:
+            return bool(self._python.is_valid(instance))
+        except RecursionError:
+            return False
+        except Exception as exc:
+            raise self._python_failure(exc) from None
+
+    def _python_failure(self, exc: Exception) -> Exception:
+        """python-jsonschema's error while validating, as a one-line schema error (a
+        ``$ref`` it cannot resolve: the load-time checks leave none, this is the net)."""
+        from referencing.exceptions import Unresolvable
+
+        if isinstance(exc, Unresolvable):
+            return SchemaLoadError(f"{self.label}: unresolvable $ref: {_first_line(str(exc))}")
+        return exc
+
     def violations(self, instance: Any, *, show_values: bool = False) -> list[Violation]:
         """Every violation, the most relevant first (shallow and specific before deep and
         generic). Empty when the instance is valid."""
         try:
             if self._python is not None:
-                found = [_from_python(e, show_values) for e in self._python.iter_errors(instance)]
+                try:
+                    errors = list(self._python.iter_errors(instance))
+                except RecursionError:
+                    raise
+                except Exception as exc:
+                    raise self._python_failure(exc) from None
+                found = [_from_python(e, show_values) for e in errors]
             else:
                 found = []
                 for error in self._validator.iter_errors(instance):
@@ -115,7 +141,46 @@ class CompiledSchema:
             if isinstance(exc, ValueError) and "Recursion limit" not in str(exc):
                 raise
             return [_TOO_DEEP]
-        return sorted(found, key=_relevance)
+        found.sort(key=_relevance)
+        return _bounded(found)
+
+
+#: Violations listed for one value; past this they are counted in the last one.
+MAX_VIOLATIONS: Final = 100
+#: Characters of a violation's message or hint (values and patterns are quoted short, but
+#: an engine's own message may quote a whole value).
+MAX_MESSAGE: Final = 500
+
+
+def _bounded(found: list[Violation]) -> list[Violation]:
+    """At most :data:`MAX_VIOLATIONS` violations, each message and hint at most
+    :data:`MAX_MESSAGE` characters."""
+    more = len(found) - MAX_VIOLATIONS
+    if more > 0:
+        del found[MAX_VIOLATIONS:]
+    out = [
+        v
+        if len(v.message) <= MAX_MESSAGE and (v.hint is None or len(v.hint) <= MAX_MESSAGE)
+        else Violation(
+            v.keyword,
+            v.path,
+            v.schema_path,
+            _clip(v.message, MAX_MESSAGE),
+            None if v.hint is None else _clip(v.hint, MAX_MESSAGE),
+        )
+        for v in found
+    ]
+    if more > 0:
+        _count_the_rest(out, f"{more} more violations of this value are not listed")
+    return out
+
+
+def _count_the_rest(found: list[Violation], note: str) -> None:
+    """Say in the last violation's message how many more were left out."""
+    last = found[-1]
+    found[-1] = Violation(
+        last.keyword, last.path, last.schema_path, f"{last.message} ({note})", last.hint
+    )
 
 
 _TOO_DEEP: Final = Violation(
@@ -176,6 +241,9 @@ def _schema_error(exc: Any, schema: Any, label: str, source: Source | None) -> S
 
 
 def _python_validator(schema: Any, label: str, source: Source | None) -> Any:
+    """A python-jsonschema Draft 3 validator held to the rules of the default engine: a
+    ``$ref`` resolves inside the document or the schema is refused, nothing is ever
+    fetched or read, and ``pattern``/``patternProperties`` match in bounded time."""
     import jsonschema
 
     try:
@@ -186,8 +254,143 @@ def _python_validator(schema: Any, label: str, source: Source | None) -> Any:
             f"{exc.message}",
             **_where(source),
         ) from None
-    return jsonschema.Draft3Validator(
-        schema, format_checker=jsonschema.Draft3Validator.FORMAT_CHECKER
+    except RecursionError:
+        raise SchemaLoadError(
+            f"{label}: the schema is nested too deeply to compile", **_where(source)
+        ) from None
+    _check_local_refs(schema, label, source)
+    _check_patterns(schema, label, source)
+    return _draft3_class()(
+        schema,
+        format_checker=jsonschema.Draft3Validator.FORMAT_CHECKER,
+        registry=_no_retrieval_registry(),
+    )
+
+
+def _walk_schema(schema: Any) -> Any:
+    """Every object in a schema document, without recursion."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def _check_local_refs(schema: Any, label: str, source: Source | None) -> None:
+    """Refuse a ``$ref`` that leaves the document or points at nothing in it, as the
+    default engine does."""
+    from jsoncontract.pointer import ABSENT, get
+
+    for node in _walk_schema(schema):
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            continue
+        if not ref.startswith("#"):
+            raise SchemaLoadError(
+                f"{label}: $ref {ref!r} does not resolve inside the schema; jsoncontract never "
+                "fetches remote or file references, so inline the target under definitions",
+                **_where(source),
+            )
+        fragment = _unquote_fragment(ref[1:])
+        if fragment.startswith("/"):
+            found = get(schema, fragment) is not ABSENT
+        else:  # "#" is the document, "#name" a subschema whose id is "#name"
+            found = not fragment or any(n.get("id") == ref for n in _walk_schema(schema))
+        if not found:
+            raise SchemaLoadError(
+                f"{label}: unresolvable $ref {ref!r}: no such place in the schema",
+                **_where(source),
+            )
+
+
+def _unquote_fragment(fragment: str) -> str:
+    from urllib.parse import unquote
+
+    return unquote(fragment)
+
+
+def _check_patterns(schema: Any, label: str, source: Source | None) -> None:
+    """Refuse a ``pattern`` or ``patternProperties`` key the bounded engine cannot read."""
+    from jsoncontract._regex import InvalidPattern, search
+
+    for node in _walk_schema(schema):
+        patterns = (
+            list(node.get("patternProperties") or ())
+            if isinstance(node.get("patternProperties"), dict)
+            else []
+        )
+        if isinstance(node.get("pattern"), str):
+            patterns.append(node["pattern"])
+        for pattern in patterns:
+            try:
+                search(pattern, "")
+            except InvalidPattern as exc:
+                raise SchemaLoadError(f"{label}: {exc}", **_where(source)) from None
+
+
+@lru_cache(maxsize=1)
+def _no_retrieval_registry() -> Any:
+    """A ``referencing`` registry that refuses every retrieval (no network, no files)."""
+    from referencing import Registry
+    from referencing.exceptions import NoSuchResource
+
+    def refuse(uri: str) -> Any:
+        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+    return Registry(retrieve=refuse)  # type: ignore[call-arg]
+
+
+@lru_cache(maxsize=1)
+def _draft3_class() -> Any:
+    """Draft 3 with the three keywords that match regular expressions replaced by bounded
+    ones (:mod:`jsoncontract._regex`)."""
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+    from jsoncontract._regex import search
+
+    def pattern(validator: Any, patrn: str, instance: Any, schema: Any) -> Any:
+        if isinstance(instance, str) and not search(patrn, instance):
+            yield ValidationError(f"{short_repr(instance)} does not match {short_repr(patrn)}")
+
+    def pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Any:
+        if not isinstance(instance, dict):
+            return
+        for patrn, subschema in patterns.items():
+            for key, value in instance.items():
+                if search(patrn, key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=patrn)
+
+    def additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Any:
+        if not isinstance(instance, dict):
+            return
+        declared = schema.get("properties") or {}
+        patterns = list(schema.get("patternProperties") or {})
+        extras = [
+            key
+            for key in instance
+            if key not in declared and not any(search(p, key) for p in patterns)
+        ]
+        if isinstance(extra, dict):
+            for key in extras:
+                yield from validator.descend(instance[key], extra, path=key)
+        elif extra is False and extras:
+            shown = ", ".join(short_repr(key) for key in extras[:5])
+            more = f" and {len(extras) - 5} more" if len(extras) > 5 else ""
+            yield ValidationError(
+                f"Additional properties are not allowed ({shown}{more} unexpected)"
+            )
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft3Validator,
+        {
+            "pattern": pattern,
+            "patternProperties": pattern_properties,
+            "additionalProperties": additional_properties,
+        },
     )
 
 
@@ -280,13 +483,15 @@ def _required(f: _Failure) -> list[Violation]:
 def _additional_properties(f: _Failure) -> list[Violation]:
     parent = get_in(f.schema, f.schema_tokens[:-1])
     allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
-    out = []
-    for name in f.params.get("unexpected", []):
-        guess = did_you_mean(name, allowed)
+    listed = _listing(allowed)
+    out: list[Violation] = []
+    unexpected = f.params.get("unexpected", [])
+    for name in unexpected[:MAX_VIOLATIONS]:
+        guess = did_you_mean(name, allowed) if len(out) < _GUESSES else None
         if guess:
-            hint = f"did you mean {guess!r}? the schema allows only: {', '.join(allowed)}"
+            hint = f"did you mean {_quoted(guess)}? the schema allows only: {listed}"
         elif allowed:
-            hint = f"remove it; the schema allows only: {', '.join(allowed)}"
+            hint = f"remove it; the schema allows only: {listed}"
         else:
             hint = "remove it; this object takes no properties"
         out.append(
@@ -294,11 +499,35 @@ def _additional_properties(f: _Failure) -> list[Violation]:
                 "additionalProperties",
                 join_pointer(f.path, name),
                 f.schema_path,
-                f"property {name!r} is not allowed here",
+                f"property {_quoted(name)} is not allowed here",
                 hint,
             )
         )
+    more = len(unexpected) - len(out)
+    if more > 0:  # counted here: the rest are never explained
+        _count_the_rest(out, f"{more} more undeclared members are not listed")
     return out
+
+
+#: Undeclared members of one object given a "did you mean" (each is a search).
+_GUESSES: Final = 20
+#: Names a hint lists ("the schema allows only: ...") before saying how many more.
+_LISTED: Final = 12
+
+
+def _listing(names: list[str]) -> str:
+    """Names for a hint, at most :data:`_LISTED` of them and each cut short."""
+    shown = ", ".join(_clip(n, 60) for n in names[:_LISTED])
+    return shown + (f" (and {len(names) - _LISTED} more)" if len(names) > _LISTED else "")
+
+
+def _quoted(name: str) -> str:
+    """A member name quoted in a message, cut to 60 characters."""
+    return repr(name) if len(name) <= 60 else repr(name[:57]) + "..."
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _size(f: _Failure) -> list[Violation]:
@@ -351,7 +580,7 @@ def _pattern(f: _Failure) -> list[Violation]:
     if type(f.error.kind).__name__ == "BacktrackLimitExceeded":
         return _backtrack_limit(f)
     return f.violation(
-        f"{f.shown()} does not match the pattern {f.params.get('pattern', '?')}",
+        f"{f.shown()} does not match the pattern {_clip(str(f.params.get('pattern', '?')), 200)}",
         "the pattern is an ECMA-262 regular expression (\\d and \\w are ASCII only)",
     )
 

@@ -173,6 +173,17 @@ def iter_files(root: Path, suffix: str) -> Iterator[Path]:
     yield from sorted(root.rglob(f"*{suffix}"))
 
 
+@pytest.fixture(autouse=True)
+def _dev_null_stays_a_device() -> Iterator[None]:
+    """Fail the test after which ``/dev/null`` is no longer the null device (a writer that
+    replaces its output path, run as root, turns it into a regular file for everyone)."""
+    yield
+    import stat
+
+    info = os.stat("/dev/null")
+    assert stat.S_ISCHR(info.st_mode), "/dev/null was replaced by a regular file"
+
+
 SARIF_SCHEMA_FILE = Path(__file__).resolve().parent / "reporters" / "sarif-schema-2.1.0.json"
 
 

@@ -77,6 +77,7 @@ def test_every_anomaly_the_parser_reports_has_its_codes() -> None:
         b'{"x": NaN}',
         b'{"s": "\\ud800"}',
         b'{"city": "M\xfcnchen"}',
+        b'{"tiny": 1e-400}',
     ]
     kinds = {a.kind for text in texts for a in load(text)[1]}
     assert kinds == set(codes.ANOMALY_CODES)

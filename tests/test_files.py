@@ -5,12 +5,13 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import stat
 import threading
 from pathlib import Path
 
 import pytest
 
-from jsoncontract._files import read_bytes
+from jsoncontract._files import output_file, read_bytes, write_output
 from jsoncontract.errors import InputError
 
 
@@ -142,3 +143,113 @@ def test_directories_hold_compressed_captures(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(b"{}")
     found = [p.name for p in expand([tmp_path], CAPTURE_SUFFIXES, what="capture")]
     assert found == ["a.jsonl.gz", "b.json.zst", "c.jsonl"]
+
+
+# -- writing: output_file never clobbers what is at the path -----------------------------
+
+
+def _leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.startswith("."))
+
+
+def test_a_new_file_gets_the_umask_mode(tmp_path: Path) -> None:
+    umask = os.umask(0o022)
+    try:
+        write_output(tmp_path / "out.json", b"{}")
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "out.json").read_bytes() == b"{}"
+    assert (tmp_path / "out.json").stat().st_mode & 0o777 == 0o644
+    assert _leftovers(tmp_path) == []
+
+
+def test_an_existing_file_keeps_its_mode(tmp_path: Path) -> None:
+    target = tmp_path / "suite.json"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    write_output(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_symlink_stays_a_link_and_its_target_is_written(tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_output(link, b"new")
+    assert link.is_symlink()
+    assert real.read_bytes() == b"new"
+
+
+def test_a_device_is_written_to_not_replaced(tmp_path: Path) -> None:
+    if os.geteuid() == 0:  # a null device of its own: a regression cannot harm /dev/null
+        device = tmp_path / "null"
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    else:  # /dev is not writable: a regression fails to replace it, and raises
+        device = Path("/dev/null")
+    write_output(device, b"report")
+    assert stat.S_ISCHR(device.stat().st_mode)
+    assert os.listdir(tmp_path) == (["null"] if os.geteuid() == 0 else [])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_fifo_is_written_to_not_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_output(fifo, b"report")
+    reader.join(timeout=30)
+    assert got == [b"report"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.parametrize("name", ["", "."])
+def test_an_empty_name_or_a_directory_is_refused(name: str) -> None:
+    with pytest.raises(InputError, match=r"empty file name|is a directory"):
+        write_output(name, b"x")
+
+
+def test_a_symlink_loop_is_refused(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(InputError, match="loop"):
+        write_output(loop, b"x")
+
+
+def test_an_error_while_writing_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError), output_file(target) as stream:
+        stream.write(b"partial")
+        raise RuntimeError("boom")
+    assert target.read_bytes() == b"old"
+    assert _leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_while_writing_leaves_no_partial_file(tmp_path: Path, signame: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import os, signal, sys, time\n"
+        "from jsoncontract._files import output_file\n"
+        "with output_file(sys.argv[1]) as out:\n"
+        "    out.write(b'partial'); out.flush()\n"
+        "    print('ready', flush=True)\n"
+        "    time.sleep(30)\n"
+    )
+    target = tmp_path / "out.json"
+    with subprocess.Popen(
+        [sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True
+    ) as proc:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        proc.send_signal(getattr(signal, signame))
+        code = proc.wait(timeout=30)
+    assert code == 128 + getattr(signal, signame)
+    assert list(tmp_path.iterdir()) == []

@@ -49,6 +49,10 @@ def test_pre_commit_hooks() -> None:
     assert by_id["jsoncontract-pin-check"]["entry"] == "jsoncontract pin --check --changed"
     assert by_id["jsoncontract-rules-check"]["entry"] == "jsoncontract rules --check"
     assert re.search(by_id["jsoncontract-rules-check"]["files"], "rules/shipping.toml")
+    # the secret check reads the files being committed; the others read the config's
+    assert by_id["jsoncontract-redact-check"]["entry"] == "jsoncontract redact --check --quiet"
+    assert by_id["jsoncontract-redact-check"]["pass_filenames"] == "true"
+    assert re.search(by_id["jsoncontract-redact-check"]["files"], "fixtures/trace.jsonl")
     for hook in fields:
         assert hook["language"] == "python"
         assert hook["pass_filenames"] == ("false" if hook["id"].endswith("rules-check") else "true")

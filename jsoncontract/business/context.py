@@ -16,6 +16,9 @@ from typing import Any
 
 from jsoncontract.errors import UsageError
 
+#: The largest ``--context @FILE`` read (a context is a few fields; /dev/zero is endless).
+MAX_CONTEXT_BYTES = 1024 * 1024
+
 
 def parse_context(text: str) -> dict[str, Any]:
     """Read ``--context``: a JSON object, or ``@FILE`` holding one.
@@ -29,10 +32,13 @@ def parse_context(text: str) -> dict[str, Any]:
     if text.startswith("@"):
         path = Path(text[1:])
         label = f"--context file {path}"
+        from jsoncontract._files import read_bytes
+        from jsoncontract.errors import InputError
+
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"{label}: cannot read: {exc.strerror or exc}") from None
+            text = read_bytes(path, max_bytes=MAX_CONTEXT_BYTES).decode("utf-8")
+        except InputError as exc:
+            raise UsageError(f"{label}: {exc.message}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{label}: not UTF-8 text") from None
     try:

@@ -146,12 +146,17 @@ def _error(name: str, what: str, path: Path | None) -> ConfigError:
 
 
 def _read_text(name: str, path: Path) -> str:
+    from jsoncontract._files import MAX_DOCUMENT_BYTES
+
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:  # a device (/dev/zero) is read no further than this
+            raw = stream.read(MAX_DOCUMENT_BYTES + 1)
     except FileNotFoundError:
         raise _error(name, "file not found", path) from None
     except OSError as exc:
         raise _error(name, f"cannot read: {exc.strerror or exc}", path) from None
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        raise _error(name, f"over the {MAX_DOCUMENT_BYTES // 2**20} MiB limit", path)
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

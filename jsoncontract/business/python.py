@@ -13,11 +13,13 @@ Anything else is "junk" and becomes a finding naming the rule, as does an except
 inside the function. The function gets copies of the arguments and the context: what it
 changes there stays there. Each call runs on a worker thread with a time limit (``timeout``,
 1 s by default); a function that overruns is reported and not called again in that run, so
-one hung rule cannot stall a CI job.
+one hung rule cannot stall a CI job. What the function prints goes to stderr, never into
+a report on stdout.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib
 import queue
@@ -95,7 +97,9 @@ class PythonRunner:
             if job is _STOP:
                 return
             try:
-                self._results.put((True, function(*job)))
+                # what the function prints goes to stderr: stdout may be carrying a report
+                with contextlib.redirect_stdout(sys.stderr):
+                    self._results.put((True, function(*job)))
             except BaseException as exc:
                 self._results.put((False, exc))
 

@@ -468,7 +468,10 @@ def _parse(path: Path) -> _Parsed:
             raise RulesError(
                 f"rules file is {size} bytes; the limit is 8 MiB", file=label, code=_UNREADABLE
             )
-        raw = path.read_bytes()
+        with path.open("rb") as stream:  # a device or a pipe has no size: read to the limit
+            raw = stream.read(_MAX_RULES_BYTES + 1)
+        if len(raw) > _MAX_RULES_BYTES:
+            raise RulesError("rules file is over the 8 MiB limit", file=label, code=_UNREADABLE)
     except FileNotFoundError:
         raise RulesError("rules file not found", file=label, code=_UNREADABLE) from None
     except IsADirectoryError:
@@ -485,13 +488,15 @@ def _parse(path: Path) -> _Parsed:
         raise RulesError(f"rules file is not UTF-8 (byte {exc.start})", file=label) from None
     try:
         document = tomllib.loads(text)
+        index = TomlIndex(text)
+        _validate(document, label, index)
     except tomllib.TOMLDecodeError as exc:
         line, column, message = _toml_error(exc)
         raise RulesError(
             f"not valid TOML: {message}", file=label, line=line, column=column
         ) from None
-    index = TomlIndex(text)
-    _validate(document, label, index)
+    except RecursionError:
+        raise RulesError("rules file is nested too deeply to read", file=label) from None
     return _Parsed(path, label, text, document, index)
 
 

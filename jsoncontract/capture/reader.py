@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
@@ -33,6 +33,8 @@ from jsoncontract._files import (
     compressed_suffixes,
     compression_in,
     find,
+    has_content,
+    is_stdin,
     is_stream,
     iter_lines,
     lines_of,
@@ -373,6 +375,8 @@ class CaptureReader:
             self.bytes_read += len(data)
             yield from self._yaml(name, data, state)
         elif suffix in JSONL_SUFFIXES:
+            if not has_content(name):  # nothing but blank lines: no silent "0 calls"
+                raise InputError("file is empty", file=name)
             if lane is not None:
                 yield from self._jsonl_lane(name, state, lane)
             else:
@@ -437,7 +441,7 @@ class CaptureReader:
             return
         # the skipped blank lines are put back, so that line numbers stay right
         data = b"\n" * skipped + first + stream.read(MAX_DOCUMENT_BYTES + 1 - len(first))
-        if stream is not sys.stdin.buffer:
+        if not is_stdin(stream):
             stream.close()
         if len(data) > MAX_DOCUMENT_BYTES:
             raise InputError(
@@ -537,11 +541,33 @@ class CaptureReader:
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
         text = data.decode("utf-8", "surrogateescape")
-        numbered = (
-            (n, payload.encode("utf-8", "surrogateescape"))
-            for n, payload in containers.sse_events(text)
+        seen = [False]
+        numbered = _noting_content(
+            (
+                (n, payload.encode("utf-8", "surrogateescape"))
+                for n, payload in containers.sse_events(text)
+            ),
+            seen,
         )
         yield from self._jsonl(name, numbered, state)
+        if seen[0]:
+            return
+        if not _SSE_DATA.search(text):  # random bytes, or some other text named .sse
+            raise InputError(
+                "not a Server-Sent Events stream: no 'data:' line; a stream holds lines such "
+                "as 'data: {...}'",
+                file=name,
+            )
+        empty = problem_call(  # only [DONE] or empty events: a stream that carried no call
+            DocContext(name, line=1, tool=self.tool),
+            envelope(
+                codes.ENVELOPE_NO_TOOL_CALL,
+                "the stream holds no event but [DONE]: no tool call",
+                "capture the whole stream, from the first data: line to [DONE]",
+                severity=Severity.WARNING,
+            ),
+        )
+        yield from state.hand([empty])
 
     def _jsonl_lane(
         self,
@@ -568,25 +594,46 @@ class CaptureReader:
         released = state.released
         chat = state.states[self._chat] if self._chat is not None else None
         number = first - 1
-        rest = b""
+        pending: list[bytes] = []  # the start of a line that goes on in the next block
+        held = 0  # its length
+        skipping = False  # inside a line longer than the limit: dropped up to its end
         try:
             while True:
-                if left == 0:
-                    block = b""
-                else:
-                    block = stream.read(_BLOCK if left < 0 else min(_BLOCK, left))
-                    left -= len(block) if left > 0 else 0
-                if not block:
-                    if not rest:
+                block = stream.read(_BLOCK if left < 0 else min(_BLOCK, left)) if left else b""
+                if left > 0:
+                    left -= len(block)
+                if not block:  # the end: the last line, if it has no line break
+                    if skipping:
+                        lines: list[bytes | None] = [None]
+                    elif pending:
+                        lines = [b"".join(pending)]
+                    else:
                         break
-                    lines, rest = [rest], b""
+                    pending, skipping = [], False
                 else:
-                    lines = (rest + block if rest else block).split(b"\n")
-                    rest = lines.pop()
                     self.bytes_read += len(block)
+                    lines = []
+                    if skipping:
+                        cut = block.find(b"\n")
+                        if cut < 0:
+                            continue
+                        lines.append(None)  # the line too long to hold ends here
+                        block = block[cut + 1 :]
+                        skipping = False
+                    parts = block.split(b"\n")
+                    tail = parts.pop()
+                    if pending and parts:
+                        parts[0] = b"".join(pending) + parts[0]
+                        pending, held = [], 0
+                    lines += parts
+                    if tail:
+                        pending.append(tail)
+                        held += len(tail)
+                        if held > limit:  # skipped, never held whole, as lines_of does
+                            pending, held, skipping = [], 0, True
                 for line in lines:
                     number += 1
-                    if len(line) > limit:
+                    if line is None or len(line) > limit:
                         document(name, number, None, state)
                     else:
                         if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
@@ -602,21 +649,10 @@ class CaptureReader:
                         else:
                             yield from released
                             released.clear()
-                if len(rest) > limit:  # a line too long to hold: skipped, as lines_of does
-                    number += 1
-                    while True:  # drain the rest of it
-                        chunk = stream.readline(1 << 20)
-                        if not chunk or chunk.endswith(b"\n"):
-                            break
-                    document(name, number, None, state)
-                    rest = b""
-                    if released:
-                        yield from released
-                        released.clear()
         except DecompressionError as exc:
             raise exc.input_error(name, number) from None
         finally:
-            if stream is not sys.stdin.buffer:
+            if not is_stdin(stream):
                 stream.close()
 
     def _jsonl(
@@ -836,6 +872,20 @@ def _no_tool_call(ctx: DocContext) -> ToolCall:
 def _check_nesting(ctx: DocContext) -> None:
     if ctx.base.count("/") >= MAX_NESTING:
         raise UnknownShape(f"calls nested more than {MAX_NESTING} levels deep")
+
+
+#: A ``data:`` field at the start of a line (of an SSE stream).
+_SSE_DATA: Final = re.compile(r"(?m)^data:")
+
+
+def _noting_content(
+    lines: Iterable[tuple[int, bytes | None]], seen: list[bool]
+) -> Iterator[tuple[int, bytes | None]]:
+    """``lines`` as they are, setting ``seen[0]`` at the first that is not blank."""
+    for number, line in lines:
+        if not seen[0] and (line is None or line.strip()):
+            seen[0] = True
+        yield number, line
 
 
 def _parse_problem(code: str, message: str, hint: str | None) -> Finding:

@@ -15,6 +15,8 @@ from typing import NoReturn
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
+#: Characters of an error line at most (it may quote input).
+MAX_ERROR_LINE = 1000
 
 
 def main(argv: list[str] | None = None) -> NoReturn:
@@ -34,6 +36,12 @@ def run(args: list[str]) -> int:
     from jsoncontract.cli.app import build
     from jsoncontract.errors import JsoncontractError
 
+    spelling = sys.modules.get("jsoncontract._spelling")
+    if spelling is not None:  # an earlier run in this process (tests, embedding)
+        spelling.reset_budget()
+    if sys.stderr is None:  # closed (2>&-): errors go nowhere, the exit code still tells
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115, PTH123 (for the life of the process)
+
     command = build(args)
     try:
         with collector_paused():
@@ -50,6 +58,9 @@ def run(args: list[str]) -> int:
     except Exception as exc:  # the only catch-all: an internal error is still exit 2
         # click's exceptions (typer may carry its own copy of click): matched by shape
         kind = type(exc).__name__
+        if kind == "ReaderGone":  # cli.options: stdout's reader went away
+            _quiet_broken_pipe()
+            return EXIT_OK
         if kind == "Exit" and hasattr(exc, "exit_code"):
             return int(exc.exit_code)
         if kind == "Abort":
@@ -69,8 +80,18 @@ def run(args: list[str]) -> int:
 
 
 def _error(message: str) -> None:
-    sys.stderr.write(f"jsoncontract: error: {message}\n")
-    sys.stderr.flush()
+    """One line on stderr, secrets masked (a message may quote input), cut to a length a
+    terminal shows; nothing when stderr cannot be written."""
+    from jsoncontract.redact import masked
+
+    if len(message) > MAX_ERROR_LINE:
+        message = message[: MAX_ERROR_LINE - 1] + "…"
+    line = masked(" ".join(message.splitlines()))
+    try:
+        sys.stderr.write(f"jsoncontract: error: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _quiet_broken_pipe() -> None:

@@ -11,7 +11,17 @@ import typer
 from jsoncontract._version import __version__
 
 #: Command modules, in the order ``--help`` lists them. Each defines ``register(app)``.
-COMMAND_MODULES: Final = ("check", "diff", "lint", "rules", "fixtures", "test", "pin", "mcp")
+COMMAND_MODULES: Final = (
+    "check",
+    "diff",
+    "lint",
+    "rules",
+    "fixtures",
+    "test",
+    "pin",
+    "redact",
+    "mcp",
+)
 #: The arguments of the run being built: click keeps no trace of where ``--`` stood, and
 #: ``mcp`` commands take the words after it as a server's command line.
 INVOKED: ContextVar[tuple[str, ...]] = ContextVar("jsoncontract_invoked", default=())

@@ -18,14 +18,16 @@ Exceptions become exit codes in one place only, :func:`jsoncontract.cli.run`.
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any, cast
 
 import typer
 
@@ -44,6 +46,11 @@ if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
     Progress = Callable[[int, int], None]
+
+
+#: Bytes of a report to a pipe held in memory until the run ends; more go to an anonymous
+#: temporary file (never visible by name, gone when the run ends).
+HELD_IN_MEMORY = 32 * 1024 * 1024
 
 
 class FailOn(StrEnum):
@@ -271,28 +278,68 @@ def exit_code(worst: Severity | str | None, fail_on: str) -> int:
 
 
 @contextmanager
-def output_stream(path: Path | None, what: str = "the report") -> Iterator[IO[bytes]]:
-    """stdout, or a file that only appears, complete, when the report is finished (and a
-    line on stderr then says where ``what`` went)."""
+def output_stream(
+    path: Path | None, what: str = "the report", *, live: bool = False
+) -> Iterator[IO[bytes]]:
+    """stdout, or the named output through :func:`jsoncontract._files.output_file`: a file
+    that only appears, complete, when the report is finished (a device or a FIFO is written
+    to, a symbolic link keeps leading to the report), and a line on stderr then says where
+    ``what`` went.
+
+    A report to stdout that is not a terminal is held until the run ends and written only
+    when it ends without an error, so that a pipe or a log never gets half a report before
+    an exit code 2; ``live`` (a JSON Lines report, read as it comes) writes as it goes.
+    """
     if path is None:
-        yield sys.stdout.buffer
-        sys.stdout.buffer.flush()
+        if sys.stdout is None or getattr(sys.stdout, "closed", False):
+            raise InputError("standard output is closed; write the report to a file with -o")
+        out = sys.stdout.buffer  # taken now: a rule's print is sent to stderr meanwhile
+        try:
+            if live or sys.stdout.isatty():
+                yield out
+            else:  # in memory up to 32 MB, then in an anonymous temporary file
+                with tempfile.SpooledTemporaryFile(max_size=HELD_IN_MEMORY) as held:
+                    yield cast("IO[bytes]", _Held(held, out))  # a binary stream, as IO is
+                    held.seek(0)
+                    shutil.copyfileobj(held, out, 1 << 20)
+            out.flush()
+        except BrokenPipeError:
+            raise ReaderGone from None
         return
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            yield stream
-        umask = os.umask(0)  # read it: a temporary file is private (0600), a report is not
-        os.umask(umask)
-        Path(temp).chmod(0o666 & ~umask)
-        Path(temp).replace(path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    from jsoncontract._files import output_file
+
+    with output_file(path) as stream:
+        yield stream
     note(f"wrote {what} to {path}")
+
+
+class _Held(io.BufferedIOBase):
+    """A report held until the run ends, that answers questions about where it goes (its
+    ``fileno``: a pipe or a regular file, which decides colour) for the stream it will be
+    written to, not for the temporary file it is held in."""
+
+    def __init__(self, held: IO[bytes], destination: IO[bytes]) -> None:
+        super().__init__()
+        self._held = held
+        self._destination = destination
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self._held.write(data)
+
+    def fileno(self) -> int:
+        return self._destination.fileno()
+
+    def isatty(self) -> bool:
+        return False  # held only when the destination is no terminal
+
+
+class ReaderGone(Exception):
+    """The reader of standard output went away (``| head``): the run stops quietly.
+
+    Raised in place of ``BrokenPipeError``, which click would turn into exit code 1."""
 
 
 #: Where GitHub Actions collects a step's Markdown summary.
@@ -307,14 +354,14 @@ def reports(
     the ``--output`` file), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
     file, a Markdown summary appended to it once the run has finished (cut to what is left
     of GitHub's 1 MiB for the step; nothing when too little is left)."""
-    import io
     from dataclasses import replace
 
     from jsoncontract.reporters.markdown import STEP_SUMMARY_BYTES
 
     target = os.environ.get(STEP_SUMMARY_ENV) if summary else None
     page: io.BytesIO | None = None
-    with output_stream(output, f"the {fmt} report") as stream:
+    live = fmt == "jsonl"  # read as it comes: written as it goes
+    with output_stream(output, f"the {fmt} report", live=live) as stream:
         outputs = [(fmt, stream, options)]
         if target:
             try:
@@ -348,7 +395,7 @@ MIN_BYTES = 5_000_000
 
 def stderr_is_terminal() -> bool:
     """Whether progress can be shown (stderr is a terminal)."""
-    return sys.stderr.isatty()
+    return sys.stderr is not None and sys.stderr.isatty()
 
 
 @contextmanager

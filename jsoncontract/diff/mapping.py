@@ -26,7 +26,6 @@ closest name.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -39,8 +38,9 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract._files import load_document, positions_of, read_bytes
+from jsoncontract._files import load_document, positions_of, read_bytes, refuse_anomalies
 from jsoncontract._json import short_repr
+from jsoncontract._regex import InvalidPattern, search
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.diff.compare import ArrayRule
 from jsoncontract.diff.model import HOP_RANK
@@ -352,8 +352,15 @@ def load_mappings(
     for path in paths:
         name = str(path)
         data = read_bytes(path)
-        document, _ = load_document(path, data)
+        document, anomalies = load_document(path, data)
         index = positions_of(path, data)
+        refuse_anomalies(
+            name,
+            anomalies,
+            ("invalid_utf8", "lone_surrogate", "duplicate_key"),
+            index,
+            "a mapping file must be JSON that every parser reads the same",
+        )
 
         def line_of(pointer: str, index: Positions = index) -> int | None:
             position = index.position(pointer)
@@ -584,9 +591,9 @@ def _walk_schema(
     if isinstance(pattern_properties, dict):
         for pattern, sub in pattern_properties.items():
             try:
-                if re.search(pattern, token):
+                if search(pattern, token):
                     return _walk_schema(sub, rest, root, depth + 1)
-            except re.error:
+            except InvalidPattern:
                 return None
     items = node.get("items")
     if token.isdigit() and isinstance(items, dict):

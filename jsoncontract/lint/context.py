@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._files import refuse_anomalies
 from jsoncontract._locate import PositionIndex
-from jsoncontract.errors import InputError
 from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
@@ -84,17 +84,13 @@ def require_writable(name: str, data: bytes, index: Positions) -> None:
         _, anomalies = load_document(name, data)
     except NotJSON:  # pragma: no cover - the tool loader read it already
         return
-    for anomaly in anomalies:
-        if anomaly.kind in UNWRITABLE:
-            position = index.position(anomaly.pointer)
-            line, column = position if position is not None else (None, None)
-            raise InputError(
-                f"{anomaly.detail} (at {anomaly.pointer or '/'}); tool definitions must be "
-                "JSON that every parser reads the same",
-                file=name,
-                line=line,
-                column=column,
-            )
+    refuse_anomalies(
+        name,
+        anomalies,
+        UNWRITABLE,
+        index,
+        "tool definitions must be JSON that every parser reads the same",
+    )
 
 
 class RunCtx:

@@ -25,6 +25,7 @@ from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, Too
 from jsoncontract.lint.walk import walk
 from jsoncontract.model import Severity
 from jsoncontract.pointer import get
+from jsoncontract.redact import masked
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ class Linter:
         settings = self.settings
         requested = frozenset(settings.profiles)
         contracts = load_tool_file(
-            name, data=data, tool_name=settings.tool_name, positions=file.index
+            name, data=data, tool_name=settings.tool_name, positions=file.index, duplicates=True
         )
         require_writable(name, data, file.index)
         for contract in contracts:
@@ -378,7 +379,7 @@ class _Collector:
         item = LintFinding(
             rule.code,
             severity,
-            issue.message,
+            masked(issue.message),  # a rule may quote a default, an example, a description
             issue.pointer,
             rule=rule.name,
             profiles=profiles,
@@ -388,7 +389,7 @@ class _Collector:
             tool=tool.name if tool is not None else None,
             keyword=issue.keyword,
             schema_path=issue.schema_path,
-            hint=issue.hint,
+            hint=None if issue.hint is None else masked(issue.hint),
             fix=issue.fix if not file.yaml else None,
             refused=_YAML_FIX if file.yaml and issue.fix is not None else issue.refused,
         )

@@ -10,14 +10,12 @@ instead of a fix, and are reported as not fixed.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from jsoncontract.errors import InputError, JsoncontractError
+from jsoncontract._files import write_output
+from jsoncontract.errors import JsoncontractError
 from jsoncontract.lint.edit import apply
 
 if TYPE_CHECKING:
@@ -150,15 +148,4 @@ def write_fixed(fix: FileFix) -> None:
     Raises:
         InputError: the file cannot be written.
     """
-    target = Path(fix.path)
-    try:
-        mode = target.stat().st_mode
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(fix.after.encode("utf-8"))
-        Path(temp).chmod(mode & 0o7777)
-        Path(temp).replace(target)
-    except OSError as exc:
-        raise InputError(
-            f"cannot write the fixed file: {exc.strerror or exc}", file=fix.path
-        ) from None
+    write_output(fix.path, fix.after.encode("utf-8"), verb="write the fixed file")

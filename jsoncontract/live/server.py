@@ -315,11 +315,14 @@ def known_servers(
 def _host_servers(path: Path) -> dict[str, ServerSpec | str]:
     import orjson
 
+    from jsoncontract.config import read_config
+    from jsoncontract.errors import InputError
+
     try:
-        data = path.read_bytes()
-    except OSError as exc:
+        data = read_config(path)  # bounded: a device or a pipe has no end
+    except InputError as exc:
         raise ConfigError(
-            f"cannot read the MCP host config: {exc.strerror or exc}", file=str(path)
+            f"cannot read the MCP host config: {exc.message}", file=str(path)
         ) from None
     try:
         document = orjson.loads(data)

@@ -175,18 +175,18 @@ def _cut(name: str, size: int, part_bytes: int, named: bool) -> list[Part]:
                 break
             stream.seek(start)
             data = stream.read(part_bytes)
-            tail = b""
-            while True:  # the rest of the line the target falls in
+            tail = 0  # the rest of the line the target falls in (measured, never held)
+            while True:
                 chunk = stream.readline(1 << 20)
-                tail += chunk
+                tail += len(chunk)
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            end = start + len(data) + len(tail)
+            end = start + len(data) + tail
             if end >= size:
                 parts.append(Part(name, start, size, line, last=True, named=named))
                 break
             parts.append(Part(name, start, end, line, last=False, named=named))
-            line += data.count(b"\n") + tail.count(b"\n")
+            line += data.count(b"\n") + 1  # the tail ends with the line break
             start = end
     return parts
 
@@ -375,6 +375,11 @@ def _check_part(part: Part, first: bool) -> Outcome:
 def _start_worker() -> None:
     # the parent stops the workers on Ctrl-C; a worker does not take the signal itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # and terminates them: a worker forked while the report was being written must not
+    # keep the handlers that clean that output up (jsoncontract._files.output_file)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 # -- the parent side --------------------------------------------------------------------------

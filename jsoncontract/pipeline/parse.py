@@ -22,6 +22,7 @@ REPAIR_PREVIEW: Final = 160
 _ANOMALY_HINTS: Final = {
     "duplicate_key": "send each key once; which value the tool sees depends on its parser",
     "big_integer": "send the number as a string, or use a smaller unit",
+    "inexact_number": "send the number as a string, or round it to what a double holds",
     "lone_surrogate": "fix the producer's string handling (a UTF-16 pair was split)",
     "invalid_utf8": "re-encode the payload as UTF-8 at its source",
     "nan_infinity": "send null, a string, or leave the member out",

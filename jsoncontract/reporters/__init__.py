@@ -89,6 +89,11 @@ MCP_PROBE_REPORTERS: Final = {
     "github": ".live:GithubProbeReporter",
 }
 
+REDACT_REPORTERS: Final = {
+    "text": ".redact:TextRedactReporter",
+    "json": ".redact:JsonRedactReporter",
+}
+
 #: command -> its table.
 REPORTERS: Final[dict[str, dict[str, str]]] = {
     "check": CHECK_REPORTERS,
@@ -98,6 +103,7 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "fixtures": FIXTURES_REPORTERS,
     "pin": PIN_REPORTERS,
     "rules": RULES_REPORTERS,
+    "redact": REDACT_REPORTERS,
     # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
     "mcp tools": MCP_TOOLS_REPORTERS,
     "mcp lint": LINT_REPORTERS,
@@ -153,9 +159,14 @@ def render_many(
         reporters[0].write(end, results)
         return
     takes = [reporter.take for reporter in reporters]
-    for result in results:
-        for take in takes:
-            take(result)
+    try:
+        for result in results:
+            for take in takes:
+                take(result)
+    except BaseException:  # as Reporter.write: what the reports hold is released
+        for reporter in reporters:
+            reporter.abort()
+        raise
     for reporter in reporters:
         reporter.close(end)
 
@@ -175,6 +186,7 @@ __all__ = [
     "MCP_PROBE_REPORTERS",
     "MCP_TOOLS_REPORTERS",
     "PIN_REPORTERS",
+    "REDACT_REPORTERS",
     "REPORTERS",
     "RULES_REPORTERS",
     "TEST_REPORTERS",

@@ -22,8 +22,6 @@ from jsoncontract._json import dumps_report
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from jsoncontract.model import CallResult, PassedCall, ResultRun, Summary
 
 #: Results kept in memory before the spool moves to disk.
@@ -125,12 +123,9 @@ class JsonCheckReporter(Reporter["CallResult", "Summary"]):
             self._spool.write(chunk)
             chunk.clear()
 
-    def write(self, end: Summary, results: Iterable[CallResult] = ()) -> None:
-        """The whole report; the spool is released also when the run stops with an error."""
-        try:
-            super().write(end, results)
-        finally:
-            self._spool.close()
+    def abort(self) -> None:
+        """Drop the spooled results."""
+        self._spool.close()
 
     def close(self, summary: Summary) -> None:
         """Write the summary, then every spooled result."""

@@ -69,6 +69,10 @@ class JsonDiffReporter(Reporter["CallDiff", "DiffSummary"]):
         self._spool.write(dumps(result.to_dict()))
         self._count += 1
 
+    def abort(self) -> None:
+        """Drop the spooled results."""
+        self._spool.close()
+
     def close(self, summary: DiffSummary) -> None:
         """Write the summary and run findings, then every spooled call."""
         head = dumps(

@@ -106,15 +106,23 @@ class Reporter(ABC, Generic[ResultT, EndT]):
 
         add, add_passed = self.add, self.add_passed
         keep = self.options.results
-        for result in results:
-            if isinstance(result, PassedCall):
-                if keep == "all":
-                    add_passed(result)
-            elif isinstance(result, ResultRun):
-                self.add_result_run(result)  # already chosen by the worker
-            elif keep == "all" or _kept(result, keep):
-                add(result)
+        try:
+            for result in results:
+                if isinstance(result, PassedCall):
+                    if keep == "all":
+                        add_passed(result)
+                elif isinstance(result, ResultRun):
+                    self.add_result_run(result)  # already chosen by the worker
+                elif keep == "all" or _kept(result, keep):
+                    add(result)
+        except BaseException:
+            self.abort()
+            raise
         self.close(end)
+
+    def abort(self) -> None:
+        """The run stopped before its end (an input it could not read): release what the
+        report holds (a spool), writing nothing more."""
 
     def take(self, result: Any) -> None:
         """Take one item of a streamed run as :meth:`write` does (a passed call, a run of

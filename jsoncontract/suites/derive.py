@@ -339,13 +339,13 @@ def _extra_field(base: Any, node: Node, drafts: list[Draft], skips: list[Skip]) 
 
 
 def _matches_any(patterns: list[str], name: str) -> bool:
-    import re
+    from jsoncontract._regex import InvalidPattern, search
 
     for pattern in patterns:
         try:
-            if re.search(pattern, name):
+            if search(pattern, name):
                 return True
-        except re.error:
+        except InvalidPattern:
             return True  # cannot tell: do not use the name
     return False
 

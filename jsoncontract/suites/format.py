@@ -9,8 +9,6 @@ order, and any value that fits on one line kept on one line.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -19,7 +17,8 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract._files import expand, load_document, read_bytes
+from jsoncontract._files import expand, load_document, read_bytes, write_output
+from jsoncontract._json import short_repr
 from jsoncontract._locate import PositionIndex
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import InputError
@@ -174,6 +173,14 @@ def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None
             )
     if case.input_kind is InputKind.CAPTURE_FILE:
         target = base / str(case.input)
+        if not _inside(base, str(case.input)):
+            raise _at(
+                index,
+                f"{where}/capture_file",
+                name,
+                f"capture file {short_repr(str(case.input))} is outside the suite's project; "
+                "name a file by a relative path that stays in the project",
+            )
         if not target.is_file():
             raise _at(
                 index,
@@ -181,6 +188,31 @@ def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None
                 name,
                 f"capture file {case.input!r} does not exist (looked for {target})",
             )
+
+
+#: Files that mark a project's root: a suite's capture_file stays inside the project.
+_PROJECT_MARKS: Final = (".git", "jsoncontract.toml", "pyproject.toml")
+
+
+def _inside(base: Path, relative: str) -> bool:
+    """Whether ``relative`` (a suite's ``capture_file``) names a file inside the suite's
+    project: not absolute, and neither ``..`` nor a symbolic link leading out of the nearest
+    directory above the suite that holds ``.git``, ``jsoncontract.toml`` or
+    ``pyproject.toml`` (when there is none: the directory holding the suite's directory,
+    where ``fixtures`` puts suites and captures side by side), or out of the working
+    directory, where the command was run."""
+    if not relative or Path(relative).is_absolute():
+        return False
+    try:
+        here = base.resolve()
+        root = next(
+            (d for d in (here, *here.parents) if any((d / m).exists() for m in _PROJECT_MARKS)),
+            here.parent,
+        )
+        target = (base / relative).resolve()
+        return target.is_relative_to(root) or target.is_relative_to(Path.cwd().resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
 
 
 def _at(index: PositionIndex, pointer: str, name: str, message: str) -> SuiteError:
@@ -308,16 +340,9 @@ def write_suite(suite: Suite, path: str | Path) -> None:
     content = dump_suite(suite)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", file=str(target)) from None
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(content)
-        Path(temp).replace(target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_output(target, content)
 
 
 class _Layout:

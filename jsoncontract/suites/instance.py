@@ -14,7 +14,6 @@ applies there and the union, if any, whose failure a change at that node would c
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -23,6 +22,7 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract._regex import InvalidPattern, search
 from jsoncontract.pointer import escape_pointer_token, join_pointer
 from jsoncontract.suites.regex import PatternUnsupported, sample
 from jsoncontract.suites.walk import (
@@ -367,8 +367,8 @@ class InstanceBuilder:
                 raise CannotGenerate(str(exc), path) from None
             for other in eff.patterns[1:]:
                 try:
-                    ok = re.search(other, text) is not None
-                except re.error:
+                    ok = search(other, text)
+                except InvalidPattern:
                     ok = False
                 if not ok:
                     raise CannotGenerate(
@@ -411,7 +411,7 @@ class InstanceBuilder:
             if isinstance(step, int | float) and not isinstance(step, bool) and step > 0
             else None
         )
-        if integer or (step is not None and float(step).is_integer()):
+        if integer or (step is not None and _float(step).is_integer()):
             lo = None if low is None else (math.floor(low) + 1 if low_open else math.ceil(low))
             hi = None if high is None else (math.ceil(high) - 1 if high_open else math.floor(high))
             if lo is not None and hi is not None and lo > hi:
@@ -477,7 +477,7 @@ class InstanceBuilder:
 
 
 def _tidy(value: float) -> int | float:
-    return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
+    return int(value) if _float(value).is_integer() and abs(value) < 2**53 else value
 
 
 def _bound(schema: dict[str, Any], inclusive: str, exclusive: str) -> tuple[float | None, bool]:
@@ -486,18 +486,33 @@ def _bound(schema: dict[str, Any], inclusive: str, exclusive: str) -> tuple[floa
     open_ = schema.get(exclusive)
     if isinstance(open_, bool):  # draft 4: exclusiveMinimum: true modifies minimum
         if isinstance(value, int | float):
-            return float(value), open_
+            return _finite(value), open_
         return None, False
     best: tuple[float | None, bool] = (None, False)
     if isinstance(value, int | float) and not isinstance(value, bool):
-        best = (float(value), False)
+        best = (_finite(value), False)
     if isinstance(open_, int | float):
         tighter = best[0] is None or (
             open_ >= best[0] if inclusive == "minimum" else open_ <= best[0]
         )
         if tighter:
-            best = (float(open_), True)
+            best = (_finite(open_), True)
     return best
+
+
+def _float(value: float) -> float:
+    """``value`` as a float; an integer too large for one becomes infinite."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def _finite(value: float) -> float | None:
+    """A bound as a float, or ``None`` for one too large to be a float (no number a
+    parser keeps exactly reaches it: the validator has the last word on the instance)."""
+    bound = _float(value)
+    return None if math.isinf(bound) else bound
 
 
 def _preferred_type(types: tuple[str, ...] | None) -> str:
@@ -548,9 +563,9 @@ def member_schema(schema: dict[str, Any], name: str, path: str) -> tuple[Any, st
     if isinstance(patterns, dict):
         for pattern, sub in patterns.items():
             try:
-                if re.search(pattern, name):
+                if search(pattern, name):
                     return sub, f"{path}/patternProperties/{escape_pointer_token(pattern)}"
-            except re.error:
+            except InvalidPattern:
                 continue
     extra = schema.get("additionalProperties")
     if extra is not None:

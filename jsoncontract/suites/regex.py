@@ -47,6 +47,17 @@ def _parse(pattern: str) -> tuple[Any, re.Pattern[str]]:
         ) from None
 
 
+def _matches(pattern: str, text: str) -> bool:
+    """The check of a built string, by the bounded ECMA-262 engine schemas are validated
+    with (Python's engine can take exponential time on a hostile pattern)."""
+    from jsoncontract._regex import InvalidPattern, search
+
+    try:
+        return search(pattern, text)
+    except InvalidPattern:
+        return False
+
+
 def longest_match(pattern: str) -> int | None:
     """The most characters a string matching ``pattern`` can hold: bounded only when the
     pattern is anchored at both ends (``^...$``) and repeats nothing without limit;
@@ -86,17 +97,17 @@ def sample(
         PatternUnsupported: the pattern uses lookaround or unreadable syntax, or no string
             the generator can build matches it within the length bounds.
     """
-    tree, compiled = _parse(pattern)
+    tree, _ = _parse(pattern)
     text = _Builder(rng, variant, 0).run(tree)
     if len(text) < min_length:
         text = _Builder(rng, variant, min_length - len(text)).run(tree)
-    if compiled.search(text) is None:
-        raise PatternUnsupported(f"could not build a string matching the pattern {pattern!r}")
     if len(text) < min_length or (max_length is not None and len(text) > max_length):
         bounds = f"{min_length}..{max_length if max_length is not None else ''}"
         raise PatternUnsupported(
             f"could not build a string matching the pattern {pattern!r} with a length in {bounds}"
         )
+    if not _matches(pattern, text):  # after the length check: compiling costs more
+        raise PatternUnsupported(f"could not build a string matching the pattern {pattern!r}")
     return text
 
 

@@ -24,11 +24,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import find, load_document, positions_of, read_bytes
+from jsoncontract._files import find, load_document, positions_of, read_bytes, refuse_anomalies
 from jsoncontract._json import json_type
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import NoToolDefinitions, NotThisKind, ToolLoadError, UsageError
 from jsoncontract.model import (
+    Anomaly,
     Dialect,
     SchemaLocation,
     Source,
@@ -60,8 +61,14 @@ def load_tool_file(
     data: bytes | None = None,
     positions: Positions | None = None,
     dialects: Registry = DIALECTS,
+    duplicates: bool = False,
 ) -> list[ToolContract]:
     """Every tool defined in one file (JSON, or YAML for a ``.yaml``/``.yml`` name).
+
+    A file with a key given twice in one object is refused: parsers disagree on which
+    value wins (``additionalProperties`` false, then true), so no reading of it is the
+    contract. ``duplicates=True`` reads it anyway, keeping the last (``lint``, which
+    reports each duplicate as a finding).
 
     ``positions`` may pass in the :class:`PositionIndex` of ``data``'s text, so a caller that
     needs positions too (``lint``) scans the file once. ``dialect`` reads every definition
@@ -77,14 +84,34 @@ def load_tool_file(
     if data is None:
         data = read_bytes(path)
     forced = _forced(dialect, dialects)
-    document, _ = load_document(path, data)
+    document, anomalies = load_document(path, data)
     reader = _Reader(name, _LazyIndex(name, data, positions), dialects, forced)
+    if not duplicates:
+        _refuse_duplicates(name, anomalies, data, positions)
     tools = list(
         reader.document(document, tool_name=tool_name, bare=dialect == Dialect.JSON_SCHEMA)
     )
     if not tools:
         raise NoToolDefinitions("no tool definitions found (an empty tool list)", file=name, line=1)
     return tools
+
+
+def _refuse_duplicates(
+    name: str, anomalies: tuple[Anomaly, ...], data: bytes, positions: Positions | None
+) -> None:
+    """Raise for the first duplicate key of a tool file, located."""
+    if not any(a.kind == "duplicate_key" for a in anomalies):
+        return
+    if positions is None:
+        positions = positions_of(name, data)
+    refuse_anomalies(
+        name,
+        anomalies,
+        ("duplicate_key",),
+        positions,
+        "parsers disagree on which value wins, so the tool's contract is ambiguous: keep one",
+        error=ToolLoadError,
+    )
 
 
 def load_tool_files(

@@ -275,8 +275,10 @@ def test_empty_file(write: Write, read: Read, name: str) -> None:
     assert str(info.value) == f"{path}: file is empty"
 
 
-def test_empty_jsonl_file_holds_nothing(write: Write, read: Read) -> None:
-    assert read(write("empty.jsonl", "")) == []
+def test_empty_jsonl_file_is_refused(write: Write, read: Read) -> None:
+    # not a silent "0 calls": a trace that holds nothing is not a trace that passed
+    with pytest.raises(InputError, match="file is empty"):
+        read(write("empty.jsonl", ""))
 
 
 def test_binary_file(write: Write, read: Read) -> None:

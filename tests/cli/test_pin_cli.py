@@ -263,3 +263,17 @@ def test_reports_match_their_golden_files(
         golden(
             f"pin/{name}", json.dumps(json.loads(text), indent=2) + "\n" if fmt == "json" else text
         )
+
+
+def test_a_lock_edited_but_keeping_its_hash_is_refused(run_cli: Run, server: Path) -> None:
+    lock = _pin(run_cli, server)
+
+    def loosen(document: dict[str, Any]) -> None:
+        schema = document["files"]["tools/server.json"]["read_file"]["input_schema"]
+        schema["additionalProperties"] = True  # the sha256 is left as it was
+
+    _edit(lock, loosen)
+    result = run_cli("pin", str(server), "--lock", str(lock), "--check")
+    assert result.code == 2
+    assert result.stderr.count("\n") == 1
+    assert "lock entry tools/server.json#read_file was edited" in result.stderr

@@ -572,3 +572,25 @@ def test_sarif_report(
     log["runs"][0]["tool"]["driver"]["version"] = "X"
     log["runs"][0]["tool"]["driver"]["semanticVersion"] = "X"
     golden("suites-test-weak.sarif.json", json.dumps(log, indent=2) + "\n")
+
+
+@pytest.mark.parametrize("where", ["/etc/passwd", "../../../../../../../../etc/passwd"])
+def test_a_capture_file_outside_the_project_is_refused(
+    run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path, where: str
+) -> None:
+    suite = tmp_path / "project" / "suites" / "t.suite.json"
+    suite.parent.mkdir(parents=True)
+    (tmp_path / "project" / "pyproject.toml").write_text("")
+    suite.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "tool": "get_weather",
+                "cases": [{"name": "x", "expect": "ok", "capture_file": where}],
+            }
+        )
+    )
+    result = run_cli("test", "--no-config", "--tools", "fixtures/tools", str(suite))
+    assert result.code == 2
+    assert "is outside the suite's project" in result.stderr
+    assert "root:" not in result.stdout + result.stderr

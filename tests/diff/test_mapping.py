@@ -400,3 +400,17 @@ def test_a_huge_integer_in_a_broken_mapping_is_quoted(write: Write) -> None:
     )
     with pytest.raises(ConfigError, match="123456789012345678901234567890 is not one of"):
         load_mappings([path])
+
+
+def test_a_mapping_file_with_invalid_utf8_is_refused(tmp_path: Path) -> None:
+    # found by the property tests: the format check could not encode the undecodable byte
+    from jsoncontract.diff.mapping import load_mappings
+    from jsoncontract.errors import InputError
+
+    path = tmp_path / "mapping.json"
+    path.write_bytes(
+        b'{"version": 1, "mappings": [{"tool": "s", "from": "mcp", "to": "\x80x", '
+        b'"transforms": []}]}'
+    )
+    with pytest.raises(InputError, match="not valid UTF-8"):
+        load_mappings([path])

@@ -202,3 +202,32 @@ def test_every_report_format_is_the_same_with_the_lane(tmp_path: Path) -> None:
             render("check", fmt, out, ReportOptions(verbose=True, color=False), summary, results)
             reports.append(out.data)
         assert same(fmt, reports[0], reports[1]), fmt
+
+
+@pytest.mark.parametrize("block", [5, 97, 1 << 20])
+def test_the_lane_reads_lines_as_lines_of_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """Lines cut across the blocks the lane's reader takes, lines too long to hold (within
+    one block or over many, in the middle and at the end without a line break), blank lines:
+    the same numbers, calls and findings as the line reader gives."""
+    from jsoncontract.capture import reader as reader_module
+
+    monkeypatch.setattr(reader_module, "_BLOCK", block)
+    calls = [line(completion(call_id=f"call_{i}")) for i in range(6)]
+    lines = [calls[0], "x" * 900, calls[1], "", calls[2], "{" + "y" * 2500, calls[3]]
+    lines += ["  ", calls[4], calls[5], "z" * 700]
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(lines))  # the last line has no line break
+    assert all(len(text) < 600 for text in calls)
+
+    def read(fast: bool) -> list[dict[str, Any]]:
+        reader = CaptureReader(max_line_bytes=600, window=0)
+        results = iter_results([trace], tools=TOOLS, reader=reader, fast=fast, window=0)
+        return [(r.result() if isinstance(r, PassedCall) else r).to_dict() for r in results]
+
+    lane = read(True)
+    assert lane == read(False)
+    too_long = [r for r in lane if r["findings"] and r["findings"][0]["code"] == "parse.too_large"]
+    assert [r["source"]["line"] for r in too_long] == [2, 6, 11]
+    assert len(lane) == 9

@@ -126,6 +126,7 @@ RUNS = {
     ],
     "lint": ["lint", "--no-config", "fixtures/lint/weak-tools.json"],
     "rules": ["rules"],
+    "redact": ["redact", "--check", "fixtures/captures/trace.jsonl"],
     "fixtures": [
         "fixtures",
         "--no-config",

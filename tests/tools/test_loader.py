@@ -735,9 +735,23 @@ def test_data_argument_skips_reading(tmp_path: Path) -> None:
     assert (tool.name, tool.source.file) == ("read_file", str(tmp_path / "virtual.json"))
 
 
-def test_duplicate_key_in_a_tools_file_keeps_the_last(write: Write) -> None:
+def test_duplicate_key_in_a_tools_file_is_refused_with_its_place(write: Write) -> None:
     text = '[{"name": "a", "inputSchema": {"type": "object"}, "name": "b"}]'
-    assert only(load_tool_file(write("t.json", text))).name == "b"
+    with pytest.raises(ToolLoadError) as caught:
+        load_tool_file(write("t.json", text))
+    assert caught.value.line == 1
+    assert "key 'name' appears more than once (at /0/name)" in str(caught.value)
+    # lint reads it anyway (keeping the last) and reports the duplicate as a finding
+    assert only(load_tool_file(write("t.json", text), duplicates=True)).name == "b"
+
+
+def test_additional_properties_given_twice_is_refused(write: Write) -> None:
+    text = (
+        '[{"name": "a", "inputSchema": {"type": "object", "additionalProperties": false, '
+        '"additionalProperties": true}}]'
+    )
+    with pytest.raises(ToolLoadError, match="additionalProperties"):
+        load_tool_file(write("t.json", text))
 
 
 # -- directories and several files --------------------------------------------------------
