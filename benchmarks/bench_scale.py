@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import time
@@ -56,8 +55,9 @@ def bare_loop(trace: Path, catalog: list[dict[str, Any]]) -> tuple[float, float,
     return time.process_time() - cpu, time.perf_counter() - wall, valid
 
 
-def run_check(args: list[str]) -> tuple[float, float, int, int]:
-    """(CPU seconds, wall seconds, exit code, peak RSS MB) of one child run."""
+def run_check(args: list[str]) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one child run (its peak RSS would be this
+    process's, forked with the trace in memory: bench_memory.py measures memory)."""
     wall = time.perf_counter()
     proc = subprocess.Popen(
         args, env=COMMAND_ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -70,7 +70,7 @@ def run_check(args: list[str]) -> tuple[float, float, int, int]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"check failed (exit {code}): {err.decode(errors='replace')}")
-    return usage.ru_utime + usage.ru_stime, wall, code, usage.ru_maxrss // 1024
+    return usage.ru_utime + usage.ru_stime, wall, code
 
 
 def main() -> None:
@@ -97,16 +97,14 @@ def main() -> None:
     base = [*cli(), "check", "--tools", str(tools), str(trace), "--format", "json"]
     base += ["-o", str(out / "bench-scale-report.json"), "--no-progress", *options.extra]
     figures: dict[str, list[tuple[float, float]]] = {"bare": []}
-    rss: dict[str, int] = {}
     for _ in range(options.rounds):
         cpu, wall, _valid = bare_loop(trace, catalog)
         figures["bare"].append((cpu, wall))
         for jobs in options.jobs:
             label = f"--jobs {jobs}" if jobs else "default jobs"
             command = base + (["--jobs", str(jobs)] if jobs else [])
-            cpu_c, wall_c, _code, peak = run_check(command)
+            cpu_c, wall_c, _code = run_check(command)
             figures.setdefault(label, []).append((cpu / cpu_c, wall / wall_c))
-            rss[label] = max(rss.get(label, 0), peak)
     bare_cpu = statistics.median(c for c, _ in figures["bare"])
     bare_wall = statistics.median(w for _, w in figures["bare"])
     print(
@@ -121,11 +119,11 @@ def main() -> None:
         print(
             f"check {label}: {cpu_ratio:.2f}x the bare loop in CPU time, "
             f"{wall_ratio:.2f}x in wall time "
-            f"(~{options.calls / bare_wall * wall_ratio:,.0f} calls/s wall, "
-            f"peak RSS {rss[label]} MB)"
+            f"(~{options.calls / bare_wall * wall_ratio:,.0f} calls/s wall); rounds, CPU: "
+            + ", ".join(f"{c:.2f}" for c, _ in ratios)
+            + "; wall: "
+            + ", ".join(f"{w:.2f}" for _, w in ratios)
         )
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    print(f"this process's peak RSS: {own} MB")
 
 
 if __name__ == "__main__":

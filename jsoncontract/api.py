@@ -185,19 +185,27 @@ def iter_results(
         yield from encoded_runs(checked, summary, keep)
     elif summary is None:
         yield from checked
-    else:  # one loop: a fast trace yields a result every few microseconds
-        add, add_passed = summary.add, summary.add_passed
-        for result in checked:
-            if type(result) is PassedCall:
-                add_passed(result.tool)
-            else:
-                add(result)  # type: ignore[arg-type]
-            yield result
+    else:
+        yield from counted(checked, summary)
     if summary is not None:
         summary.files = reader.files
         run_findings = list(checker.findings)
         for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
+
+
+def counted(
+    results: Iterable[CallResult | PassedCall], summary: Summary
+) -> Iterator[CallResult | PassedCall]:
+    """``results``, each counted into ``summary`` as it passes (in input order: latencies
+    are summed as one run sums them)."""
+    add, add_passed = summary.add, summary.add_passed  # a fast trace: a result every µs
+    for result in results:
+        if type(result) is PassedCall:
+            add_passed(result.tool)
+        else:
+            add(result)  # type: ignore[arg-type]
+        yield result
 
 
 def marked(

@@ -46,7 +46,9 @@ check such a trace locally with ``--jobs``, which reads in parallel up to the fi
 
 from __future__ import annotations
 
+import os
 import pickle
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,10 +143,14 @@ class SparkReport:
 
 def session(master: str, app: str = "jsoncontract") -> SparkSession:
     """A Spark session on ``master`` (``local[2]``, ``spark://host:7077``...), quiet: only
-    Spark's errors reach stderr."""
+    Spark's errors reach stderr. On a ``local`` master, the Python workers run this
+    interpreter (the one that has jsoncontract), unless ``PYSPARK_PYTHON`` names another:
+    pyspark would start ``python3`` from ``PATH``, which may be another environment's."""
     _spark()
     from pyspark.sql import SparkSession
 
+    if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
+        os.environ["PYSPARK_PYTHON"] = sys.executable  # read when the context starts
     built = (
         SparkSession.builder.master(master)
         .appName(app)
@@ -500,7 +506,7 @@ def _check_partition(
     line: a run of lines that reaches it ends as the file does), from the run's start (the
     first partition) or the assumed one; its last row is its outcome."""
     from jsoncontract.capture.ledger import StepLog
-    from jsoncontract.pipeline.parallel import Outcome, Worker
+    from jsoncontract.pipeline.parallel import Outcome, checked
 
     executor = _Executor.load(recipe)
     reader, checker = executor.reader, executor.checker
@@ -512,7 +518,6 @@ def _check_partition(
     if session is not None:
         session.reset()  # type: ignore[attr-defined]
     executor.deferred.record = None
-    worker = Worker(checker, reader, executor.lane, None, runs=False, keep="all")
     files: list[str] = []
     n = 0
     pristine = True
@@ -523,8 +528,8 @@ def _check_partition(
         done = batch[-1][0] == ends.get(file_index)
         state = reader.new_state(ledger, released)
         source = reader.read_lines(name, batch, state, executor.lane, last=done)
-        checked = _watched(worker._checked_calls(source, ledger, stop=index > 0), timed)
-        for row in _rows_of(file_index, index, n, checked, executor):
+        results = _watched(checked(checker, source, ledger if index else None), timed)
+        for row in _rows_of(file_index, index, n, results, executor):
             yield row
             n += 1
         if index and not ledger.clean:
@@ -561,6 +566,7 @@ def _check_whole(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any, ...
     order. The last row is the outcome: the run's summary, with its findings."""
     from itertools import groupby
 
+    from jsoncontract.api import counted
     from jsoncontract.pipeline.parallel import _Run
 
     executor = _Executor(recipe, defer=False)  # fresh: its idempotency index is this run's
@@ -571,31 +577,17 @@ def _check_whole(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any, ...
         n = 0
         for (file_index, name), group in groupby(rows, lambda r: (r["file_index"], r["file"])):
             lines = ((row["line"], bytes(row["value"])) for row in group)
-            counted = _counted(run.read_lines(name, lines, last=True), summary)
-            for row in _rows_of(file_index, 0, n, counted, executor):
+            results = counted(run.read_lines(name, lines, last=True), summary)
+            for row in _rows_of(file_index, 0, n, results, executor):
                 yield row
                 n += 1
-        yield from _rows_of(-1, 0, n, _counted(run.finish(), summary), executor)
+        yield from _rows_of(-1, 0, n, counted(run.finish(), summary), executor)
         for finding in checker.findings:
             summary.add_finding(finding)
         data = pickle.dumps(summary, pickle.HIGHEST_PROTOCOL)
         yield (None,) * 3 + (1, 0) + (None,) * 11 + (data,)
     finally:
         executor.business.close()
-
-
-def _counted(
-    results: Iterable[CallResult | PassedCall], summary: Summary
-) -> Iterator[CallResult | PassedCall]:
-    """``results``, counted into ``summary`` as they pass (in order: the latencies are
-    summed as a local run sums them)."""
-    add, add_passed = summary.add, summary.add_passed
-    for result in results:
-        if type(result) is PassedCall:
-            add_passed(result.tool)
-        else:
-            add(result)  # type: ignore[arg-type]
-        yield result
 
 
 def _rows_of(

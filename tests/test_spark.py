@@ -44,6 +44,9 @@ TOOLS = FIXTURES / "tools"
 def session() -> Iterator[Any]:
     from pyspark.sql import SparkSession
 
+    # the workers must import jsoncontract: this interpreter, not python3 from PATH
+    monkey = pytest.MonkeyPatch()
+    monkey.setenv("PYSPARK_PYTHON", sys.executable)
     built = (
         SparkSession.builder.master("local[2]")
         .appName("jsoncontract-tests")
@@ -56,6 +59,7 @@ def session() -> Iterator[Any]:
     built.sparkContext.setLogLevel("ERROR")
     yield built
     built.stop()
+    monkey.undo()
 
 
 def _writes(tmp_path: Path) -> Path:

@@ -336,25 +336,7 @@ class CaptureReader:
     ) -> Iterator[Any]:
         """:meth:`read_part` for numbered lines of the JSONL file ``name`` held elsewhere
         (without their line breaks: a Spark partition's); ``last``: they end the file."""
-        limit = self.max_line_bytes
-        document = self._document
-        ledger = state.ledger
-        released = state.released
-        chat = state.states[self._chat] if self._chat is not None else None
-        for number, line in lines:
-            if len(line) > limit:
-                document(name, number, None, state)
-            else:
-                if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
-                    done = lane(name, number, line)
-                    if done is not None:
-                        ledger.doc += 1
-                        yield done
-                        continue
-                document(name, number, line, state)
-            if released:
-                yield from released
-                released.clear()
+        yield from self._lines(name, lines, state, lane, counted=False)
         if last:
             yield from state.hand(state.flush())
 
@@ -589,10 +571,6 @@ class CaptureReader:
             stream.seek(start)
         left = end - start if end is not None else -1
         limit = self.max_line_bytes
-        document = self._document
-        ledger = state.ledger
-        released = state.released
-        chat = state.states[self._chat] if self._chat is not None else None
         number = first - 1
         pending: list[bytes] = []  # the start of a line that goes on in the next block
         held = 0  # its length
@@ -631,29 +609,49 @@ class CaptureReader:
                         held += len(tail)
                         if held > limit:  # skipped, never held whole, as lines_of does
                             pending, held, skipping = [], 0, True
-                for line in lines:
-                    number += 1
-                    if line is None or len(line) > limit:
-                        document(name, number, None, state)
-                    else:
-                        if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
-                            done = lane(name, number, line)
-                            if done is not None:
-                                ledger.doc += 1
-                                yield done
-                                continue
-                        document(name, number, line, state, counted=True)
-                    if released:
-                        if len(released) == 1:
-                            yield released.pop()
-                        else:
-                            yield from released
-                            released.clear()
+                yield from self._lines(name, enumerate(lines, number + 1), state, lane)
+                number += len(lines)
         except DecompressionError as exc:
             raise exc.input_error(name, number) from None
         finally:
             if not is_stdin(stream):
                 stream.close()
+
+    def _lines(
+        self,
+        name: str,
+        numbered: Iterable[tuple[int, bytes | None]],
+        state: _FileState,
+        lane: Lane | None,
+        *,
+        counted: bool = True,
+    ) -> Iterator[Any]:
+        """Numbered JSONL lines (``None``, or longer than the limit: a line too long to hold)
+        read through ``state``: while the ledger would hand a lone model-hop call straight
+        on, each is offered to ``lane`` first (see :meth:`read_checked`). ``counted``: their
+        bytes were counted as read already."""
+        limit = self.max_line_bytes
+        document = self._document
+        ledger = state.ledger
+        released = state.released
+        chat = state.states[self._chat] if self._chat is not None else None
+        for number, line in numbered:
+            if line is None or len(line) > limit:
+                document(name, number, None, state)
+            else:
+                if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
+                    done = lane(name, number, line)
+                    if done is not None:
+                        ledger.doc += 1
+                        yield done
+                        continue
+                document(name, number, line, state, counted=counted)
+            if released:
+                if len(released) == 1:
+                    yield released.pop()
+                else:
+                    yield from released
+                    released.clear()
 
     def _jsonl(
         self, name: str, lines: Iterable[tuple[int, bytes | None]], state: _FileState

@@ -31,8 +31,9 @@ checked again in the run. The first part, which starts where the run does, is ta
 
 A check has ``call``, ``event`` and ``close`` (the
 :class:`~jsoncontract.pipeline.checker.SessionGate` methods), ``passed`` (``call`` for a lone
-model call that passed the fast lane, with less work), and ``state``, ``adopt``,
-``follows`` and ``absorb`` for runs checked in parts.
+model call that passed the fast lane, with less work; a check that has nothing to say of
+such a call says so with ``lone_calls = False``, and is not asked), and ``state``,
+``adopt``, ``follows`` and ``absorb`` for runs checked in parts.
 """
 
 from __future__ import annotations
@@ -154,6 +155,10 @@ class SessionContracts:
         )
         context = CheckContext(tools, self.settings, effects)
         self.checks = [make(context) for make in CHECKS.values()]
+        # the checks a lone model call can concern (the fast lane's, one per passed call)
+        self._passing = tuple(
+            check.passed for check in self.checks if getattr(check, "lone_calls", True)
+        )
         self._held: list[Finding] = []
 
     @classmethod
@@ -184,11 +189,11 @@ class SessionContracts:
     def passed(self, passed: PassedCall) -> None:
         """:meth:`call` for a lone model call that passed the fast lane (no result, no
         session), with less work: what the checks find is held the same way."""
-        from jsoncontract.pipeline.checker import locate
-
-        for check in self.checks:
-            found = check.passed(passed)
+        for check in self._passing:
+            found = check(passed)
             if found:
+                from jsoncontract.pipeline.checker import locate
+
                 self._held.extend(locate(list(found), passed.call()))
 
     def event(self, event: TraceEvent) -> tuple[Finding, ...]:

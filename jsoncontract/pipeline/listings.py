@@ -50,6 +50,9 @@ def schema_hash(schema: Any) -> int:
 class ListingCheck:
     """The MCP session contracts (see the module)."""
 
+    #: nothing to say of a lone model call (see :mod:`jsoncontract.pipeline.contracts`)
+    lone_calls = False
+
     def __init__(self) -> None:
         self._lists: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._announced: set[str] = set()

@@ -191,6 +191,25 @@ def _cut(name: str, size: int, part_bytes: int, named: bool) -> list[Part]:
     return parts
 
 
+def checked(
+    checker: Checker, source: Iterable[Any], ledger: StepLog | None = None
+) -> Iterator[CallResult | PassedCall]:
+    """What a reader gives (calls, checked ones from the fast lane, trace events), checked:
+    trace events go to the checks over the run. With ``ledger`` (a part read on its own),
+    nothing more once a result or a trace event came in: the part is then read in the run."""
+    check, session = checker.check, checker.session
+    for item in source:
+        kind = type(item)
+        if kind is PassedCall or kind is CallResult:
+            yield item
+        elif kind is ToolCall:
+            yield check(item)
+        elif session is not None:
+            checker.findings.extend(session.event(item))
+        if ledger is not None and not ledger.clean:
+            return
+
+
 # -- the worker side --------------------------------------------------------------------------
 
 
@@ -294,25 +313,6 @@ class Worker:
             None if pristine else state.memory(),
         )
 
-    def _checked_calls(
-        self, source: Iterable[Any], ledger: StepLog, *, stop: bool
-    ) -> Iterator[CallResult | PassedCall]:
-        """The part's calls checked (trace events go to the checks over the run); with
-        ``stop``, nothing more once a result or a trace event came in (the part is then read
-        in the run)."""
-        checker = self.checker
-        check, session = checker.check, checker.session
-        for item in source:
-            kind = type(item)
-            if kind is PassedCall or kind is CallResult:
-                yield item
-            elif kind is ToolCall:
-                yield check(item)
-            elif session is not None:
-                checker.findings.extend(session.event(item))
-            if stop and not ledger.clean:
-                return
-
     def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
         """The part's results: passing calls as tuples, others as they are; with ``runs`` (a
         JSON report), consecutive results as ``(summary, entries)``, counted and encoded. A
@@ -326,7 +326,7 @@ class Worker:
             from jsoncontract.reporters.check_json import PassedEntries, encode_result
 
             entry = PassedEntries().entry
-        for result in self._checked_calls(source, ledger, stop=stop):
+        for result in checked(self.checker, source, ledger if stop else None):
             if type(result) is PassedCall:
                 if not runs:
                     yield (
@@ -464,16 +464,16 @@ class _Run:
         if self.state is None:
             self.state = self.reader.new_state(self.ledger, self.released)
         try:
-            yield from self._checked(source(self.state))
+            yield from checked(self.checker, source(self.state))
         except InputError as exc:
             if part is None or part.named:  # what came before is handed on first
                 self.ledger.flush(self.released)
-                yield from self._checked(self._drain())
+                yield from checked(self.checker, self._drain())
                 raise
             # a file found in a directory: skipped, or an unreadable call, and the run
             # goes on with the next file, as one process does
             found = Found(Path(part.file), named=False)
-            yield from self._checked(self.reader.lenient(found, exc, self.state))
+            yield from checked(self.checker, self.reader.lenient(found, exc, self.state))
             self.abandoned.add(part.file)
             self.state = None
             return
@@ -484,7 +484,7 @@ class _Run:
         """The end of the run: what the ledger still holds, then the checks over the run
         close."""
         self.ledger.flush(self.released)
-        yield from self._checked(self._drain())
+        yield from checked(self.checker, self._drain())
         session = self.checker.session
         if session is not None:
             self.checker.findings.extend(session.close())
@@ -494,18 +494,6 @@ class _Run:
         items = list(released)
         released.clear()
         yield from items
-
-    def _checked(self, source: Iterable[Any]) -> Iterator[CallResult | PassedCall]:
-        checker = self.checker
-        check, session = checker.check, checker.session
-        for item in source:
-            kind = type(item)
-            if kind is PassedCall or kind is CallResult:
-                yield item
-            elif kind is ToolCall:
-                yield check(item)
-            elif session is not None:
-                checker.findings.extend(session.event(item))
 
 
 def iter_parallel(
@@ -524,7 +512,7 @@ def iter_parallel(
     :class:`~jsoncontract.model.ResultRun` values, counted and encoded by the workers.
     ``matcher`` (not with ``runs``) marks findings against a baseline, in input order.
     ``summary`` is completed at the end (files, and the findings over the run)."""
-    from jsoncontract.api import marked
+    from jsoncontract.api import counted, encoded_runs, marked
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.pipeline.checker import Checker as CheckerClass
     from jsoncontract.pipeline.contracts import SessionContracts
@@ -559,23 +547,16 @@ def iter_parallel(
     add_passed = summary.add_passed if summary is not None else None
     files = sum(1 for part in parts if part.start == 0)
 
-    def here(part: Part) -> Iterator[CallResult | PassedCall | ResultRun]:
-        """The part read in the parent."""
-        checked = run.read(part)
+    def here(results: Iterator[CallResult | PassedCall]) -> Iterator[Any]:
+        """What the parent read itself, marked, counted and encoded as the report wants."""
         if matcher is not None:
-            checked = marked(checked, matcher)
+            results = marked(results, matcher)
         if runs:
-            from jsoncontract.api import encoded_runs
-
-            yield from encoded_runs(checked, summary, keep)
-            return
-        for result in checked:
-            if type(result) is PassedCall:
-                if add_passed is not None:
-                    add_passed(result.tool)
-            elif add is not None:
-                add(result)  # type: ignore[arg-type]
-            yield result
+            yield from encoded_runs(results, summary, keep)
+        elif summary is not None:
+            yield from counted(results, summary)
+        else:
+            yield from results
 
     _WORKER["worker"] = worker
     import multiprocessing  # here: --help and a one-call check do not pay for them
@@ -632,7 +613,7 @@ def iter_parallel(
                 reader.bytes_read += end - part.start
                 continue
             if outcome is None or not run.takes(frozenset((part.file,)), outcome, index == 0):
-                yield from here(part)
+                yield from here(run.read(part))
                 run.started = True
                 if run.ledger.expects_results and pool is not None:
                     # results cannot be split: the rest is read here
@@ -683,18 +664,7 @@ def iter_parallel(
                 f"a worker process died before {unsent[0].describe()} was checked; nothing "
                 "was written (run with --jobs 1 to check in one process)"
             )
-        finished = run.finish()
-        if matcher is not None:
-            finished = marked(finished, matcher)
-        if runs:
-            from jsoncontract.api import encoded_runs
-
-            yield from encoded_runs(finished, summary, keep)
-        else:
-            for result in finished:
-                if add is not None:
-                    add(result)  # type: ignore[arg-type]
-                yield result
+        yield from here(run.finish())
     except BaseException:  # an error, Ctrl-C, or the reader of the results stopping
         if pool is not None:
             _stop(pool)

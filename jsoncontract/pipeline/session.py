@@ -28,6 +28,9 @@ SESSION_CODES = {entry.code: entry.summary for entry in codes.CATALOG.of(codes.S
 class SessionFindings:
     """Reports results without calls; the rest of the run passes through unremarked."""
 
+    #: nothing to say of a lone model call (see :mod:`jsoncontract.pipeline.contracts`)
+    lone_calls = False
+
     #: nothing to say about single calls: the checker does not ask
     per_call = False
 
