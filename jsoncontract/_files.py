@@ -55,6 +55,13 @@ COMPRESSIONS: Final = {".gz": "gzip", ".zst": "zstd"}
 _MAGIC: Final = ((b"\x1f\x8b", "gzip"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _READ_CHUNK: Final = 1 << 20
 _FEED: Final = 1 << 16
+#: Decompressed bytes one step aims at: a step stops feeding once it has this much, so a
+#: bomb (gzip reaches about 1,000:1) is unpacked a little at a time, never whole.
+_OUT_STEP: Final = 1 << 20
+#: Zstandard input fed per call when the decompressor cannot bound its output (the
+#: ``zstandard`` package): a 4-byte run-length block unpacks to 128 KiB, so 256 bytes of
+#: input give at most 8 MiB.
+_ZSTD_FEED: Final = 1 << 8
 
 
 def compressed_suffixes(suffixes: tuple[str, ...]) -> tuple[str, ...]:
@@ -435,13 +442,16 @@ class DecompressionError(Exception):
 
 class _Decompressor(io.RawIOBase):
     """A raw stream decompressing gzip (every member) or Zstandard (every frame) from
-    ``source``, read in chunks; a buffered reader on top gives C-speed ``readline``."""
+    ``source``, read in chunks; a buffered reader on top gives C-speed ``readline``. Each
+    step unpacks about :data:`_OUT_STEP` bytes, whatever the compression ratio."""
 
     def __init__(self, source: IO[bytes], kind: str) -> None:
         super().__init__()
         self._source = source
         self._kind = kind
-        self._consumed = 0  # compressed bytes taken from the source
+        self._consumed = 0  # compressed bytes taken by the decompressor
+        self._input = b""  # compressed bytes read from the source
+        self._in_at = 0  # how much of ``_input`` the decompressor took
         self._pending = b""
         self._at = 0  # how much of ``_pending`` was handed out
         self._done = False
@@ -472,39 +482,49 @@ class _Decompressor(io.RawIOBase):
         return size
 
     def _step(self) -> bytes:
-        chunk = self._source.read(_READ_CHUNK)
-        if not chunk:
-            self._done = True
-            if self._started and not self._engine.eof:
-                self._error = DecompressionError(
-                    self._kind,
-                    "the compressed stream ends early (the file is truncated)",
-                    self._consumed,
-                )
-            return b""
+        """The next piece of decompressed data (empty at the end or at a fault)."""
         out = bytearray()
-        # fed in slices, so that a fault is placed near where it is and the data before
-        # it is still read
-        for start in range(0, len(chunk), _FEED):
-            data = chunk[start : start + _FEED]
-            while data:
-                try:
-                    out += self._engine.decompress(data)
-                except Exception as exc:  # zlib.error, zstd errors: corrupt data
-                    why = str(exc) or type(exc).__name__
-                    self._error = DecompressionError(self._kind, why, self._consumed)
+        gzip = self._kind == "gzip"
+        feed = _FEED if gzip else _ZSTD_FEED
+        while len(out) < _OUT_STEP:
+            if self._in_at >= len(self._input):
+                chunk = self._source.read(_READ_CHUNK)
+                if not chunk:
                     self._done = True
-                    return bytes(out)
-                self._started = True
-                if not self._engine.eof:
-                    self._consumed += len(data)
+                    if self._started and not self._engine.eof:
+                        self._error = DecompressionError(
+                            self._kind,
+                            "the compressed stream ends early (the file is truncated)",
+                            self._consumed,
+                        )
                     break
-                rest = self._engine.unused_data
-                self._consumed += len(data) - len(rest)
-                data = rest
-                if data and not data.strip(b"\0"):  # zero padding after the last member
-                    self._consumed += len(data)
-                    data = b""
+                self._input, self._in_at = chunk, 0
+            # fed in slices, so that a fault is placed near where it is and the data before
+            # it is still read
+            data = self._input[self._in_at : self._in_at + feed]
+            engine = self._engine
+            try:
+                if gzip:
+                    out += engine.decompress(data, _OUT_STEP - len(out))
+                else:
+                    out += engine.decompress(data)
+            except Exception as exc:  # zlib.error, zstd errors: corrupt data
+                why = str(exc) or type(exc).__name__
+                self._error = DecompressionError(self._kind, why, self._consumed)
+                self._done = True
+                break
+            self._started = True
+            left = len(engine.unused_data) if engine.eof else 0
+            if gzip:
+                left += len(engine.unconsumed_tail)
+            taken = len(data) - left
+            self._in_at += taken
+            self._consumed += taken
+            if engine.eof:  # the end of a member or frame: another may follow
+                rest = self._input[self._in_at : self._in_at + feed]
+                if rest and not rest.strip(b"\0"):  # zero padding after the last member
+                    self._in_at += len(rest)
+                    self._consumed += len(rest)
                 self._engine = self._new_engine()
                 self._started = False
         return bytes(out)

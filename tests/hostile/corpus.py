@@ -609,6 +609,117 @@ CASES += [
 ]
 
 
+def _gzip_bomb(root: Path) -> None:
+    """1 KB of gzip that unpacks to a line of 1 GB between two good calls (about 1,000:1)."""
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # the gzip container
+    parts = [packer.compress((chat('{"city": "Oslo"}') + "\n").encode())]
+    parts.append(packer.compress(b'{"role": "assistant", "content": "'))
+    chunk = b"x" * MB
+    parts.extend(packer.compress(chunk) for _ in range(1024))
+    parts.append(packer.compress(b'"}\n' + (chat('{"city": 7}', call_id="c2") + "\n").encode()))
+    parts.append(packer.flush())
+    (root / "trace.jsonl.gz").write_bytes(b"".join(parts))
+    (root / "tools.json").write_text(tools())
+
+
+def _zstd_window(root: Path) -> None:
+    """A Zstandard frame whose header asks for a 2 GB window (a decoder that honoured it
+    would allocate that much), holding one raw block of a good call."""
+    body = (chat('{"city": "Oslo"}') + "\n").encode()
+    header = b"\x28\xb5\x2f\xfd" + b"\x00" + bytes([(31 - 10) << 3])  # window 2**31
+    block = ((len(body) << 3) | 1).to_bytes(3, "little")  # the last block, raw
+    (root / "trace.jsonl.zst").write_bytes(header + block + body)
+    (root / "tools.json").write_text(tools())
+
+
+def _zstd_bomb(root: Path) -> None:
+    """32 KB of Zstandard that unpacks to a line of 1 GB (run-length blocks of 128 KiB, 4
+    bytes each) between two good calls."""
+
+    def block(kind: int, size: int, last: bool = False) -> bytes:
+        return (size << 3 | kind << 1 | int(last)).to_bytes(3, "little")
+
+    head = (chat('{"city": "Oslo"}') + "\n").encode() + b'{"role": "assistant", "content": "'
+    tail = b'"}\n' + (chat('{"city": 7}', call_id="c2") + "\n").encode()
+    frame = [b"\x28\xb5\x2f\xfd\x00" + bytes([(17 - 10) << 3])]  # a window of 128 KiB
+    frame.append(block(0, len(head)) + head)  # raw
+    frame.extend(block(1, 1 << 17) + b"x" for _ in range(8192))  # run-length
+    frame.append(block(0, len(tail), last=True) + tail)
+    (root / "trace.jsonl.zst").write_bytes(b"".join(frame))
+    (root / "tools.json").write_text(tools())
+
+
+def _cut_gzip(root: Path) -> None:
+    """A gzip trace cut short in its middle (a capture still being written, or copied
+    half), whose calls carry a key."""
+    import gzip
+
+    lines = "".join(
+        chat(json.dumps({"city": "Oslo", "token": OPENAI_KEY}), call_id=f"c{i}") + "\n"
+        for i in range(2000)
+    )
+    packed = gzip.compress(lines.encode())
+    (root / "trace.jsonl.gz").write_bytes(packed[: len(packed) // 2])
+    (root / "tools.json").write_text(tools())
+
+
+CASES += [
+    Case(
+        "gzip-bomb",
+        ("check", "--no-config", "--tools", "tools.json", "trace.jsonl.gz"),
+        _gzip_bomb,
+        (1,),
+        max_mb=200,
+        max_seconds=60,
+    ),
+    Case(
+        "gzip-bomb-on-stdin",
+        ("check", "--no-config", "--tools", "tools.json", "-"),
+        _gzip_bomb,
+        (1,),
+        shell="{cmd} < trace.jsonl.gz",
+        max_mb=200,
+        max_seconds=60,
+    ),
+    Case(
+        "zstd-bomb",
+        ("check", "--no-config", "--tools", "tools.json", "trace.jsonl.zst"),
+        _zstd_bomb,
+        (1,),
+        max_mb=200,
+        max_seconds=60,
+    ),
+    Case(
+        "zstd-window-of-2-gb",
+        ("check", "--no-config", "--tools", "tools.json", "trace.jsonl.zst"),
+        _zstd_window,
+        (2,),
+        error="trace.jsonl.zst",
+        max_mb=200,
+    ),
+    Case(
+        "gzip-cut-short",
+        (
+            "check",
+            "--no-config",
+            "--tools",
+            "tools.json",
+            "-f",
+            "json",
+            "-o",
+            "r.json",
+            "trace.jsonl.gz",
+        ),
+        _cut_gzip,
+        (2,),
+        error="trace.jsonl.gz",
+        secrets=(OPENAI_KEY,),
+    ),
+]
+
+
 def write(out: Path) -> None:
     """Write every case's inputs under ``out/<name>/`` and the list of cases."""
     manifest = []
