@@ -152,6 +152,65 @@ def test_the_capture_reader_reads_anything(data: bytes, suffix: str, tmp_path: P
     _only_our_errors(lambda: list(CaptureReader().read([path])))
 
 
+def _compress(data: bytes, kind: str, members: int) -> bytes:
+    """``data`` as gzip members or Zstandard frames (cut in ``members`` pieces)."""
+    import gzip
+
+    import zstandard
+
+    step = max(1, len(data) // members)
+    pieces = [data[at : at + step] for at in range(0, len(data), step)] or [b""]
+    if kind == "gzip":
+        return b"".join(gzip.compress(piece) for piece in pieces)
+    packer = zstandard.ZstdCompressor()
+    return b"".join(packer.compress(piece) for piece in pieces)
+
+
+@given(
+    data=mutated(CAPTURES),
+    kind=st.sampled_from(["gzip", "zstd"]),
+    members=st.integers(1, 4),
+    cut=st.integers(0, 3),
+    flip=st.integers(0, 1_000_000),
+)
+def test_compressed_captures_read_as_plain_or_fail_cleanly(
+    data: bytes, kind: str, members: int, cut: int, flip: int, tmp_path: Path
+) -> None:
+    """Intact: the same calls as the plain file. Truncated or with a byte flipped: the calls
+    read, then an input error, never another exception."""
+    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.errors import InputError
+
+    plain = tmp_path / "capture.jsonl"
+    plain.write_bytes(data)
+    packed = bytearray(_compress(data, kind, members))
+    if cut == 1:
+        del packed[len(packed) * 2 // 3 :]
+    elif cut == 2 and packed:
+        packed[flip % len(packed)] ^= 0x5A
+    path = tmp_path / ("capture.jsonl" + (".gz" if kind == "gzip" else ".zst"))
+    path.write_bytes(bytes(packed))
+
+    def calls(source: Path) -> list[Any]:
+        return [
+            (c.tool, c.call_id, c.source.line, c.source.pointer)
+            for c in CaptureReader().read([source])
+        ]
+
+    try:
+        expected = calls(plain)
+    except JsoncontractError:
+        return
+    if cut in (0, 3):
+        assert calls(path) == expected
+    else:
+        try:
+            got = calls(path)
+        except InputError:
+            return
+        assert len(got) <= len(expected) or cut == 2  # a flip may still decode
+
+
 @given(data=documents(TOOLS) | mutated(YAML), suffix=st.sampled_from([".json", ".yaml"]))
 def test_the_tool_loader_reads_anything(data: bytes, suffix: str, tmp_path: Path) -> None:
     from jsoncontract.tools import load_tool_file
