@@ -1,5 +1,5 @@
-"""``check`` on Apache Spark, for traces that outgrow one machine (``pip install
-'jsoncontract[spark]'``).
+"""``check`` on Apache Spark, for traces that outgrow one machine (the ``spark`` extra:
+``pip install -e '.[spark]'`` in a clone of jsoncontract).
 
     >>> from jsoncontract import spark  # doctest: +SKIP
     >>> lines = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -80,7 +81,8 @@ def _spark() -> Any:
         import pyspark
     except ImportError:
         raise UsageError(
-            "Apache Spark support needs pyspark: pip install 'jsoncontract[spark]'"
+            "Apache Spark support needs pyspark 4.0: install the spark extra "
+            "(pip install -e '.[spark]' in a clone of jsoncontract)"
         ) from None
     return pyspark
 
@@ -145,20 +147,43 @@ def session(master: str, app: str = "jsoncontract") -> SparkSession:
     """A Spark session on ``master`` (``local[2]``, ``spark://host:7077``...), quiet: only
     Spark's errors reach stderr. On a ``local`` master, the Python workers run this
     interpreter (the one that has jsoncontract), unless ``PYSPARK_PYTHON`` names another:
-    pyspark would start ``python3`` from ``PATH``, which may be another environment's."""
+    pyspark would start ``python3`` from ``PATH``, which may be another environment's.
+
+    Raises:
+        UsageError: ``master`` is no Spark master URL, or Spark's Java process did not start.
+    """
     _spark()
     from pyspark.sql import SparkSession
 
+    if not _MASTER.fullmatch(master):
+        raise UsageError(
+            f"{master!r} is not a Spark master: use local, local[N], local[*], "
+            "spark://HOST:PORT, yarn or k8s://URL"
+        )
     if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
         os.environ["PYSPARK_PYTHON"] = sys.executable  # read when the context starts
-    built = (
-        SparkSession.builder.master(master)
-        .appName(app)
-        .config("spark.ui.showConsoleProgress", "false")
-        .getOrCreate()
-    )
+    try:
+        built = (
+            SparkSession.builder.master(master)
+            .appName(app)
+            .config("spark.ui.showConsoleProgress", "false")
+            .getOrCreate()
+        )
+    except Exception as exc:  # pyspark's own errors, when its Java process does not start
+        if "JAVA_GATEWAY_EXITED" not in str(exc) and "JAVA_HOME" not in str(exc):
+            raise
+        raise UsageError(
+            f"Spark did not start on {master}: its Java process exited (Spark 4 needs Java "
+            "17 or later on PATH or in JAVA_HOME; Spark's own message is above)"
+        ) from None
     built.sparkContext.setLogLevel("ERROR")
     return built
+
+
+#: The master URLs Spark takes (``spark-submit --master``).
+_MASTER: Final = re.compile(
+    r"local(\[(\*|\d+)(,\d+)?\])?|local-cluster\[\d+,\d+,\d+\]|yarn|(spark|k8s)://\S+"
+)
 
 
 def active_session() -> SparkSession | None:

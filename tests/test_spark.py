@@ -262,3 +262,26 @@ def test_zstandard_captures_are_refused_with_what_to_do(session: Any, tmp_path: 
     packed.write_bytes(b"(\xb5/\xfd")
     with pytest.raises(UsageError, match=r"decompress \.zst first"):
         jspark.read_captures(session, [packed])
+
+
+@pytest.mark.parametrize("master", ["nope://x", "local[two]", "", "spark:/host"])
+def test_a_master_spark_does_not_take_is_a_usage_error(master: str) -> None:
+    """Refused before Spark's Java process starts (which would print its own stack trace)."""
+    with pytest.raises(UsageError, match="is not a Spark master"):
+        jspark.session(master)
+
+
+def test_the_cli_refuses_a_bad_master_in_one_line(run_cli: Any) -> None:
+    result = run_cli(
+        "check",
+        "--spark",
+        "nope://x",
+        "--tools",
+        str(TOOLS),
+        str(FIXTURES / "captures" / "trace.jsonl"),
+    )
+    assert result.code == 2
+    assert result.stderr.strip().splitlines() == [
+        "jsoncontract: error: 'nope://x' is not a Spark master: use local, local[N], local[*], "
+        "spark://HOST:PORT, yarn or k8s://URL"
+    ]
