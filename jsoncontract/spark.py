@@ -195,33 +195,22 @@ def active_session() -> SparkSession | None:
     return SparkSession.getActiveSession()
 
 
-def read_captures(
-    session: SparkSession, paths: Iterable[str | Path], *, exclude: Sequence[str] = ()
-) -> DataFrame:
-    """The lines of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain or
-    ``.gz``; directories searched, less the files the glob patterns of ``exclude`` match)
-    as a DataFrame of ``file_index``, ``file``, ``line``, ``value``, in input order.
+def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -> list[str]:
+    """The files :func:`read_captures` reads for ``paths``, checked before Spark starts.
 
     Raises:
-        UsageError: a file is no JSONL capture, is compressed with Zstandard (which
-            Spark's text reader does not read), or holds compressed data its name does not
-            say (Spark decompresses by name).
+        UsageError: standard input is named, a file is no JSONL capture, is compressed
+            with Zstandard (which Spark's text reader does not read), or holds compressed
+            data its name does not say (Spark decompresses by name).
     """
-    _spark()
-    from pyspark.sql.types import BinaryType, LongType, StringType, StructField, StructType
-
+    paths = list(paths)
+    if any(str(path) == "-" for path in paths):
+        raise UsageError(
+            "--spark reads files the cluster opens, not standard input: write it to a file "
+            "first, or check it without --spark"
+        )
     files = [str(p) for p in expand(paths, CAPTURE_SUFFIXES, what="capture", exclude=exclude)]
-    schema = StructType(
-        [
-            StructField("file_index", LongType(), False),
-            StructField("file", StringType(), False),
-            StructField("line", LongType(), False),
-            StructField("value", BinaryType(), False),
-        ]
-    )
-    context = session.sparkContext
-    rdds = []
-    for index, name in enumerate(files):
+    for name in files:
         plain = Path(name).with_suffix("") if compression_of(name) else Path(name)
         if plain.suffix.lower() not in JSONL_SUFFIXES or compression_of(name) == "zstd":
             raise UsageError(
@@ -233,6 +222,34 @@ def read_captures(
                 f"{name}: holds {compression_in(name)} data its name does not say, and Spark "
                 "decompresses by name: name it .gz (or check it without --spark)"
             )
+    return files
+
+
+def read_captures(
+    session: SparkSession, paths: Iterable[str | Path], *, exclude: Sequence[str] = ()
+) -> DataFrame:
+    """The lines of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain or
+    ``.gz``; directories searched, less the files the glob patterns of ``exclude`` match)
+    as a DataFrame of ``file_index``, ``file``, ``line``, ``value``, in input order.
+
+    Raises:
+        UsageError: as :func:`capture_files`.
+    """
+    _spark()
+    from pyspark.sql.types import BinaryType, LongType, StringType, StructField, StructType
+
+    files = capture_files(paths, exclude=exclude)
+    schema = StructType(
+        [
+            StructField("file_index", LongType(), False),
+            StructField("file", StringType(), False),
+            StructField("line", LongType(), False),
+            StructField("value", BinaryType(), False),
+        ]
+    )
+    context = session.sparkContext
+    rdds = []
+    for index, name in enumerate(files):
         # the text source keeps each line's bytes as they are (cast to binary: invalid
         # UTF-8 included), split at line feeds only, as a local run splits them
         text = session.read.option("lineSep", "\n").text(str(Path(name).resolve()))

@@ -285,3 +285,10 @@ def test_the_cli_refuses_a_bad_master_in_one_line(run_cli: Any) -> None:
         "jsoncontract: error: 'nope://x' is not a Spark master: use local, local[N], local[*], "
         "spark://HOST:PORT, yarn or k8s://URL"
     ]
+
+
+def test_stdin_is_refused_before_spark_starts(run_cli: Any) -> None:
+    result = run_cli("check", "--spark", "local[1]", "--tools", str(TOOLS), "-", stdin=b"{}\n")
+    assert result.code == 2
+    assert "not standard input: write it to a file first" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1  # no Spark start-up lines

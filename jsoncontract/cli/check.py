@@ -189,6 +189,7 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     assert settings.spark is not None
     business = settings.business
     config = business.config.path
+    spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark starts
     running = spark.active_session()
     session = spark.session(settings.spark)
     try:
