@@ -115,18 +115,26 @@ def load(data: bytes | str) -> tuple[Any, tuple[Anomaly, ...]]:
         if exc.msg == "depth limit exceeded":
             raise NotJSON(_too_deep(exc.pos)) from None
         return _load_exact(raw)
-    shape = raw.translate(_DIGIT_MAP)
-    if _FIFTEEN_DIGITS in shape and (  # rare: one search decides for the common case
-        _NINETEEN_DIGITS in shape  # may exceed 64 bits: check exactly
-        or _NEAR_WHOLE[0] in raw  # a fraction a double may round away
-        or _NEAR_WHOLE[1] in raw
-    ):
-        return _load_exact(raw)
-    if _TINY_EXPONENT in shape:  # an exponent of -100 or less: may read as 0
+    if may_hide_numbers(raw):
         return _load_exact(raw)
     if type(value) in _CONTAINERS and _may_hide_duplicates(raw, value):
         return _load_exact(raw)
     return value, ()
+
+
+def may_hide_numbers(raw: bytes) -> bool:
+    """Whether a number of the JSON text ``raw`` may be one a fast parser reads as another:
+    an integer past 64 bits, a fraction a double rounds to a whole number, or a literal
+    that is not 0 read as 0. A cheap bound (a 19-digit integer that fits passes it too):
+    when it holds, only the exact parse can tell."""
+    shape = raw.translate(_DIGIT_MAP)
+    if _FIFTEEN_DIGITS in shape and (  # rare: one search decides for the common case
+        _NINETEEN_DIGITS in shape  # may exceed 64 bits
+        or _NEAR_WHOLE[0] in raw  # a fraction a double may round away
+        or _NEAR_WHOLE[1] in raw
+    ):
+        return True
+    return _TINY_EXPONENT in shape  # an exponent of -100 or less: may read as 0
 
 
 def _may_hide_duplicates(raw: bytes, value: Any) -> bool:

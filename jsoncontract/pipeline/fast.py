@@ -19,8 +19,10 @@ What keeps it exact:
   before OpenAI Chat claims it (MCP's ``jsonrpc``);
 - what orjson hides is ruled out on the line as the full path's probes rule it out on the
   line and then on the arguments: no escaped ``0-9:;<=>?`` (``\\u003``) anywhere, so every
-  digit and colon of the arguments text is a literal byte of the line; no run of 19 digits
-  in the line, so no integer of the arguments (or the envelope) may pass 64 bits; and, with
+  digit and colon of the arguments text is a literal byte of the line; the parser's number
+  probe (:func:`~jsoncontract._json.may_hide_numbers`) on the line, so no integer of the
+  arguments (or the envelope) may pass 64 bits and no fraction or tiny literal may read as
+  another number; and, with
   the arguments' parsed value put in place of their text, as many colons in the
   re-serialised document as in the line, so no duplicate key was dropped at either level
   (each level can only lose colons). Lone surrogates, invalid UTF-8, NaN and nesting
@@ -45,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract._json import _DIGIT_MAP, _ESCAPED_COLON_PREFIX, _NINETEEN_DIGITS
+from jsoncontract._json import _ESCAPED_COLON_PREFIX, may_hide_numbers
 from jsoncontract.capture.openai_chat import DIALECT as OPENAI_CHAT
 from jsoncontract.model import (
     ArgumentsForm,
@@ -95,8 +97,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     loads = orjson.loads
     dumps = orjson.dumps
     error = orjson.JSONDecodeError
-    digit_map = _DIGIT_MAP
-    nineteen = _NINETEEN_DIGITS
+    hides_numbers = may_hide_numbers
     escaped = _ESCAPED_COLON_PREFIX
     dialect = OPENAI_CHAT.name
     hop = Hop.MODEL
@@ -123,7 +124,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             return True
 
     def lane(file: str, number: int, line: bytes) -> PassedCall | CallResult | None:
-        if escaped in line or nineteen in line.translate(digit_map):
+        if escaped in line or hides_numbers(line):
             return None
         try:
             doc = loads(line)

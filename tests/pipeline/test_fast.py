@@ -121,6 +121,10 @@ def _lines() -> list[str]:
         raw_arguments("[" * 300 + "]" * 300),
         line(completion({"city": "Oslo"}, name="update_shipment")),
         line(completion({"order_id": "ORD-1", "priority": "standard"}, name="update_shipment")),
+        raw_arguments('{"city":"Oslo","days":1.0000000000000001}'),  # read as a whole 1
+        raw_arguments('{"city":"Oslo","days":2.9999999999999999}'),
+        raw_arguments('{"city":"Oslo","days":1e-400}'),  # read as 0
+        raw_arguments('{"city":"Oslo","days":3}', call_id="c" + "0" * 15),  # the bound: 15 zeros
     ]
 
 
@@ -172,7 +176,7 @@ def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) 
     # what might hide something, and every other shape, is read by the full path (a
     # 20-digit integer that fits in 64 bits too: the probe is a cheap bound, not exact)
     full_path = [i for i, item in enumerate(taken) if item is None]
-    assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, *range(24, 36)]
+    assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, *range(24, 36), *range(40, 44)]
     # the rest are failures the lane hands, read, to the checker's gates
     assert all(taken[i] is not None and taken[i].stage for i in (1, 10, *range(12, 19)))
 
