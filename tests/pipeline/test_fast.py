@@ -125,6 +125,8 @@ def _lines() -> list[str]:
         raw_arguments('{"city":"Oslo","days":2.9999999999999999}'),
         raw_arguments('{"city":"Oslo","days":1e-400}'),  # read as 0
         raw_arguments('{"city":"Oslo","days":3}', call_id="c" + "0" * 15),  # the bound: 15 zeros
+        line(completion({"city": "sk-" + "proj-Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2"})),  # a secret, valid
+        line(completion({"city": "Oslo", "unit": "AKIA" + "IOSFODNN7EXAMPLE"})),  # invalid
     ]
 
 
@@ -172,7 +174,7 @@ def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) 
     lines = _lines()
     taken = [lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass")) for text in lines]
     passed = [i for i, item in enumerate(taken) if isinstance(item, PassedCall)]
-    assert passed == [0, 2]
+    assert passed == [0, 2, 44]
     # what might hide something, and every other shape, is read by the full path (a
     # 20-digit integer that fits in 64 bits too: the probe is a cheap bound, not exact)
     full_path = [i for i, item in enumerate(taken) if item is None]
@@ -196,7 +198,8 @@ def test_every_report_format_is_the_same_with_the_lane(tmp_path: Path) -> None:
     from jsoncontract.reporters import formats
 
     trace = tmp_path / "trace.jsonl"
-    trace.write_text("\n".join(_lines()[:30]) + "\n", encoding="utf-8", errors="surrogatepass")
+    lines = _lines()[:30] + _lines()[40:]  # with numbers a double misreads, and secrets
+    trace.write_text("\n".join(lines) + "\n", encoding="utf-8", errors="surrogatepass")
     for fmt in formats("check"):
         reports = []
         for fast in (False, True):
