@@ -55,10 +55,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import compression_in, compression_of, expand
+from jsoncontract._files import (
+    DecompressionError,
+    compression_in,
+    compression_of,
+    find,
+    open_stream,
+)
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
-from jsoncontract.errors import UsageError
+from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import CallResult, Hop, PassedCall, Summary
 
 if TYPE_CHECKING:
@@ -199,9 +205,11 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
     """The files :func:`read_captures` reads for ``paths``, checked before Spark starts.
 
     Raises:
+        InputError: a file named in ``paths`` cannot be read or is empty (as in a local run).
         UsageError: standard input is named, a file is no JSONL capture, is compressed
-            with Zstandard (which Spark's text reader does not read), or holds compressed
-            data its name does not say (Spark decompresses by name).
+            with Zstandard (which Spark's text reader does not read), holds compressed
+            data its name does not say (Spark decompresses by name), or is found in a
+            directory and cannot be read or is empty (a local run reports it and goes on).
     """
     paths = list(paths)
     if any(str(path) == "-" for path in paths):
@@ -209,8 +217,18 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
             "--spark reads files the cluster opens, not standard input: write it to a file "
             "first, or check it without --spark"
         )
-    files = [str(p) for p in expand(paths, CAPTURE_SUFFIXES, what="capture", exclude=exclude)]
-    for name in files:
+    found = find(paths, CAPTURE_SUFFIXES, what="capture", exclude=exclude)
+    files = [str(f.path) for f in found]
+    for item, name in zip(found, files, strict=True):
+        why = _unreadable(name)
+        if why is not None:
+            if item.named:  # as a local run refuses it
+                raise InputError(why, file=name)
+            raise UsageError(
+                f"{name}: {why}; a local run reports such a file found in a directory "
+                "(input.unreadable) and checks the rest, Spark cannot read it: --exclude it "
+                "or check without --spark"
+            )
         plain = Path(name).with_suffix("") if compression_of(name) else Path(name)
         if plain.suffix.lower() not in JSONL_SUFFIXES or compression_of(name) == "zstd":
             raise UsageError(
@@ -223,6 +241,23 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
                 "decompresses by name: name it .gz (or check it without --spark)"
             )
     return files
+
+
+def _unreadable(name: str) -> str | None:
+    """Why the capture ``name`` holds no line to check (it cannot be opened, or holds only
+    white space, once decompressed), or ``None``."""
+    try:
+        with open_stream(name) as stream:
+            while chunk := stream.read(1 << 16):
+                if chunk.strip():
+                    return None
+    except InputError as exc:
+        return exc.message
+    except DecompressionError as exc:
+        return exc.input_error(name, None).message
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    return "file is empty"
 
 
 def read_captures(

@@ -292,3 +292,29 @@ def test_stdin_is_refused_before_spark_starts(run_cli: Any) -> None:
     assert result.code == 2
     assert "not standard input: write it to a file first" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1  # no Spark start-up lines
+
+
+def test_an_empty_capture_is_no_silent_pass(run_cli: Any, tmp_path: Path) -> None:
+    """Named: refused as a local run refuses it. Found in a directory: a local run reports
+    it and goes on, which Spark cannot do; the run stops before Spark starts, saying how to
+    go on (and with --exclude the reports are those of a local run)."""
+    (tmp_path / "day").mkdir()
+    (tmp_path / "day" / "empty.jsonl").write_bytes(b"\n  \n")
+    (tmp_path / "day" / "zero.jsonl.gz").write_bytes(gzip.compress(b""))
+    trace = tmp_path / "day" / "trace.jsonl"
+    trace.write_bytes((FIXTURES / "captures" / "trace.jsonl").read_bytes())
+    named = run_cli(
+        "check", "--spark", "local[1]", "--tools", str(TOOLS), str(tmp_path / "day" / "empty.jsonl")
+    )
+    assert named.code == 2
+    assert named.stderr.strip().endswith("empty.jsonl: file is empty")
+    found = run_cli("check", "--spark", "local[1]", "--tools", str(TOOLS), str(tmp_path / "day"))
+    assert found.code == 2
+    assert "empty.jsonl: file is empty; a local run reports" in found.stderr
+    assert "--exclude it" in found.stderr
+    args = ["check", "--tools", str(TOOLS), str(tmp_path / "day"), "-f", "json"]
+    args += ["--exclude", "empty.jsonl", "--exclude", "zero.jsonl.gz"]
+    local = run_cli(*args)
+    on_spark = run_cli(*args, "--spark", "local[1]")
+    assert on_spark.code == local.code == 1
+    assert on_spark.stdout == local.stdout
