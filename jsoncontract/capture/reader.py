@@ -569,6 +569,9 @@ class CaptureReader:
         stream = open_stream(name)
         if start:
             stream.seek(start)
+        # at most one read of the file (or one step of a decompressor) a block: what came
+        # before a corrupt part of a compressed file is read before its error is raised
+        read = getattr(stream, "read1", stream.read)
         left = end - start if end is not None else -1
         limit = self.max_line_bytes
         number = first - 1
@@ -577,7 +580,7 @@ class CaptureReader:
         skipping = False  # inside a line longer than the limit: dropped up to its end
         try:
             while True:
-                block = stream.read(_BLOCK if left < 0 else min(_BLOCK, left)) if left else b""
+                block = read(_BLOCK if left < 0 else min(_BLOCK, left)) if left else b""
                 if left > 0:
                     left -= len(block)
                 if not block:  # the end: the last line, if it has no line break

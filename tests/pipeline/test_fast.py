@@ -20,6 +20,7 @@ from jsoncontract.api import iter_check, iter_results
 from jsoncontract.business import BusinessRules
 from jsoncontract.business.idempotency import IdempotencySettings
 from jsoncontract.capture.reader import CaptureReader
+from jsoncontract.errors import InputError
 from jsoncontract.model import PassedCall, Summary
 from jsoncontract.pipeline.checker import Checker
 from jsoncontract.pipeline.fast import build_lane
@@ -238,3 +239,26 @@ def test_the_lane_reads_lines_as_lines_of_does(
     too_long = [r for r in lane if r["findings"] and r["findings"][0]["code"] == "parse.too_large"]
     assert [r["source"]["line"] for r in too_long] == [2, 6, 11]
     assert len(lane) == 9
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_truncated_gzip_gives_its_calls_then_names_the_last_line(
+    tmp_path: Path, fast: bool
+) -> None:
+    """The lane reads blocks: those before the fault are checked, as the line reader does,
+    and the error names the last whole line (not "at the start")."""
+    import gzip
+
+    lines = [line(completion(call_id=f"call_{i}")) for i in range(4000)]
+    whole = gzip.compress(("\n".join(lines) + "\n").encode())
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    read: list[Any] = []
+    with pytest.raises(InputError, match=r"after line [\d,]+, compressed byte") as caught:
+        read.extend(iter_results([path], tools=TOOLS, fast=fast, window=0))
+    import re
+
+    found = re.search(r"after line ([\d,]+), compressed", caught.value.message)
+    assert found is not None
+    last = int(found.group(1).replace(",", ""))
+    assert len(read) >= last - 1 > 1000
