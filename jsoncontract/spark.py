@@ -220,15 +220,6 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
     found = find(paths, CAPTURE_SUFFIXES, what="capture", exclude=exclude)
     files = [str(f.path) for f in found]
     for item, name in zip(found, files, strict=True):
-        why = _unreadable(name)
-        if why is not None:
-            if item.named:  # as a local run refuses it
-                raise InputError(why, file=name)
-            raise UsageError(
-                f"{name}: {why}; a local run reports such a file found in a directory "
-                "(input.unreadable) and checks the rest, Spark cannot read it: --exclude it "
-                "or check without --spark"
-            )
         plain = Path(name).with_suffix("") if compression_of(name) else Path(name)
         if plain.suffix.lower() not in JSONL_SUFFIXES or compression_of(name) == "zstd":
             raise UsageError(
@@ -240,7 +231,34 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
                 f"{name}: holds {compression_in(name)} data its name does not say, and Spark "
                 "decompresses by name: name it .gz (or check it without --spark)"
             )
+        why = _unreadable(name)
+        if why is not None:
+            if item.named:  # as a local run refuses it
+                raise InputError(why, file=name)
+            raise UsageError(
+                f"{name}: {why}; a local run reports such a file found in a directory "
+                "(input.unreadable) and checks the rest, Spark cannot read it: --exclude it "
+                "or check without --spark"
+            )
     return files
+
+
+def read_failure(exc: BaseException) -> InputError | None:
+    """The error to report for a Spark job that failed reading a capture (a truncated or
+    corrupt ``.gz``, a file gone or unreadable on an executor), or ``None`` for another
+    failure. Spark names the file but not the line."""
+    text = str(exc)
+    if "FAILED_READ_FILE" not in text:
+        return None
+    named = re.search(r"reading file (\S+?)\.?\s", text)
+    cause = re.search(r"Caused by: [\w.$]+: ([^\n]+)", text)
+    file = named.group(1).removeprefix("file://") if named is not None else None
+    why = cause.group(1).strip() if cause is not None else "the file cannot be read"
+    return InputError(
+        f"Spark could not read the capture: {why}; check it without --spark to see the line "
+        "and byte where it breaks",
+        file=file,
+    )
 
 
 def _unreadable(name: str) -> str | None:
@@ -248,9 +266,10 @@ def _unreadable(name: str) -> str | None:
     white space, once decompressed), or ``None``."""
     try:
         with open_stream(name) as stream:
-            while chunk := stream.read(1 << 16):
+            read = getattr(stream, "read1", stream.read)  # what comes before a fault
+            while chunk := read(1 << 16):
                 if chunk.strip():
-                    return None
+                    return None  # a fault further on is reported where it is
     except InputError as exc:
         return exc.message
     except DecompressionError as exc:

@@ -318,3 +318,28 @@ def test_an_empty_capture_is_no_silent_pass(run_cli: Any, tmp_path: Path) -> Non
     on_spark = run_cli(*args, "--spark", "local[1]")
     assert on_spark.code == local.code == 1
     assert on_spark.stdout == local.stdout
+
+
+@pytest.mark.parametrize("results", [True, False])
+def test_a_truncated_gzip_names_the_file_and_writes_nothing(
+    session: Any, run_cli: Any, tmp_path: Path, results: bool
+) -> None:
+    if results:  # checked in one task
+        data = (FIXTURES / "captures" / "trace.jsonl").read_bytes() * 50
+    else:  # calls alone: checked by partition
+        call = {"id": "c", "type": "function", "function": {"name": "get_weather"}}
+        call["function"]["arguments"] = '{"city": "Oslo"}'
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        doc = {"id": "r", "object": "chat.completion", "choices": [{"message": message}]}
+        data = (json.dumps(doc) + "\n").encode() * 5000
+    whole = gzip.compress(data)
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    out = tmp_path / "report.json"
+    args = ["--tools", str(TOOLS), str(cut), "-f", "json", "-o", str(out)]
+    result = run_cli("check", "--spark", "local[2]", *args)
+    assert result.code == 2
+    assert result.stderr.startswith(f"jsoncontract: error: {cut}: ")
+    assert "Spark could not read the capture: Unexpected end of input" in result.stderr
+    assert "internal error" not in result.stderr
+    assert not out.exists()
