@@ -15,6 +15,8 @@ from typing import NoReturn
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
+#: Ctrl-C (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED = 130
 #: Characters of an error line at most (it may quote input).
 MAX_ERROR_LINE = 1000
 
@@ -51,7 +53,7 @@ def run(args: list[str]) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         _error("interrupted")
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_OK
@@ -76,6 +78,8 @@ def run(args: list[str]) -> int:
             "(set JSONCONTRACT_DEBUG=1 for a traceback, and please report it)"
         )
         return EXIT_ERROR
+    if code == EXIT_INTERRUPTED:  # typer's answer to Ctrl-C (no command returns it)
+        _error("interrupted")
     return int(code or 0)
 
 

@@ -691,6 +691,13 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join(2)
         if process.is_alive():
             process.kill()
+            process.join()
+    # A worker stopped while it sent a result leaves part of it in the pipe, and the pool's
+    # thread waits for the rest. With every worker gone, this process holds the pipe's last
+    # writing end: closing it ends the pipe, and the thread reads the end and stops.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
     # the pool's own thread sees its workers gone and ends; waiting for it leaves nothing
     # behind for the interpreter's exit
     pool.shutdown(wait=True, cancel_futures=True)

@@ -252,7 +252,9 @@ def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     assert proc.returncode == 130, err
+    assert err.decode().strip().splitlines()[-1] == "jsoncontract: error: interrupted"
     assert b"Traceback" not in err and b"Exception" not in err
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
