@@ -201,7 +201,14 @@ def active_session() -> SparkSession | None:
     return SparkSession.getActiveSession()
 
 
-def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -> list[str]:
+class CaptureFiles(tuple[str, ...]):
+    """Capture files :func:`capture_files` found and checked: :func:`read_captures` takes
+    them as they are, without looking at them again."""
+
+    __slots__ = ()
+
+
+def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -> CaptureFiles:
     """The files :func:`read_captures` reads for ``paths``, checked before Spark starts.
 
     Raises:
@@ -240,7 +247,7 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
                 "(input.unreadable) and checks the rest, Spark cannot read it: --exclude it "
                 "or check without --spark"
             )
-    return files
+    return CaptureFiles(files)
 
 
 def read_failure(exc: BaseException) -> InputError | None:
@@ -285,6 +292,7 @@ def read_captures(
     """The lines of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain or
     ``.gz``; directories searched, less the files the glob patterns of ``exclude`` match)
     as a DataFrame of ``file_index``, ``file``, ``line``, ``value``, in input order.
+    ``paths`` may be what :func:`capture_files` returned, which is not checked again.
 
     Raises:
         UsageError: as :func:`capture_files`.
@@ -292,7 +300,7 @@ def read_captures(
     _spark()
     from pyspark.sql.types import BinaryType, LongType, StringType, StructField, StructType
 
-    files = capture_files(paths, exclude=exclude)
+    files = paths if isinstance(paths, CaptureFiles) else capture_files(paths, exclude=exclude)
     schema = StructType(
         [
             StructField("file_index", LongType(), False),

@@ -343,3 +343,21 @@ def test_a_truncated_gzip_names_the_file_and_writes_nothing(
     assert "Spark could not read the capture: Unexpected end of input" in result.stderr
     assert "internal error" not in result.stderr
     assert not out.exists()
+
+
+def test_the_cli_looks_at_each_capture_once(
+    session: Any, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked before Spark starts, then read as checked (not looked at again)."""
+    looked: list[str] = []
+    unreadable = jspark._unreadable
+
+    def counting(name: str) -> str | None:
+        looked.append(name)
+        return unreadable(name)
+
+    monkeypatch.setattr(jspark, "_unreadable", counting)
+    trace = FIXTURES / "captures" / "trace.jsonl"
+    result = run_cli("check", "--spark", "local[2]", "--tools", str(TOOLS), str(trace), "-q")
+    assert result.code == 1
+    assert looked == [str(trace)]

@@ -189,11 +189,11 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     assert settings.spark is not None
     business = settings.business
     config = business.config.path
-    spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark starts
+    files = spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark
     running = spark.active_session()
     session = spark.session(settings.spark)
     try:
-        lines = spark.read_captures(session, settings.captures, exclude=settings.exclude)
+        lines = spark.read_captures(session, files)
         report = spark.check(
             lines, tools=settings.tools, rules=business.rules, config=config,
             context=json.dumps(business.context) if business.context is not None else None,
