@@ -438,6 +438,12 @@ class EventKind(StrEnum):
     #: a result that arrived after its call had been handed on unanswered, further from it
     #: than the reader waits (``result`` holds it)
     LATE_RESULT = "late_result"
+    #: a second result for one call that says something else than the first (``result``
+    #: holds it)
+    CONFLICTING_RESULT = "conflicting_result"
+    #: a model-hop call id given to another call (another tool, other arguments) than the
+    #: one that had it (``call`` is the new call, ``earlier`` where the first was read)
+    REUSED_CALL_ID = "reused_call_id"
 
 
 @dataclass(slots=True)
@@ -446,7 +452,9 @@ class TraceEvent:
 
     :meth:`~jsoncontract.capture.reader.CaptureReader.read_trace` yields these between the
     calls; ``session`` is the MCP session after the event, ``result`` the result of an
-    orphan or late result, ``message`` the message the event was read from.
+    orphan, late or conflicting result, ``message`` the message the event was read from;
+    ``call`` and ``earlier``, for a reused call id, the new call and where the call that
+    had the id first was read.
     """
 
     kind: EventKind
@@ -454,6 +462,8 @@ class TraceEvent:
     session: McpSession | None = None
     result: ToolResult | None = None
     message: Any = field(default=None, repr=False)
+    call: ToolCall | None = field(default=None, repr=False)
+    earlier: Source | None = None
 
 
 @dataclass(slots=True)

@@ -643,7 +643,7 @@ class CaptureReader:
                 document(name, number, None, state)
             else:
                 if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
-                    done = lane(name, number, line)
+                    done = lane(name, number, line, ledger.fresh)
                     if done is not None:
                         ledger.doc += 1
                         yield done

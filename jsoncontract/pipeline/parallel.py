@@ -65,7 +65,7 @@ from jsoncontract._files import Found, compression_in, find, is_stream
 from jsoncontract.capture.ledger import Ledger, StepLog
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import InputError, JsoncontractError
-from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, ToolCall
+from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Stage, Summary, ToolCall
 from jsoncontract.pipeline.checker import first_failure, locate
 
 if TYPE_CHECKING:
@@ -197,15 +197,15 @@ def checked(
     """What a reader gives (calls, checked ones from the fast lane, trace events), checked:
     trace events go to the checks over the run. With ``ledger`` (a part read on its own),
     nothing more once a result or a trace event came in: the part is then read in the run."""
-    check, session = checker.check, checker.session
+    check, event = checker.check, checker.event
     for item in source:
         kind = type(item)
         if kind is PassedCall or kind is CallResult:
             yield item
         elif kind is ToolCall:
             yield check(item)
-        elif session is not None:
-            checker.findings.extend(session.event(item))
+        else:
+            checker.findings.extend(event(item))
         if ledger is not None and not ledger.clean:
             return
 
@@ -647,8 +647,13 @@ def iter_parallel(
                         if record is not None and tracker is not None and contract is not None
                         else []
                     )
-                    if found:
-                        findings = result.findings + locate(found, result.call)
+                    if found:  # the business gate's: before what the result gate found
+                        ahead = result.findings
+                        cut = next(
+                            (i for i, f in enumerate(ahead) if f.stage is Stage.RESULT),
+                            len(ahead),
+                        )
+                        findings = ahead[:cut] + locate(found, result.call) + ahead[cut:]
                         result = CallResult(
                             result.call, findings, first_failure(findings), result.arguments
                         )
