@@ -440,6 +440,43 @@ def _masked(text: str) -> str:
     return _mask(text)
 
 
+def masked_pointer(pointer: str) -> str:
+    """A JSON Pointer with every member name (token) that holds a secret by its form masked
+    as :func:`masked` masks text: a payload's member names are payload too.
+
+    >>> masked_pointer("/args/sk-abcdefghijklmnopqrstuvwx/n")
+    '/args/<redacted openai-api-key sha256:ad41cd91>/n'
+    """
+    if not may_hold_secret(pointer):
+        return pointer
+    return join_pointer("", *(masked(token) for token in pointer_tokens(pointer)))
+
+
+def masked_names(pointer: str, *texts: str | None) -> tuple[str | None, ...]:
+    """``pointer`` masked as :func:`masked_pointer` masks it, and ``texts`` (a message, a
+    hint that name the members of the pointer) with each member name that was masked in it
+    masked the same way; the same objects when nothing holds a secret.
+
+    >>> key = "sk-abcdefghijklmnopqrstuvwx"
+    >>> masked_names(f"/{key}", f"{key!r} is not allowed")[1]
+    "'<redacted openai-api-key sha256:ad41cd91>' is not allowed"
+    """
+    if not may_hold_secret(pointer):
+        return (pointer, *texts)
+    tokens = pointer_tokens(pointer)
+    hidden = [(t, masked(t)) for t in tokens]
+    hidden = [(t, m) for t, m in hidden if m != t]
+    if not hidden:
+        return (pointer, *texts)
+    out: list[str | None] = [join_pointer("", *(masked(t) for t in tokens))]
+    for text in texts:
+        if text is not None:
+            for token, mask in hidden:
+                text = text.replace(token, mask)
+        out.append(text)
+    return tuple(out)
+
+
 def masked_value(value: Any) -> Any:
     """``value`` with :func:`masked` applied to every string in it (not to member names):
     for values a report shows that are not a payload's, such as a schema's ``default`` or
@@ -521,7 +558,10 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
     out: Any = None
     if isinstance(value, dict):
         hide_value, header_value = _header_pair(value)
+        renamed = False
         for key, item in value.items():
+            if type(key) is str and may_hold_secret(key) and _mask(key) != key:
+                renamed = True  # a member name that is a secret: hidden like a value
             if is_sensitive(key) or (hide_value and key == "value"):
                 shown = fingerprint(item)
             elif isinstance(item, str):
@@ -538,6 +578,11 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
             if out is None:
                 out = dict(value)
             out[key] = shown
+        if renamed:
+            out = {
+                (_mask(k) if type(k) is str else k): v
+                for k, v in (out if out is not None else value).items()
+            }
     else:
         for index, item in enumerate(value):
             if isinstance(item, str):

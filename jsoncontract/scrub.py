@@ -39,6 +39,8 @@ from jsoncontract.redact import (
     is_header_name,
     is_sensitive,
     looks_random,
+    masked,
+    may_hold_secret,
     secret_spans,
 )
 
@@ -285,8 +287,15 @@ class _Walker:
                 end = _string_end(text, i)
                 frame = self._top()
                 if frame.is_object and frame.key is None:
-                    frame.key = _decode(text[i:end])
-                    self.path[-1] = escape_pointer_token(frame.key)
+                    name = frame.key = _decode(text[i:end])
+                    self.path[-1] = escape_pointer_token(name)
+                    if may_hold_secret(name):  # a member name that is a secret
+                        plain = _scrub_plain(name, self.key, self._pointer(), self.check)
+                        self.found.extend(plain.found)
+                        if plain.text != name:
+                            self.parts.append(text[last:i])
+                            self.parts.append(_encode(plain.text))
+                            last = end
                 else:
                     new = self._string(text[i:end])
                     if new is not None:
@@ -365,7 +374,9 @@ class _Walker:
         return False
 
     def _pointer(self) -> str:
-        return self.base + "".join("/" + t for t in self.path)
+        """Where the walk is (a member name that holds a secret masked: the report names
+        places, never secrets)."""
+        return self.base + "".join("/" + masked(t) for t in self.path)
 
     def _note(
         self, kind: str, value: Any, start: int | None = None, end: int | None = None

@@ -448,11 +448,12 @@ def calls(draw: st.DrawFn, *, results: bool) -> Call:
 
 
 @st.composite
-def steps(draw: st.DrawFn, files: int) -> list[Step]:
-    """One or a few lines of one shape (a run of filler is many)."""
+def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
+    """One or a few lines of one shape (``shape``, else any; a run of filler is many)."""
     file = draw(st.integers(0, files - 1))
     serial = draw(st.integers(0, 2**32))
-    shape = draw(st.sampled_from([*SHAPES, "filler"]))
+    if shape is None:
+        shape = draw(st.sampled_from([*SHAPES, "filler"]))
     if shape == "filler":  # distinct valid calls, alone: past the window, the lane opens
         count = draw(st.integers(1, 40))
         return [
@@ -483,12 +484,16 @@ def steps(draw: st.DrawFn, files: int) -> list[Step]:
 
 
 @st.composite
-def traces(draw: st.DrawFn, max_steps: int = 12) -> Trace:
-    """A trace: a few steps of any shape over one to three files, and a result window
-    (0, the live-tail setting; a few lines; or the default)."""
+def traces(draw: st.DrawFn, max_steps: int = 12, shape: str | None = None) -> Trace:
+    """A trace: a few steps of any shape over one to three files (one of ``shape`` among
+    them, when given), and a result window (0, the live-tail setting; a few lines; or the
+    default)."""
     files = draw(st.integers(1, 3))
     found: list[Step] = []
-    for group in draw(st.lists(steps(files), min_size=1, max_size=max_steps)):
+    groups = draw(st.lists(steps(files), min_size=0 if shape else 1, max_size=max_steps))
+    if shape is not None:
+        groups.insert(draw(st.integers(0, len(groups))), draw(steps(files, shape)))
+    for group in groups:
         found.extend(group)
     window = draw(st.sampled_from([0, 1, 3, 1024]))
     return Trace(found, window, files)
