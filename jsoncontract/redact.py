@@ -58,7 +58,8 @@ from jsoncontract.pointer import join_pointer, pointer_tokens
 SENSITIVE_NAMES: Final = re.compile(
     r"(?i)(pass(word|wd|phrase)?|secret|token(?!s|_?count|_?type|izer)|api[_-]?key|apikey|"
     r"auth(orization)?|"
-    r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$)"
+    r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$|"
+    r"signature)"
 )
 #: Containers nested deeper than this are hidden whole rather than searched.
 SEARCH_DEPTH: Final = 100
@@ -198,12 +199,15 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
         "assigned-secret",
         "a secret-named setting given a value in text (OPENAI_API_KEY=..., password: ...)",
         r"(?i:\b[a-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|"
-        r"credential|private[_-]?key)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
-        r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}))",
+        r"credential|private[_-]?key|signature)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
+        # the whole value: past an & that starts no other name=value pair (a=b&3horse)
+        r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}"
+        r"(?:&(?![^\s\"',;&<>=]*=)[^\s\"',;&<>]+)*))",
         markers=(
             "pass",
             "secret",
             "token",
+            "signature",
             "api_key",
             "api-key",
             "apikey",
