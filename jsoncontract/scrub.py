@@ -605,7 +605,10 @@ def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
         if lines is not None and _one_document(b"".join(raw for _, raw in lines)):
             text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")
             return _redact_document(text, target, key, check, result)
-        source = (lambda: iter(lines)) if lines is not None else (lambda: _whole_lines(path))
+
+        def source() -> Iterator[tuple[int, bytes]]:  # read twice: fragments, then lines
+            return iter(lines) if lines is not None else _whole_lines(path)
+
         joined = _Fragments.of(source(), key, check)
         if target is None:
             for number, raw in source():
@@ -766,8 +769,7 @@ def _fragments(value: dict[str, Any], message: Any) -> Iterator[tuple[Any, str, 
     elif kind == "response.function_call_arguments.delta":
         text = value.get("delta")
         if isinstance(text, str) and text:
-            stream = ("responses", value.get("item_id"), value.get("output_index"))
-            yield stream, "/delta", text
+            yield ("responses", value.get("item_id"), value.get("output_index")), "/delta", text
 
 
 def _whole_lines(path: Any) -> Iterator[tuple[int, bytes]]:
