@@ -405,8 +405,31 @@ def _where(match: re.Match[str]) -> tuple[int, int, int]:
     return index, match.start(), match.end()
 
 
+#: Values this process took from the environment to reach a server (``${VAR}`` in a host
+#: config): credentials by where they came from, whatever their form (see :func:`hide`).
+_HIDDEN: Final[dict[str, str]] = {}
+#: Shorter values are not hidden in text (they would hide too much of it).
+_SHORTEST_HIDDEN: Final = 4
+
+
+def hide(value: str) -> None:
+    """Mask ``value`` wherever :func:`masked` (and so every error line and report text)
+    runs from now on: a value expanded from the environment never shows.
+
+    >>> hide("q1w2e3-secret-path"); masked("GET /q1w2e3-secret-path/mcp")
+    'GET /<redacted environment-value sha256:7025ceb4>/mcp'
+    """
+    if len(value) >= _SHORTEST_HIDDEN and value not in _HIDDEN:
+        _HIDDEN[value] = f"<redacted environment-value sha256:{digest(value)}>"
+        _masked.cache_clear()
+
+
 def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
+    if _HIDDEN:
+        for value in sorted(_HIDDEN, key=len, reverse=True):
+            if value in text:
+                text = text.replace(value, _HIDDEN[value])
     if not may_hold_secret(text):
         return text
     return _any_secret().sub(_label_of, text)
