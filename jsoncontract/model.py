@@ -322,6 +322,9 @@ class ToolResult:
         session: the MCP session it belongs to, for MCP results.
         load_findings: what was already wrong with the result's envelope when it was read
             (stage ``result``).
+        sighting: at the MCP and downstream hops, the key its dialect pairs it by, when the
+            id's text alone would not do (a JSON-RPC id with its type: ``1`` and ``"1"`` are
+            two ids); the call it answers has the same. Never reported.
     """
 
     hop: Hop | None
@@ -341,6 +344,7 @@ class ToolResult:
     in_history: bool = False
     session: McpSession | None = field(default=None, repr=False)
     load_findings: list[Finding] = field(default_factory=list)
+    sighting: str | None = field(default=None, repr=False)
 
     @property
     def duration_ms(self) -> float | None:
@@ -396,7 +400,8 @@ class ToolCall:
     - ``sighting``: for a call without an id, a key its dialect gives every sighting of one
       call (a Gemini call in a response, then in the next request's history; an
       OpenTelemetry ``tool_call`` part, its execute-tool span, the next span's history), by
-      which the reader's ledger tells them to be one call; never reported.
+      which the reader's ledger tells them to be one call; at the MCP hop, the JSON-RPC id
+      with its type (its result has the same); never reported.
     """
 
     hop: Hop | None

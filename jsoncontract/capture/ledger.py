@@ -122,12 +122,16 @@ def _key(hop: Hop | None, session: Any, call_id: str) -> Key:
 def call_key(call: ToolCall) -> Key | None:
     """The key a call's result is found by, or ``None`` when it has no id."""
     call_id = call.call_id
+    if call_id is not None and call.hop is not _MODEL and call.sighting is not None:
+        call_id = call.sighting  # a JSON-RPC id with its type
     return None if call_id is None else _key(call.hop, call.session, call_id)
 
 
 def result_key(result: ToolResult) -> Key | None:
     """The key of the call a result answers, or ``None`` when it names none."""
     call_id = result.call_id
+    if call_id is not None and result.hop is not _MODEL and result.sighting is not None:
+        call_id = result.sighting
     return None if call_id is None else _key(result.hop, result.session, call_id)
 
 
@@ -404,6 +408,8 @@ class Ledger:
             and self._expect.get(hop._value_) is not True
         ):
             self._carries_results(hop)  # an execute-tool span, which holds its result
+        if hop is not _MODEL and call.sighting is not None:
+            call_id = call.sighting  # a JSON-RPC id with its type: 1 and "1" are two
         key = _key(hop, call.session, call_id)
         live = self._live.get(key)
         if hop is _MODEL:
