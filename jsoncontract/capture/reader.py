@@ -760,7 +760,14 @@ class CaptureReader:
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
         if isinstance(value, list):
-            if self._forced is self._fallback:  # a body that is an array is one body
+            if self._forced is self._fallback or (
+                # a whole document that is an array no dialect reads any item of, given
+                # with --tool: one body that is an array (not one body per item)
+                ctx.tool
+                and self._forced is None
+                and not ctx.base
+                and not any(self._claimed(item, state) for item in value)
+            ):
                 self._body(value, ctx, state, out)
                 return
             _check_nesting(ctx)
@@ -817,6 +824,17 @@ class CaptureReader:
             self._dispatch(payload, child, state, out)
         if ctx.anomalies and len(out) > start:
             _record_anomalies(ctx, out[start:])
+
+    def _claimed(self, item: Any, state: _FileState) -> bool:
+        """Whether an item of a list is read by a dialect (or is a list, which may hold
+        such items), rather than as a bare body."""
+        if isinstance(item, list):
+            return True
+        if not isinstance(item, dict):
+            return False
+        if "payload" in item or "custom_id" in item:
+            return True
+        return self._handler(item, state) is not None
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         """The handler of the first dialect that takes ``value`` as a whole message, else of

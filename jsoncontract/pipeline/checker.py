@@ -23,6 +23,7 @@ from jsoncontract.model import (
     CallResult,
     EventKind,
     Finding,
+    Hop,
     PassedCall,
     Severity,
     Source,
@@ -281,7 +282,13 @@ class Checker:
             return self._result(call, findings)
         if call.form is _UNRECORDED:  # nothing to check but the result
             return self._result(call, findings)
-        parsed = parse_arguments(call, show_values=self.show_values)
+        # a downstream body is whatever its contract says (an array schema takes an array)
+        parsed = parse_arguments(
+            call,
+            show_values=self.show_values,
+            require_object=call.hop is not Hop.DOWNSTREAM
+            or tool.input_schema.get("type", "object") == "object",
+        )
         if not parsed.ok:
             findings.extend(parsed.findings)
             return self._result(call, findings)
