@@ -211,6 +211,18 @@ def result_mark(result: ToolResult) -> bytes:
     return _digest(content + b"\x00" + rest)
 
 
+def unrecorded(result: ToolResult) -> bool:
+    """Whether a result records nothing of what came back (an execute-tool span without
+    ``gen_ai.tool.call.result``, its times alone): another sighting's result completes it."""
+    return (
+        result.content is None
+        and not result.present_structured
+        and result.error is None
+        and result.is_error is not True
+        and not result.load_findings
+    )
+
+
 # The steps a StepLog records: a lookup of a model-hop call among the calls handed on (its
 # outcome: no call of that key, the same call, another call), a call remembered.
 _UNSEEN, _SAME, _OTHER, _REMEMBER = 0, 1, 2, 3
@@ -421,7 +433,7 @@ class Ledger:
         if self._results:
             answer = self._results.pop(key, None)
             if answer is not None:
-                self._attach(call, answer[0])
+                self._join(call, answer[0])
         done = call.result is not None or (
             hop is not None and self._expect.get(hop._value_) is False
         )
@@ -491,22 +503,22 @@ class Ledger:
         live = self._live.get(key)
         if live is not None:
             call = live[-1][_ITEM]  # the latest call of the key
-            if call.result is None:
-                self._attach(call, result)
-                live[-1][_DONE] = True
-            else:
-                self._again(call.result, result, call.hop)
+            self._join(call, result)
+            live[-1][_DONE] = True
             return
         records = self._seen.get(key) or self._older.get(key)
         if records is not None:  # its call has left
             self._answer_left(records[-1], result)
             return
-        if alone:
+        if alone and result.hop is not _MODEL:  # its call passed unremembered
             self._emit_event(EventKind.LATE_RESULT, result)
             return
         waiting = self._results.get(key)
         if waiting is not None:  # results of one call before the call
-            self._again(waiting[0], result, result.hop)
+            if unrecorded(waiting[0]):
+                self._results[key] = (result, waiting[1])
+            elif not unrecorded(result):
+                self._again(waiting[0], result, result.hop)
             return
         self._results[key] = (result, self.doc)
         self._results_order.append((self.doc, key))
@@ -526,8 +538,11 @@ class Ledger:
         if result.tool is None:
             result.tool = record[_TOOL]
         if answer is None:
-            record[_ANSWER] = result_mark(result) if result.hop is _MODEL else True
+            if not unrecorded(result):
+                record[_ANSWER] = result_mark(result) if result.hop is _MODEL else True
             self._emit_event(EventKind.LATE_RESULT, result)
+        elif unrecorded(result):  # a sighting that records nothing of it: no second answer
+            return
         elif result.hop is _MODEL:
             if answer != result_mark(result):
                 self._emit_event(EventKind.CONFLICTING_RESULT, result)
@@ -540,6 +555,23 @@ class Ledger:
             call.result = result
             if result.started is None and call.time is not None:
                 result.started = call.time
+
+    def _join(self, call: ToolCall, result: ToolResult) -> None:
+        """``result`` for a call that may have one already: a result that records nothing
+        (an execute-tool span without ``gen_ai.tool.call.result``) takes what the other
+        says, and keeps its times; two that say different things are a conflict."""
+        first = call.result
+        if first is None:
+            self._attach(call, result)
+        elif unrecorded(first):
+            if not unrecorded(result):
+                if result.started is None:
+                    result.started = first.started
+                if result.ended is None:
+                    result.ended = first.ended
+                call.result = result
+        elif not unrecorded(result):
+            self._again(first, result, call.hop)
 
     def _merge(self, entry: list[Any], again: ToolCall) -> None:
         """``again`` is the held call of ``entry`` seen in another place."""
@@ -557,9 +589,9 @@ class Ledger:
         if again.result is not None:
             if first.result is None:  # (the time it took is the sighting's to say)
                 first.result = again.result
-                entry[_DONE] = True  # it brought the result: done
             else:
-                self._again(first.result, again.result, _MODEL)
+                self._join(first, again.result)
+            entry[_DONE] = True  # it has its result: done
         if first.time is None:
             first.time = again.time
 
@@ -598,7 +630,7 @@ class Ledger:
                     del self._live[key]
             result = call.result
             model = call.hop is _MODEL
-            if result is None:
+            if result is None or unrecorded(result):
                 answer: Any = None
             else:
                 answer = result_mark(result) if model else True

@@ -125,9 +125,7 @@ def is_relative(portable: str) -> bool:
     return portable != "-" and not PurePath(portable).is_absolute()
 
 
-def fingerprint(
-    finding: Finding, root: str | Path | None = None, *, lexical: bool = False
-) -> str:
+def fingerprint(finding: Finding, root: str | Path | None = None, *, lexical: bool = False) -> str:
     """A stable identity of a finding: its code, file (relative to ``root``, see
     :func:`portable_path`; ``lexical``: from its name alone), tool and JSON Pointer. It
     changes when any of them does and survives line moves and changes of wording (SARIF's
