@@ -7,7 +7,8 @@ server's answer is attached to it; the call's source is the frame, at its line. 
 frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
 an answer an injected fault withheld from the host (``"delivered": false`` on a server's
 frame): the host never saw it. The recorder writes that mark on server answers only; a
-client's frame is read whatever it says, so no call the host made can vanish. Each frame's ``time`` is when it passed, so a call's result says how long it took.
+client's frame is read whatever it says, so no call the host made can vanish. Each frame's
+``time`` is when it passed, so a call's result says how long it took.
 """
 
 from __future__ import annotations
