@@ -275,3 +275,23 @@ def test_a_baseline_never_makes_the_run_look_at_a_path(
     )
     assert result.code == 1, result.stderr
     assert not [p for p in looked if "lure" in p], looked
+
+
+def test_a_suppressed_sarif_result_is_not_in_the_baseline(tmp_path: Path) -> None:
+    """A SARIF baseline result that carries ``suppressions`` (silenced, not accepted) does
+    not make the same finding of a new run unchanged."""
+    from jsoncontract.reporters.findings import fingerprint
+
+    capture = FIXTURES / "captures" / "faults" / "schema-enum.json"
+    report = check([capture], tools=[FIXTURES / "tools"])
+    (finding,) = report.results[0].findings
+    key = fingerprint(finding, lexical=True)
+    result = {"ruleId": finding.code, "partialFingerprints": {"jsoncontract/v1": key}}
+    for suppressed, state in ((True, BaselineState.NEW), (False, BaselineState.UNCHANGED)):
+        entry = dict(result, suppressions=[{"kind": "inSource"}]) if suppressed else result
+        log = {"version": "2.1.0", "runs": [{"automationDetails": {"id": "jsoncontract/check/"},
+                                            "results": [entry]}]}  # fmt: skip
+        path = tmp_path / "baseline.sarif"
+        path.write_text(json.dumps(log))
+        matcher = Baseline.load(path).matcher()
+        assert matcher.state(finding) is state, suppressed
