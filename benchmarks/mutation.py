@@ -4,9 +4,11 @@ small, realistic changes to it the test suite notices.
 Runs mutmut (``pip install mutmut``, not a dependency of the project) over a copy of the
 committed tree, so the checkout is never touched: the ledger (``capture/ledger.py``), the
 fast lane (``pipeline/fast.py``), the result stage (``pipeline/result.py``) and redaction
-(``redact.py``, ``scrub.py``), each mutant checked by the tests of those modules. Prints the
-kill rate per module and overall (killed, or stopped by a timeout, over all mutants run), and
-writes the surviving mutants to ``mutation-survivors.txt`` in the working directory.
+(``redact.py``, ``scrub.py``), each mutant checked by the tests of those modules (the
+generative differential test is left out: it would check every mutant for minutes). Prints
+the kill rate per module and overall: mutants killed (or stopped by a timeout) over all
+mutants, a mutant no selected test runs counting as a survivor; writes the survivors to
+``mutation-survivors.txt`` in the working directory.
 
     python benchmarks/mutation.py                 # every module (about an hour on 2 cores)
     python benchmarks/mutation.py ledger          # one module: ledger, lane, result, redaction
@@ -37,15 +39,13 @@ MODULES = {
             "tests/capture/test_conversations.py",
             "tests/capture/test_otlp.py",
             "tests/capture/test_mcp_trace.py",
-            "tests/pipeline/test_differential.py",
-            "tests/pipeline/test_parallel.py",
+            "tests/pipeline/test_pins.py",
         ],
     ),
     "lane": (
         ["jsoncontract/pipeline/fast.py"],
         [
             "tests/pipeline/test_fast.py",
-            "tests/pipeline/test_differential.py",
             "tests/pipeline/test_pins.py",
         ],
     ),
@@ -103,8 +103,6 @@ def _config(target: Path, files: list[str], tests: list[str]) -> None:
         "    no:xdist",
         "    -p",
         "    no:cacheprovider",
-        "    -x",
-        "    -q",
     ]
     (target / "setup.cfg").write_text("\n".join(lines) + "\n")
 
@@ -125,7 +123,7 @@ def _statuses(target: Path) -> Counter[str]:
         if not name:
             continue
         counts[status] += 1
-        if status == "survived":
+        if status in ("survived", "no tests"):
             survivors.append(name)
     with Path("mutation-survivors.txt").open("a") as out:
         out.writelines(f"{name}\n" for name in survivors)
@@ -145,21 +143,20 @@ def main() -> int:
             target = Path(folder)
             _copy_tree(target)
             _config(target, files, tests)
-            env = {**os.environ, "PYTHONPATH": ""}
             subprocess.run(
                 [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
                 cwd=target,
-                env=env,
                 check=False,
+                stdout=subprocess.DEVNULL,
             )
             counts = _statuses(target)
         killed = counts["killed"] + counts["timeout"]
-        run = sum(counts[s] for s in ("killed", "timeout", "survived"))
+        run = sum(counts[s] for s in ("killed", "timeout", "survived", "no tests"))
         report[module] = {**counts, "kill_rate": round(killed / run, 3) if run else None}
         totals.update(counts)
         print(f"{module}: {killed} of {run} mutants killed ({killed / max(run, 1):.0%})")
     killed = totals["killed"] + totals["timeout"]
-    run = sum(totals[s] for s in ("killed", "timeout", "survived"))
+    run = sum(totals[s] for s in ("killed", "timeout", "survived", "no tests"))
     print(json.dumps(report, indent=2))
     print(f"overall: {killed} of {run} killed ({killed / max(run, 1):.1%})")
     return 0
