@@ -132,7 +132,7 @@ def _statuses(target: Path) -> Counter[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", choices=list(MODULES), default=list(MODULES))
+    parser.add_argument("modules", nargs="*", choices=list(MODULES))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
     totals: Counter[str] = Counter()
