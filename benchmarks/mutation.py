@@ -132,9 +132,12 @@ def _statuses(target: Path) -> Counter[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", choices=list(MODULES))
+    parser.add_argument("modules", nargs="*", help=f"any of {', '.join(MODULES)} (default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
+    unknown = [m for m in args.modules if m not in MODULES]
+    if unknown:
+        parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(MODULES)}")
     totals: Counter[str] = Counter()
     report = {}
     for module in args.modules or list(MODULES):
