@@ -13,13 +13,13 @@ import pytest
 
 from jsoncontract.live.client import ConnectOptions
 from jsoncontract.live.probe import (
-    UNKNOWN_TOOL,
     ProbeReport,
     ProbeSettings,
     ToolProbe,
     parse_kinds,
     probe,
 )
+from jsoncontract.live.probe.protocol import UNKNOWN_TOOL
 from jsoncontract.live.server import ServerSpec
 from jsoncontract.reporters import ReportOptions, render
 from tests.conftest import REPO, CliResult
@@ -352,7 +352,8 @@ def test_a_notification_after_the_last_answer_is_heard(tmp_path: Path) -> None:
 
 def test_a_configured_server_allow_list_is_honoured() -> None:
     """``[mcp.servers.X] allow`` lets the probe call those tools, as ``--allow`` does."""
-    from jsoncontract.live.probe import ProbeSettings, may_call
+    from jsoncontract.live.probe import ProbeSettings
+    from jsoncontract.live.probe.planning import may_call
     from jsoncontract.live.server import ServerSpec
 
     spec = ServerSpec(command=("server",), allow=("delete_order",))
@@ -366,7 +367,8 @@ def test_the_string_arguments_case_is_judged_on_its_own() -> None:
     with them: an error answer is right, with no finding about how invalid arguments are
     answered (they are not the schema's invalid arguments)."""
     from jsoncontract.live.client import Reply, ReplyKind
-    from jsoncontract.live.probe import CaseKind, ProbeCase, judge
+    from jsoncontract.live.probe import CaseKind, ProbeCase
+    from jsoncontract.live.probe.judging import judge
 
     case = ProbeCase(
         "lookup_order", "string arguments", CaseKind.STRING_ARGUMENTS, '{"a": 1}', False
