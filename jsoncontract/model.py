@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Final
 
 from jsoncontract.stats import ToolStats
@@ -115,12 +116,19 @@ class BaselineState(StrEnum):
 
 @dataclass(slots=True)
 class Source:
-    """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
+    """Where something came from: a file, a 1-based line, and a JSON Pointer inside it.
+
+    A file name that holds a secret (a key pasted into a capture's name) is kept masked
+    (:func:`~jsoncontract.redact.masked`): no report shows it.
+    """
 
     file: str
     line: int | None = None
     column: int | None = None
     pointer: str | None = None
+
+    def __post_init__(self) -> None:
+        self.file = shown_name(self.file)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``{"file":..,"line":..}`` object of the JSON report (``None`` parts left out)."""
@@ -137,6 +145,14 @@ class Source:
         if self.column is None:
             return f"{self.file}:{self.line}"
         return f"{self.file}:{self.line}:{self.column}"
+
+
+@lru_cache(maxsize=4096)
+def shown_name(name: str) -> str:
+    """A file name as reports may show it: a secret in it masked (remembered per name)."""
+    from jsoncontract.redact import masked
+
+    return masked(name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -207,9 +207,7 @@ def read_frames(path: Path) -> Iterator[Frame]:
             continue
         if record.get(TRACE_KEY) == TRACE_NAME:
             found = True
-            if "event" in record or not any(
-                k in record for k in ("frame", "text", "text_base64")
-            ):
+            if "event" in record or not any(k in record for k in ("frame", "text", "text_base64")):
                 continue
             yield Frame(
                 record.get("from") if isinstance(record.get("from"), str) else None,

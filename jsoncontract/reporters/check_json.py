@@ -19,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Final
 import orjson
 
 from jsoncontract._json import dumps_report
+from jsoncontract.model import shown_name
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ class PassedEntries:
             middle = self._middles[file] = (
                 dialect,
                 b',"dialect":' + orjson.dumps(str(dialect))
-                + b',"stage":null,"source":{"file":' + dumps_report(file) + b',"line":',
+                + b',"stage":null,"source":{"file":' + dumps_report(shown_name(file))
+                + b',"line":',
             )  # fmt: skip
         return b'%s%s%s%d},"findings":[]}' % (
             head[1],

@@ -83,3 +83,21 @@ def test_redact_replaces_a_secret_member_name(run_cli: Run, tmp_path: Path) -> N
     text = clean.read_text()
     assert KEY not in text and "Zx9Yw8Vu7Ts6Rq5" not in text
     assert run_cli("redact", "--check", str(clean)).code == 0
+
+
+@pytest.mark.parametrize("fmt", formats("check"))
+def test_a_key_in_a_capture_file_name_is_not_printed(
+    run_cli: Run, tmp_path: Path, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defect 18: a key in a capture's file name was printed in reports."""
+    tools, capture = _capture(tmp_path)
+    named = tmp_path / f"calls-{KEY}.jsonl"
+    capture.rename(named)
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    out = tmp_path / f"report.{fmt}"
+    done = run_cli("check", "--no-config", "-t", str(tools), str(named), "-f", fmt, "-o", str(out))
+    assert done.code == 1, done.stderr
+    written = out.read_text() + done.stdout + done.stderr + summary.read_text()
+    assert KEY not in written and "Zx9Yw8Vu7Ts6Rq5" not in written
+    assert "calls-" in written
