@@ -35,6 +35,7 @@ MODULES = {
         ["jsoncontract/capture/ledger.py"],
         [
             "tests/capture/test_ledger.py",
+            "tests/capture/test_ledger_identity.py",
             "tests/capture/test_call_identity.py",
             "tests/capture/test_conversations.py",
             "tests/capture/test_otlp.py",

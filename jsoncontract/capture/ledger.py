@@ -72,6 +72,7 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract import codes
+from jsoncontract._json import may_hide_numbers
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -119,14 +120,6 @@ def _key(hop: Hop | None, session: Any, call_id: str) -> Key:
     )
 
 
-def call_key(call: ToolCall) -> Key | None:
-    """The key a call's result is found by, or ``None`` when it has no id."""
-    call_id = call.call_id
-    if call_id is not None and call.hop is not _MODEL and call.sighting is not None:
-        call_id = call.sighting  # a JSON-RPC id with its type
-    return None if call_id is None else _key(call.hop, call.session, call_id)
-
-
 def result_key(result: ToolResult) -> Key | None:
     """The key of the call a result answers, or ``None`` when it names none."""
     call_id = result.call_id
@@ -158,8 +151,11 @@ def canonical(value: Any) -> bytes:
 
 
 def _canonical_text(text: str) -> bytes:
-    """:func:`canonical` of the JSON a text holds; a text that is no JSON, as it is."""
+    """:func:`canonical` of the JSON a text holds (read exactly: orjson reads an integer past
+    64 bits as a float); a text that is no JSON, as it is."""
     try:
+        if may_hide_numbers(text.encode("utf-8", "surrogatepass")):
+            raise orjson.JSONDecodeError("exact numbers", text, 0)
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         try:
@@ -357,10 +353,6 @@ class Ledger:
         self._idle = True
         self.passing = _MODEL in self._alone
 
-    def count(self) -> None:
-        """Count a document read without the ledger."""
-        self.doc += 1
-
     def assume_alone(self) -> None:
         """Start as after a first window in which no hop carried a result: every hop's
         calls pass at once. A part of a run read on its own starts so (see
@@ -430,11 +422,16 @@ class Ledger:
         elif live is not None:  # an id used again while unanswered: that one is done
             for entry in live:
                 entry[_DONE] = True
+        brought = call.result
         if self._results:
             answer = self._results.pop(key, None)
             if answer is not None:
                 self._join(call, answer[0])
-        done = call.result is not None or (
+        # done once it has a result, unless the one it brought records nothing (an
+        # execute-tool span without gen_ai.tool.call.result): that one waits for what
+        # another sighting says
+        got = call.result
+        done = (got is not None and not (got is brought and unrecorded(got))) or (
             hop is not None and self._expect.get(hop._value_) is False
         )
         entry = [call, self.doc, done, key]
