@@ -102,6 +102,8 @@ Key = str | tuple[str, str | None, str]
 #: What a call's arguments are remembered as: ``None`` (not recorded: matches any), the
 #: text as sent, or a digest of the JSON value (bytes).
 Mark = str | bytes | None
+#: What is remembered of a call handed on (see below).
+Record = tuple[Any, ...]
 _MODEL: Final = Hop.MODEL
 _UNRECORDED: Final = ArgumentsForm.UNRECORDED
 _TEXT: Final = ArgumentsForm.TEXT
@@ -226,8 +228,10 @@ _UNSEEN, _SAME, _OTHER, _REMEMBER = 0, 1, 2, 3
 # A queue entry is a list, [item, document number, done, key]: made for every call, it is
 # five times cheaper to build than an object.
 _ITEM, _DOC, _DONE, _KEY = 0, 1, 2, 3
-# A record of a call handed on is a list too: [tool, arguments mark, file, line, answer],
-# the answer being None (none yet), a result mark (model hop) or True.
+# A record of a call handed on is a tuple: (tool, arguments mark, file, line, answer), the
+# answer being None (none yet), a result mark (model hop) or True. A key maps to its one
+# record, or to a tuple of its records: tuples of strings and numbers, which the garbage
+# collector stops tracking (the ledger remembers tens of thousands).
 _TOOL, _ARGS, _FILE, _LINE, _ANSWER = 0, 1, 2, 3, 4
 
 
@@ -275,8 +279,8 @@ class Ledger:
         self._results_order: deque[tuple[int, Key]] = deque()
         # the records of the calls handed on, by key, in two generations (when the newer
         # fills up it becomes the older, and the older is forgotten); a key is in one
-        self._seen: dict[Key, list[list[Any]]] = {}
-        self._older: dict[Key, list[list[Any]]] = {}
+        self._seen: dict[Key, Any] = {}
+        self._older: dict[Key, Any] = {}
         # per hop value: whether its calls wait (True: results of the hop were seen; None:
         # not yet known; False: the first window passed without one)
         self._expect: dict[str, bool | None] = {}
@@ -334,9 +338,15 @@ class Ledger:
         is new to the run (then it is remembered as handed on, its arguments sent as
         ``text``, read at ``file``:``line``); ``False`` when the id was seen before, and the
         line is read on the full path."""
-        if self._classify(call_id, tool, None) != _UNSEEN:
+        # the lane's every call comes here: the lookups and the record made inline
+        if call_id in self._live or call_id in self._seen or call_id in self._older:
             return False
-        self._remember(call_id, [tool, text_mark(text), file, line, None])
+        mark = text if len(text) <= SHORT else _digest(_canonical_text(text))
+        seen = self._seen
+        seen[call_id] = (tool, mark, file, line, None)
+        if len(seen) > self.remembered:
+            self._older = seen
+            self._seen = {}
         return True
 
     def flush(self, out: list[Released]) -> None:
@@ -384,13 +394,10 @@ class Ledger:
         :class:`StepLog`) to this settled one, if it would have taken the same ones: each
         lookup of a call among those handed on giving the same outcome. Returns ``False``
         (and changes nothing) when one differs."""
-        saved = (
-            {k: list(v) for k, v in self._seen.items()},
-            {k: list(v) for k, v in self._older.items()},
-        )
+        saved = (dict(self._seen), dict(self._older))  # records are immutable
         for step, key, data in steps:
             if step == _REMEMBER:
-                self._remember(key, list(data))
+                self._remember(key, data)
             elif self._outcome(key, data[0], data[1]) != step:
                 self._seen, self._older = saved
                 return False
@@ -455,7 +462,7 @@ class Ledger:
                     return True
         else:
             mark = None if call.form is _UNRECORDED else _NOT_YET
-        records = self._seen.get(key) or self._older.get(key)
+        records = self._records(key)
         if records is not None:
             if mark is _NOT_YET:
                 mark = arguments_mark(call)
@@ -463,7 +470,7 @@ class Ledger:
             self._classified(_OTHER if record is None else _SAME, key, tool, mark)
             if record is not None:
                 if call.result is not None:
-                    self._answer_left(record, call.result)
+                    self._answer_left(key, record, call.result)
                 return True
         elif live is None:
             if mark is _NOT_YET:
@@ -503,9 +510,9 @@ class Ledger:
             self._join(call, result)
             live[-1][_DONE] = True
             return
-        records = self._seen.get(key) or self._older.get(key)
+        records = self._records(key)
         if records is not None:  # its call has left
-            self._answer_left(records[-1], result)
+            self._answer_left(key, records[-1], result)
             return
         if alone and result.hop is not _MODEL:  # its call passed unremembered
             self._emit_event(EventKind.LATE_RESULT, result)
@@ -528,7 +535,7 @@ class Ledger:
         elif not again.in_history:  # JSON-RPC answers a request once
             self._emit_event(EventKind.ORPHAN_RESULT, again)
 
-    def _answer_left(self, record: list[Any], result: ToolResult) -> None:
+    def _answer_left(self, key: Key, record: Record, result: ToolResult) -> None:
         """A result for a call handed on (``record``): late when the call had none, and
         checked either way."""
         answer = record[_ANSWER]
@@ -536,7 +543,8 @@ class Ledger:
             result.tool = record[_TOOL]
         if answer is None:
             if not unrecorded(result):
-                record[_ANSWER] = result_mark(result) if result.hop is _MODEL else True
+                answer = result_mark(result) if result.hop is _MODEL else True
+                self._answered(key, record, answer)
             self._emit_event(EventKind.LATE_RESULT, result)
         elif unrecorded(result):  # a sighting that records nothing of it: no second answer
             return
@@ -634,19 +642,19 @@ class Ledger:
             source = call.source
             self._remember(
                 key,
-                [
+                (
                     call.tool,
                     arguments_mark(call) if model else None,
                     source.file,
                     source.line,
                     answer,
-                ],
+                ),
             )
         out.append(call)
 
     def _outcome(self, key: Key, tool: str | None, mark: Mark) -> int:
         """What a lookup of a call among those handed on finds."""
-        records = self._seen.get(key) or self._older.get(key)
+        records = self._records(key)
         if records is None:
             return _UNSEEN
         return _OTHER if _matching(records, tool, mark) is None else _SAME
@@ -662,23 +670,38 @@ class Ledger:
     def _classified(self, outcome: int, key: Key, tool: str | None, mark: Mark) -> None:
         """A lookup's outcome (logged by :class:`StepLog`)."""
 
-    def _remember(self, key: Key, record: list[Any]) -> None:
+    def _records(self, key: Key) -> tuple[Record, ...] | None:
+        """The records of the calls of ``key`` handed on, oldest first (``None``: none)."""
+        found = self._seen.get(key) or self._older.get(key)
+        if found is None:
+            return None
+        return found if type(found[0]) is tuple else (found,)
+
+    def _remember(self, key: Key, record: Record) -> None:
         seen = self._seen
-        records = seen.get(key)
-        if records is None:
-            records = self._older.pop(key, None)
-            if records is None:
-                seen[key] = [record]
-            else:
-                records.append(record)
-                seen[key] = records
+        found = seen.get(key)
+        if found is None:
+            found = self._older.pop(key, None)
+        if found is None:
+            seen[key] = record
         else:
-            records.append(record)
-            if len(records) > PER_KEY:
-                del records[0]
+            records = (found if type(found[0]) is tuple else (found,)) + (record,)
+            seen[key] = records[-PER_KEY:]
         if len(seen) > self.remembered:
             self._older = seen
             self._seen = {}
+
+    def _answered(self, key: Key, record: Record, answer: Any) -> None:
+        """``record`` of ``key`` now has its answer (records are replaced, never changed)."""
+        new = (*record[:_ANSWER], answer)
+        for generation in (self._seen, self._older):
+            found = generation.get(key)
+            if found is record:
+                generation[key] = new
+                return
+            if found is not None and type(found[0]) is tuple:
+                generation[key] = tuple(new if r is record else r for r in found)
+                return
 
     def _emit_event(self, kind: EventKind, result: ToolResult) -> None:
         self._emit(TraceEvent(kind, result.source, result=result))
@@ -694,12 +717,11 @@ class Ledger:
 _NOT_YET: Final[Any] = object()
 
 
-def _matching(records: list[list[Any]], tool: str | None, mark: Mark) -> list[Any] | None:
+def _matching(records: tuple[Record, ...], tool: str | None, mark: Mark) -> Record | None:
     """The latest record of a call of ``tool`` with the arguments ``mark`` names."""
     for record in reversed(records):
         if record[_TOOL] == tool and same_arguments(record[_ARGS], mark):
-            found: list[Any] = record
-            return found
+            return record
     return None
 
 
@@ -737,8 +759,14 @@ class StepLog(Ledger):
     def _classified(self, outcome: int, key: Key, tool: str | None, mark: Mark) -> None:
         self.steps.append((outcome, key, (tool, mark)))
 
-    def _remember(self, key: Key, record: list[Any]) -> None:
-        self.steps.append((_REMEMBER, key, tuple(record)))
+    def fresh(self, call_id: str, tool: str, text: str, file: str, line: int) -> bool:
+        if self._classify(call_id, tool, None) != _UNSEEN:
+            return False
+        self._remember(call_id, (tool, text_mark(text), file, line, None))
+        return True
+
+    def _remember(self, key: Key, record: Record) -> None:
+        self.steps.append((_REMEMBER, key, record))
         super()._remember(key, record)
 
     def _emit(self, event: TraceEvent) -> None:
