@@ -420,3 +420,53 @@ def test_the_first_window_decides_per_hop() -> None:
 def test_bad_windows(window: int) -> None:
     with pytest.raises(ValueError, match="window"):
         Ledger(window=window)
+
+
+def test_a_part_logs_what_the_lane_asked() -> None:
+    """A worker's lane asks its StepLog: each new id is a lookup and a record, replayed as
+    such; a known one is refused and leaves one lookup more."""
+    part = StepLog(window=0)
+    part.assume_alone()
+    assert part.fresh("a", "t", '{"x": 1}', "f", 1)
+    assert not part.fresh("a", "t", '{"x": 1}', "f", 2)
+    assert part.steps == [
+        (L._UNSEEN, "a", ("t", None)),
+        (L._REMEMBER, "a", ("t", '{"x": 1}', "f", 1, None)),
+        (L._SAME, "a", ("t", None)),
+    ]
+    runs = Ledger(window=0)
+    runs.assume_alone()
+    assert runs.replay(part.steps) and runs._seen["a"] == ("t", '{"x": 1}', "f", 1, None)
+    other = Ledger(window=0)
+    other.assume_alone()
+    assert other.fresh("a", "u", "{}", "g", 9)
+    assert not other.replay(part.steps)  # "a" was another call there: read again
+    assert other._seen["a"] == ("u", "{}", "g", 9, None)
+
+
+@pytest.mark.parametrize("older", [False, True])
+@pytest.mark.parametrize("several", [False, True])
+def test_a_late_answer_is_remembered_for_its_own_call(older: bool, several: bool) -> None:
+    """The answer is set on the record of the call it answers, wherever that record is:
+    the same answer again is nothing, another is a conflict."""
+    ledger = Ledger(window=0, remembered=2)
+    first = call("a", arguments={"x": 1})
+    documents: list[list[Captured]] = [[first]]
+    if several:
+        documents.append([call("a", arguments={"x": 2})])
+    if older:  # two more keys move "a" into the older generation
+        documents += [[call("b")], [call("c")]]
+        if several:
+            documents += [[call("d")]]
+    run(ledger, *documents)
+    assert ("a" in ledger._older) is older
+    late = call("a", arguments={"x": 1}, result=result("a", content="ok"))
+    out = run(ledger, [late])
+    assert events(out) == [EventKind.LATE_RESULT]
+    records = ledger._records("a")
+    assert records is not None
+    answered = [r for r in records if r[L._ANSWER] is not None]
+    assert len(answered) == 1 and answered[0][L._ARGS] is not None
+    assert events(run(ledger, [late])) == []
+    again = call("a", arguments={"x": 1}, result=result("a", content="no"))
+    assert events(run(ledger, [again])) == [EventKind.CONFLICTING_RESULT]
