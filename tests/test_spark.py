@@ -105,7 +105,8 @@ def _writes(tmp_path: Path) -> Path:
             message = {"type": "message", "role": "assistant", "id": f"msg_{i}"}
             lines.append({**message, "content": [{"type": "tool_use", **note}]})
         else:
-            text = '{"order_id": 7}' if i % 4 == 0 else '{"order_id": "O1", "x": 1'
+            # an id that comes again is the same call (its arguments follow the id)
+            text = '{"order_id": 7}' if i % 150 % 4 == 0 else '{"order_id": "O1", "x": 1'
             lines.append(
                 {
                     "object": "chat.completion",
