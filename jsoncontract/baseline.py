@@ -7,7 +7,7 @@ fails only on what is new: ``lint --baseline lint.json``. Each finding of the ru
 :attr:`~jsoncontract.model.BaselineState.NEW` when not; unchanged findings are still
 reported (SARIF says ``baselineState``) but no longer decide the exit code.
 
-A finding is identified by :func:`~jsoncontract.reporters.findings.fingerprint`: its code,
+A finding is identified by :func:`~jsoncontract.project.fingerprint`: its code,
 file (relative to the project root), tool and JSON Pointer, which survive line moves and
 rewording. Identical fingerprints are counted: a baseline holding a finding twice absorbs
 two occurrences, and a third is new.
@@ -83,7 +83,7 @@ class Baseline:
             path: the report.
             command: the command comparing with it; a report of another command is refused.
             root: the project root (default:
-                :func:`~jsoncontract.reporters.findings.project_root`).
+                :func:`~jsoncontract.project.project_root`).
 
         Raises:
             InputError: the file cannot be read, or is no report jsoncontract wrote.
@@ -172,13 +172,13 @@ def counts(finding: Finding) -> bool:
 def _root(root: str | Path | None) -> str:
     import os
 
-    from jsoncontract.reporters.findings import project_root
+    from jsoncontract.project import project_root
 
     return os.path.abspath(root if root is not None else project_root())  # noqa: PTH100
 
 
 def _fingerprint(finding: Finding, root: str) -> str:
-    from jsoncontract.reporters.findings import fingerprint
+    from jsoncontract.project import fingerprint
 
     return fingerprint(finding, root)
 

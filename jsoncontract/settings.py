@@ -105,8 +105,8 @@ def report_settings(
 def report_root(cfg: Config) -> str:
     """The directory CI reports write paths relative to: the git work tree, else the
     config file's directory, else the working directory (see
-    :func:`~jsoncontract.reporters.findings.project_root`)."""
-    from jsoncontract.reporters.findings import project_root
+    :func:`~jsoncontract.project.project_root`)."""
+    from jsoncontract.project import project_root
 
     return str(project_root(cfg.path.parent if cfg.path is not None else None))
 

@@ -783,7 +783,8 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
     call, the tracker a local run keeps: with the first use of its key or write applied
     before it, that tracker says what the local one says)."""
     from jsoncontract.business.idempotency import IdempotencyTracker, KeyRecord
-    from jsoncontract.pipeline.checker import first_failure, locate
+    from jsoncontract.model import locate
+    from jsoncontract.pipeline.checker import first_failure
     from jsoncontract.reporters.check_json import encode_result
 
     executor = _Executor.load(recipe)

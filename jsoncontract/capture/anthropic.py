@@ -17,7 +17,6 @@ from typing import Any, Final
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
-    DocContext,
     Pending,
     answered_id,
     call_without_arguments,
@@ -28,7 +27,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.capture.openai_chat import anthropic_history
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 

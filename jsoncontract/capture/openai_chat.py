@@ -19,7 +19,6 @@ from typing import Any, Final
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
-    DocContext,
     Known,
     answered_id,
     call_without_arguments,
@@ -30,7 +29,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,

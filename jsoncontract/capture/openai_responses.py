@@ -19,7 +19,6 @@ from typing import Any, Final
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
-    DocContext,
     Pending,
     answered_id,
     envelope,
@@ -29,7 +28,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
 from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
 

@@ -38,8 +38,7 @@ from jsoncontract.diff.results import rows as result_rows
 from jsoncontract.diff.rows import build_rows, fill_unchanged, single_rows
 from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.errors import UsageError
-from jsoncontract.model import Dialect, Finding, Severity, Stage
-from jsoncontract.pipeline.checker import locate
+from jsoncontract.model import Dialect, Finding, Severity, Stage, locate
 from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
+from jsoncontract.model import locate
 from jsoncontract.pipeline.listings import ListingCheck
 from jsoncontract.pipeline.pairing import PairingCheck
 from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES, RecoveryCheck
@@ -178,8 +179,6 @@ class SessionContracts:
     def call(self, checked: CallResult) -> tuple[Finding, ...]:
         """Run every check on the call; what they find is held for the run's findings,
         placed at the call."""
-        from jsoncontract.pipeline.checker import locate
-
         for check in self.checks:
             found = check.call(checked)
             if found:
@@ -192,8 +191,6 @@ class SessionContracts:
         for check in self._passing:
             found = check(passed)
             if found:
-                from jsoncontract.pipeline.checker import locate
-
                 self._held.extend(locate(list(found), passed.call()))
 
     def event(self, event: TraceEvent) -> tuple[Finding, ...]:

@@ -65,8 +65,8 @@ from jsoncontract._files import Found, compression_in, find, is_stream
 from jsoncontract.capture.ledger import Ledger, StepLog
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import InputError, JsoncontractError
-from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, ToolCall
-from jsoncontract.pipeline.checker import first_failure, locate
+from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, ToolCall, locate
+from jsoncontract.pipeline.checker import first_failure
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -75,9 +75,8 @@ if TYPE_CHECKING:
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.idempotency import KeyRecord
     from jsoncontract.capture.ledger import Released
-    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.capture.reader import CaptureReader, Lane
     from jsoncontract.pipeline.checker import Checker
-    from jsoncontract.pipeline.fast import Lane
 
 #: The size of the byte ranges a large JSONL file is cut into.
 PART_BYTES: Final = 4 * 1024 * 1024

@@ -21,15 +21,10 @@ import time
 from abc import abstractmethod
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.codes import code_rule
+from jsoncontract.codes import RuleMeta, code_rule
 from jsoncontract.model import Severity
-from jsoncontract.reporters.findings import (
-    FindingSet,
-    KeptFindings,
-    RuleMeta,
-    portable_path,
-    project_root,
-)
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet, KeptFindings
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit

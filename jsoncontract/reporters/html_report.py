@@ -36,8 +36,8 @@ import orjson
 
 from jsoncontract._version import __version__
 from jsoncontract.model import STAGE_ORDER, BaselineState
+from jsoncontract.project import portable_path, project_root
 from jsoncontract.reporters.check_text import call_details, call_status
-from jsoncontract.reporters.findings import portable_path, project_root
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import plural
 

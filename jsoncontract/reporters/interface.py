@@ -40,7 +40,7 @@ class ReportOptions:
     (``lint --format junit``). ``results``: which results of a streamed run a report lists
     (``all``; ``findings``: those with any finding; ``failed``: those that failed a gate);
     the summary counts every one. ``root``: the directory CI formats write paths relative to
-    (``None``: :func:`~jsoncontract.reporters.findings.project_root`). ``show_values``:
+    (``None``: :func:`~jsoncontract.project.project_root`). ``show_values``:
     quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
     them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
     summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the

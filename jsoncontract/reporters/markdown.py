@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Final, Never
 
 from jsoncontract.model import STAGE_ORDER, BaselineState, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
+from jsoncontract.project import portable_path, project_root
 from jsoncontract.reporters.interface import Reporter, ReportOptions
 from jsoncontract.reporters.text import plural
 

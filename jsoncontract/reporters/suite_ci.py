@@ -27,9 +27,10 @@ from abc import abstractmethod
 from dataclasses import replace
 from typing import TYPE_CHECKING, Never
 
-from jsoncontract.codes import SUITE_CODES, code_rule
+from jsoncontract.codes import SUITE_CODES, RuleMeta, code_rule
 from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet
 from jsoncontract.reporters.github import Annotation, AnnotationWriter
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
