@@ -26,6 +26,7 @@ import orjson
 
 from jsoncontract._json import partial_json
 from jsoncontract.diff.compare import CompareOptions, Comparer, Entry
+from jsoncontract.diff.differences import make_difference
 from jsoncontract.diff.model import DiffCode, Difference, HopView, Row
 from jsoncontract.diff.rows import PairEntries, build_rows, fill_unchanged
 from jsoncontract.model import Hop
@@ -129,7 +130,6 @@ def return_leg(
     hops: Sequence[HopView], *, tolerance: float, show_values: bool, tool: str | None
 ) -> ReturnLeg:
     """The results of ``hops`` (the argument views of one call) side by side."""
-    from jsoncontract.diff.differ import make_difference  # (the differ imports this module)
 
     leg = ReturnLeg()
     texts: list[str | None] = []

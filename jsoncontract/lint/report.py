@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
+    from jsoncontract.lint.context import Suppression
     from jsoncontract.lint.rule import Fix
-    from jsoncontract.lint.settings import Suppression
 
 
 class LintFinding:
