@@ -41,9 +41,7 @@ from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
-    from jsoncontract.lint.report import LintReport
     from jsoncontract.model import CallResult
-    from jsoncontract.suites.model import TestReport
 
 #: The commands that take a baseline.
 COMMANDS: Final = ("check", "lint", "test")
@@ -124,21 +122,6 @@ class Baseline:
             if result.findings:
                 result.findings = matcher.mark(result.findings)
             yield result
-
-    def mark_lint(self, report: LintReport) -> None:
-        """Mark every finding of a lint report (suppressed ones stay as they are)."""
-        matcher = self.matcher()
-        for item in report.findings:
-            item.baseline = matcher.state(item.finding)
-
-    def mark_test(self, report: TestReport) -> None:
-        """Mark every case of a test run that did not pass."""
-        from jsoncontract.reporters.suite_ci import as_finding
-
-        matcher = self.matcher()
-        for outcome in report.outcomes:
-            if not outcome.ok:
-                outcome.baseline = matcher.state(as_finding(outcome))
 
 
 class BaselineMatcher:

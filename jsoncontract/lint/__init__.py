@@ -45,7 +45,7 @@ def lint(
         settings = build_settings(None, profiles=profiles, **options)
     report = Linter(settings).lint_paths(paths)
     if baseline is not None:
-        baseline.mark_lint(report)
+        report.mark_baseline(baseline)
     return report
 
 

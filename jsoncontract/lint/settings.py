@@ -25,8 +25,7 @@ from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSION
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
-    from jsoncontract.settings import ReportSettings
+    from jsoncontract.settings import Config, ReportSettings
 
 
 def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:

@@ -52,8 +52,8 @@ from jsoncontract.pipeline.session import SessionFindings
 from jsoncontract.pipeline.turns import DEFAULT_SERIAL, SideEffects, TurnCheck
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, Finding, PassedCall, Severity, TraceEvent
+    from jsoncontract.settings import Config
     from jsoncontract.tools.toolset import ToolSet
 
 

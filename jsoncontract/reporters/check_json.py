@@ -19,10 +19,11 @@ from typing import IO, TYPE_CHECKING, Final
 import orjson
 
 from jsoncontract._json import dumps_report
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, PassedCall, ResultRun, Summary
+    from jsoncontract.settings import ReportOptions
 
 #: Results kept in memory before the spool moves to disk.
 _SPOOL_BYTES: Final = 32 * 1024 * 1024

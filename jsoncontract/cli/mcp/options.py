@@ -17,11 +17,11 @@ import typer
 from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.settings import Config
 
 T = TypeVar("T")
 
