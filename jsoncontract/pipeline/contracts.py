@@ -19,7 +19,7 @@ at the call or event that shows it, and leave each call's own stage alone.
 **State, for a run checked in parts.** Each check keeps state keyed by the turn (its calls
 are read one after the other), the MCP session, or the scope of
 :func:`~jsoncontract.pipeline.pairing.scope_of` (an MCP session, or a hop of one file), and
-says what it keeps. A run split into parts (:mod:`jsoncontract.pipeline.parallel`) checks
+says what it keeps. A run split into parts (:mod:`jsoncontract.pipeline.runner`) checks
 each part from a fresh :class:`SessionContracts` and joins them in input order: every check
 tells from a part's :meth:`~SessionContracts.snapshot` whether the part saw what the run
 would have (:meth:`~SessionContracts.follows`: a part whose first turn continues a turn
