@@ -19,6 +19,7 @@ from jsoncontract.capture.base import (
     Assembler,
     Pending,
     answered_id,
+    anthropic_history,
     call_without_arguments,
     envelope,
     key,
@@ -28,7 +29,6 @@ from jsoncontract.capture.base import (
     text,
 )
 from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
-from jsoncontract.capture.openai_chat import anthropic_history
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
