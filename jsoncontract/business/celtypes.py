@@ -2,7 +2,7 @@
 
 A rule reads JSON values: the runtime hands it maps, lists, strings, numbers, booleans and
 null. :func:`schema_type` says, for a (sub)schema, which of those a value can be and what
-it holds, so that :mod:`jsoncontract.business.checker` can tell a misspelt field or a
+it holds, so that :mod:`jsoncontract.business.celcheck` can tell a misspelt field or a
 string added to a number before any call is checked. Only the argument values that passed
 the schema reach a rule, so whatever the schema guarantees, the rule can count on.
 
