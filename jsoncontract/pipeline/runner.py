@@ -3,13 +3,14 @@ the join of the parts' states in input order, whatever executes them.
 
 An executor is the only difference between the ways a check runs: in this process
 (:func:`jsoncontract.api.iter_results`: the reader and the checker over the whole input,
-with nothing to join), in forked worker processes (:mod:`jsoncontract.pipeline.parallel`), or in Spark tasks
-(:mod:`jsoncontract.spark`). Each checks parts with a :class:`Worker` (or, in Spark, the
-same steps over rows of lines) and hands back an :class:`Outcome` per part; the parent
-joins the outcomes in order with :class:`Join`, which takes a part whose start was the
-run's and reads any other again itself. What the results are counted, marked against a
-baseline and encoded with (:func:`counted`, :func:`marked`, :func:`encoded_runs`) is the
-same for every executor, and so are the results: exactly those of one process.
+with nothing to join), in forked worker processes (:mod:`jsoncontract.pipeline.parallel`),
+or in Spark tasks (:mod:`jsoncontract.spark`). Each checks parts with a :class:`Worker`
+(or, in Spark, the same steps over rows of lines) and hands back an :class:`Outcome` per
+part; the parent joins the outcomes in order with :class:`Join`, which takes a part whose
+start was the run's and reads any other again itself. What the results are counted,
+marked against a baseline and encoded with (:func:`counted`, :func:`marked`,
+:func:`encoded_runs`) is the same for every executor, and so are the results: exactly
+those of one process.
 
 The work is cut into *parts* (:func:`plan`): each capture file, and a plain (uncompressed)
 JSONL file larger than a few megabytes in byte ranges cut at line boundaries, whose first
