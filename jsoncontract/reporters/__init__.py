@@ -22,11 +22,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from jsoncontract.reporters.interface import Reporter
-from jsoncontract.settings import ReportOptions
+from jsoncontract._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+
+    from jsoncontract.reporters.interface import Reporter
+    from jsoncontract.settings import ReportOptions
+
+# Imported on first use: ``--help`` reads the tables below and nothing behind them (the
+# options live in :mod:`jsoncontract.settings`, which imports the model).
+__getattr__ = lazy_attributes(
+    __name__, {"Reporter": ".interface", "ReportOptions": "jsoncontract.settings"}
+)
 
 CHECK_REPORTERS: Final = {
     "text": ".check_text:TextCheckReporter",
