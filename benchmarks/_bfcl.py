@@ -30,10 +30,11 @@ takes its most frequent one. BFCL writes schemas in its own dialect, converted t
 **The calls.** Each possible answer of a single-turn category lists, per parameter, the values
 a correct call may hold, ``""`` meaning "may be left out". Choosing one alternative per
 parameter gives a concrete call; up to four distinct ones per answer are kept when the
-reference validator (python-jsonschema, formats not asserted) passes them against the tool's
-converted schema (answers written for another schema of the same name, or holding ``null``
-for a string, are left out and counted; multi-turn and memory answers are Python call strings
-or plain text, and are left out). A response is one answer: its calls are parallel tool calls.
+reference validator (python-jsonschema, formats asserted as ``check`` asserts them) passes them
+against the tool's converted schema. Answers none of whose versions pass are left out and
+counted: written for another schema of the same name, ``null`` for a string, a date written
+``01/15/2021`` for ``format: date``... Multi-turn and memory answers are Python call strings or
+plain text, and are left out too. A response is one answer: its calls are parallel tool calls.
 Responses are drawn with replacement, uniformly, with a fixed seed, until the trace holds the
 calls asked: a call drawn twice is repeated with a new call id, so write tools repeat as
 traffic repeats them. Each call is then damaged with probability 0.1 (a call no fault breaks
@@ -399,6 +400,15 @@ def damage(
         yield fault, broken
 
 
+def reference(schema: dict[str, Any]) -> Any:
+    """The reference validator: python-jsonschema, formats asserted (as ``check`` asserts
+    them), so that no call of the workload passes or fails on its formats alone: the bare
+    loop, which does not assert them, finds the same calls invalid."""
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
 # --- the workload --------------------------------------------------------------------------
 
 
@@ -717,11 +727,9 @@ def build_workload(wheel: Path, plan: Plan, root: Path) -> Workload:
     if meta_path.is_file():  # written last: the folder is complete
         return Workload(folder, orjson.loads(meta_path.read_bytes()))
     print(f"building the workload in {folder}", file=sys.stderr)
-    from jsonschema import Draft202012Validator
-
     entries, answers = read_bfcl(wheel)
     catalog = build_catalog(entries)
-    validators = {name: Draft202012Validator(t["inputSchema"]) for name, t in catalog.items()}
+    validators = {name: reference(t["inputSchema"]) for name, t in catalog.items()}
     rng = random.Random(plan.seed)
     pool = answer_pool(answers, catalog, validators, rng)
     names = {bfcl: tool["name"] for bfcl, tool in catalog.items()}

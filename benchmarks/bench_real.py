@@ -3,7 +3,7 @@ python-jsonschema loop and sourcemeta's C++ ``jsonschema`` CLI, side by side in 
 
     python benchmarks/bench_real.py                     # 200,000 calls, 3 alternating rounds
     python benchmarks/bench_real.py --quick             # small sizes: tests the logic, not speed
-    python benchmarks/bench_real.py --json > real.json  # the figures as JSON on stdout
+    python benchmarks/bench_real.py --json real.json    # the figures as JSON too
     python benchmarks/bench_real.py --profile chat mcp  # where check --jobs 1 spends its time
 
 **The workload** (``_bfcl.py`` says how it is built): the 1,853 tools of BFCL's single-turn
@@ -20,7 +20,9 @@ first contestant moving on each round), each on a tiny input and then the full o
 core); the bare loop (``--bare-loop``: read each line, ``orjson``, take the shape's calls by
 hand, ``is_valid`` with a python-jsonschema ``Draft202012Validator`` per tool built before the
 loop; nothing else); and, on the one-schema bodies, sourcemeta's ``jsonschema validate SCHEMA
-BODIES --continue`` (``check`` reads them as downstream bodies with ``--tool``). The peer is
+BODIES --continue``, the issue's peer, and the same with ``--fast`` (its schema compiled for
+speed rather than for error messages); ``check`` reads the bodies as downstream bodies with
+``--tool``. The peer is
 the npm package ``@sourcemeta/jsonschema``, installed with ``npm install --prefix
 benchmarks/out`` (never globally) on first use; its native binary is run directly, not
 through Node. ``--peer`` names another binary. When it cannot be had, one line says why and
@@ -67,6 +69,8 @@ from _common import COMMAND_ENV, cli, out_dir
 
 PEER_PACKAGE = "@sourcemeta/jsonschema"
 PEER_VERSION = "16.11.0"
+#: The peer as the issue's targets name it; its ``--fast`` mode is measured beside it.
+PEER = "sourcemeta validate --continue"
 
 
 @dataclass(frozen=True)
@@ -269,15 +273,14 @@ def contestants(workload: Workload, shape: str, peer: Path | None) -> list[Conte
         Contestant("check (default jobs)", "wall", check([]), check_verdicts),
     ]
     if shape == "body" and peer is not None:
-        schema = str(workload.schema)
-        out.append(
-            Contestant(
-                "sourcemeta validate --continue",
-                "cpu",
-                lambda path, report: [str(peer), "validate", schema, str(path), "--continue"],
-                peer_verdicts,
-            )
-        )
+        validate = [str(peer), "validate", str(workload.schema)]
+
+        def peer_command(flags: list[str]) -> Callable[[Path, Path], list[str]]:
+            return lambda path, report: [*validate, str(path), *flags]
+
+        out.append(Contestant(PEER, "cpu", peer_command(["--continue"]), peer_verdicts))
+        fast = peer_command(["--continue", "--fast"])
+        out.append(Contestant(PEER + " --fast", "cpu", fast, peer_verdicts))
     return out
 
 
@@ -387,8 +390,8 @@ def summarise(
                 "startup_ms": timing.startup(clock),
                 "vs_bare": statistics.median(b / m for b, m in zip(theirs, mine, strict=True)),
             }
-            peer = by_label.get("sourcemeta validate --continue")
-            if peer is not None and label != peer_label():
+            peer = by_label.get(PEER)
+            if peer is not None and label != PEER:
                 theirs = peer.marginal(clock, calls, tiny_calls)
                 figure["vs_peer"] = statistics.median(
                     p / m for p, m in zip(theirs, mine, strict=True)
@@ -414,10 +417,6 @@ def summarise(
             }
         figures[shape] = entry
     return figures
-
-
-def peer_label() -> str:
-    return "sourcemeta validate --continue"
 
 
 def table(meta: dict[str, Any], figures: dict[str, Any], peer: str, load: list[float]) -> str:
@@ -536,7 +535,7 @@ def main() -> None:
     parser.add_argument("--wheel", type=Path, help="a bfcl-eval wheel to read (no download)")
     parser.add_argument("--peer", help="sourcemeta's jsonschema binary (no npm install)")
     parser.add_argument("--no-peer", action="store_true", help="leave the peer out")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the figures as JSON")
     parser.add_argument(
         "--profile",
         nargs="+",
@@ -548,6 +547,8 @@ def main() -> None:
     parser.add_argument("--tools", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("trace", nargs="?", type=Path, help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.json is not None and (options.json.is_dir() or not options.json.parent.is_dir()):
+        parser.error(f"--json {options.json}: not a file in an existing directory")
 
     if options.bare_loop:  # the child the comparison runs
         found = bare_loop(options.bare_loop, options.tools, options.trace, None)
@@ -578,10 +579,12 @@ def main() -> None:
         else:
             peer, about = peer_binary(options.peer, root)
         if peer is None:
-            print(f"peer: sourcemeta's jsonschema is left out: {about}", file=sys.stderr)
+            about = f"sourcemeta's jsonschema is left out: {about}"
+            print(f"peer: {about}", file=sys.stderr)
         load = [os.getloadavg()[0]]
         figures, disagreements = measure(workload, options.shapes, peer, rounds, Path(scratch))
         load.append(os.getloadavg()[0])
+    print(table(meta, figures, about, load))
     if options.json:
         document = {
             "workload": {k: v for k, v in meta.items() if k != "files"},
@@ -595,11 +598,7 @@ def main() -> None:
             "verdicts_agree": not disagreements,
             "disagreements": disagreements,
         }
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
-    else:
-        print(table(meta, figures, about, load))
-        if peer is None:
-            print(f"peer: sourcemeta's jsonschema is left out: {about}")
+        options.json.write_text(json.dumps(document, indent=2) + "\n")
     if disagreements:
         print("verdicts DISAGREE:", *disagreements, sep="\n  ", file=sys.stderr)
         raise SystemExit(1)
