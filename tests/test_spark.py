@@ -361,3 +361,39 @@ def test_the_cli_looks_at_each_capture_once(
     result = run_cli("check", "--spark", "local[2]", "--tools", str(TOOLS), str(trace), "-q")
     assert result.code == 1
     assert looked == [str(trace)]
+
+
+def test_generated_traces_give_the_local_report(session: Any, run_cli: Any, tmp_path: Path) -> None:
+    """The differential test's corpus (tests/pipeline/corpus.py) on Spark: every call
+    counted once, and the report the same byte for byte as a local run's, plain and gzip.
+    A few traces only, on the module's one session (each Spark run costs seconds)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from tests.pipeline import corpus
+
+    tools, rules = corpus.write_tools(tmp_path)
+    runs = iter(range(1_000_000))
+
+    @settings(
+        max_examples=4,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(corpus.traces(max_steps=6))
+    def check(trace: corpus.Trace) -> None:
+        folder = tmp_path / f"t{next(runs)}"
+        folder.mkdir()
+        for compression in ("", ".gz"):
+            files = [str(p) for p in trace.write(folder, compression)]
+            args = ["check", "--no-config", "-t", str(tools), "-r", str(rules), "-f", "json"]
+            args += ["--result-window", str(trace.window), *files]
+            local = run_cli(*args)
+            on_spark = run_cli(*args, "--spark", "local[2]")
+            assert on_spark.code == local.code, on_spark.stderr
+            assert on_spark.stdout_bytes == local.stdout_bytes
+            report = json.loads(local.stdout)
+            assert report["summary"]["calls"] == corpus.expected_calls(trace.steps)
+
+    check()
