@@ -149,7 +149,7 @@ def test_test_reports_compare_too(in_repo: Path, tmp_path: Path) -> None:
         path.write_text(rendered("test", fmt, first))
         baseline = Baseline.load(path, command="test")
         again = run()
-        baseline.mark_test(again)
+        again.mark_baseline(baseline)
         assert again.new_failures == 0
         assert {o.baseline for o in again.outcomes if not o.ok} == {BaselineState.UNCHANGED}
         assert json.loads(rendered("test", "json", again))["results"][-1]["baseline"]
@@ -280,7 +280,7 @@ def test_a_baseline_never_makes_the_run_look_at_a_path(
 def test_a_suppressed_sarif_result_is_not_in_the_baseline(tmp_path: Path) -> None:
     """A SARIF baseline result that carries ``suppressions`` (silenced, not accepted) does
     not make the same finding of a new run unchanged."""
-    from jsoncontract.reporters.findings import fingerprint
+    from jsoncontract.project import fingerprint
 
     capture = FIXTURES / "captures" / "faults" / "schema-enum.json"
     report = check([capture], tools=[FIXTURES / "tools"])

@@ -46,7 +46,7 @@ _CHUNK: Final = 1 << 16
 _GRACE: Final = 2.0
 
 
-class _Output:
+class FrameWriter:
     """Writes whole frames to a file descriptor, from several threads."""
 
     def __init__(self, fd: int) -> None:
@@ -72,7 +72,7 @@ class _Output:
 MAX_FRAME: Final = 64 * 1024 * 1024
 
 
-class _Part:
+class FramePart:
     """A piece of a frame longer than the limit, passed on as it comes; the last one
     (``end``) says how long the frame was."""
 
@@ -116,10 +116,10 @@ class _Source:
                 return b""  # the server is gone; what holds its stdout is not it
 
 
-def _lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | _Part]:
+def fd_lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | FramePart]:
     """The lines read, each with its ``\n`` (the last may lack one), found in one pass
     over each chunk: linear in what is read, holding at most ``limit`` bytes. A line longer
-    than ``limit`` comes as :class:`_Part` pieces, as they are read."""
+    than ``limit`` comes as :class:`FramePart` pieces, as they are read."""
     if isinstance(source, int):
         source = _Source(source)
     held: list[bytes] = []
@@ -129,7 +129,7 @@ def _lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | _P
         chunk = source.read()
         if not chunk:
             if over:
-                yield _Part(b"", end=True, size=size)
+                yield FramePart(b"", end=True, size=size)
             elif held:
                 yield b"".join(held)
             return
@@ -141,18 +141,18 @@ def _lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | _P
                 if rest:
                     size += len(rest)
                     if over:
-                        yield _Part(rest)
+                        yield FramePart(rest)
                     else:
                         held.append(rest)
                         if size > limit:  # too long to hold: passed on from here
                             over = True
-                            yield _Part(b"".join(held))
+                            yield FramePart(b"".join(held))
                             held = []
                 break
             piece = chunk[start : cut + 1]
             size += len(piece)
             if over:
-                yield _Part(piece, end=True, size=size)
+                yield FramePart(piece, end=True, size=size)
                 over = False
             else:
                 if held:
@@ -160,7 +160,7 @@ def _lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | _P
                     piece = b"".join(held)
                     held = []
                 # a line over the limit that came whole within a read is still too large
-                yield _Part(piece, end=True, size=size) if size > limit else piece
+                yield FramePart(piece, end=True, size=size) if size > limit else piece
             size = 0
             start = cut + 1
 
@@ -203,7 +203,7 @@ class StdioProxy:
         self._gone = threading.Event()  # the server has exited
         self._server: _Source | None = None
         self._in = (client_in or sys.stdin.buffer).fileno()
-        self._out = _Output((client_out or sys.stdout.buffer).fileno())
+        self._out = FrameWriter((client_out or sys.stdout.buffer).fileno())
         self._say = on_message or (lambda _: None)
         self._writer: TraceWriter | None = None
         self._timers: list[threading.Timer] = []
@@ -268,11 +268,11 @@ class StdioProxy:
 
     def _client_to_server(self, child: subprocess.Popen[bytes]) -> None:
         assert child.stdin is not None
-        target = _Output(child.stdin.fileno())
+        target = FrameWriter(child.stdin.fileno())
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(self._in, self.max_frame):
-            if isinstance(line, _Part):
+        for line in fd_lines(self._in, self.max_frame):
+            if isinstance(line, FramePart):
                 self._too_large(CLIENT, line)
                 target.write(line.data)
             else:
@@ -305,7 +305,7 @@ class StdioProxy:
         self._gone.set()
         _stop(child)
 
-    def _too_large(self, direction: str, part: _Part) -> None:
+    def _too_large(self, direction: str, part: FramePart) -> None:
         """A piece of a frame past the limit: its end is recorded, with its size."""
         if part.end and self._writer is not None:
             self._writer.event("too_large", **{"from": direction, "bytes": part.size})
@@ -317,8 +317,8 @@ class StdioProxy:
     def _server_to_client(self, source: _Source) -> None:
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(source, self.max_frame):
-            if isinstance(line, _Part):
+        for line in fd_lines(source, self.max_frame):
+            if isinstance(line, FramePart):
                 self._too_large(SERVER, line)
                 self._out.write(line.data)
                 continue

@@ -260,14 +260,14 @@ def serve_replay(
     client_out: IO[bytes] | None = None,
 ) -> int:
     """Answer newline-delimited JSON-RPC on stdin from the recording, until stdin closes."""
-    from jsoncontract.live.record import MAX_FRAME, _lines, _Output, _Part
+    from jsoncontract.live.record import MAX_FRAME, FramePart, FrameWriter, fd_lines
 
     replayer = Replayer(recording)
-    out = _Output((client_out or sys.stdout.buffer).fileno())
+    out = FrameWriter((client_out or sys.stdout.buffer).fileno())
     fd = (client_in or sys.stdin.buffer).fileno()
     timers: list[threading.Timer] = []
-    for line in _lines(fd):
-        if isinstance(line, _Part):  # past the frame limit: refused once whole
+    for line in fd_lines(fd):
+        if isinstance(line, FramePart):  # past the frame limit: refused once whole
             if line.end:
                 refused = _error(-32600, f"Invalid Request: over {MAX_FRAME:,} bytes")
                 out.write(orjson.dumps({"jsonrpc": "2.0", "id": None, **refused}) + b"\n")

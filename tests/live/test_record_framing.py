@@ -52,7 +52,7 @@ def test_framing_is_linear_in_the_frame_length() -> None:
     proxy, 0.16 s direct; 160 MB: 112 s). Framing one line read in 64 KiB pieces is linear:
     the copies of a quadratic framing of 128 MB add up to 128 GB, seconds at any speed."""
 
-    from jsoncontract.live.record import _lines
+    from jsoncontract.live.record import fd_lines
 
     class Pieces:
         def __init__(self, size: int) -> None:
@@ -67,7 +67,7 @@ def test_framing_is_linear_in_the_frame_length() -> None:
 
     def framed(size: int) -> float:
         start = time.perf_counter()
-        (line,) = list(_lines(Pieces(size), limit=1 << 30))  # type: ignore[arg-type]
+        (line,) = list(fd_lines(Pieces(size), limit=1 << 30))  # type: ignore[arg-type]
         assert len(line) == size + 1
         return time.perf_counter() - start
 
@@ -77,18 +77,18 @@ def test_framing_is_linear_in_the_frame_length() -> None:
 def test_a_line_past_the_limit_is_passed_on_in_pieces() -> None:
     """A server writing without a newline grew the buffer until MemoryError or SIGSEGV:
     past the limit, a line is passed on as it comes, never held whole."""
-    from jsoncontract.live.record import _lines, _Part
+    from jsoncontract.live.record import FramePart, fd_lines
 
     read, write = os.pipe()
     os.write(write, b"a" * 5000 + b"\nshort\n" + b"b" * 3000)
     os.close(write)
-    items = list(_lines(read, limit=1024))
+    items = list(fd_lines(read, limit=1024))
     os.close(read)
-    parts = [i for i in items if isinstance(i, _Part)]
+    parts = [i for i in items if isinstance(i, FramePart)]
     assert all(len(p.data) <= 1 << 16 for p in parts)
     assert [p.size for p in parts if p.end] == [5001, 3000]
     assert b"short\n" in items
-    assert b"".join(i.data if isinstance(i, _Part) else i for i in items) == (
+    assert b"".join(i.data if isinstance(i, FramePart) else i for i in items) == (
         b"a" * 5000 + b"\nshort\n" + b"b" * 3000
     )
 
