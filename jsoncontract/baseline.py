@@ -31,7 +31,7 @@ root-relative paths and fingerprints, and work from anywhere in the project).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -42,7 +42,6 @@ from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
     from jsoncontract.lint.report import LintReport
-    from jsoncontract.model import CallResult
     from jsoncontract.suites.model import TestReport
 
 #: The commands that take a baseline.
@@ -116,14 +115,6 @@ class Baseline:
         return BaselineMatcher(self)
 
     # -- each command's results ------------------------------------------------------------
-
-    def mark_results(self, results: Iterable[CallResult]) -> Iterator[CallResult]:
-        """``check`` results as they stream, their findings marked."""
-        matcher = self.matcher()
-        for result in results:
-            if result.findings:
-                result.findings = matcher.mark(result.findings)
-            yield result
 
     def mark_lint(self, report: LintReport) -> None:
         """Mark every finding of a lint report (suppressed ones stay as they are)."""
