@@ -232,9 +232,16 @@ def connect_options(
     show_stderr: bool,
     connect_timeout: float | None = None,
 ) -> ConnectOptions:
-    """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
+    """Timeouts and negotiation from the command line, the server's entry, then [mcp].
+
+    Raises:
+        ServerError: the mcp extra (the SDK) is missing, which every command that contacts a
+            server needs.
+    """
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
+    from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions, require_sdk
+
+    require_sdk()
     from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
     known = ("auto", "legacy", *HANDSHAKE_VERSIONS, *MODERN_VERSIONS)

@@ -68,8 +68,8 @@ _GROUP_GRACE: Final = 2.0
 _SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
 
 SDK_MISSING: Final = (
-    "jsoncontract mcp needs the official MCP SDK, which is not installed: "
-    "pip install 'jsoncontract[mcp]'"
+    "the mcp commands need the mcp extra (the official MCP SDK): "
+    "pip install '.[mcp]' in a clone of jsoncontract"
 )
 
 
