@@ -48,6 +48,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that compare with a golden file are marked ``golden`` (run from a deep
+    checkout by ``tests/test_checkout_path.py``)."""
+    for item in items:
+        if "golden" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.golden)
+
+
 @dataclass
 class CliResult:
     code: int
