@@ -53,6 +53,7 @@ def inner_venv(checkout: Path) -> Path:
     return venv / "bin" / "python"
 
 
+@pytest.mark.long
 def test_the_goldens_pass_from_a_deep_checkout(tmp_path: Path) -> None:
     checkout = deep_checkout(tmp_path)
     assert len(str(checkout)) == LENGTH

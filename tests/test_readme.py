@@ -15,7 +15,8 @@ Three kinds of command are not run as written, and why:
   the script works in seconds (its figures are measured by hand, at full size, as the
   performance page says);
 - an install command a page repeats from an earlier page (the tutorial starts with the
-  README's quick start) is run once.
+  README's quick start; the mcp page installs the extra the README's tour installed) is run
+  once.
 
 The performance page runs in a checkout of its own, so that its benchmarks run while the
 rest of the suite does.
@@ -88,6 +89,15 @@ def as_run(command: str) -> str:
     return f"{found.group(1).rstrip()} --quick{found.group(2) or ''}"
 
 
+def _bare(command: str) -> str:
+    """A command without its comment."""
+    return command.split(" #", 1)[0].strip()
+
+
+def _installs(command: str) -> bool:
+    return bool(re.match(r"(python3 -m venv \S+ && \. \S+ && )?pip install ", command))
+
+
 def clean_checkout(target: Path) -> Path:
     """The repository's files as a clone holds them (tracked, and new files not ignored)."""
     listed = subprocess.run(
@@ -131,12 +141,12 @@ class Run:
         self.script.append(f"cd {self.checkout}")
         if activate:
             self.script.append(". .venv/bin/activate")
-        earlier = {command for _, command, _ in self.ran}
+        earlier = {_bare(command) for _, command, _ in self.ran}
         for command in commands(path.read_text(encoding="utf-8")):
             if runs_the_suite(command):
                 continue
-            if command.startswith("python3 -m venv") and command in earlier:
-                continue  # the README's install, repeated
+            if _installs(command) and _bare(command) in earlier:
+                continue  # an install an earlier page ran
             index = len(self.ran)
             self.ran.append((path.name, command, index))
             into = f"{self.results}/{index}"
@@ -219,6 +229,7 @@ def test_the_suite_commands_are_what_ci_runs() -> None:
     assert seen >= 2, "the README and the development page show how to run the tests"
 
 
+@pytest.mark.long
 def test_every_readme_and_docs_command_runs_on_a_clean_checkout(tmp_path: Path) -> None:
     checkout = clean_checkout(tmp_path / "jsoncontract")
     readme, *docs = pages()
@@ -243,6 +254,7 @@ def test_every_readme_and_docs_command_runs_on_a_clean_checkout(tmp_path: Path) 
             assert shows(expected, printed), f"{path.name}: {command} printed\n{printed}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", APART)
 def test_the_pages_run_apart(name: str, tmp_path: Path) -> None:
     checkout = clean_checkout(tmp_path / "jsoncontract")
