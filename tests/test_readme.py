@@ -39,7 +39,7 @@ pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
-_BLOCK = re.compile(r"```(sh|text)\n(.*?)```", re.S)
+_BLOCK = re.compile(r"^```(sh|text)\n(.*?)^```$", re.S | re.M)
 _BENCHMARK = re.compile(r"^(python benchmarks/\S+\.py\b[^#]*?)(\s*#.*)?$")
 #: Pages whose commands run in a checkout of their own (see the module's docstring).
 APART = ("performance.md",)

@@ -57,6 +57,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -372,9 +373,30 @@ def _check_part(part: Part, first: bool) -> Outcome:
     return _WORKER["worker"].part(part, first)
 
 
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """While workers may be forked, a Ctrl-C waits until the block ends, then interrupts.
+
+    Python runs its own callbacks around a fork (logging's locks, the random module's
+    reseeding), and a ``KeyboardInterrupt`` raised in one of them is printed and dropped:
+    the run went on to the end, exit 1 instead of 130. Held, the signal is taken here after
+    the fork; a worker inherits it held, ignores it, then lets it through.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _start_worker() -> None:
     # the parent stops the workers on Ctrl-C; a worker does not take the signal itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # forked with it held (_ctrl_c_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     # and terminates them: a worker forked while the report was being written must not
     # keep the handlers that clean that output up (jsoncontract._files.output_file)
     for name in ("SIGTERM", "SIGHUP"):
@@ -574,15 +596,16 @@ def iter_parallel(
         unsent: list[Part] = []  # a part the pool refused: a worker died meanwhile
 
         def refill() -> None:
-            while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
-                nxt = next(queue, None)
-                if nxt is None:
-                    return
-                index, part = nxt
-                try:
-                    pending.append((part, pool.submit(_check_part, part, index == 0)))
-                except BrokenProcessPool:
-                    unsent.append(part)
+            with _ctrl_c_held():  # a submit may fork the workers
+                while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
+                    nxt = next(queue, None)
+                    if nxt is None:
+                        return
+                    index, part = nxt
+                    try:
+                        pending.append((part, pool.submit(_check_part, part, index == 0)))
+                    except BrokenProcessPool:
+                        unsent.append(part)
 
         refill()
         index = -1
