@@ -201,9 +201,13 @@ def shown_outputs(run: Run, path: Path) -> list[tuple[str, str, str]]:
     last: list[tuple[str, int]] = []
     for kind, body in blocks(text):
         if kind == "sh":
-            ran = [(c, i) for c, i in mine if c in block_commands(body)]
+            ran = []
+            for command in block_commands(body):
+                found = next((m for m in mine if m[0] == command), None)
+                if found is not None:  # each command of the page ran once, in order
+                    ran.append(found)
+                    mine.remove(found)
             last = ran or last
-            mine = [m for m in mine if m not in ran]
         elif last:
             out.append((last[-1][0], body, "".join(run.out(i) for _, i in last)))
     return out
