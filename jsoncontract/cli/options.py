@@ -18,16 +18,19 @@ Exceptions become exit codes in one place only, :func:`jsoncontract.cli.run`.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 import io
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any, cast
+from typing import IO, TYPE_CHECKING, Annotated, Any, cast, get_type_hints
 
 import typer
 
@@ -35,7 +38,7 @@ from jsoncontract.cli import EXIT_FINDINGS, EXIT_OK
 from jsoncontract.errors import InputError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Iterable, Sequence
 
     from jsoncontract.baseline import Baseline
     from jsoncontract.business.gate import BusinessRules
@@ -149,6 +152,59 @@ ChangedOpt = Annotated[
         "config's tools count, and a file that holds no tool definition is skipped.",
     ),
 ]
+
+# -- option groups ------------------------------------------------------------------------
+
+
+def grouped(command: Callable[..., int]) -> Callable[..., int]:
+    """``command`` with each parameter whose type is a dataclass (an option group, such as
+    the options that name an MCP server) spread into the group's fields, in its place.
+
+    typer reads one parameter per option from a command's signature, so options that many
+    commands share would be listed again in each; a group is defined once, as a frozen
+    dataclass whose fields are annotated like any option, and the command receives it built::
+
+        @grouped
+        def tools_cli(server: ServerArg = None, *, reach: ServerOptions, color: ColorOpt = None)
+
+    The options appear in ``--help`` where the group stands, in the order of its fields.
+    """
+    signature = inspect.signature(command, eval_str=True)
+    groups: dict[str, tuple[Any, tuple[str, ...]]] = {}
+    params: list[inspect.Parameter] = []
+    for param in signature.parameters.values():
+        group = param.annotation
+        if not (isinstance(group, type) and dataclasses.is_dataclass(group)):
+            params.append(param)
+            continue
+        hints = get_type_hints(group, include_extras=True)
+        names = tuple(f.name for f in dataclasses.fields(group))
+        params.extend(
+            inspect.Parameter(
+                field.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=field.default,
+                annotation=hints[field.name],
+            )
+            for field in dataclasses.fields(group)
+        )
+        groups[param.name] = (group, names)
+    taken = [p.name for p in params]
+    if len(set(taken)) != len(taken):
+        raise TypeError(f"{command.__name__}: an option group repeats a parameter name")
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> int:
+        for name, (group, names) in groups.items():
+            kwargs[name] = group(**{n: kwargs.pop(n) for n in names})
+        return command(*args, **kwargs)
+
+    spread = signature.replace(parameters=params)
+    run.__signature__ = spread  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
+    run.__annotations__["return"] = signature.return_annotation
+    return run
+
 
 # -- choices derived from the library's tables ----------------------------------------------
 

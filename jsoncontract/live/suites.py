@@ -109,7 +109,7 @@ def _capture_arguments(suite: Suite, case: Case) -> tuple[Any, str | None]:
 
 
 def _answer(reply: Reply, findings_text: str = "") -> ServerAnswer:
-    from jsoncontract.live.probe import answer_of
+    from jsoncontract.live.probe.judging import answer_of
 
     kind, code, said = answer_of(reply)
     text = kind.phrase(code)
@@ -123,7 +123,7 @@ def _answer(reply: Reply, findings_text: str = "") -> ServerAnswer:
 
 def combine(outcome: CaseOutcome, reply: Reply, *, version: str, output_schema: Any) -> CaseOutcome:
     """The case's outcome once the server's answer is known."""
-    from jsoncontract.live.probe import answer_of
+    from jsoncontract.live.probe.judging import answer_of
 
     kind, code, said = answer_of(reply)
     case = outcome.case
@@ -189,7 +189,7 @@ async def run_on_server(
     """Run every selected case through the pipeline and the server; the report is
     ``test``'s, each outcome carrying the server's answer."""
     from jsoncontract.live.calls import Call, send_calls
-    from jsoncontract.live.probe import is_read_only
+    from jsoncontract.live.probe.planning import is_read_only
     from jsoncontract.suites.runner import SuiteRunner
     from jsoncontract.tools.toolset import ToolSet
 

@@ -163,7 +163,7 @@ async def list_tools(conn: Connection) -> ToolListing:
         conn.spec, conn.negotiated, tools, pages=pages, seconds=perf_counter() - start
     )
     listing.unusable = screen(tools, label, problems)
-    listing.problems = problems + _noise_findings(conn)
+    listing.problems = problems + noise_findings(conn)
     conn.learn_tools(listing.usable())
     return listing
 
@@ -218,7 +218,7 @@ def screen(tools: list[Any], label: str, problems: list[Finding]) -> dict[int, s
     return unusable
 
 
-def _noise_findings(conn: Connection) -> list[Finding]:
+def noise_findings(conn: Connection) -> list[Finding]:
     """One finding for what the server wrote besides JSON-RPC (stdout noise)."""
     if not conn.noise:
         return []

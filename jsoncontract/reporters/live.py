@@ -20,7 +20,7 @@ from jsoncontract.reporters.text import SEVERITY_STYLE, LineWriter, Segment, plu
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Negotiated
-    from jsoncontract.live.probe import ProbeReport, ServerProbe, ToolProbe
+    from jsoncontract.live.probe.model import ProbeReport, ServerProbe, ToolProbe
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
 

@@ -9,11 +9,15 @@ resolves the ``--fail-on`` threshold.
 from __future__ import annotations
 
 import ast
+import inspect
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from jsoncontract.cli.app import COMMAND_MODULES
+from jsoncontract.cli.mcp import SUBCOMMANDS
+from jsoncontract.cli.options import grouped
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jsoncontract"
 
@@ -30,10 +34,23 @@ def imported_modules(path: Path) -> set[str]:
     return out
 
 
+def command_files(command: str) -> list[Path]:
+    """The files of a command: its module, or every module of its package."""
+    module = PACKAGE / "cli" / f"{command}.py"
+    return [module] if module.exists() else sorted((PACKAGE / "cli" / command).rglob("*.py"))
+
+
 @pytest.mark.parametrize("command", COMMAND_MODULES)
 def test_no_command_imports_another(command: str) -> None:
-    imported = imported_modules(PACKAGE / "cli" / f"{command}.py")
+    imported = set().union(*(imported_modules(f) for f in command_files(command)))
     others = {f"jsoncontract.cli.{name}" for name in COMMAND_MODULES if name != command}
+    assert imported & others == set()
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_no_mcp_subcommand_imports_another(command: str) -> None:
+    imported = imported_modules(PACKAGE / "cli" / "mcp" / f"{command}.py")
+    others = {f"jsoncontract.cli.mcp.{name}" for name in SUBCOMMANDS if name != command}
     assert imported & others == set()
 
 
@@ -62,3 +79,30 @@ def test_one_place_resolves_the_threshold() -> None:
         if "fail_on" in _string_constants(path)
     )
     assert reading == ["settings.py"]
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An option group of two."""
+
+    first: int = 1
+    second: str = "b"
+
+
+def test_an_option_group_is_spread_where_it_stands_and_built_for_the_command() -> None:
+    seen: list[Pair] = []
+
+    def command(before: int = 0, *, pair: Pair, after: bool = False) -> int:
+        seen.append(pair)
+        return before
+
+    spread = grouped(command)
+    assert list(inspect.signature(spread).parameters) == ["before", "first", "second", "after"]
+    assert spread(5, first=2, second="c", after=True) == 5
+    assert seen == [Pair(2, "c")]
+
+    def clash(*, first: int = 0, pair: Pair) -> int:
+        return first
+
+    with pytest.raises(TypeError, match="repeats a parameter name"):
+        grouped(clash)

@@ -14,13 +14,13 @@ import pytest
 
 from jsoncontract.live.client import ConnectOptions
 from jsoncontract.live.probe import (
-    UNKNOWN_TOOL,
     ProbeReport,
     ProbeSettings,
     ToolProbe,
     parse_kinds,
     probe,
 )
+from jsoncontract.live.probe.protocol import UNKNOWN_TOOL
 from jsoncontract.live.server import ServerSpec
 from jsoncontract.reporters import ReportOptions, render
 from tests.conftest import REPO, CliResult

@@ -1,0 +1,274 @@
+"""What the ``mcp`` subcommands share: the server argument, the option groups that say how
+to reach a server and which faults to inject, and the steps of a body that talks to one.
+
+No subcommand imports another; what two of them share lives here (as
+:mod:`jsoncontract.cli.options` holds what every command shares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from jsoncontract.cli.options import warn
+
+if TYPE_CHECKING:
+    from jsoncontract.config import Config
+    from jsoncontract.live.client import ConnectOptions
+    from jsoncontract.live.inject import Injector
+    from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.tools import ToolListing
+
+T = TypeVar("T")
+
+
+# -- options ------------------------------------------------------------------------------
+
+ServerArg = Annotated[
+    list[str] | None,
+    typer.Argument(
+        metavar="SERVER",
+        help="A server name from the config, an http(s):// URL, or -- COMMAND ARGS... (stdio).",
+        show_default=False,
+    ),
+]
+HeaderOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--header",
+        "-H",
+        help="An HTTP header 'Name: value' for every request (repeatable; ${VAR} reads the "
+        "environment). Never shown in any report.",
+        show_default=False,
+    ),
+]
+EnvOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--env",
+        "-e",
+        help="An environment variable for a stdio server, KEY=VALUE or KEY (taken from here); "
+        "repeatable.",
+        show_default=False,
+    ),
+]
+NameOpt = Annotated[
+    str | None,
+    typer.Option(help="What to call the server in reports and locks.", show_default=False),
+]
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds each request may take: initialize, tools/list, every call (default: "
+        "[mcp] timeout, or 10).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+ConnectTimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds to start the server and negotiate (default: --timeout, at least 10).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+ProtocolOpt = Annotated[
+    str,
+    typer.Option(
+        "--protocol",
+        help="Protocol version: auto (server/discover, then initialize), legacy (initialize), "
+        "or a version such as 2025-06-18.",
+    ),
+]
+HostConfigOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--mcp-config",
+        help="A host's JSON config (mcpServers) to look server names up in (repeatable).",
+        dir_okay=False,
+        show_default=False,
+    ),
+]
+StderrOpt = Annotated[
+    bool,
+    typer.Option(
+        "--server-stderr",
+        help="Let a stdio server's stderr through (default: kept, and its "
+        "last lines quoted when something goes wrong).",
+    ),
+]
+AllowOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow",
+        help="Call this tool although it is not annotated readOnlyHint: true (repeatable).",
+        show_default=False,
+    ),
+]
+AllowWritesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-writes",
+        help="Call every tool, read-only or not. Only against a server whose writes do not matter.",
+    ),
+]
+ConcurrencyOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Calls in flight at once (default: [mcp] concurrency, or 4).",
+        min=1,
+        max=64,
+        show_default=False,
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """How to reach the server a command names: the options of every command that talks to
+    one (spread into its signature by :func:`~jsoncontract.cli.options.grouped`)."""
+
+    header: HeaderOpt = None
+    env: EnvOpt = None
+    name: NameOpt = None
+    timeout: TimeoutOpt = None
+    connect_timeout: ConnectTimeoutOpt = None
+    protocol: ProtocolOpt = "auto"
+    mcp_config: HostConfigOpt = None
+    server_stderr: StderrOpt = False
+
+    def resolve(
+        self,
+        target: list[str],
+        command: list[str],
+        cfg: Config,
+        *,
+        named: bool = True,
+        requires_auth: bool | None = None,
+    ) -> ServerSpec:
+        """The one server the command line names (the words before and after ``--``);
+        ``named=False`` leaves ``--name`` out (one of several servers)."""
+        from jsoncontract.live.server import resolve_server
+
+        return resolve_server(
+            target,
+            command,
+            config=cfg,
+            host_configs=self.mcp_config or (),
+            headers=self.header or (),
+            env=self.env or (),
+            name=self.name if named else None,
+            requires_auth=requires_auth,
+        )
+
+    def connect_options(self, cfg: Config, spec: ServerSpec) -> ConnectOptions:
+        """Timeouts and negotiation from the command line, the server's entry, then [mcp].
+
+        Raises:
+            ServerError: the mcp extra (the SDK) is missing, which every command that
+                contacts a server needs.
+        """
+        from jsoncontract.errors import UsageError
+        from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions, require_sdk
+
+        require_sdk()
+        from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
+
+        protocol = self.protocol
+        known = ("auto", "legacy", *HANDSHAKE_VERSIONS, *MODERN_VERSIONS)
+        if protocol not in known:
+            raise UsageError(f"--protocol {protocol!r} is not one of: {', '.join(known)}")
+        chosen = (
+            self.timeout or spec.timeout or cfg.section("mcp").get("timeout") or DEFAULT_TIMEOUT
+        )
+        return ConnectOptions(
+            timeout=float(chosen),
+            connect_timeout=self.connect_timeout,
+            protocol=protocol,
+            show_stderr=self.server_stderr,
+        )
+
+
+InjectOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--inject",
+        help="A fault to inject into tools/call answers: [TOOL:]KIND[=VALUE][@RATE], KIND one "
+        "of delay=2s, timeout, is-error, error=-32603, bad-output, malformed, truncate, drop, "
+        "list-changed (repeatable).",
+        show_default=False,
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option(help="Seed of the fault decisions (the same seed, the same faults).")
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FaultOptions:
+    """The faults ``record`` and ``replay`` inject into the answers they pass on."""
+
+    inject: InjectOpt = None
+    seed: SeedOpt = 0
+
+    def injector(self) -> Injector:
+        """The injector of these rules and seed (a usage error names a rule it cannot read)."""
+        from jsoncontract.live.inject import Injector, parse_rule
+
+        return Injector([parse_rule(r) for r in self.inject or ()], self.seed)
+
+
+# -- the steps of a body ---------------------------------------------------------------------
+
+
+def split_server(words: list[str] | None) -> tuple[list[str], list[str]]:
+    """The words before ``--`` and the command after it (click merges them into one list)."""
+    from jsoncontract.cli.app import INVOKED
+
+    given = list(words or [])
+    argv = INVOKED.get()
+    if "--" not in argv:
+        return given, []
+    after = len(argv) - argv.index("--") - 1
+    after = min(after, len(given))
+    return given[: len(given) - after], given[len(given) - after :]
+
+
+def quiet_sdk_logs() -> None:
+    """The SDK logs transport problems with tracebacks; the reports say them in one line.
+    ``JSONCONTRACT_DEBUG=1`` shows the log instead."""
+    import logging
+    import os
+
+    root = logging.getLogger()
+    if os.environ.get("JSONCONTRACT_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+        return
+    if not any(isinstance(h, logging.NullHandler) for h in root.handlers):
+        root.addHandler(logging.NullHandler())
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine function to its end (Ctrl-C stops it, and the server with it)."""
+    import anyio
+
+    quiet_sdk_logs()
+    return anyio.run(main)
+
+
+def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
+    """Connect, negotiate, and list every tool."""
+    from jsoncontract.live.tools import fetch_tools
+
+    quiet_sdk_logs()
+    return fetch_tools(spec, options)
+
+
+def report_problems(listing: ToolListing) -> None:
+    """Listing problems (a broken tool, stray stdout) as warning lines on stderr."""
+    warn(f"{listing.label}: {finding.message}" for finding in listing.problems)
