@@ -275,7 +275,14 @@ def _interrupted(
     report."""
     command = [sys.executable, "-m", "jsoncontract", "check", "-t", str(FIXTURES / "tools")]
     command += [str(big_trace), "-f", "json", "-o", str(out), "--jobs", "2"]
-    proc = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        command,
+        start_new_session=True,
+        stderr=subprocess.PIPE,
+        # as a terminal starts it: a test run from a background job (which ignores SIGINT,
+        # and so would the run) still sends Ctrl-C to a run that takes it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 120
         while not when(proc.pid):
@@ -287,6 +294,8 @@ def _interrupted(
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == "jsoncontract: error: interrupted"
     assert b"Traceback" not in err and b"Exception" not in err
