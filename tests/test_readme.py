@@ -43,6 +43,8 @@ _BLOCK = re.compile(r"^```(sh|text)\n(.*?)^```$", re.S | re.M)
 _BENCHMARK = re.compile(r"^(python benchmarks/\S+\.py\b[^#]*?)(\s*#.*)?$")
 #: Pages whose commands run in a checkout of their own (see the module's docstring).
 APART = ("performance.md",)
+#: Pages whose commands a test of their own runs as written: not run twice.
+ELSEWHERE = {"performance-real.md": "tests/test_bench_real.py"}
 
 
 def blocks(text: str) -> list[tuple[str, str]]:
@@ -243,7 +245,7 @@ def test_every_readme_and_docs_command_runs_on_a_clean_checkout(tmp_path: Path) 
     run = Run(checkout, tmp_path / "results")
     run.page(readme, activate=False)
     for path in docs:
-        if path.name not in APART:
+        if path.name not in APART and path.name not in ELSEWHERE:
             run.page(path, activate=True)
     assert len(run.ran) > 60
     run.go()
@@ -276,6 +278,16 @@ def test_the_pages_run_apart(name: str, tmp_path: Path) -> None:
     assert run.failures() == []
 
 
+@pytest.mark.parametrize("name", sorted(ELSEWHERE))
+def test_the_pages_run_elsewhere_are(name: str) -> None:
+    test = (REPO / ELSEWHERE[name]).read_text(encoding="utf-8")
+    shown = commands((DOCS / name).read_text(encoding="utf-8"))
+    assert shown
+    for command in shown:
+        words = [w for w in _bare(command).split() if w]
+        assert ", ".join(f'"{w}"' for w in words) in test, f"{name}: {command}"
+
+
 def test_benchmarks_run_quick() -> None:
     assert as_run("python benchmarks/bench_scale.py   # note") == (
         "python benchmarks/bench_scale.py --quick   # note"
@@ -284,7 +296,10 @@ def test_benchmarks_run_quick() -> None:
         "python benchmarks/bench_x.py --calls 5 --quick"
     )
     shown = {
-        c.split()[1] for c in commands((DOCS / "performance.md").read_text()) if "benchmarks/" in c
+        c.split()[1]
+        for page in ("performance.md", *ELSEWHERE)
+        for c in commands((DOCS / page).read_text())
+        if "benchmarks/" in c
     }
     scripts = {f"benchmarks/{p.name}" for p in (REPO / "benchmarks").glob("bench_*.py")}
-    assert shown == scripts, "the performance page shows how to run every benchmark"
+    assert shown == scripts, "the performance pages show how to run every benchmark"
