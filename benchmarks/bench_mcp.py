@@ -92,9 +92,9 @@ def proxy_latency(frames: int) -> dict[str, float]:
 def probe_time(tools: int, concurrency: int, latency: float) -> dict[str, float]:
     """Wall time of ``mcp probe`` over the workbench with ``tools`` generated tools whose
     calls take ``latency`` ms each."""
-    from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.probe import ProbeSettings, probe
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import ConnectOptions
 
     spec = ServerSpec(
         command=(sys.executable, str(REPO / "tests/live/servers/workbench.py"), "--tools",

@@ -165,10 +165,10 @@ def bench(count: int, repeat: int) -> dict[str, float]:
 
 def compare_hypothesis(count: int) -> None:
     """Valid-instance generation: the built-in generator against hypothesis-jsonschema."""
+    from jsoncontract._schema_walk import Resolver
     from jsoncontract.model import Dialect, Source, ToolContract
     from jsoncontract.suites import build_valid
     from jsoncontract.suites.instance import annotate
-    from jsoncontract.suites.walk import Resolver
     from jsoncontract.validation import CompiledSchema
 
     tools = catalog(count, seed=2)

@@ -59,7 +59,7 @@ _NEAR_WHOLE: Final = (b"0" * 15, b"9" * 15)
 _TINY_EXPONENT: Final = b"0e-000"
 #: How an escaped colon starts (``\\u003a``), with the other escapes of ``0-9:;<=>?``: rare
 #: enough that one search for all of them is cheaper than two exact ones.
-_ESCAPED_COLON_PREFIX: Final = b"\\u003"
+ESCAPED_COLON_PREFIX: Final = b"\\u003"
 
 
 class NotJSON(Exception):
@@ -144,7 +144,7 @@ def _may_hide_duplicates(raw: bytes, value: Any) -> bool:
     colons when re-serialised. So, unless a colon was written as an escape, the text has
     as many colons as the re-serialised value exactly when no key was dropped.
     """
-    if _ESCAPED_COLON_PREFIX in raw:
+    if ESCAPED_COLON_PREFIX in raw:
         return True
     try:
         return raw.count(b":") != orjson.dumps(value).count(b":")

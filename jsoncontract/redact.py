@@ -12,7 +12,7 @@ Every report that quotes a payload hides secrets through this module, in one of 
 - :func:`pointer_is_sensitive`, for code that only needs to know (a hint that would repeat
   the value).
 
-A hidden value is replaced by its :func:`fingerprint`, a short stable hash, so two reports
+A hidden value is replaced by its :func:`placeholder`, a short stable hash, so two reports
 can still be compared without either one leaking the value. ``--show-values`` turns all of
 this off.
 
@@ -318,7 +318,7 @@ def digest(value: Any) -> str | None:
     return hashlib.sha256(data).hexdigest()[:8]
 
 
-def fingerprint(value: Any) -> str:
+def placeholder(value: Any) -> str:
     """A short stable hash standing in for a hidden value: ``<redacted sha256:1a2b3c4d>``.
 
     Member order does not change it; a value too deep to hash gets a fixed text instead.
@@ -329,8 +329,8 @@ def fingerprint(value: Any) -> str:
     return f"<redacted sha256:{hashed}>"
 
 
-def is_fingerprint(value: Any) -> TypeGuard[str]:
-    """Whether ``value`` is what :func:`fingerprint` (or a value pattern) puts in place of a
+def is_placeholder(value: Any) -> TypeGuard[str]:
+    """Whether ``value`` is what :func:`placeholder` (or a value pattern) puts in place of a
     hidden value."""
     return isinstance(value, str) and value.startswith(_PREFIXES) and value.endswith(">")
 
@@ -479,22 +479,22 @@ def _shown_string(text: str, header: bool) -> str:
     """A string as a report shows it: a header value that looks random is hidden whole,
     else each value-pattern secret in it is."""
     if header and looks_random(text):
-        return fingerprint(text)
+        return placeholder(text)
     return _mask(text)
 
 
 def redacted(value: Any, pointer: str | None = None) -> Any:
     """``value`` as a report may show it.
 
-    Its :func:`fingerprint` when ``pointer`` (where the value sits) names a sensitive
+    Its :func:`placeholder` when ``pointer`` (where the value sits) names a sensitive
     member; otherwise the value with every member whose name looks sensitive, at any depth,
-    replaced by its fingerprint, so that quoting an object does not leak its ``password``,
+    replaced by its placeholder, so that quoting an object does not leak its ``password``,
     and every string holding a secret recognised by its form shown with that secret
     replaced. Containers deeper than :data:`SEARCH_DEPTH` are hidden whole. ``value``
     itself comes back, not a copy, when nothing in it is hidden.
     """
     if pointer and pointer_is_sensitive(pointer):
-        return fingerprint(value)
+        return placeholder(value)
     if isinstance(value, str):
         return _shown_string(value, _under_header(pointer))
     if isinstance(value, dict | list):
@@ -517,13 +517,13 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
     """:func:`redacted` inside a container: copied only when something in it is hidden.
     ``header``: the container's members are header values."""
     if depth > SEARCH_DEPTH:
-        return fingerprint(value)
+        return placeholder(value)
     out: Any = None
     if isinstance(value, dict):
         hide_value, header_value = _header_pair(value)
         for key, item in value.items():
             if is_sensitive(key) or (hide_value and key == "value"):
-                shown = fingerprint(item)
+                shown = placeholder(item)
             elif isinstance(item, str):
                 under = header or is_header_name(key) or (header_value and key == "value")
                 shown = _shown_string(item, under)
@@ -635,7 +635,7 @@ def secrets_in(value: Any) -> Iterator[str]:
 
 def redacted_text(text: str, value: Any) -> str:
     """``text`` with every string of :func:`secrets_in` ``value`` replaced by its
-    fingerprint, and every secret recognised by its form masked (for messages written by
+    placeholder, and every secret recognised by its form masked (for messages written by
     rules, which may quote the arguments).
 
     >>> redacted_text("token t-123456 expired", {"token": "t-123456"})
@@ -644,7 +644,7 @@ def redacted_text(text: str, value: Any) -> str:
     text = _mask(text)
     for secret in secrets_in(value):
         if secret in text:
-            text = text.replace(secret, fingerprint(secret))
+            text = text.replace(secret, placeholder(secret))
     return text
 
 
@@ -658,12 +658,12 @@ __all__ = [
     "SecretPattern",
     "digest",
     "find_secrets",
-    "fingerprint",
-    "is_fingerprint",
     "is_header_name",
+    "is_placeholder",
     "is_sensitive",
     "looks_random",
     "masked",
+    "placeholder",
     "pointer_is_sensitive",
     "redacted",
     "redacted_text",

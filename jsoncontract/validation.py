@@ -28,7 +28,7 @@ from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.pointer import get_in, join_pointer
-from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
+from jsoncontract.redact import placeholder, pointer_is_sensitive, redacted
 
 if TYPE_CHECKING:
     from jsoncontract.model import Source
@@ -408,7 +408,7 @@ def _show(value: Any, path: str, show_values: bool) -> str:
     sensitive-looking member inside it hashed."""
     if not show_values:
         if pointer_is_sensitive(path):
-            return fingerprint(value)
+            return placeholder(value)
         value = redacted(value)
     return short_repr(value)
 

@@ -148,7 +148,7 @@ def test_test_reports_compare_too(in_repo: Path, tmp_path: Path) -> None:
         path.write_text(rendered("test", fmt, first))
         baseline = Baseline.load(path, command="test")
         again = run()
-        baseline.mark_test(again)
+        again.mark_baseline(baseline)
         assert again.new_failures == 0
         assert {o.baseline for o in again.outcomes if not o.ok} == {BaselineState.UNCHANGED}
         assert json.loads(rendered("test", "json", again))["results"][-1]["baseline"]

@@ -10,9 +10,9 @@ import pytest
 from jsoncontract.redact import (
     SECRET_PATTERNS,
     find_secrets,
-    fingerprint,
     looks_random,
     masked,
+    placeholder,
     redacted,
     redacted_text,
     secrets_in,
@@ -113,7 +113,7 @@ def test_a_private_key_without_its_end_line_is_hidden_to_the_end() -> None:
 
 def test_a_header_pair_hides_its_value_by_the_header_name() -> None:
     pair = {"name": "Authorization", "value": "opaque-value"}
-    assert redacted([pair]) == [{"name": "Authorization", "value": fingerprint("opaque-value")}]
+    assert redacted([pair]) == [{"name": "Authorization", "value": placeholder("opaque-value")}]
     assert list(secrets_in({"headers": [pair]})) == ["opaque-value"]
     assert [(f.kind, f.pointer) for f in find_secrets({"h": [pair]})] == [
         ("sensitive-name", "/h/0/value")
@@ -150,14 +150,14 @@ def test_find_secrets_reports_kind_hash_and_place_only() -> None:
     assert [f.to_dict() for f in found] == [
         {
             "kind": "aws-access-key-id",
-            "sha256": fingerprint(aws)[len("<redacted sha256:") : -1],
+            "sha256": placeholder(aws)[len("<redacted sha256:") : -1],
             "pointer": "/items/0/note",
             "start": 4,
             "end": 24,
         },
         {
             "kind": "sensitive-name",
-            "sha256": fingerprint("hunter2")[len("<redacted sha256:") : -1],
+            "sha256": placeholder("hunter2")[len("<redacted sha256:") : -1],
             "pointer": "/login/password",
             "start": None,
             "end": None,

@@ -191,7 +191,7 @@ def test_partitions_that_start_elsewhere_than_the_run_are_read_again(
 #: ``jsoncontract`` with the parts of a parallel run cut small, so that a small trace is
 #: cut into many parts
 _SMALL_PARTS = (
-    "import sys; from jsoncontract.pipeline import parallel; parallel.PART_BYTES = 4096; "
+    "import sys; from jsoncontract.pipeline import runner; runner.PART_BYTES = 4096; "
     "from jsoncontract.cli import main; main()"
 )
 

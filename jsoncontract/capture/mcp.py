@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
-    DocContext,
     call_without_arguments,
     envelope,
     make_call,
@@ -25,7 +24,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,

@@ -18,8 +18,7 @@ from jsoncontract.capture.mcp import McpState
 from jsoncontract.model import Dialect, Hop
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.base import DocContext
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
     from jsoncontract.model import Captured
 
 #: The member and value every line of such a trace has.

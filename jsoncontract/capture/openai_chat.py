@@ -18,21 +18,22 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
+    FUNCTION_INPUT,
     Assembler,
-    DocContext,
     Known,
     answered_id,
+    anthropic_history,
     call_without_arguments,
     envelope,
     key,
     make_call,
     make_result,
     result_problem,
+    string_arguments,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
-    ArgumentsForm,
     Captured,
     Dialect,
     Finding,
@@ -41,40 +42,6 @@ from jsoncontract.model import (
     ToolCall,
     ToolResult,
 )
-
-#: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
-#: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
-FUNCTION_INPUT: Final = ("parametersJsonSchema", "parameters_json_schema", "parameters")
-
-
-def string_arguments(
-    node: dict[str, Any], findings: list[Finding], pointer: str
-) -> tuple[Any, ArgumentsForm, str | None]:
-    """The ``arguments`` member of an OpenAI function call: a JSON string, as OpenAI sends.
-
-    Returns the arguments, their form and their pointer (``None`` when missing).
-    """
-    if "arguments" not in node:
-        findings.append(
-            envelope(
-                codes.ENVELOPE_MALFORMED,
-                "the function call has no arguments member",
-                'OpenAI always sends arguments as a JSON string, "{}" when empty',
-            )
-        )
-        return None, ArgumentsForm.MISSING, None
-    value = node["arguments"]
-    if isinstance(value, str):
-        return value, ArgumentsForm.TEXT, pointer + "/arguments"
-    findings.append(
-        envelope(
-            codes.ENVELOPE_ARGUMENTS_NOT_STRING,
-            "arguments should be a JSON-encoded string in this dialect, not a parsed value",
-            "a proxy or SDK decoded the arguments before logging; the value is checked as is",
-            severity=Severity.WARNING,
-        )
-    )
-    return value, ArgumentsForm.VALUE, pointer + "/arguments"
 
 
 def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -367,27 +334,6 @@ def is_chunk(value: dict[str, Any]) -> bool:
 
 def _is_tool(entry: dict[str, Any]) -> bool:
     return entry.get("type") == "function" and isinstance(entry.get("function"), dict)
-
-
-#: Content blocks only Anthropic's messages hold.
-_ANTHROPIC_BLOCKS: Final = ("tool_use", "tool_result", "mcp_tool_use", "mcp_tool_result")
-
-
-def anthropic_history(body: dict[str, Any]) -> bool:
-    """Whether a request body's ``messages`` are Anthropic's: a content block of its own,
-    or the top-level ``system`` and ``max_tokens`` with no OpenAI tool message."""
-    messages = body["messages"]
-    for entry in messages:
-        if not isinstance(entry, dict):
-            continue
-        if "tool_calls" in entry or entry.get("role") in ("tool", "function", "system"):
-            return False
-        content = entry.get("content")
-        if isinstance(content, list) and any(
-            isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content
-        ):
-            return True
-    return "max_tokens" in body and "system" in body
 
 
 class OpenAIChat:

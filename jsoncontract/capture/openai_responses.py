@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
+    FUNCTION_INPUT,
     Assembler,
-    DocContext,
     Pending,
     answered_id,
     envelope,
@@ -27,10 +27,10 @@ from jsoncontract.capture.base import (
     make_call,
     make_result,
     result_problem,
+    string_arguments,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
 
 #: Stream events that carry the whole response at its end.

@@ -47,7 +47,6 @@ import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
-    DocContext,
     Known,
     Sightings,
     envelope,
@@ -70,7 +69,7 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
 
 #: ``status.code`` of a failed span (OTLP/JSON writes the number, some exporters the name).
 _ERROR_STATUS: Final = (2, "STATUS_CODE_ERROR", "ERROR")

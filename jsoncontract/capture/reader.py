@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -46,21 +46,18 @@ from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract._yaml import YAML_SUFFIXES, YamlPositions, load_yaml
 from jsoncontract.capture import containers
-from jsoncontract.capture.base import (
-    DocContext,
-    envelope,
-    envelope_anomaly,
-    id_text,
-    problem_call,
-)
+from jsoncontract.capture.base import envelope, envelope_anomaly, id_text, problem_call
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import (
+    CallResult,
     Captured,
     Dialect,
     Finding,
     Hop,
+    PassedCall,
     Severity,
     Stage,
     ToolCall,
@@ -69,7 +66,6 @@ from jsoncontract.model import (
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
-    from jsoncontract.pipeline.fast import Lane
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 #: What a directory is searched for: each kind of capture, plain or compressed.
@@ -77,6 +73,10 @@ CAPTURE_SUFFIXES: Final = compressed_suffixes(
     (".json", *JSONL_SUFFIXES, ".sse", ".har", ".yaml", ".yml")
 )
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+#: What :meth:`CaptureReader.read_checked` offers a line to first (the fast lane of
+#: :mod:`jsoncontract.pipeline.fast`): it gives the line's checked call, or ``None`` when the
+#: full path must read it.
+Lane = Callable[[str, int, bytes], PassedCall | CallResult | None]
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
 MAX_NESTING: Final = 64
@@ -196,6 +196,11 @@ class CaptureReader:
         # the fast lane reads OpenAI Chat completions, unless the file's Chat state follows
         # conversation histories (it then remembers the ids of the calls it reads)
         self._chat: int | None = self._index.get(Dialect.OPENAI_CHAT)
+
+    @property
+    def forced(self) -> CaptureDialect | None:
+        """The dialect every document is read as (``None``: detected per document)."""
+        return self._forced
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
         """Every call in the named files and directories, in file order, each with its

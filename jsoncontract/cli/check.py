@@ -225,8 +225,8 @@ def _marked(
 ) -> Iterator[CallResult | PassedCall]:
     """``results`` with their findings marked against the baseline in input order, as a
     local run marks them, and counted into ``summary``; then the findings over the run."""
-    from jsoncontract.api import marked
     from jsoncontract.model import CallResult
+    from jsoncontract.pipeline.runner import marked
 
     matcher = known.matcher()
     for result in marked(results, matcher):

@@ -45,7 +45,7 @@ _CHUNK: Final = 1 << 16
 _GRACE: Final = 2.0
 
 
-class _Output:
+class FrameWriter:
     """Writes whole frames to a file descriptor, from several threads."""
 
     def __init__(self, fd: int) -> None:
@@ -66,7 +66,7 @@ class _Output:
                 self.broken = True
 
 
-def _lines(fd: int) -> Any:
+def fd_lines(fd: int) -> Any:
     """The lines read from ``fd``, each with its ``\\n`` (the last may lack one)."""
     pending = b""
     while True:
@@ -118,7 +118,7 @@ class StdioProxy:
         self.trace_path = trace
         self.injector = injector
         self._in = (client_in or sys.stdin.buffer).fileno()
-        self._out = _Output((client_out or sys.stdout.buffer).fileno())
+        self._out = FrameWriter((client_out or sys.stdout.buffer).fileno())
         self._say = on_message or (lambda _: None)
         self._writer: TraceWriter | None = None
         self._timers: list[threading.Timer] = []
@@ -181,10 +181,10 @@ class StdioProxy:
 
     def _client_to_server(self, child: subprocess.Popen[bytes]) -> None:
         assert child.stdin is not None
-        target = _Output(child.stdin.fileno())
+        target = FrameWriter(child.stdin.fileno())
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(self._in):
+        for line in fd_lines(self._in):
             if writer is not None or inject:
                 body = line.rstrip(b"\n")
                 if inject:
@@ -204,7 +204,7 @@ class StdioProxy:
     def _server_to_client(self, fd: int) -> None:
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(fd):
+        for line in fd_lines(fd):
             if not inject:
                 if writer is not None:
                     writer.frame(SERVER, line.rstrip(b"\n"))

@@ -230,13 +230,13 @@ def serve_replay(
     client_out: IO[bytes] | None = None,
 ) -> int:
     """Answer newline-delimited JSON-RPC on stdin from the recording, until stdin closes."""
-    from jsoncontract.live.record import _lines, _Output
+    from jsoncontract.live.record import FrameWriter, fd_lines
 
     replayer = Replayer(recording)
-    out = _Output((client_out or sys.stdout.buffer).fileno())
+    out = FrameWriter((client_out or sys.stdout.buffer).fileno())
     fd = (client_in or sys.stdin.buffer).fileno()
     timers: list[threading.Timer] = []
-    for line in _lines(fd):
+    for line in fd_lines(fd):
         body = line.strip()
         if not body:
             continue

@@ -25,7 +25,7 @@ from jsoncontract.errors import ConfigError, UsageError
 from jsoncontract.redact import is_sensitive
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
 #: Longest label shown for a stdio command before the middle is elided.
 _LABEL_WIDTH: Final = 72
@@ -315,8 +315,8 @@ def known_servers(
 def _host_servers(path: Path) -> dict[str, ServerSpec | str]:
     import orjson
 
-    from jsoncontract.config import read_config
     from jsoncontract.errors import InputError
+    from jsoncontract.settings import read_config
 
     try:
         data = read_config(path)  # bounded: a device or a pipe has no end

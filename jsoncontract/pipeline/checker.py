@@ -29,6 +29,7 @@ from jsoncontract.model import (
     ToolCall,
     ToolContract,
     TraceEvent,
+    locate,
 )
 from jsoncontract.pipeline.contracts import SessionContracts
 from jsoncontract.pipeline.envelope import unknown_tool
@@ -289,27 +290,3 @@ def first_failure(findings: Iterable[Finding]) -> Stage | None:
         ):
             stage = finding.stage
     return stage
-
-
-def locate(findings: list[Finding], call: ToolCall) -> list[Finding]:
-    """Fill each finding's hop, tool, call id and source from its call."""
-    hop, tool, call_id, source = call.hop, call.tool, call.call_id, call.source
-    # The constructor directly: dataclasses.replace costs three times as much, and a
-    # fixture run locates tens of thousands of findings.
-    return [
-        Finding(
-            f.code,
-            f.severity,
-            f.message,
-            f.path,
-            f.stage,
-            f.hop or hop,
-            f.tool or tool,
-            f.call_id or call_id,
-            f.keyword,
-            f.schema_path,
-            f.source or source,
-            f.hint,
-        )
-        for f in findings
-    ]

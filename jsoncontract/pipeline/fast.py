@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract._json import _ESCAPED_COLON_PREFIX, may_hide_numbers
+from jsoncontract._json import ESCAPED_COLON_PREFIX, may_hide_numbers
 from jsoncontract.capture.openai_chat import DIALECT as OPENAI_CHAT
 from jsoncontract.model import (
     ArgumentsForm,
@@ -59,19 +59,17 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.capture.reader import CaptureReader, Lane
     from jsoncontract.model import ToolContract
     from jsoncontract.pipeline.checker import Checker
 
-#: What the lane gives for a line: a passed call, a full result, or ``None`` (full path).
-Lane = Callable[[str, int, bytes], "PassedCall | CallResult | None"]
 _COMPLETION: Final = "chat.completion"
 
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     """The lane for ``checker`` and ``reader``, or ``None`` when it cannot be exact (a
     forced dialect, or a registry that reads OpenAI Chat some other way)."""
-    if reader._forced is not None:
+    if reader.forced is not None:
         return None
     detected = reader.dialects.dialects
     position = next((i for i, d in enumerate(detected) if d is OPENAI_CHAT), None)
@@ -98,7 +96,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     dumps = orjson.dumps
     error = orjson.JSONDecodeError
     hides_numbers = may_hide_numbers
-    escaped = _ESCAPED_COLON_PREFIX
+    escaped = ESCAPED_COLON_PREFIX
     dialect = OPENAI_CHAT.name
     hop = Hop.MODEL
     check_parsed = checker.check_parsed

@@ -25,7 +25,7 @@ slot. For each call whose result the capture holds it reports, with stage ``resu
   (``result.secret``, by kind and hash, never the secret).
 
 Paths are JSON Pointers into the object the result was read from (the JSON-RPC response,
-the tool message...; see :mod:`jsoncontract.pipeline.payload`). The gate keeps no state
+the tool message...; see :mod:`jsoncontract.payload`). The gate keeps no state
 across calls.
 """
 
@@ -39,8 +39,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Stage
-from jsoncontract.pipeline import answers, leaks
-from jsoncontract.pipeline.payload import (
+from jsoncontract.payload import (
     Payload,
     content_pointer,
     decode,
@@ -50,11 +49,12 @@ from jsoncontract.pipeline.payload import (
     texts,
     wire_code,
 )
+from jsoncontract.pipeline import answers, leaks
 from jsoncontract.pointer import join_pointer
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, ToolCall, ToolContract, ToolResult
+    from jsoncontract.settings import Config
 
 _STAGE: Final = Stage.RESULT
 _INVALID_ARGUMENTS: Final = frozenset({Stage.PARSE, Stage.SCHEMA})

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import IO, Final
 
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
+from jsoncontract.project import portable_path, project_root
 
 LEVELS: Final = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 #: Annotations of each level GitHub shows in one step; one notice is kept for the last word.

@@ -21,14 +21,15 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Final, Never
 
 from jsoncontract.model import STAGE_ORDER, BaselineState, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import plural
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary
     from jsoncontract.lint.report import LintReport
     from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.settings import ReportOptions
     from jsoncontract.suites.model import TestReport
 
 #: GitHub's limit for one step's summary.
@@ -287,8 +288,8 @@ class MarkdownTestReporter(Reporter[Never, "TestReport"]):
 
     def close(self, report: TestReport) -> None:
         """Write the document."""
-        from jsoncontract.reporters.suite_ci import case_line
         from jsoncontract.reporters.suite_text import totals_counts, totals_head
+        from jsoncontract.suites.model import case_line
 
         options = self.options
         root = _root(options)

@@ -12,7 +12,6 @@ from typing import Any
 import orjson
 import pytest
 
-from jsoncontract.live.client import ConnectOptions
 from jsoncontract.live.probe import (
     ProbeReport,
     ProbeSettings,
@@ -22,6 +21,7 @@ from jsoncontract.live.probe import (
 )
 from jsoncontract.live.probe.protocol import UNKNOWN_TOOL
 from jsoncontract.live.server import ServerSpec
+from jsoncontract.live.wire import ConnectOptions
 from jsoncontract.reporters import ReportOptions, render
 from tests.conftest import REPO, CliResult
 from tests.live.conftest import PYTHON, WAREHOUSE, WORKBENCH, untimed

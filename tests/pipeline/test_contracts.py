@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.config import Config
 from jsoncontract.model import Hop, Severity
 from jsoncontract.pipeline import codes as code_table
 from jsoncontract.pipeline.contracts import CHECKS, SessionContracts, SessionSettings
 from jsoncontract.pipeline.recovery import changed_paths
+from jsoncontract.settings import Config
 from jsoncontract.tools import ToolSet
 from tests.pipeline.traffic import (
     TOOLS,

@@ -25,7 +25,7 @@ from jsoncontract.business import load_business
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.errors import JsoncontractError
 from jsoncontract.model import Summary
-from jsoncontract.pipeline import parallel
+from jsoncontract.pipeline import parallel, runner
 from jsoncontract.reporters import ReportOptions, formats, render, reporter_class
 from jsoncontract.tools import ToolSet
 from tests.conftest import FIXTURES, same
@@ -98,7 +98,7 @@ def chunk_stream(index: int) -> list[str]:
 
 @pytest.fixture
 def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "PART_BYTES", 4096)
+    monkeypatch.setattr(runner, "PART_BYTES", 4096)
 
 
 @pytest.mark.parametrize("text", [MIXED, CALLS], ids=["with-results", "calls-alone"])
@@ -111,7 +111,7 @@ def test_every_format_is_the_same_with_workers(
         lines.extend(chunk_stream(i))  # some of them straddle a cut
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
-    assert len(parallel.plan([trace])) > 20
+    assert len(runner.plan([trace])) > 20
     for fmt in formats("check"):
         assert same(fmt, report(trace, fmt, jobs=2), report(trace, fmt, jobs=1)), fmt
 
@@ -120,7 +120,7 @@ def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path, small_pa
     lines = [line for i in range(300) for line in chunk_stream(i)]
     trace = tmp_path / "streams.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
-    parts = parallel.plan([trace])
+    parts = runner.plan([trace])
     cut = parts[0].end
     assert cut is not None
     from jsoncontract.capture.reader import CaptureReader
@@ -210,14 +210,14 @@ def test_a_worker_that_dies_stops_the_run_naming_the_part(
 ) -> None:
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
-    real = parallel.Worker.part
+    real = runner.Worker.part
 
-    def dying(worker: parallel.Worker, part: parallel.Part, first: bool) -> Any:
+    def dying(worker: runner.Worker, part: runner.Part, first: bool) -> Any:
         if part.first_line > 200:
             os._exit(9)  # as the kernel's out-of-memory killer would
         return real(worker, part, first)
 
-    monkeypatch.setattr(parallel.Worker, "part", dying)
+    monkeypatch.setattr(runner.Worker, "part", dying)
     with pytest.raises(JsoncontractError, match=r"a worker process died while checking .*trace"):
         list(iter_results([trace], tools=TOOLS, jobs=2))
 
@@ -227,7 +227,7 @@ def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
 ) -> None:
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
-    monkeypatch.setattr(parallel.Worker, "part", lambda *a: os._exit(9))
+    monkeypatch.setattr(runner.Worker, "part", lambda *a: os._exit(9))
     out = tmp_path / "report.json"
     tools = str(FIXTURES / "tools")
     result = run_cli("check", "-t", tools, str(trace), "-f", "json", "-o", str(out), "-j", "2")
@@ -353,7 +353,7 @@ def test_a_business_gate_of_another_kind_sees_every_call_in_this_process(
 
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 40) + "\n"))
-    assert len(parallel.plan([trace])) > 1
+    assert len(runner.plan([trace])) > 1
     gates = Counting(), Counting()
     serial = list(iter_results([trace], tools=TOOLS, business=gates[0], jobs=1))
     split = list(iter_results([trace], tools=TOOLS, business=gates[1], jobs=2))
@@ -372,13 +372,13 @@ def test_a_day_with_results_is_the_same_with_workers(
     tools_file, captures = day.write_day(tmp_path)
     tools = ToolSet.from_paths([tools_file])
     verdicts: list[bool] = []
-    takes = parallel._Run.takes
+    takes = runner.Join.takes
 
     def counted(run: Any, *args: Any) -> bool:
         verdicts.append(takes(run, *args))
         return verdicts[-1]
 
-    monkeypatch.setattr(parallel._Run, "takes", counted)
+    monkeypatch.setattr(runner.Join, "takes", counted)
 
     def run(fmt: str, jobs: int) -> bytes:
         business = load_business(None, tools=tools)
@@ -437,6 +437,6 @@ def test_files_found_in_a_directory_are_read_leniently_by_workers_too(
             split = [
                 r.to_dict() if hasattr(r, "to_dict") else r.result().to_dict() for r in results
             ]
-    assert len(parallel.plan([folder])) > 5
+    assert len(runner.plan([folder])) > 5
     assert skipped[0] == skipped[1] and len(skipped[0]) == 1
     assert split == serial

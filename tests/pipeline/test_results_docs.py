@@ -39,7 +39,7 @@ def test_the_configuration_shown_is_valid_and_complete() -> None:
     block = _section("Configuration").split("```toml\n", 1)[1].split("```", 1)[0]
     table = tomllib.loads(block)
     validate_config(table, file="docs/results.md")
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
     config = Config(None, table)
     results = ResultChecks.from_config(config).settings

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from jsoncontract._regex_sample import PatternUnsupported, sample
 from jsoncontract.suites import (
     Case,
     CaseKind,
@@ -25,7 +26,6 @@ from jsoncontract.suites import (
     write_suite,
 )
 from jsoncontract.suites.generate import suite_file_names
-from jsoncontract.suites.regex import PatternUnsupported, sample
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolContract

@@ -17,11 +17,11 @@ import typer
 from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
-    from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions
+    from jsoncontract.settings import Config
 
 T = TypeVar("T")
 
@@ -174,7 +174,8 @@ class ServerOptions:
                 contacts a server needs.
         """
         from jsoncontract.errors import UsageError
-        from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions, require_sdk
+        from jsoncontract.live.client import require_sdk
+        from jsoncontract.live.wire import DEFAULT_TIMEOUT, ConnectOptions
 
         require_sdk()
         from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
