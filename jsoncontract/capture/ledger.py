@@ -94,12 +94,6 @@ def _key(hop: Hop | None, session: Any, call_id: str) -> Key:
     )
 
 
-def call_key(call: ToolCall) -> Key | None:
-    """The key a call's result is found by, or ``None`` when it has no id."""
-    call_id = call.call_id
-    return None if call_id is None else _key(call.hop, call.session, call_id)
-
-
 def result_key(result: ToolResult) -> Key | None:
     """The key of the call a result answers, or ``None`` when it names none."""
     call_id = result.call_id
