@@ -150,9 +150,11 @@ def _root(root: str | Path | None) -> str:
 
 
 def _fingerprint(finding: Finding, root: str) -> str:
+    """The fingerprint of a finding read from a baseline: from its file's name alone (a
+    baseline never makes the run look at a path it names)."""
     from jsoncontract.project import fingerprint
 
-    return fingerprint(finding, root)
+    return fingerprint(finding, root, lexical=True)
 
 
 def _json_lines(data: bytes, name: str) -> list[Any]:

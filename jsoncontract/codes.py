@@ -1570,7 +1570,31 @@ SESSION_LATE_RESULT: Final = _code(
     "a result that arrived after its call was checked without it",
     "A result came too far after its call (more lines, or files, than `--result-window`) "
     "to be paired with it: the call was checked without its result, and the result was "
-    "not checked. Pass a larger `--result-window` (or `[check] result_window`).",
+    "checked on its own (its leaks, its envelope, its structured content), reported over "
+    "the run. Business rules over the result, which need the call's arguments, did not "
+    "run. Pass a larger `--result-window` (or `[check] result_window`).",
+    severity=WARNING,
+)
+SESSION_CONFLICTING_RESULT: Final = _code(
+    SESSION,
+    "session.conflicting_result",
+    "a second result for one call that says something else than the first",
+    "One call got two results that differ: two tool messages for one call id, or a later "
+    "history that shows another result (or other arguments) than the one the model was "
+    "given. Which one the model saw cannot be told. Both are checked; the second is "
+    "reported over the run. Answer each call once, and never edit a history's results.",
+    severity=WARNING,
+)
+SESSION_REUSED_CALL_ID: Final = _code(
+    SESSION,
+    "session.reused_call_id",
+    "one call id given to calls of other tools or other arguments",
+    "A model-hop call id (an OpenAI `call_...`, an Anthropic `toolu_...`, a Gemini id, a "
+    "span's `gen_ai.tool.call.id`) names another call than the one first seen with it: "
+    "another tool, or other arguments. Each is counted and checked as a call of its own; "
+    "a result of that id can no longer be told to answer one or the other. The same call "
+    "seen again (a history, an execute-tool span) keeps its id and is one call. Give "
+    "every call an id of its own; a retry is a new call with a new id.",
     severity=WARNING,
 )
 SESSION_MISSING_RESULT: Final = _code(

@@ -47,11 +47,11 @@ def project_root(config_dir: str | Path | None = None) -> Path:
 
 
 @lru_cache(maxsize=4096)  # findings repeat their files
-def _portable(path: str, cwd: str, root: str) -> str:
+def _portable(path: str, cwd: str, root: str, lexical: bool = False) -> str:
     if path == "-":
         return path
     absolute = os.path.normpath(os.path.join(cwd, path))  # noqa: PTH118 (keeps symlinks)
-    if not os.path.isabs(path) and not os.path.lexists(absolute):  # noqa: PTH117
+    if not lexical and not os.path.isabs(path) and not os.path.lexists(absolute):  # noqa: PTH117
         # names nothing on disk (a live server's name or URL): written as given
         return path[2:] if path.startswith("./") else path
     base = os.path.normpath(os.path.join(cwd, root))  # noqa: PTH118
@@ -62,7 +62,7 @@ def _portable(path: str, cwd: str, root: str) -> str:
     return PurePath(absolute).as_posix()  # outside the project: the whole path
 
 
-def portable_path(path: str, root: str | Path | None = None) -> str:
+def portable_path(path: str, root: str | Path | None = None, *, lexical: bool = False) -> str:
     """How every CI format spells a file (SARIF, JUnit, annotations): relative to ``root``
     (default: :func:`project_root`) with forward slashes, whatever the working directory
     and however the path was given (``./tools/a.json``, ``../tools/a.json``, absolute).
@@ -71,9 +71,13 @@ def portable_path(path: str, root: str | Path | None = None) -> str:
 
     >>> portable_path("/repo/tools/a.json", "/repo"), portable_path("/elsewhere/b.json", "/repo")
     ('tools/a.json', '/elsewhere/b.json')
+
+    ``lexical``: from the name alone, never looking at the disk (a path read from a file,
+    such as a baseline's, names nothing the run may look at); a relative name is taken for
+    a file's.
     """
     cwd = os.getcwd()  # noqa: PTH109
-    return _portable(path, cwd, str(root) if root is not None else _root(cwd, None))
+    return _portable(path, cwd, str(root) if root is not None else _root(cwd, None), lexical)
 
 
 def is_relative(portable: str) -> bool:
@@ -81,17 +85,17 @@ def is_relative(portable: str) -> bool:
     return portable != "-" and not PurePath(portable).is_absolute()
 
 
-def fingerprint(finding: Finding, root: str | Path | None = None) -> str:
+def fingerprint(finding: Finding, root: str | Path | None = None, *, lexical: bool = False) -> str:
     """A stable identity of a finding: its code, file (relative to ``root``, see
-    :func:`portable_path`), tool and JSON Pointer. It changes when any of them does and
-    survives line moves and changes of wording (SARIF's partial fingerprint, and what a
-    baseline matches)."""
+    :func:`portable_path`; ``lexical``: from its name alone), tool and JSON Pointer. It
+    changes when any of them does and survives line moves and changes of wording (SARIF's
+    partial fingerprint, and what a baseline matches)."""
     import hashlib  # here: most commands that import this module never hash a finding
 
     source = finding.source
     parts = (
         finding.code,
-        portable_path(source.file, root) if source else "",
+        portable_path(source.file, root, lexical=lexical) if source else "",
         finding.tool or "",
         finding.path,
     )

@@ -782,9 +782,8 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
     call, the tracker a local run keeps: with the first use of its key or write applied
     before it, that tracker says what the local one says)."""
     from jsoncontract.business.idempotency import IdempotencyTracker, KeyRecord
-    from jsoncontract.model import locate
-    from jsoncontract.pipeline.checker import first_failure
     from jsoncontract.pipeline.entries import encode_result
+    from jsoncontract.pipeline.runner import with_keys
 
     executor = _Executor.load(recipe)
     tracker = executor.business.tracker
@@ -819,8 +818,7 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
         found = replay.apply(own, contract)
         replay.close()
         if found:
-            findings = result.findings + locate(found, result.call)
-            result = CallResult(result.call, findings, first_failure(findings), result.arguments)
+            result = with_keys(result, found)
         out = list(values)
         out[columns.index("ok")] = result.stage is None
         out[columns.index("stage")] = result.stage._value_ if result.stage is not None else None

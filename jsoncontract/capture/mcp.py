@@ -51,6 +51,11 @@ def _key(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+def typed_id(value: Any) -> str:
+    """A JSON-RPC id with its type, as the ledger keys it: ``1`` and ``"1"`` are two ids."""
+    return f"{type(value).__name__}:{value}"
+
+
 def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
     """A ``tools/call`` request: its call."""
     findings: list[Finding] = []
@@ -168,6 +173,7 @@ class McpState:
                 request_id = node.get("id")
                 if type(request_id) in _ID_TYPES and call.call_id is not None:
                     _remember(self._calls, _key(request_id), call.call_id)
+                    call.sighting = typed_id(request_id)
             return
         if method == "initialize":
             if self._used or self._session is None:
@@ -226,7 +232,10 @@ class McpState:
             return
         if answers is None and isinstance(body, dict) and "content" not in body:
             return  # the answer to a request the capture does not hold (ping, resources...)
-        out.append(result(message, ctx, session, answers))
+        answer = result(message, ctx, session, answers)
+        if answers is not None:
+            answer.sighting = typed_id(response_id)
+        out.append(answer)
 
     def _listed(
         self, body: dict[str, Any], message: Any, ctx: DocContext, out: list[Captured]

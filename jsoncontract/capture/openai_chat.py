@@ -14,7 +14,10 @@ assistant message sharing a turn; the calls seen before in the response are the 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
+
+import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
@@ -212,23 +215,52 @@ _CALLING_ROLES: Final = ("assistant", "tool", "function")
 
 
 def _known(entry: dict[str, Any], known: Known) -> bool:
-    """Whether a history message was read before (and remember its ids if not)."""
+    """Whether a history message was read before (and remember it if not). A message is
+    known by what it says, not by its ids alone: a later history that edits a call's
+    arguments, or its result, is read again (and the ledger tells the two apart)."""
     answered = entry.get("tool_call_id")
     if isinstance(answered, str):
-        key = "=" + answered  # a result's key: never a call id's
+        key = "=" + answered + "\x00" + _said(entry.get("content"))  # never a call's key
         if key in known:
             return True
         known.add(key)
         return False
     calls = entry.get("tool_calls")
     if isinstance(calls, list) and calls:
-        ids = [c.get("id") if isinstance(c, dict) else None for c in calls]
-        if all(isinstance(i, str) and i in known for i in ids):
+        keys = [_call_key(c) for c in calls]
+        if all(k is not None and k in known for k in keys):
             return True
-        for i in ids:
-            if isinstance(i, str):
-                known.add(i)
+        for k in keys:
+            if k is not None:
+                known.add(k)
     return False
+
+
+def _said(value: Any) -> str:
+    """A short text that stands for a message's content (the text when short, else a
+    digest of the value)."""
+    if type(value) is str and len(value) <= 256:
+        return value
+    try:
+        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: never taken for a message read before
+        return "\x01" + str(id(value))
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _call_key(node: Any) -> str | None:
+    """What a call of an assistant message is known by: its id, name and arguments."""
+    if not isinstance(node, dict) or not isinstance(node.get("id"), str):
+        return None
+    function = node.get("function")
+    if not isinstance(function, dict):
+        return None
+    return known_call(node["id"], function.get("name"), function.get("arguments"))
+
+
+def known_call(call_id: str, name: Any, arguments: Any) -> str:
+    """The key :func:`_known` remembers a call by."""
+    return f"{call_id}\x00{name}\x00{_said(arguments)}"
 
 
 def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -274,7 +306,7 @@ class ChatStream:
             known = self.known
             for item in out[start:]:
                 if type(item) is ToolCall and item.call_id is not None:
-                    known.add(item.call_id)
+                    known.add(known_call(item.call_id, item.tool, item.arguments))
 
     def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""

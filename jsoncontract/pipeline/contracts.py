@@ -200,6 +200,11 @@ class SessionContracts:
             self._held.extend(check.event(event))
         return ()
 
+    def hold(self, findings: Iterable[Finding]) -> None:
+        """Hold findings the checker made of an event (a result checked on its own), after
+        what the checks found of it: they come out in capture order with the rest."""
+        self._held.extend(findings)
+
     def close(self) -> list[Finding]:
         """The findings held from calls and events, in capture order, then every check's
         closing ones."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from jsoncontract._json import dumps_report
+from jsoncontract.model import shown_name
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, PassedCall
@@ -49,7 +50,8 @@ class PassedEntries:
             middle = self._middles[file] = (
                 dialect,
                 b',"dialect":' + orjson.dumps(str(dialect))
-                + b',"stage":null,"source":{"file":' + dumps_report(file) + b',"line":',
+                + b',"stage":null,"source":{"file":' + dumps_report(shown_name(file))
+                + b',"line":',
             )  # fmt: skip
         return b'%s%s%s%d},"findings":[]}' % (
             head[1],

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import JsoncontractError
-from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, locate
-from jsoncontract.pipeline.checker import first_failure
+from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary
 from jsoncontract.pipeline.runner import (
     DeferredTrace,
     Join,
@@ -37,6 +36,7 @@ from jsoncontract.pipeline.runner import (
     counted,
     encoded_runs,
     marked,
+    with_keys,
 )
 
 if TYPE_CHECKING:
@@ -273,10 +273,7 @@ def iter_parallel(
                         else []
                     )
                     if found:
-                        findings = result.findings + locate(found, result.call)
-                        result = CallResult(
-                            result.call, findings, first_failure(findings), result.arguments
-                        )
+                        result = with_keys(result, found)
                 else:
                     result = item
                 if matcher is not None and result.findings:

@@ -192,7 +192,7 @@ class ResultChecks:
             findings.extend(contract_findings(result, found, contract))
         if self.settings.leaks:
             findings.extend(leak_findings(result))
-        return adjusted(findings, self.settings.severity)
+        return adjusted([_masked_names(f) for f in findings], self.settings.severity)
 
     # -- MCP -------------------------------------------------------------------------------
 
@@ -248,6 +248,16 @@ class ResultChecks:
             elif checked.stage in _INVALID_ARGUMENTS:
                 findings.extend(answers.invalid_arguments_findings(kind, code, version, tool=name))
         return findings
+
+
+def _masked_names(finding: Finding) -> Finding:
+    """A finding whose path and message hide secrets held in a result's member names."""
+    from jsoncontract.redact import masked_names
+
+    path, message = masked_names(finding.path, finding.message)
+    if path is finding.path:
+        return finding
+    return replace(finding, path=path or "", message=message or "")
 
 
 def _under(finding: Finding, prefix: str) -> Finding:

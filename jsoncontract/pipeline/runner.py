@@ -176,17 +176,30 @@ def checked(
     """What a reader gives (calls, checked ones from the fast lane, trace events), checked:
     trace events go to the checks over the run. With ``ledger`` (a part read on its own),
     nothing more once a result or a trace event came in: the part is then read in the run."""
-    check, session = checker.check, checker.session
+    check, event = checker.check, checker.event
     for item in source:
         kind = type(item)
         if kind is PassedCall or kind is CallResult:
             yield item
         elif kind is ToolCall:
             yield check(item)
-        elif session is not None:
-            checker.findings.extend(session.event(item))
+        else:
+            checker.findings.extend(event(item))
         if ledger is not None and not ledger.clean:
             return
+
+
+def with_keys(result: CallResult, found: list[Any]) -> CallResult:
+    """``result`` with what the parent's idempotency tracker ``found`` for its call: the
+    business gate's findings, placed before what the result gate found (as one process
+    places them)."""
+    from jsoncontract.model import Stage, locate
+    from jsoncontract.pipeline.checker import first_failure
+
+    ahead = result.findings
+    cut = next((i for i, f in enumerate(ahead) if f.stage is Stage.RESULT), len(ahead))
+    findings = ahead[:cut] + locate(found, result.call) + ahead[cut:]
+    return CallResult(result.call, findings, first_failure(findings), result.arguments)
 
 
 class DeferredTrace:

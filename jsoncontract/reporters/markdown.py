@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 STEP_SUMMARY_BYTES: Final = 1024 * 1024
 _SPECIAL: Final = re.compile(r"([\\`*_\[\]<>|~])")
 _CONTROLS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: What GitHub would turn into a link or a notification: @mentions, #references, and the
+#: ``:`` of a bare URL (``https://``) or the ``.`` of ``www.``.
+_LINKED: Final = re.compile(r"@(?=[A-Za-z0-9])|#(?=[0-9])|:(?=//)|(?<=\bwww)\.", re.I)
 _CUT_NOTE: Final = (
     "\n_The rest of this report was left out to stay within the size of a GitHub step "
     "summary (1 MiB); `--format json` lists everything._\n"
@@ -50,6 +53,9 @@ def md(text: object) -> str:
     value = str(text).replace("&", "&amp;")
     value = _SPECIAL.sub(r"\\\1", value)
     value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    # nothing GitHub links by itself: a mention (@team), an issue (#1), a bare URL (a zero
+    # width space breaks each, and shows nothing)
+    value = _LINKED.sub(lambda m: m.group()[0] + "\u200b" + m.group()[1:], value)
     return _CONTROLS.sub(lambda m: f"\\\\x{ord(m.group()):02x}", value)
 
 
