@@ -111,8 +111,9 @@ def _config(target: Path, files: list[str], tests: list[str]) -> None:
         "pytest_add_cli_args_test_selection =",
         *(f"    {t}" for t in tests if (target / t).exists()),
         "pytest_add_cli_args =",
-        "    -p",
-        "    no:xdist",
+        # one process: the suite's own -n auto would start workers under each mutant's run
+        "    -n",
+        "    0",
         "    -p",
         "    no:cacheprovider",
         # a timing bound, which the tracing of the first run makes miss
