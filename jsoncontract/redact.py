@@ -240,8 +240,9 @@ _UNMARKED: Final = any(not p.markers for p in SECRET_PATTERNS)
 _VALUE_GROUPS: Final = frozenset(
     f"v{i}" for i, p in enumerate(SECRET_PATTERNS) if "(?P<value>" in p.regex
 )
-#: Strings shorter than this hold no pattern above (the shortest: ``AKIA`` + 16).
-_SHORTEST_SECRET: Final = 12
+#: Strings shorter than this hold no pattern above (the shortest: ``pass=abcd``, a name and
+#: four characters, and ``ab://u:p@``, a one-character password in a URL).
+_SHORTEST_SECRET: Final = 9
 #: A string under a header name is a secret when it is at least this long, looks like a
 #: token (no spaces) and its characters carry at least this many bits each.
 HEADER_SECRET_LENGTH: Final = 16
