@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.errors import InputError
+from jsoncontract.errors import InputError, UsageError
 from jsoncontract.redact import SecretFound, digest, masked
 from jsoncontract.scrub import (
     DEFAULT_KEY,
@@ -629,10 +629,18 @@ def test_an_output_directory_that_cannot_be_made_is_an_input_error(tmp_path: Pat
     assert "Errno" not in caught.value.message
 
 
-def test_a_missing_capture_is_named_as_a_capture(tmp_path: Path) -> None:
+def test_a_directory_without_captures_and_a_missing_output_are_clear_errors(
+    tmp_path: Path,
+) -> None:
     with pytest.raises(InputError) as caught:
-        redact_files([str(tmp_path / "nope.jsonl")], str(tmp_path / "o.jsonl"))
-    assert "capture" in str(caught.value)
+        redact_files([str(tmp_path)], str(tmp_path / "o.jsonl"))
+    assert caught.value.message.startswith("directory has no capture files (*.json, ")
+    (tmp_path / "a.json").write_text("{}")
+    with pytest.raises(UsageError) as usage:
+        redact_files([str(tmp_path / "a.json")], None)
+    assert usage.value.message == (
+        "name where the redacted captures go: -o FILE (or -o DIR for several)"
+    )
 
 
 def test_a_line_over_the_limit_stops_the_run_naming_the_file(
