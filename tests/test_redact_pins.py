@@ -243,6 +243,19 @@ def test_a_hidden_environment_value_is_masked_longest_first() -> None:
     assert masked(long) == "z" * 1500 + f" <redacted environment-value sha256:{digest('abcd')}>"
 
 
+@pytest.mark.usefixtures("environment")
+def test_a_hidden_environment_value_is_masked_in_member_names_and_pointers() -> None:
+    value = "q1w2e3r4t5y6u7"  # no marker of any pattern in it
+    hide(value)
+    shown = f"<redacted environment-value sha256:{digest(value)}>"
+    assert redacted({value: 1, "city": "Oslo"}) == {shown: 1, "city": "Oslo"}
+    assert masked_pointer(f"/servers/{value}/url") == f"/servers/{shown}/url"
+    assert masked_names(f"/{value}", f"{value!r} is not allowed") == (
+        f"/{shown}",
+        f"'{shown}' is not allowed",
+    )
+
+
 # -- find_secrets ---------------------------------------------------------------------------
 
 
