@@ -23,6 +23,7 @@ from jsoncontract.redact import (
     masked_names,
     masked_pointer,
     masked_value,
+    may_hold_secret,
     placeholder,
     redacted,
     redacted_text,
@@ -120,6 +121,12 @@ def test_masked_names_masks_the_pointer_and_each_name_in_the_texts() -> None:
         "plain",
     )
     assert masked_names("/a/quite-a-long-name", "text") == ("/a/quite-a-long-name", "text")
+
+
+def test_only_a_text_holding_a_marker_of_some_pattern_may_hold_a_secret() -> None:
+    assert not may_hold_secret("a long text that names no key format at all")
+    for text in ("id " + AWS, "x-privatekey: abc", "TOKEN=abcdefgh", "https://hooks.slack.com/"):
+        assert may_hold_secret(text), text
 
 
 # -- by name, and under header names --------------------------------------------------------

@@ -165,6 +165,8 @@ STABLE = [
     ("4111111111111111", True, "1893220017618702"),
     ("-1234.5678e12", True, "-6205.2320e30"),
     ("99999999", True, "41786687"),
+    ("0.1004", True, "0.7403"),  # a leading zero may stay a zero
+    ("ya29.1234567890abc", True, "ya44.0603313183abc"),  # digits alone: the prefix's too
     (
         "x" * 100,
         False,
