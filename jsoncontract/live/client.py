@@ -22,19 +22,16 @@ from __future__ import annotations
 
 import math
 import os
-import re
-import signal
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache
 from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live import unreadable
+from jsoncontract.live.transport import open_transport, verbatim_message
 from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -58,15 +55,6 @@ _NOISE_KEPT: Final = 50
 _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
-#: ``{"jsonrpc": "2.0", "id": N`` at the start of a message, as SDKs write them.
-_LEADING_ID: Final = re.compile(
-    r'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18})\s*[,}]'
-)
-#: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
-_GROUP_GRACE: Final = 2.0
-#: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
-_SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
-
 SDK_MISSING: Final = (
     "jsoncontract mcp needs the official MCP SDK, which is not installed: "
     "pip install 'jsoncontract[mcp]'"
@@ -449,20 +437,20 @@ class Connection:
 
     def _unparsed(self, exc: Exception) -> None:
         """A line (or HTTP body) the SDK could not read as JSON-RPC."""
-        raw = _input_of(exc)
-        if isinstance(raw, str) and _undecoded(raw):
-            request_id = _id_of(raw)
-            raw = _bytes_shown(raw)
+        raw = unreadable.input_of(exc)
+        if isinstance(raw, str) and unreadable.undecoded(raw):
+            request_id = unreadable.id_of(raw)
+            raw = unreadable.bytes_shown(raw)
             reason = "bytes that are not UTF-8: MCP messages are UTF-8 text"
-        elif isinstance(raw, str) and _too_deep(exc):
-            request_id = _id_of(raw)
+        elif isinstance(raw, str) and unreadable.too_deep(exc):
+            request_id = unreadable.id_of(raw)
             reason = (
                 "a JSON message nested more deeply than the MCP SDK reads (about 250 levels): "
                 "clients cannot read it"
             )
         else:
             request_id = raw.get("id") if isinstance(raw, dict) else None
-            reason = _why_invalid(raw)
+            reason = unreadable.why_invalid(raw)
         reply = Reply(ReplyKind.INVALID, 0.0, raw=raw, detail=reason)
         waiter = self._waiting.get(request_id) if isinstance(request_id, int) else None
         if waiter is None and self._verbatim is not None and isinstance(raw, dict):
@@ -474,7 +462,7 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(_cut(_masked(_text_of(raw)), _QUOTED), reason))
+            self.noise.append(Noise(_cut(_masked(unreadable.text_of(raw)), _QUOTED), reason))
 
     # -- opening -----------------------------------------------------------------------
 
@@ -653,7 +641,7 @@ async def connect(
     conn = Connection(spec, chosen)
     try:
         async with AsyncExitStack() as stack:
-            read, write = await _open_transport(spec, chosen, conn, stack)
+            read, write = await open_transport(spec, chosen, conn, stack)
             to_sdk, from_tap = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             to_tap, from_sdk = anyio.create_memory_object_stream[SessionMessage](0)
             conn._write = write
@@ -740,175 +728,12 @@ def _reported(exc: Exception, spec: ServerSpec) -> Exception:
     return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
 
 
-def verbatim_message(text: str, request_id: int | None) -> Any:
-    """A message the SDK's transports write as ``text`` exactly (stdio writes
-    ``model_dump_json()``, Streamable HTTP posts ``model_dump()``): a malformed request the
-    SDK's own types would refuse to build."""
-    from mcp.shared.message import SessionMessage
-
-    message = _verbatim_type().model_construct(
-        jsonrpc="2.0", id=request_id if request_id is not None else 0, method="(verbatim)"
-    )
-    message._text = text
-    return SessionMessage(message)
-
-
-@cache
-def _verbatim_type() -> Any:
-    import orjson
-    from mcp_types import JSONRPCRequest
-    from pydantic import PrivateAttr
-
-    class Verbatim(JSONRPCRequest):
-        _text: str = PrivateAttr(default="")
-
-        def model_dump_json(self, **kwargs: Any) -> str:
-            return self._text
-
-        def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-            value: dict[str, Any] = orjson.loads(self._text)
-            return value
-
-    return Verbatim
-
-
 def _implementation(name: str) -> Any:
     from mcp_types import Implementation
 
     from jsoncontract._version import __version__
 
     return Implementation(name=name, version=__version__)
-
-
-async def _open_transport(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    if spec.command:
-        return await _open_stdio(spec, options, conn, stack)
-    return await _open_http(spec, options, stack)
-
-
-async def _open_stdio(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    import sys
-
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    if options.show_stderr:
-        errlog: Any = sys.stderr if _has_fileno(sys.stderr) else sys.__stderr__
-    else:
-        errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
-        conn._stderr = errlog
-    params = StdioServerParameters.model_construct(
-        command=spec.command[0],
-        args=list(spec.command[1:]),
-        env=dict(spec.env) or None,
-        cwd=spec.cwd,
-        # bytes that are not UTF-8 reach the tap as lone surrogates, which it names (the
-        # SDK's choices, strict or replace, end the read loop or change the text silently)
-        encoding_error_handler="surrogateescape",
-    )
-    spawned: list[int] = []
-    # run after the SDK has stopped the server: the rest of its process group goes too
-    stack.push_async_callback(_end_groups, spawned)
-    _spawns()
-    token = _SPAWNED.set(spawned)
-    try:
-        streams: tuple[Any, Any] = await stack.enter_async_context(
-            stdio_client(params, errlog=errlog)
-        )
-    except FileNotFoundError:
-        raise ServerError(
-            f"{spec.label}: cannot start the server: {spec.command[0]}: command not found"
-        ) from None
-    except PermissionError:
-        raise ServerError(
-            f"{spec.label}: cannot start the server: {spec.command[0]}: permission denied"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
-    finally:
-        _SPAWNED.reset(token)
-    return streams
-
-
-@cache
-def _spawns() -> None:
-    """Have the SDK's stdio transport say which process it starts (in :data:`_SPAWNED` of
-    the task that starts it). The SDK stops a server's whole process group only when the
-    server outlives its stdin closing; a server that exits at once leaves its helpers
-    running, which :func:`_end_groups` ends."""
-    import mcp.client.stdio as transport
-
-    spawn = getattr(transport, "_create_platform_compatible_process", None)
-    if spawn is None:  # pragma: no cover - another SDK layout: its own cleanup only
-        return
-
-    async def spawned(*args: Any, **kwargs: Any) -> Any:
-        process = await spawn(*args, **kwargs)
-        started = _SPAWNED.get()
-        if started is not None:
-            started.append(process.pid)
-        return process
-
-    transport._create_platform_compatible_process = spawned
-
-
-async def _end_groups(pids: list[int]) -> None:
-    """End what is left of each process group (a stdio server is the leader of its own):
-    SIGTERM, then SIGKILL after :data:`_GROUP_GRACE` seconds."""
-    import anyio
-
-    if os.name != "posix":  # pragma: no cover - the SDK ends a Windows job itself
-        return
-    with anyio.CancelScope(shield=True):
-        for pid in pids:
-            if not _signal_group(pid, signal.SIGTERM):
-                continue
-            with anyio.move_on_after(_GROUP_GRACE):
-                while _signal_group(pid, 0):
-                    await anyio.sleep(0.02)
-                continue
-            _signal_group(pid, signal.SIGKILL)
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to a process group; whether the group still exists."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # members we may not signal: nothing more to do
-        return False
-    return True
-
-
-def _has_fileno(stream: Any) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return True
-
-
-async def _open_http(
-    spec: ServerSpec, options: ConnectOptions, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
-
-    assert spec.url is not None
-    client = httpx2.AsyncClient(
-        headers=dict(spec.headers),
-        timeout=httpx2.Timeout(options.timeout, read=max(options.timeout, 300.0)),
-        follow_redirects=False,
-    )
-    await stack.enter_async_context(client)
-    streams: tuple[Any, Any] = await stack.enter_async_context(
-        streamable_http_client(spec.url, http_client=client)
-    )
-    return streams
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -950,81 +775,3 @@ def _first_error(exc: Any) -> str:
     first = errors[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
     return f"{where}: {first.get('msg', '')}"
-
-
-def _input_of(exc: Exception) -> Any:
-    """What the server sent, as far as a parse error tells: the text or the JSON value."""
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        try:
-            found = errors()
-        except Exception:  # pragma: no cover - errors() of a foreign exception type
-            found = []
-        if found:
-            return found[0].get("input")
-    return str(exc)
-
-
-def _undecoded(text: str) -> bool:
-    """Whether a line holds bytes that were not UTF-8 (read as lone surrogates)."""
-    return any("\udc80" <= c <= "\udcff" for c in text)
-
-
-def _too_deep(exc: Exception) -> bool:
-    """Whether the SDK could not read a message because of its depth (valid JSON)."""
-    errors = getattr(exc, "errors", None)
-    if not callable(errors):
-        return False
-    try:
-        found = errors()
-    except Exception:  # pragma: no cover - errors() of a foreign exception type
-        return False
-    return bool(found) and "recursion limit" in str(found[0].get("msg", ""))
-
-
-def _bytes_shown(text: str) -> str:
-    """A line read with ``surrogateescape``, its bytes that are not UTF-8 written ``\\xNN``."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _id_of(text: str) -> Any:
-    """The ``id`` of a message the SDK could not read (a line read with ``surrogateescape``,
-    its stray bytes replaced; a message too deep for the SDK), else ``None``."""
-    import orjson
-
-    try:
-        value = orjson.loads(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
-    except orjson.JSONDecodeError:
-        found = _LEADING_ID.match(text)  # deeper than orjson reads too: the usual member order
-        return int(found.group(1)) if found else None
-    return value.get("id") if isinstance(value, dict) else None
-
-
-def _text_of(raw: Any) -> str:
-    if isinstance(raw, str):
-        return raw
-    import orjson
-
-    try:
-        return orjson.dumps(raw).decode()
-    except TypeError:
-        return repr(raw)
-
-
-def _why_invalid(raw: Any) -> str:
-    """Why a message is not JSON-RPC, in words."""
-    if isinstance(raw, str):
-        return "not JSON: stdout is for JSON-RPC messages only; log to stderr"
-    if not isinstance(raw, dict):
-        return "a JSON value that is not a JSON-RPC message object"
-    from jsoncontract.pipeline.answers import error_object_problems
-
-    if "error" in raw:
-        problems = error_object_problems(raw.get("error"))
-        if problems:
-            return "a malformed error object: " + "; ".join(problems)
-    if raw.get("jsonrpc") != "2.0":
-        return 'not JSON-RPC 2.0 ("jsonrpc": "2.0" is missing)'
-    if "result" in raw and "error" in raw:
-        return "a response with both result and error"
-    return "not a valid JSON-RPC message"
