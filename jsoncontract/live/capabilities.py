@@ -73,7 +73,7 @@ class ClientProfile:
         if self.sampling != "off":
             out["sampling"] = {}
         if self.elicitation != "off":
-            out["elicitation"] = {"form": {}}
+            out["elicitation"] = {"form": {}, "url": {}}
         return out
 
     def describe(self) -> str:

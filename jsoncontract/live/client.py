@@ -31,6 +31,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
 from jsoncontract.live import unreadable
+from jsoncontract.live.capabilities import ClientAnswers, ClientProfile
 from jsoncontract.live.transport import open_transport, verbatim_message
 from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
@@ -45,6 +46,11 @@ if TYPE_CHECKING:
 
 #: Seconds a request may take when nothing else is said.
 DEFAULT_TIMEOUT: Final = 10.0
+#: Seconds a request that keeps reporting progress may take at least, in all.
+MAX_WAIT: Final = 60.0
+#: Rounds of a 2026-07-28 ``InputRequiredResult`` answered before a request gives up (the
+#: SDKs' own limit).
+_INPUT_ROUNDS: Final = 10
 #: Bytes of a server's stderr kept for messages (the end of it).
 _STDERR_TAIL: Final = 4096
 #: Characters of a stray stdout line quoted in a message.
@@ -136,7 +142,9 @@ class ConnectOptions:
     ``legacy`` (the ``initialize`` handshake at the newest version it negotiates), or a
     protocol version to ask for. ``timeout`` bounds every request; ``connect_timeout`` the
     start of the server and the negotiation. ``show_stderr`` lets the server's stderr
-    through instead of keeping it.
+    through instead of keeping it. ``client`` is what the client declares and answers
+    (:mod:`jsoncontract.live.capabilities`). Every request carries a ``progressToken``;
+    each progress notification restarts its ``timeout``, up to ``max_wait`` seconds in all.
     """
 
     timeout: float = DEFAULT_TIMEOUT
@@ -145,6 +153,17 @@ class ConnectOptions:
     protocol: str = "auto"
     show_stderr: bool = False
     client_name: str = "jsoncontract"
+    client: ClientProfile = field(default_factory=ClientProfile)
+    #: seconds a request that reports progress may take in all (default: 6 timeouts, at
+    #: least 60)
+    max_wait: float | None = None
+
+    @property
+    def progress_limit(self) -> float:
+        """The hard maximum of a request that keeps reporting progress."""
+        if self.max_wait is not None:
+            return max(self.max_wait, self.timeout)
+        return max(self.timeout * 6, MAX_WAIT)
 
     @property
     def connect_seconds(self) -> float:
@@ -228,6 +247,12 @@ class Connection:
         self._verbatim: tuple[int | None, _Waiter] | None = None
         self._modern = False
         self._header_maps: dict[str, Any] = {}
+        #: what the client answered the server's own requests
+        self.answers = ClientAnswers(options.client)
+        #: progress notifications received for this connection's requests
+        self.progress_seen = 0
+        #: requests whose deadline progress extended
+        self.extended = 0
 
     # -- what reports show -----------------------------------------------------------
 
@@ -292,7 +317,7 @@ class Connection:
         meta = dict(meta) if isinstance(meta, dict) else {}
         meta[PROTOCOL_VERSION_META_KEY] = version
         meta[CLIENT_INFO_META_KEY] = self._client_info()
-        meta[CLIENT_CAPABILITIES_META_KEY] = {}
+        meta[CLIENT_CAPABILITIES_META_KEY] = self.options.client.declared()
         params["_meta"] = meta
         headers[MCP_METHOD_HEADER] = method
         key = NAME_BEARING_METHODS.get(method)
@@ -327,7 +352,42 @@ class Connection:
     async def request(
         self, method: str, params: dict[str, Any] | None = None, *, timeout: float | None = None
     ) -> Reply:
-        """Send one request and wait for its answer (at most ``timeout`` seconds)."""
+        """Send one request and wait for its answer (at most ``timeout`` seconds, restarted
+        by each progress notification up to :attr:`ConnectOptions.progress_limit`). A
+        2026-07-28 ``InputRequiredResult`` is answered as the client's profile says and the
+        request sent again, as a host does; the reply is the last answer."""
+        reply = await self._request_once(method, params, timeout)
+        rounds = 0
+        while reply.kind is ReplyKind.RESULT and _input_required(reply.result):
+            rounds += 1
+            if rounds > _INPUT_ROUNDS:
+                detail = f"the server asked for input {_INPUT_ROUNDS} times; the client gave up"
+                return Reply(ReplyKind.INVALID, reply.seconds, raw=reply.result, detail=detail)
+            result = reply.result or {}
+            again = dict(params or {})
+            requests = result.get("inputRequests")
+            if isinstance(requests, dict):
+                again["inputResponses"] = self._input_responses(requests)
+            if isinstance(result.get("requestState"), str):
+                again["requestState"] = result["requestState"]
+            seconds = reply.seconds
+            reply = await self._request_once(method, again, timeout)
+            reply = replace(reply, seconds=reply.seconds + seconds)
+        return reply
+
+    def _input_responses(self, requests: dict[str, Any]) -> dict[str, Any]:
+        """The answers to the input requests of an ``InputRequiredResult``."""
+        out: dict[str, Any] = {}
+        for key, request in requests.items():
+            if not isinstance(request, dict):
+                continue
+            kind, body = self.answers.answer(str(request.get("method")), request.get("params"))
+            out[key] = body if kind == "result" else {"error": body}
+        return out
+
+    async def _request_once(
+        self, method: str, params: dict[str, Any] | None, timeout: float | None
+    ) -> Reply:
         import anyio
         from mcp.shared.exceptions import MCPError
 
@@ -340,7 +400,23 @@ class Connection:
         self._waiting[request_id] = waiter
         start = perf_counter()
         reply: Reply | None = None
-        options: dict[str, Any] = {"request_id": request_id}
+        hard = start + max(limit, self.options.progress_limit)
+        extended = False
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            nonlocal extended
+            self.progress_seen += 1
+            scope = waiter.scope
+            if scope is None:
+                return
+            wanted = min(anyio.current_time() + limit, _clock(hard))
+            if wanted > scope.deadline:
+                scope.deadline = wanted
+                if not extended:
+                    extended = True
+                    self.extended += 1
+
+        options: dict[str, Any] = {"request_id": request_id, "on_progress": on_progress}
         if headers:
             options["headers"] = headers
         try:
@@ -357,7 +433,9 @@ class Connection:
         if waiter.invalid is not None:
             return replace(waiter.invalid, seconds=seconds)
         if reply is None:
-            return Reply(ReplyKind.TIMEOUT, seconds, detail=f"no answer within {_seconds(limit)}")
+            waited = _seconds(seconds) if extended else _seconds(limit)
+            more = " (progress kept it open until the hard maximum)" if extended else ""
+            return Reply(ReplyKind.TIMEOUT, seconds, detail=f"no answer within {waited}{more}")
         return reply
 
     def _error_reply(self, exc: Any, seconds: float) -> Reply:
@@ -565,7 +643,7 @@ class Connection:
         offered = version or HANDSHAKE_VERSIONS[-1]
         params = {
             "protocolVersion": offered,
-            "capabilities": {},
+            "capabilities": self.options.client.declared(),
             "clientInfo": self._client_info(),
         }
         try:
@@ -676,7 +754,9 @@ async def connect(
                 from_tap, to_tap, on_stream_exception=on_exception
             )
             session = ClientSession(
-                dispatcher=dispatcher, client_info=_implementation(chosen.client_name)
+                dispatcher=dispatcher,
+                client_info=_implementation(chosen.client_name),
+                **_callbacks(conn.answers),
             )
             conn._dispatcher = dispatcher
             conn._session = session
@@ -726,6 +806,50 @@ def _reported(exc: Exception, spec: ServerSpec) -> Exception:
         return exc
     reason = str(exc) or type(exc).__name__
     return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
+
+
+def _callbacks(answers: ClientAnswers) -> dict[str, Any]:
+    """The SDK session's callbacks for the requests a server sends: each answered by
+    ``answers`` (plain JSON), and handed back to the SDK as its types."""
+    import mcp_types as types
+
+    def typed(kind: str, body: dict[str, Any], result_type: Any) -> Any:
+        if kind == "error":
+            return types.ErrorData.model_validate(body)
+        return result_type.model_validate(body)
+
+    def plain(params: Any) -> Any:
+        return params.model_dump(by_alias=True, mode="json", exclude_none=True) if params else {}
+
+    async def sampling(context: Any, params: Any) -> Any:
+        kind, body = answers.answer("sampling/createMessage", plain(params))
+        return typed(kind, body, types.CreateMessageResult)
+
+    async def elicitation(context: Any, params: Any) -> Any:
+        kind, body = answers.answer("elicitation/create", plain(params))
+        return typed(kind, body, types.ElicitResult)
+
+    async def roots(context: Any) -> Any:
+        kind, body = answers.answer("roots/list", {})
+        return typed(kind, body, types.ListRootsResult)
+
+    return {
+        "sampling_callback": sampling,
+        "elicitation_callback": elicitation,
+        "list_roots_callback": roots,
+    }
+
+
+def _input_required(result: Any) -> bool:
+    """Whether a result is a 2026-07-28 ``InputRequiredResult``."""
+    return isinstance(result, dict) and result.get("resultType") == "input_required"
+
+
+def _clock(deadline: float) -> float:
+    """A :func:`time.perf_counter` deadline on anyio's clock."""
+    import anyio
+
+    return anyio.current_time() + (deadline - perf_counter())
 
 
 def _implementation(name: str) -> Any:

@@ -18,6 +18,7 @@ from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
     from jsoncontract.config import Config
+    from jsoncontract.live.capabilities import ClientProfile
     from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
@@ -166,8 +167,12 @@ class ServerOptions:
             requires_auth=requires_auth,
         )
 
-    def connect_options(self, cfg: Config, spec: ServerSpec) -> ConnectOptions:
-        """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
+    def connect_options(
+        self, cfg: Config, spec: ServerSpec, client: ClientOptions | None = None
+    ) -> ConnectOptions:
+        """Timeouts and negotiation from the command line, the server's entry, then [mcp];
+        the client's capabilities from ``client`` (default: roots, sampling and elicitation
+        declared, with canned answers)."""
         from jsoncontract.errors import UsageError
         from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
         from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
@@ -179,11 +184,83 @@ class ServerOptions:
         chosen = (
             self.timeout or spec.timeout or cfg.section("mcp").get("timeout") or DEFAULT_TIMEOUT
         )
+        chosen_client = client or ClientOptions()
         return ConnectOptions(
             timeout=float(chosen),
             connect_timeout=self.connect_timeout,
             protocol=protocol,
             show_stderr=self.server_stderr,
+            client=chosen_client.profile(),
+            max_wait=chosen_client.max_wait,
+        )
+
+
+RootOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--root",
+        help="A directory the client offers the server as a root (roots/list; repeatable). "
+        "Paths the probe sends are taken under the first.",
+        file_okay=False,
+        show_default=False,
+    ),
+]
+SamplingOpt = Annotated[
+    str,
+    typer.Option(
+        "--sampling",
+        help="How the client answers sampling/createMessage: reply (a fixed text, no model "
+        "runs), decline, or off (not declared).",
+    ),
+]
+ElicitationOpt = Annotated[
+    str,
+    typer.Option(
+        "--elicitation",
+        help="How the client answers elicitation/create: accept (a form filled in from its "
+        "schema), decline, or off (not declared). URL elicitations are always declined.",
+    ),
+]
+NoCapabilitiesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-capabilities",
+        help="Declare no client capability (no roots, sampling or elicitation): what a bare "
+        "client sees.",
+    ),
+]
+MaxWaitOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--max-wait",
+        help="Seconds a request that keeps sending progress notifications may take in all "
+        "(each one restarts --timeout; default: 6 timeouts, at least 60).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientOptions:
+    """What the client declares and how it answers a server's requests: the options of
+    every command that talks to a server (see :mod:`jsoncontract.live.capabilities`)."""
+
+    root: RootOpt = None
+    sampling: SamplingOpt = "reply"
+    elicitation: ElicitationOpt = "accept"
+    no_capabilities: NoCapabilitiesOpt = False
+    max_wait: MaxWaitOpt = None
+
+    def profile(self) -> ClientProfile:
+        """The client profile these options ask for (a usage error names a bad one)."""
+        from jsoncontract.live.capabilities import client_profile
+
+        return client_profile(
+            roots=self.root,
+            sampling=self.sampling,
+            elicitation=self.elicitation,
+            none=self.no_capabilities,
         )
 
 

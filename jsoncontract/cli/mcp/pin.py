@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jsoncontract.cli.mcp.options import (
+    ClientOptions,
     ServerArg,
     ServerOptions,
     fetch_listing,
@@ -46,6 +47,7 @@ def pin_cli(
         "--format", "-f", help="Report format of --check.")] = "text",
     output: OutputOpt = None,
     reach: ServerOptions,
+    client: ClientOptions,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -63,7 +65,7 @@ def pin_cli(
 
     cfg = load_config(config, discover=not no_config)
     spec = reach.resolve(*split_server(server), cfg)
-    options = reach.connect_options(cfg, spec)
+    options = reach.connect_options(cfg, spec, client)
     listing = fetch_listing(spec, options)
     report_problems(listing)
     key = server_key(listing)

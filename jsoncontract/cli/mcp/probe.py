@@ -11,6 +11,7 @@ import typer
 from jsoncontract.cli.mcp.options import (
     AllowOpt,
     AllowWritesOpt,
+    ClientOptions,
     ConcurrencyOpt,
     ServerArg,
     ServerOptions,
@@ -73,6 +74,7 @@ def probe_cli(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only each server's scorecard line.")] = False,
     reach: ServerOptions,
+    client: ClientOptions,
     progress: ProgressOpt = True,
     color: ColorOpt = None,
     config: ConfigOpt = None,
@@ -110,7 +112,7 @@ def probe_cli(
     if settings.tools and len(specs) > 1:
         raise UsageError("--tool names tools of one server; probe the servers one at a time")
     options = [
-        reach.connect_options(cfg, s) for s in specs
+        reach.connect_options(cfg, s, client) for s in specs
     ]
     with item_progress("probing", enabled=progress and stderr_is_terminal()) as tick:
 
