@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from jsoncontract import codes
+from jsoncontract.live.capabilities import REQUESTS
 from jsoncontract.live.probe.judging import answer_of
 from jsoncontract.live.probe.model import ProbeSettings, ProtocolCheck
 from jsoncontract.model import Finding, Severity, Source
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 #: A tool name no server has (the unknown-tool check calls it).
 UNKNOWN_TOOL: Final = "jsoncontract_probe_no_such_tool"
 UNKNOWN_METHOD: Final = "jsoncontract/probe-unknown-method"
-#: Seconds the protocol checks wait for an answer at most (a server that ignores a
-#: malformed request must not hold the run for the whole call timeout).
+#: Seconds the protocol checks wait for an answer at most (the malformed request waits
+#: :data:`~jsoncontract.live.probe.model.MALFORMED_WAIT` unless told otherwise).
 PROTOCOL_WAIT: Final = 1.0
 
 
@@ -46,16 +47,21 @@ async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pro
     label = conn.label
     version = conn.version
     wait = min(PROTOCOL_WAIT, conn.options.timeout)
+    malformed_wait = min(settings.malformed_wait, conn.options.timeout)
     if settings.dry_run:
         return [
-            ProtocolCheck("unknown method", None, f"would send {UNKNOWN_METHOD} (expects -32601)"),
+            ProtocolCheck(
+                "unknown method", None, f"would send {UNKNOWN_METHOD} (expects -32601); not sent"
+            ),
             ProtocolCheck(
                 "malformed request",
                 None,
-                "would send a request whose method is a number (expects -32600)",
+                "would send a request whose method is a number (expects -32600); not sent",
             ),
             ProtocolCheck(
-                "unknown tool", None, f"would call {UNKNOWN_TOOL} (expects a JSON-RPC error)"
+                "unknown tool",
+                None,
+                f"would call {UNKNOWN_TOOL} (expects a JSON-RPC error); not sent",
             ),
         ]
 
@@ -80,20 +86,28 @@ async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pro
 
     request_id = conn.allocate_id()
     text = f'{{"jsonrpc":"2.0","id":{request_id},"method":1,"params":"malformed"}}'
-    reply = await conn.send_verbatim(text, request_id, timeout=wait)
+    reply = await conn.send_verbatim(text, request_id, timeout=malformed_wait)
     check = ProtocolCheck(
         "malformed request", reply.code == -32600, reply.describe(), reply.seconds
     )
     if reply.kind is ReplyKind.ERROR:
         check.findings.extend(error_findings(reply.error))
     if not check.ok:
+        silent = reply.kind is ReplyKind.TIMEOUT
         check.findings.append(
             finding(
                 codes.PROBE_MALFORMED_REQUEST,
-                Severity.WARNING,
+                Severity.INFO if silent else Severity.WARNING,
                 f"a malformed request (method 1, params a string) {reply.answered()}; "
                 "JSON-RPC says -32600 (Invalid Request), with a null id when the id cannot be "
-                "read",
+                "read"
+                + (
+                    ". The official MCP SDKs' servers do this: their transport drops a "
+                    "message it cannot validate without answering, so every server built "
+                    "on one inherits it (--malformed-wait sets how long the probe waits)"
+                    if silent
+                    else ""
+                ),
                 "answer every request that cannot be read with an error: a host waiting for "
                 "an answer hangs until its timeout",
             )
@@ -155,6 +169,26 @@ def notification_findings(conn: Connection, label: str) -> list[Finding]:
             "that reads the capability never lists the tools again",
         )
     ]
+
+
+def capability_findings(conn: Connection, label: str) -> list[Finding]:
+    """A request for a capability the client did not declare (sampling from a client that
+    declared no sampling): a server must check the client's capabilities first."""
+    out = []
+    for method, count in sorted(conn.answers.undeclared.items()):
+        capability = REQUESTS[method]
+        out.append(
+            Finding(
+                codes.PROBE_CAPABILITY_UNDECLARED,
+                Severity.WARNING,
+                f"the server sent {method} ({count} time{'s' if count != 1 else ''}) to a "
+                f"client that did not declare the {capability} capability",
+                source=Source(label),
+                hint=f"check the client's capabilities before sending {method}, and offer "
+                "the tool that needs it only to clients that declare it",
+            )
+        )
+    return out
 
 
 def noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:

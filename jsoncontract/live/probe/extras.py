@@ -1,0 +1,152 @@
+"""Beyond the tools: ``resources/read`` of the resources a server lists, and
+``prompts/get`` of its prompts with realistic arguments.
+
+A listed resource must be readable, and a listed prompt must be got with every required
+argument given; either failing is a finding. A resource whose URI is on the web
+(``http(s)://``) is read only with ``--allow-open-world``: reading it may make the server
+fetch it. At most :data:`MAX_EACH` of each are tried; a dry run plans them and sends none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from jsoncontract import codes
+from jsoncontract.live.probe.model import ExtraCheck
+from jsoncontract.model import Finding, Severity, Source
+
+if TYPE_CHECKING:
+    from jsoncontract.live.client import Connection, Reply
+    from jsoncontract.live.probe.arguments import Seeds
+    from jsoncontract.live.probe.model import ProbeSettings, ServerProbe
+
+#: Resources read, and prompts got, at most per server.
+MAX_EACH: Final = 20
+
+
+async def probe_extras(conn: Connection, card: ServerProbe, settings: ProbeSettings) -> None:
+    """Read the listed resources and get the listed prompts (planned only, in a dry run)."""
+    from jsoncontract.live.catalog import list_catalog
+    from jsoncontract.live.probe.arguments import Seeds
+
+    seeds = Seeds([*settings.seeds, *card.server.seeds])
+    resources = await list_catalog(conn, "resources")
+    prompts = await list_catalog(conn, "prompts")
+    card.findings.extend(resources.problems + prompts.problems)
+    label = card.label
+    for item in resources.named()[:MAX_EACH]:
+        uri = item["uri"]
+        web = uri.startswith(("http://", "https://"))
+        if web and not settings.allow_open_world:
+            card.extras.append(
+                ExtraCheck(
+                    "resources/read",
+                    uri,
+                    None,
+                    "not read: a web resource the server may fetch; --allow-open-world reads it",
+                )
+            )
+            continue
+        if settings.dry_run:
+            card.extras.append(ExtraCheck("resources/read", uri, None, "would read; not sent"))
+            continue
+        reply = await conn.request("resources/read", {"uri": uri})
+        card.extras.append(_judge_read(uri, reply, label))
+    for item in prompts.named()[:MAX_EACH]:
+        name = item["name"]
+        arguments, sources = prompt_arguments(item, seeds)
+        if settings.dry_run:
+            card.extras.append(
+                ExtraCheck("prompts/get", name, None, "would get; not sent", sources=sources)
+            )
+            continue
+        reply = await conn.request("prompts/get", {"name": name, "arguments": arguments})
+        check = _judge_prompt(name, reply, label)
+        check.sources = sources
+        card.extras.append(check)
+
+
+def prompt_arguments(prompt: dict[str, Any], seeds: Seeds) -> tuple[dict[str, str], dict[str, str]]:
+    """Every required argument of a prompt (prompt arguments are strings), each with where
+    its value came from: a seed, an example in its description, a well-known name, else a
+    placeholder."""
+    from jsoncontract.live.probe.arguments import (
+        DESCRIPTION,
+        NAME,
+        PLACEHOLDER,
+        SEED,
+        description_examples,
+        well_known,
+    )
+
+    values: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    listed = prompt.get("arguments")
+    for argument in listed if isinstance(listed, list) else []:
+        if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+            continue
+        if argument.get("required") is not True:
+            continue
+        name = argument["name"]
+        seed = seeds.find(str(prompt.get("name")), name)
+        description = argument.get("description")
+        examples = description_examples(description) if isinstance(description, str) else []
+        known = well_known(name)
+        if seed is not None:
+            values[name] = seed.value if isinstance(seed.value, str) else str(seed.value)
+            sources[name] = f"{SEED} {seed.origin}"
+        elif examples:
+            values[name] = examples[0]
+            sources[name] = DESCRIPTION
+        elif isinstance(known, str):
+            values[name] = known
+            sources[name] = NAME
+        else:
+            values[name] = f"example {name}"
+            sources[name] = PLACEHOLDER
+    return values, sources
+
+
+def _failure(reply: Reply) -> str | None:
+    from jsoncontract.live.client import ReplyKind
+
+    if reply.kind is ReplyKind.RESULT:
+        return None
+    return reply.answered()
+
+
+def _judge_read(uri: str, reply: Reply, label: str) -> ExtraCheck:
+    failed = _failure(reply)
+    contents = (reply.result or {}).get("contents")
+    if failed is None and not (isinstance(contents, list) and contents):
+        failed = "was answered with a result without contents"
+    if failed is None:
+        count = len(contents) if isinstance(contents, list) else 0
+        return ExtraCheck("resources/read", uri, True, f"{count} content(s)", reply.seconds)
+    finding = Finding(
+        codes.PROBE_RESOURCE_UNREADABLE,
+        Severity.ERROR,
+        f"resources/read of the listed resource {uri} {failed}",
+        source=Source(label),
+        hint="every resource resources/list names must be readable, or left out of the list",
+    )
+    return ExtraCheck("resources/read", uri, False, failed, reply.seconds, findings=[finding])
+
+
+def _judge_prompt(name: str, reply: Reply, label: str) -> ExtraCheck:
+    failed = _failure(reply)
+    messages = (reply.result or {}).get("messages")
+    if failed is None and not isinstance(messages, list):
+        failed = "was answered with a result without messages"
+    if failed is None:
+        count = len(messages) if isinstance(messages, list) else 0
+        return ExtraCheck("prompts/get", name, True, f"{count} message(s)", reply.seconds)
+    finding = Finding(
+        codes.PROBE_PROMPT_FAILED,
+        Severity.ERROR,
+        f"prompts/get of the listed prompt {name!r} with its required arguments {failed}",
+        source=Source(label),
+        hint="a prompt must render with any arguments its definition accepts; say in each "
+        "argument's description what it expects",
+    )
+    return ExtraCheck("prompts/get", name, False, failed, reply.seconds, findings=[finding])
