@@ -18,6 +18,7 @@ from jsoncontract.pipeline.answers import AnswerKind
 from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
     from jsoncontract.live.client import Negotiated
     from jsoncontract.live.probe.arguments import Seed
     from jsoncontract.live.server import ServerSpec
@@ -78,6 +79,8 @@ class ProbeSettings:
     malformed_wait: float = MALFORMED_WAIT
     #: probe resources/read and prompts/get too
     resources: bool = True
+    #: a bearer token issued for another resource, which the server must refuse
+    foreign_token: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,14 +382,34 @@ class ProbeReport:
         return [f for s in self.servers for f in s.all_findings()]
 
     def worst(self) -> Severity | None:
-        """The most severe finding, or ``None``."""
-        ranks = [f.severity for f in self.all_findings()]
+        """The most severe finding a baseline does not hold, or ``None``."""
+        ranks = [f.severity for f in self.counting()]
         return max(ranks, key=lambda s: s.rank) if ranks else None
 
     @property
     def failed(self) -> bool:
         """A server could not be probed."""
         return any(s.error is not None for s in self.servers)
+
+    def mark(self, baseline: Baseline) -> None:
+        """Mark every finding new or unchanged against a previous report's findings."""
+        matcher = baseline.matcher()
+        for card in self.servers:
+            card.findings = matcher.mark(card.findings)
+            for check in card.protocol:
+                check.findings = matcher.mark(check.findings)
+            for tool in card.tools:
+                tool.findings = matcher.mark(tool.findings)
+                for result in tool.results:
+                    result.findings = matcher.mark(result.findings)
+            for extra in card.extras:
+                extra.findings = matcher.mark(extra.findings)
+
+    def counting(self) -> list[Finding]:
+        """The findings that decide the exit code (those a baseline does not hold)."""
+        from jsoncontract.baseline import counts
+
+        return [f for f in self.all_findings() if counts(f)]
 
     def to_dict(self) -> dict[str, Any]:
         """The whole JSON report."""

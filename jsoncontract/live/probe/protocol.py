@@ -1,7 +1,7 @@
 """The checks of the protocol beyond the tools: the negotiation, an unknown method
 (-32601), a malformed request (-32600), an unknown tool, nothing but JSON-RPC on stdout,
-notifications the capabilities declare, and, for an HTTP server said to require
-credentials, a request without them refused with 401."""
+notifications the capabilities declare, and requests for capabilities the client did not
+declare (the credential checks are :mod:`~jsoncontract.live.probe.auth`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.pipeline.answers import AnswerKind, error_findings, unknown_tool_findings
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
 
@@ -198,56 +198,3 @@ def noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:
     if any(f.code == codes.MCP_STDOUT_NOISE for f in listing.problems):
         return []
     return noise_findings(conn)
-
-
-async def auth_check(spec: ServerSpec, options: ConnectOptions, label: str) -> ProtocolCheck:
-    """An ``initialize`` POST without the credential headers must be refused with 401."""
-    from time import perf_counter
-
-    import httpx2
-
-    from jsoncontract._version import __version__
-
-    assert spec.url is not None
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "jsoncontract", "version": __version__},
-        },
-    }
-    start = perf_counter()
-    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    try:
-        async with httpx2.AsyncClient(timeout=options.timeout, follow_redirects=False) as client:
-            response = await client.post(spec.url, json=body, headers=headers)
-            status = response.status_code
-    except httpx2.HTTPError as exc:
-        return ProtocolCheck(
-            "authentication", False, f"the request failed: {exc}", perf_counter() - start
-        )
-    seconds = perf_counter() - start
-    if status == 401:
-        return ProtocolCheck("authentication", True, "a request without credentials: 401", seconds)
-    severity = Severity.WARNING if status == 403 else Severity.ERROR
-    return ProtocolCheck(
-        "authentication",
-        False,
-        f"a request without credentials: HTTP {status}",
-        seconds,
-        [
-            Finding(
-                codes.PROBE_AUTH_NOT_ENFORCED,
-                severity,
-                f"initialize without the credential headers was answered with HTTP {status}; a "
-                "server that requires credentials answers 401"
-                + (" (403 means authenticated but forbidden)" if status == 403 else ""),
-                source=Source(label),
-                hint="refuse unauthenticated requests with 401 and a WWW-Authenticate header "
-                "(MCP authorization, RFC 9110)",
-            )
-        ],
-    )

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live.probe.auth import auth_checks
 from jsoncontract.live.probe.extras import probe_extras
 from jsoncontract.live.probe.judging import judge
 from jsoncontract.live.probe.model import (
@@ -21,7 +22,6 @@ from jsoncontract.live.probe.model import (
 from jsoncontract.live.probe.planning import plan_tools, rederive
 from jsoncontract.live.probe.protocol import (
     PROTOCOL_WAIT,
-    auth_check,
     capability_findings,
     negotiation_check,
     noise_after,
@@ -92,7 +92,9 @@ async def probe_server(
             card.findings.extend(noise_after(conn, listing))
             card.findings.extend(notification_findings(conn, card.label))
         if spec.requires_auth and not settings.dry_run:
-            card.protocol.append(await auth_check(spec, options, card.label))
+            card.protocol.extend(
+                await auth_checks(spec, options, card.label, settings.foreign_token)
+            )
     except ServerError as exc:
         card.error = str(exc)
     card.seconds = perf_counter() - start
