@@ -3,8 +3,8 @@
 
 A listed resource must be readable, and a listed prompt must be got with every required
 argument given; either failing is a finding. A resource whose URI is on the web
-(``http(s)://``) is read only with ``--allow-open-world``: reading it may make the server
-fetch it. At most :data:`MAX_EACH` of each are tried; a dry run plans them and sends none.
+(``http(s)://``), and a prompt that takes a URL, are tried only with
+``--allow-open-world``: the server may fetch it. At most :data:`MAX_EACH` of each are tried; a dry run plans them and sends none.
 """
 
 from __future__ import annotations
@@ -55,6 +55,18 @@ async def probe_extras(conn: Connection, card: ServerProbe, settings: ProbeSetti
     for item in prompts.named()[:MAX_EACH]:
         name = item["name"]
         arguments, sources = prompt_arguments(item, seeds)
+        if not settings.allow_open_world and _reaches_out(arguments):
+            card.extras.append(
+                ExtraCheck(
+                    "prompts/get",
+                    name,
+                    None,
+                    "not got: it takes a URL, which the server may fetch; --allow-open-world "
+                    "gets it",
+                    sources=sources,
+                )
+            )
+            continue
         if settings.dry_run:
             card.extras.append(
                 ExtraCheck("prompts/get", name, None, "would get; not sent", sources=sources)
@@ -105,6 +117,16 @@ def prompt_arguments(prompt: dict[str, Any], seeds: Seeds) -> tuple[dict[str, st
             values[name] = f"example {name}"
             sources[name] = PLACEHOLDER
     return values, sources
+
+
+def _reaches_out(arguments: dict[str, str]) -> bool:
+    """Whether a prompt's arguments name a web address (getting it may fetch it)."""
+    import re
+
+    return any(
+        re.search(r"(?i)(url|uri|link|href|address)", name) or value.startswith(("http:", "https:"))
+        for name, value in arguments.items()
+    )
 
 
 def _failure(reply: Reply) -> str | None:
