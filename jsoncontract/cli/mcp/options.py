@@ -19,6 +19,7 @@ from jsoncontract.cli.options import warn
 if TYPE_CHECKING:
     from jsoncontract.config import Config
     from jsoncontract.live.capabilities import ClientProfile
+    from jsoncontract.live.catalog import Catalog
     from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
@@ -342,3 +343,26 @@ def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
 def report_problems(listing: ToolListing) -> None:
     """Listing problems (a broken tool, stray stdout) as warning lines on stderr."""
     warn(f"{listing.label}: {finding.message}" for finding in listing.problems)
+
+
+def list_offered(
+    words: list[str] | None,
+    reach: ServerOptions,
+    client: ClientOptions,
+    config: Path | None,
+    no_config: bool,
+    kinds: tuple[str, ...],
+) -> list[Catalog]:
+    """Connect to the server the words name and list every item of each kind
+    (``resources``, ``templates``, ``prompts``)."""
+    from jsoncontract.config import load_config
+    from jsoncontract.live.catalog import fetch_catalog
+
+    cfg = load_config(config, discover=not no_config)
+    spec = reach.resolve(*split_server(words), cfg)
+    options = reach.connect_options(cfg, spec, client)
+    quiet_sdk_logs()
+    catalogs = fetch_catalog(spec, kinds, options)
+    for catalog in catalogs:
+        warn(f"{catalog.label}: {finding.message}" for finding in catalog.problems)
+    return catalogs

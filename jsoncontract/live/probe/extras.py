@@ -4,7 +4,8 @@
 A listed resource must be readable, and a listed prompt must be got with every required
 argument given; either failing is a finding. A resource whose URI is on the web
 (``http(s)://``), and a prompt that takes a URL, are tried only with
-``--allow-open-world``: the server may fetch it. At most :data:`MAX_EACH` of each are tried; a dry run plans them and sends none.
+``--allow-open-world``: the server may fetch it. At most :data:`MAX_EACH` of each are
+tried; a dry run plans them and sends none.
 """
 
 from __future__ import annotations
