@@ -148,6 +148,14 @@ def test_cli(
     view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
         render("mcp test", format, stream, view, report)
+    if dry_run:
+        planned = sum(
+            1
+            for o in report.outcomes
+            if o.server is not None and o.server.text.startswith("not sent (dry run)")
+        )
+        warn([f"dry run: nothing was sent to the server ({planned} call"
+              f"{'' if planned == 1 else 's'} planned); the verdicts are the contract's alone"])
     from jsoncontract.settings import fail_threshold
 
     threshold = fail_threshold(fail_on, cfg)

@@ -124,10 +124,18 @@ async def _run_plan(
         )
         planned = [c for c in cases if c.base or not c.schema_accepts]
         conclusive[name] = accepted is not None
+        answers = [results[id(c)].answer for c in cases if id(c) in results]
+        if answers and all(a is AnswerKind.CRASHED for a in answers):
+            for case in planned:  # each would crash it again, and prove nothing
+                results[id(case)] = CaseResult(
+                    case, not_sent="the server crashed on every valid call of this tool"
+                )
+            negatives[name] = planned
+            continue
         if accepted is not None and accepted.name != "valid":
             planned = rederive(listing, name, accepted, settings, len(cases) - len(planned))
         negatives[name] = planned
-    todo = [c for cases in negatives.values() for c in cases]
+    todo = [c for cases in negatives.values() for c in cases if id(c) not in results]
     more = await _run_cases(
         conn, spec, options, listing, todo, settings, card, progress, conclusive=conclusive
     )
