@@ -271,7 +271,8 @@ def _realistic(
             continue
         name = _name_of(pointer)
         leaf = not isinstance(node.value, dict | list)
-        for source, candidate in _candidates(tool.name, name, node, seeds, roots):
+        described = _description(tool.input_schema, pointer)
+        for source, candidate in _candidates(tool.name, name, node, seeds, roots, described):
             if candidate is _KEEP:
                 if leaf or source == SEED:
                     sources[pointer] = source
@@ -293,8 +294,33 @@ _BOUND_KEYS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximu
 _KEEP: Final = object()
 
 
+def _description(schema: Any, pointer: str) -> str | None:
+    """The description of the property at ``pointer`` (through ``properties`` and
+    ``items``; the effective schema of a node keeps no annotations)."""
+    from jsoncontract.pointer import pointer_tokens
+
+    node = schema
+    for token in pointer_tokens(pointer):
+        if not isinstance(node, dict):
+            return None
+        properties = node.get("properties")
+        if token.isdigit() and isinstance(node.get("items"), dict):
+            node = node["items"]
+        elif isinstance(properties, dict) and token in properties:
+            node = properties[token]
+        else:
+            return None
+    found = node.get("description") if isinstance(node, dict) else None
+    return found if isinstance(found, str) else None
+
+
 def _candidates(
-    tool: str, name: str | None, node: Node, seeds: Seeds, roots: Sequence[Path]
+    tool: str,
+    name: str | None,
+    node: Node,
+    seeds: Seeds,
+    roots: Sequence[Path],
+    description: str | None,
 ) -> Iterable[tuple[str, Any]]:
     """(source, value) pairs in the order they are tried."""
     schema = node.eff.schema
@@ -308,7 +334,7 @@ def _candidates(
         if key in schema:
             yield f"{SCHEMA} {key}", _KEEP
             return
-    description = schema.get("description")
+    description = description or schema.get("description")
     if isinstance(description, str):
         for text in description_examples(description):
             yield DESCRIPTION, text

@@ -119,6 +119,9 @@ def judge(
     if kind is AnswerKind.ACCEPTED or kind is AnswerKind.TOOL_ERROR:
         for finding in result_envelope_findings(reply.result, version, tool=tool):
             findings.append(_located(finding, case, where))
+    if not conclusive and case.base and kind.rejected:
+        out.inconclusive = True
+        return out
     if case.schema_accepts:
         if kind.rejected:
             how = kind.phrase(code) + (f": {said}" if said else "")

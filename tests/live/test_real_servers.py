@@ -1,0 +1,213 @@
+"""jsoncontract mcp against real servers from the registries: mcp-server-time, -git and
+-fetch from PyPI (the ``servers`` extra), and the reference servers everything, filesystem
+and memory from npm (tests/live/real, installed with ``npm ci``). Nothing here reaches
+beyond this machine: the fetch server is only ever dry-run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CliResult
+
+pytestmark = pytest.mark.slow
+
+Run = Callable[..., CliResult]
+BIN = Path(sys.executable).parent
+
+
+def _probe(run_cli: Run, *args: str) -> dict:
+    result = run_cli("mcp", "probe", "-f", "json", *args)
+    assert result.code in (0, 1), result.stderr
+    return json.loads(result.stdout)["servers"][0]
+
+
+def _cases(server: dict, tool: str) -> dict[str, dict]:
+    found = next(t for t in server["tools"] if t["tool"] == tool)
+    return {c["case"]: c for c in found["cases"]}
+
+
+def test_the_time_servers_valid_calls_are_accepted(run_cli: Run) -> None:
+    server = _probe(run_cli, "--", str(BIN / "mcp-server-time"))
+    for tool in ("get_current_time", "convert_time"):
+        cases = _cases(server, tool)
+        assert cases["valid"]["answer"] == "accepted", cases["valid"]
+        # the timezone comes from the tool's own description: e.g. 'America/New_York'
+        assert "description" in cases["valid"]["sources"].values()
+    assert server["summary"]["by_code"].get("probe.rejected_valid", 0) == 0
+
+
+def test_the_git_servers_coercion_is_found_with_a_seeded_repository(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "a.txt").write_text("a\n")
+    subprocess.run([*git, "add", "a.txt"], check=True)
+    subprocess.run([*git, "commit", "-qm", "first"], check=True)
+    server = _probe(
+        run_cli,
+        "--tool",
+        "git_log",
+        "--seed",
+        f"repo_path={repo}",
+        "--",
+        str(BIN / "mcp-server-git"),
+    )
+    cases = _cases(server, "git_log")
+    assert cases["valid"]["answer"] == "accepted"
+    assert cases["valid"]["sources"]["/repo_path"] == "seed --seed"
+    coerced = cases["string-for-number:/max_count"]
+    assert coerced["answer"] == "accepted" and coerced["findings"][0]["code"] == "probe.coerced"
+
+
+def test_the_git_servers_negatives_are_inconclusive_without_a_real_repository(
+    run_cli: Run,
+) -> None:
+    server = _probe(run_cli, "--tool", "git_log", "--", str(BIN / "mcp-server-git"))
+    tool = next(t for t in server["tools"] if t["tool"] == "git_log")
+    assert tool["verdict"] == "inconclusive"
+    rejected = [
+        c
+        for c in tool["cases"]
+        if not c["kind"].startswith("valid") and c.get("answer") != "accepted"
+    ]
+    assert rejected and all(c.get("verdict") == "inconclusive" for c in rejected if c["sent"])
+
+
+def test_the_fetch_server_is_not_called_by_default(run_cli: Run) -> None:
+    result = run_cli("mcp", "probe", "--dry-run", "--", str(BIN / "mcp-server-fetch"))
+    assert result.code == 0, result.stderr
+    assert "fetch  not called: may reach the outside world (openWorldHint is not false)" in (
+        result.stdout
+    )
+    assert "tools/call" not in result.stdout
+    assert "prompts/get fetch  not got: it takes a URL" in result.stdout
+    assert "dry run: would call 0 of 1 tools, 0 calls; nothing was sent" in result.stdout
+
+
+def test_everything_lists_17_tools_and_hides_4_from_a_bare_client(
+    run_cli: Run, npm_servers: Path
+) -> None:
+    command = str(npm_servers / "mcp-server-everything")
+    full = run_cli("mcp", "tools", "-f", "json", "--", command)
+    assert full.code == 0, full.stderr
+    assert len(json.loads(full.stdout)["tools"]) == 17
+    bare = run_cli("mcp", "tools", "-f", "json", "--no-capabilities", "--", command)
+    assert len(json.loads(bare.stdout)["tools"]) == 13
+
+
+def test_a_long_running_tool_that_reports_progress_does_not_time_out(
+    run_cli: Run, npm_servers: Path
+) -> None:
+    server = _probe(
+        run_cli,
+        "--tool",
+        "trigger-long-running-operation",
+        "--cases",
+        "valid",
+        "--seed",
+        "duration=3",
+        "--seed",
+        "steps=3",
+        "--timeout",
+        "1.5",
+        "--",
+        str(npm_servers / "mcp-server-everything"),
+    )
+    case = _cases(server, "trigger-long-running-operation")["valid"]
+    assert case["answer"] == "accepted", case
+    assert case["ms"] > 2500  # longer than the timeout: progress kept it open
+    assert "probe.timeout" not in server["summary"]["by_code"]
+
+
+def test_sampling_elicitation_and_roots_are_answered(
+    run_cli: Run, npm_servers: Path, tmp_path: Path
+) -> None:
+    server = _probe(
+        run_cli,
+        "--tool",
+        "get-roots-list",
+        "--tool",
+        "trigger-sampling-request",
+        "--tool",
+        "trigger-elicitation-request",
+        "--allow",
+        "trigger-sampling-request",
+        "--allow",
+        "trigger-elicitation-request",
+        "--cases",
+        "valid",
+        "--root",
+        str(tmp_path),
+        "--",
+        str(npm_servers / "mcp-server-everything"),
+    )
+    served = server["client"]["served"]
+    assert served.get("sampling/createMessage", 0) >= 1
+    assert served.get("elicitation/create", 0) >= 1
+    assert served.get("roots/list", 0) >= 1
+    assert server["client"]["roots"] == [tmp_path.resolve().as_uri()]
+    for tool in server["tools"]:
+        assert all(c["answer"] == "accepted" for c in tool["cases"]), tool
+
+
+def test_resources_and_prompts_are_listed(run_cli: Run, npm_servers: Path) -> None:
+    command = str(npm_servers / "mcp-server-everything")
+    resources = run_cli("mcp", "resources", "-f", "json", "--", command)
+    assert resources.code == 0, resources.stderr
+    listed = json.loads(resources.stdout)
+    assert len(listed["resources"]) >= 1 and "resourceTemplates" in listed
+    prompts = run_cli("mcp", "prompts", "--", command)
+    assert prompts.code == 0, prompts.stderr
+    assert "prompt" in prompts.stdout.splitlines()[1]
+
+
+def test_the_filesystem_server_reads_under_the_root(
+    run_cli: Run, npm_servers: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n")
+    server = _probe(
+        run_cli,
+        "--tool",
+        "list_directory",
+        "--tool",
+        "read_text_file",
+        "--cases",
+        "valid,valid-required",
+        "--root",
+        str(tmp_path),
+        "--",
+        str(npm_servers / "mcp-server-filesystem"),
+        str(tmp_path),
+    )
+    assert _cases(server, "list_directory")["valid"]["answer"] == "accepted"
+    # every optional member at once (head and tail) is refused; the required-only call is not
+    read = _cases(server, "read_text_file")
+    assert read["valid-required"]["answer"] == "accepted", read
+    assert read["valid-required"]["sources"]["/path"] == "root"
+
+
+def test_the_memory_servers_read_tools_accept_their_valid_calls(
+    run_cli: Run, npm_servers: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_FILE_PATH", str(tmp_path / "memory.jsonl"))
+    server = _probe(
+        run_cli,
+        "--tool",
+        "read_graph",
+        "--cases",
+        "valid",
+        "--env",
+        "MEMORY_FILE_PATH",
+        "--",
+        str(npm_servers / "mcp-server-memory"),
+    )
+    assert _cases(server, "read_graph")["valid"]["answer"] == "accepted"
