@@ -153,8 +153,8 @@ class Replayer:
                 return {"result": _handshake_from(rec.discover, params)}
         if method == "server/discover" and rec.discover is not None:
             return {"result": rec.discover}
-        if method == "ping":
-            return {"result": {}}
+        if method == "ping":  # as recorded (2026-07-28 servers may not know it), else {}
+            return rec.other.get(("ping", canonical({})), {"result": {}})
         if method == "tools/list":
             page = rec.pages.get(params.get("cursor"))
             if page is not None:

@@ -51,7 +51,15 @@ def test_the_readme_commands_run_as_written(
 def test_every_subcommand_is_shown() -> None:
     section = _section()
     for command in (
-        "tools", "resources", "prompts", "lint", "pin", "probe", "test", "verify", "record",
+        "tools",
+        "resources",
+        "prompts",
+        "lint",
+        "pin",
+        "probe",
+        "test",
+        "verify",
+        "record",
         "replay",
     ):
         assert f"$ jsoncontract mcp {command} " in section or (

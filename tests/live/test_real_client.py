@@ -1,0 +1,173 @@
+"""The probe as a real client, against the SDK's own servers over stdio and HTTP: progress
+that keeps a slow call open, elicitation answered, resources read and prompts got with a
+value from the description, open-world tools left alone, seeds, the baseline, and mcp
+verify against the same server and against an edited replay."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CliResult
+from tests.live.conftest import PYTHON, SERVERS, WAREHOUSE
+
+pytestmark = pytest.mark.slow
+
+Run = Callable[..., CliResult]
+LIBRARY = SERVERS / "library.py"
+
+
+@pytest.fixture(params=["stdio", "http"])
+def library(request: pytest.FixtureRequest, http_server: Callable[..., str]) -> list[str]:
+    """The library server's SERVER words, over each transport."""
+    if request.param == "http":
+        return [http_server(LIBRARY, "--broken-resource")]
+    return ["--", PYTHON, str(LIBRARY), "--broken-resource"]
+
+
+def _probe(run_cli: Run, *args: str) -> tuple[int, dict]:
+    result = run_cli("mcp", "probe", "-f", "json", *args)
+    assert result.code in (0, 1), result.stderr
+    return result.code, json.loads(result.stdout)
+
+
+def test_progress_keeps_a_slow_call_open(run_cli: Run, library: list[str]) -> None:
+    _, report = _probe(
+        run_cli, "--tool", "count_shelves", "--cases", "valid", "--timeout", "1", *library
+    )
+    (case,) = report["servers"][0]["tools"][0]["cases"]
+    assert case["answer"] == "accepted" and case["ms"] > 1000  # three shelves, 0.6 s each
+    assert case["sources"] == {"/shelves": "schema default"}
+
+
+def test_progress_stops_at_the_hard_maximum(run_cli: Run, library: list[str]) -> None:
+    _, report = _probe(
+        run_cli,
+        "--tool",
+        "count_shelves",
+        "--cases",
+        "valid",
+        "--timeout",
+        "1",
+        "--max-wait",
+        "1.2",
+        *library,
+    )
+    (case,) = report["servers"][0]["tools"][0]["cases"]
+    assert case["answer"] == "timeout", case
+
+
+def test_resources_are_read_and_prompts_got(run_cli: Run, library: list[str]) -> None:
+    code, report = _probe(run_cli, "--tool", "count_shelves", "--cases", "valid", *library)
+    extras = {(e["method"], e["target"]): e for e in report["servers"][0]["extras"]}
+    assert extras[("resources/read", "library://catalog")]["ok"] is True
+    missing = extras[("resources/read", "library://missing")]
+    assert missing["ok"] is False
+    assert missing["findings"][0]["code"] == "probe.resource_unreadable"
+    review = extras[("prompts/get", "review")]
+    assert review["ok"] is True and review["sources"] == {"title": "description"}
+    assert code == 1
+
+
+def test_resources_and_prompts_are_listed(run_cli: Run, library: list[str]) -> None:
+    resources = run_cli("mcp", "resources", "-f", "json", *library)
+    assert resources.code == 0, resources.stderr
+    listed = json.loads(resources.stdout)
+    assert [r["uri"] for r in listed["resources"]] == ["library://catalog", "library://missing"]
+    assert [t["uriTemplate"] for t in listed["resourceTemplates"]] == ["library://books/{slug}"]
+    prompts = run_cli("mcp", "prompts", *library)
+    assert prompts.code == 0, prompts.stderr
+    assert "1 prompt (1 page)" in prompts.stdout and "review  (title*)" in prompts.stdout
+
+
+def test_elicitation_is_answered_before_2026(run_cli: Run) -> None:
+    command = ["--", PYTHON, str(LIBRARY)]
+    _, report = _probe(
+        run_cli, "--tool", "recommend", "--cases", "valid", "--protocol", "legacy", *command
+    )
+    server = report["servers"][0]
+    assert server["client"]["served"] == {"elicitation/create": 1}
+    assert server["tools"][0]["cases"][0]["answer"] == "accepted"
+    _, declined = _probe(
+        run_cli,
+        "--tool",
+        "recommend",
+        "--cases",
+        "valid",
+        "--protocol",
+        "legacy",
+        "--no-capabilities",
+        *command,
+    )
+    assert declined["servers"][0]["client"]["declared"] == []
+
+
+def test_open_world_tools_are_skipped_and_said_why(run_cli: Run, tmp_path: Path) -> None:
+    result = run_cli("mcp", "probe", "--dry-run", "--", PYTHON, str(SERVERS / "warehouse.py"))
+    assert result.code == 0
+    assert "would call (dry run; nothing was sent)" in result.stdout
+    assert "dry run: would call 3 of 4 tools" in result.stdout
+    assert "values: /order_id" in result.stdout
+
+
+def test_a_seed_and_the_baseline(run_cli: Run, tmp_path: Path) -> None:
+    command = ["--", PYTHON, str(WAREHOUSE)]
+    code, report = _probe(run_cli, "--tool", "get_order", "--seed", "order_id=ORD-1002", *command)
+    cases = {c["case"]: c for c in report["servers"][0]["tools"][0]["cases"]}
+    assert cases["valid"]["arguments"] == {"order_id": "ORD-1002"}
+    assert cases["valid"]["sources"] == {"/order_id": "seed --seed"}
+    baseline = tmp_path / "probe.json"
+    first = run_cli("mcp", "probe", "-f", "json", "-o", str(baseline), "--tool", "list_orders",
+                    *command)  # fmt: skip
+    assert first.code == 1  # list_orders coerces "10"
+    again = run_cli("mcp", "probe", "--baseline", str(baseline), "--tool", "list_orders", *command)
+    assert again.code == 0, again.stdout
+    wrong = run_cli("mcp", "probe", "--baseline", str(tmp_path / "none.json"), *command)
+    assert wrong.code == 2
+
+
+def test_verify_is_clean_against_the_same_server_and_fails_on_an_edited_answer(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    trace = tmp_path / "trace.jsonl"
+    server = [PYTHON, str(WAREHOUSE)]
+    recorded = run_cli(
+        "mcp", "probe", "-q", "--tool", "get_order", "--",
+        "jsoncontract", "mcp", "record", "-o", str(trace), "--", *server,
+    )  # fmt: skip
+    assert recorded.code in (0, 1), recorded.stderr
+    same = run_cli("mcp", "verify", str(trace), "--", *server)
+    assert same.code == 0, same.stdout
+    assert " 0 different" in same.stdout
+    lines = trace.read_text().splitlines()
+    edited = [line.replace('"status":"open"', '"status":"OPEN"') for line in lines]
+    assert edited != lines
+    changed = tmp_path / "edited.jsonl"
+    changed.write_text("\n".join(edited) + "\n")
+    differs = run_cli(
+        "mcp",
+        "verify",
+        "-f",
+        "json",
+        str(trace),
+        "--",
+        "jsoncontract",
+        "mcp",
+        "replay",
+        str(changed),
+    )
+    assert differs.code == 1, differs.stderr
+    report = json.loads(differs.stdout)
+    codes = {f["code"] for e in report["exchanges"] for f in e["findings"]}
+    assert "value-changed" in codes
+    ignored = run_cli(
+        "mcp", "verify", "--ignore", "/result/structuredContent/status",
+        "--ignore", "/result/content/*/text", str(trace),
+        "--", "jsoncontract", "mcp", "replay", str(changed),
+    )  # fmt: skip
+    assert ignored.code == 0, ignored.stdout
+    for fmt in ("junit", "sarif", "github", "markdown"):
+        assert run_cli("mcp", "verify", "-f", fmt, str(trace), "--", *server).code == 0
