@@ -69,6 +69,7 @@ FIXTURES_REPORTERS: Final = {
 PIN_REPORTERS: Final = {
     "text": ".pin:TextPinReporter",
     "json": ".pin:JsonPinReporter",
+    "markdown": ".pin:MarkdownPinReporter",
 }
 #: The catalog (``text``, ``json``), and ``rules --check`` in all four formats.
 RULES_REPORTERS: Final = {

@@ -60,7 +60,7 @@ def pin_cli(
     """
     from jsoncontract.config import load_config
     from jsoncontract.live.linting import pin_listing, server_key
-    from jsoncontract.pin import DriftReport, drift, read_lock, write_lock
+    from jsoncontract.pin import DriftReport, changed_texts, drift, read_lock, write_lock
     from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
@@ -88,8 +88,9 @@ def pin_cli(
             f"{lock}{note}\n"
         )
         return 0
-    findings = drift(_only(read_lock(lock), key), current, base=base)
-    report = DriftReport(str(lock), current.count(), 1, findings)
+    locked = _only(read_lock(lock), key)
+    findings = drift(locked, current, base=base)
+    report = DriftReport(str(lock), current.count(), 1, findings, changed_texts(locked, current))
     with output_stream(output) as stream:
         render("mcp pin", format, stream, ReportOptions(color=color), report)
     return 1 if findings else 0
