@@ -76,7 +76,7 @@ def lint_cli(
     section = cfg.section("lint")
     spec = reach.resolve(*split_server(server), cfg)
     options = reach.connect_options(cfg, spec, client)
-    listing = fetch_listing(spec, options)
+    listing = fetch_listing(spec, options, offered=True)
     version, note = lint_version(listing.negotiated.version, mcp_version)
     if note:
         warn([note])

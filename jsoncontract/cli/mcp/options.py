@@ -332,12 +332,15 @@ def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return anyio.run(main)
 
 
-def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
-    """Connect, negotiate, and list every tool."""
+def fetch_listing(
+    spec: ServerSpec, options: ConnectOptions, *, offered: bool = False
+) -> ToolListing:
+    """Connect, negotiate, and list every tool (``offered``: the resources and prompts
+    too)."""
     from jsoncontract.live.tools import fetch_tools
 
     quiet_sdk_logs()
-    return fetch_tools(spec, options)
+    return fetch_tools(spec, options, offered=offered)
 
 
 def report_problems(listing: ToolListing) -> None:

@@ -66,7 +66,7 @@ def pin_cli(
     cfg = load_config(config, discover=not no_config)
     spec = reach.resolve(*split_server(server), cfg)
     options = reach.connect_options(cfg, spec, client)
-    listing = fetch_listing(spec, options)
+    listing = fetch_listing(spec, options, offered=True)
     report_problems(listing)
     key = server_key(listing)
     current = pin_listing(listing, key)
