@@ -245,3 +245,35 @@ def _choices(items: Any) -> list[Any]:
         if isinstance(options, list):
             return [o.get("const") if isinstance(o, dict) else o for o in options]
     return []
+
+
+def sdk_callbacks(answers: ClientAnswers) -> dict[str, Any]:
+    """The SDK session's callbacks for the requests a server sends: each answered by
+    ``answers`` (plain JSON), and handed back to the SDK as its types."""
+    import mcp_types as types
+
+    def typed(kind: str, body: dict[str, Any], result_type: Any) -> Any:
+        if kind == "error":
+            return types.ErrorData.model_validate(body)
+        return result_type.model_validate(body)
+
+    def plain(params: Any) -> Any:
+        return params.model_dump(by_alias=True, mode="json", exclude_none=True) if params else {}
+
+    async def sampling(context: Any, params: Any) -> Any:
+        kind, body = answers.answer("sampling/createMessage", plain(params))
+        return typed(kind, body, types.CreateMessageResult)
+
+    async def elicitation(context: Any, params: Any) -> Any:
+        kind, body = answers.answer("elicitation/create", plain(params))
+        return typed(kind, body, types.ElicitResult)
+
+    async def roots(context: Any) -> Any:
+        kind, body = answers.answer("roots/list", {})
+        return typed(kind, body, types.ListRootsResult)
+
+    return {
+        "sampling_callback": sampling,
+        "elicitation_callback": elicitation,
+        "list_roots_callback": roots,
+    }

@@ -24,15 +24,26 @@ import math
 import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
 from jsoncontract.live import unreadable
-from jsoncontract.live.capabilities import ClientAnswers, ClientProfile
-from jsoncontract.live.transport import open_transport, verbatim_message
+from jsoncontract.live.capabilities import ClientAnswers, sdk_callbacks
+from jsoncontract.live.reply import (  # re-exported: the connection's vocabulary
+    DEFAULT_TIMEOUT,
+    MAX_WAIT,
+    ConnectOptions,
+    Negotiated,
+    Noise,
+    Reply,
+    ReplyKind,
+    _cut,
+    _masked,
+    display_name,
+)
+from jsoncontract.live.transport import open_transport, reported, unwrapped, verbatim_message
 from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -44,10 +55,6 @@ if TYPE_CHECKING:
 
     from jsoncontract.live.server import ServerSpec
 
-#: Seconds a request may take when nothing else is said.
-DEFAULT_TIMEOUT: Final = 10.0
-#: Seconds a request that keeps reporting progress may take at least, in all.
-MAX_WAIT: Final = 60.0
 #: Rounds of a 2026-07-28 ``InputRequiredResult`` answered before a request gives up (the
 #: SDKs' own limit).
 _INPUT_ROUNDS: Final = 10
@@ -80,147 +87,10 @@ def require_sdk() -> None:
         raise ServerError(SDK_MISSING) from None
 
 
-class ReplyKind(StrEnum):
-    """How a request ended."""
-
-    RESULT = "result"  # a JSON-RPC result
-    ERROR = "error"  # a JSON-RPC error
-    TIMEOUT = "timeout"  # no answer in time
-    CLOSED = "closed"  # the connection ended (the server exited, or hung up)
-    INVALID = "invalid"  # an answer that is not a valid JSON-RPC response
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to one request, whatever it was.
-
-    ``result`` is the JSON-RPC ``result`` object and ``error`` the ``error`` object, both
-    as plain JSON values; ``raw`` holds what an invalid answer was (the text, or the JSON
-    value); ``detail`` says in words what happened for the other kinds.
-    """
-
-    kind: ReplyKind
-    seconds: float
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    raw: Any = None
-    detail: str = ""
-
-    @property
-    def code(self) -> int | None:
-        """The JSON-RPC error code, for an error."""
-        if self.error is None:
-            return None
-        code = self.error.get("code")
-        return code if isinstance(code, int) else None
-
-    def answered(self) -> str:
-        """A verb phrase: ``was answered with JSON-RPC error -32602 (Invalid params)``,
-        ``got no answer within 10 s``..."""
-        if self.kind is ReplyKind.TIMEOUT:
-            return f"got {self.detail}"
-        if self.kind is ReplyKind.CLOSED:
-            return f"ended the connection: {self.detail}"
-        return f"was answered with {self.describe()}"
-
-    def describe(self) -> str:
-        """A phrase: ``a result``, ``JSON-RPC error -32602 (Invalid params)``, ``no answer
-        within 10 s``..."""
-        if self.kind is ReplyKind.RESULT:
-            return "a result"
-        if self.kind is ReplyKind.ERROR:
-            message = str((self.error or {}).get("message", ""))
-            return f"JSON-RPC error {self.code} ({_cut(_masked(message))})"
-        return self.detail or self.kind.value
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectOptions:
-    """How to connect.
-
-    ``protocol``: ``auto`` (``server/discover``, falling back to ``initialize``),
-    ``legacy`` (the ``initialize`` handshake at the newest version it negotiates), or a
-    protocol version to ask for. ``timeout`` bounds every request; ``connect_timeout`` the
-    start of the server and the negotiation. ``show_stderr`` lets the server's stderr
-    through instead of keeping it. ``client`` is what the client declares and answers
-    (:mod:`jsoncontract.live.capabilities`). Every request carries a ``progressToken``;
-    each progress notification restarts its ``timeout``, up to ``max_wait`` seconds in all.
-    """
-
-    timeout: float = DEFAULT_TIMEOUT
-    #: seconds to start the server and negotiate (default: ``timeout``, at least 10)
-    connect_timeout: float | None = None
-    protocol: str = "auto"
-    show_stderr: bool = False
-    client_name: str = "jsoncontract"
-    client: ClientProfile = field(default_factory=ClientProfile)
-    #: seconds a request that reports progress may take in all (default: 6 timeouts, at
-    #: least 60)
-    max_wait: float | None = None
-
-    @property
-    def progress_limit(self) -> float:
-        """The hard maximum of a request that keeps reporting progress."""
-        if self.max_wait is not None:
-            return max(self.max_wait, self.timeout)
-        return max(self.timeout * 6, MAX_WAIT)
-
-    @property
-    def connect_seconds(self) -> float:
-        """The time allowed to start and negotiate."""
-        if self.connect_timeout is not None:
-            return self.connect_timeout
-        return max(self.timeout, DEFAULT_TIMEOUT)
-
-
-@dataclass(slots=True)
-class Noise:
-    """Something the server wrote that answers nothing: a log line on stdout, a message
-    that is not JSON-RPC. ``text`` is how it began."""
-
-    text: str
-    reason: str
-
-
 @dataclass(slots=True)
 class _Waiter:
     scope: anyio.CancelScope | None = None
     invalid: Reply | None = None
-
-
-@dataclass(slots=True)
-class Negotiated:
-    """What the connection agreed on."""
-
-    version: str
-    #: ``server/discover`` or ``initialize``
-    method: str
-    seconds: float
-    server_info: dict[str, Any] | None = None
-    capabilities: dict[str, Any] = field(default_factory=dict)
-    instructions: str | None = None
-    #: why the first attempt did not settle it (``server/discover answered -32601``)
-    fallback: str | None = None
-    #: the version offered, when the server chose another
-    offered: str | None = None
-
-    def describe(self) -> str:
-        """``MCP 2026-07-28 (server/discover)``."""
-        text = f"MCP {self.version} ({self.method}"
-        if self.offered and self.offered != self.version:
-            text += f"; {self.offered} was offered"
-        return text + ")"
-
-
-def display_name(spec: ServerSpec, negotiated: Negotiated | None) -> str:
-    """The server's given name, else the name it gives itself, else its command or URL."""
-    if spec.name:
-        return spec.name
-    info = negotiated.server_info if negotiated is not None else None
-    own = info.get("name") if info else None
-    if isinstance(own, str) and own.strip():
-        return own.strip()
-    return spec.label
 
 
 class Connection:
@@ -611,7 +481,8 @@ class Connection:
             try:
                 result = DiscoverResult.model_validate(raw)
             except ValidationError as exc:
-                return f"the server/discover answer is not a DiscoverResult ({_first_error(exc)})"
+                why = unreadable.first_error(exc)
+                return f"the server/discover answer is not a DiscoverResult ({why})"
             if not any(v in result.supported_versions for v in MODERN_VERSIONS):
                 return "server/discover lists no 2026 version"
             session.adopt(result)
@@ -664,7 +535,7 @@ class Connection:
             raise ServerError(
                 self._failure(
                     f"answered initialize with something that is not an "
-                    f"InitializeResult ({_first_error(exc)})"
+                    f"InitializeResult ({unreadable.first_error(exc)})"
                 )
             ) from None
         if result.protocol_version not in HANDSHAKE_VERSIONS:
@@ -756,7 +627,7 @@ async def connect(
             session = ClientSession(
                 dispatcher=dispatcher,
                 client_info=_implementation(chosen.client_name),
-                **_callbacks(conn.answers),
+                **sdk_callbacks(conn.answers),
             )
             conn._dispatcher = dispatcher
             conn._session = session
@@ -764,80 +635,9 @@ async def connect(
             await conn._negotiate()
             yield conn
     except BaseExceptionGroup as group:
-        raise _unwrapped(group, spec) from None
+        raise unwrapped(group, spec) from None
     except Exception as exc:
-        raise _reported(exc, spec) from None
-
-
-def _unwrapped(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
-    """The one error worth reporting from the task groups the SDK and the tap run in: an
-    error of this library first (it says what went wrong), then a network error (as a
-    :class:`ServerError`), else the only error there is."""
-    from jsoncontract.errors import JsoncontractError
-
-    leaves: list[BaseException] = []
-    stack: list[BaseException] = [group]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, BaseExceptionGroup):
-            stack.extend(item.exceptions)
-        else:
-            leaves.append(item)
-    for leaf in leaves:
-        if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
-            return leaf
-    for leaf in leaves:
-        if isinstance(leaf, Exception) and _network(leaf):
-            return _reported(leaf, spec)
-    return leaves[0] if len(leaves) == 1 else group
-
-
-def _network(exc: Exception) -> bool:
-    """Whether ``exc`` is the transport failing to reach the server."""
-    if isinstance(exc, OSError):
-        return True
-    module = type(exc).__module__.split(".")[0]
-    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
-
-
-def _reported(exc: Exception, spec: ServerSpec) -> Exception:
-    """A network error as one line naming the server (never its headers)."""
-    if not _network(exc):
-        return exc
-    reason = str(exc) or type(exc).__name__
-    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
-
-
-def _callbacks(answers: ClientAnswers) -> dict[str, Any]:
-    """The SDK session's callbacks for the requests a server sends: each answered by
-    ``answers`` (plain JSON), and handed back to the SDK as its types."""
-    import mcp_types as types
-
-    def typed(kind: str, body: dict[str, Any], result_type: Any) -> Any:
-        if kind == "error":
-            return types.ErrorData.model_validate(body)
-        return result_type.model_validate(body)
-
-    def plain(params: Any) -> Any:
-        return params.model_dump(by_alias=True, mode="json", exclude_none=True) if params else {}
-
-    async def sampling(context: Any, params: Any) -> Any:
-        kind, body = answers.answer("sampling/createMessage", plain(params))
-        return typed(kind, body, types.CreateMessageResult)
-
-    async def elicitation(context: Any, params: Any) -> Any:
-        kind, body = answers.answer("elicitation/create", plain(params))
-        return typed(kind, body, types.ElicitResult)
-
-    async def roots(context: Any) -> Any:
-        kind, body = answers.answer("roots/list", {})
-        return typed(kind, body, types.ListRootsResult)
-
-    return {
-        "sampling_callback": sampling,
-        "elicitation_callback": elicitation,
-        "list_roots_callback": roots,
-    }
+        raise reported(exc, spec) from None
 
 
 def _input_required(result: Any) -> bool:
@@ -869,19 +669,6 @@ def _seconds(value: float) -> str:
     return f"{value:g} s"
 
 
-def _masked(text: str) -> str:
-    """``text`` with every secret in it replaced by its kind and hash: what a server writes
-    is quoted in messages and reports, which never repeat a credential."""
-    from jsoncontract.redact import masked
-
-    return masked(text)
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _plain(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -892,10 +679,17 @@ def _supported(data: Any) -> list[str]:
     return []
 
 
-def _first_error(exc: Any) -> str:
-    errors = exc.errors()
-    if not errors:
-        return str(exc)
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
-    return f"{where}: {first.get('msg', '')}"
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_WAIT",
+    "ConnectOptions",
+    "Connection",
+    "Negotiated",
+    "Noise",
+    "Reply",
+    "ReplyKind",
+    "connect",
+    "display_name",
+    "require_sdk",
+    "verbatim_message",
+]

@@ -186,3 +186,42 @@ async def _open_http(
         streamable_http_client(spec.url, http_client=client)
     )
     return streams
+
+
+def unwrapped(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
+    """The one error worth reporting from the task groups the SDK and the tap run in: an
+    error of this library first (it says what went wrong), then a network error (as a
+    :class:`ServerError`), else the only error there is."""
+    from jsoncontract.errors import JsoncontractError
+
+    leaves: list[BaseException] = []
+    stack: list[BaseException] = [group]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseExceptionGroup):
+            stack.extend(item.exceptions)
+        else:
+            leaves.append(item)
+    for leaf in leaves:
+        if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
+            return leaf
+    for leaf in leaves:
+        if isinstance(leaf, Exception) and _network(leaf):
+            return reported(leaf, spec)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+def _network(exc: Exception) -> bool:
+    """Whether ``exc`` is the transport failing to reach the server."""
+    if isinstance(exc, OSError):
+        return True
+    module = type(exc).__module__.split(".")[0]
+    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
+
+
+def reported(exc: Exception, spec: ServerSpec) -> Exception:
+    """A network error as one line naming the server (never its headers)."""
+    if not _network(exc):
+        return exc
+    reason = str(exc) or type(exc).__name__
+    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")

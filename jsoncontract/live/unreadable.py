@@ -89,3 +89,12 @@ def why_invalid(raw: Any) -> str:
     if "result" in raw and "error" in raw:
         return "a response with both result and error"
     return "not a valid JSON-RPC message"
+
+
+def first_error(exc: Any) -> str:
+    errors = exc.errors()
+    if not errors:
+        return str(exc)
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
+    return f"{where}: {first.get('msg', '')}"
