@@ -115,7 +115,7 @@ def test_open_world_tools_are_skipped_and_said_why(run_cli: Run, tmp_path: Path)
 
 def test_a_seed_and_the_baseline(run_cli: Run, tmp_path: Path) -> None:
     command = ["--", PYTHON, str(WAREHOUSE)]
-    code, report = _probe(run_cli, "--tool", "get_order", "--seed", "order_id=ORD-1002", *command)
+    _, report = _probe(run_cli, "--tool", "get_order", "--seed", "order_id=ORD-1002", *command)
     cases = {c["case"]: c for c in report["servers"][0]["tools"][0]["cases"]}
     assert cases["valid"]["arguments"] == {"order_id": "ORD-1002"}
     assert cases["valid"]["sources"] == {"/order_id": "seed --seed"}
@@ -207,3 +207,42 @@ def test_resources_and_prompts_are_linted_and_pinned(
     assert {"prompt:review", "resource:library://catalog", "count_shelves"} <= set(pinned)
     assert pinned["prompt:review"]["input_schema"]["required"] == ["title"]
     assert run_cli("mcp", "pin", "--lock", str(lock), "--check", *library).code == 0
+
+
+@pytest.mark.parametrize("rule", ["count_shelves:is-error", "count_shelves:list-changed"])
+def test_inject_on_the_http_proxy(
+    run_cli: Run, http_server: Callable[..., str], tmp_path: Path, rule: str
+) -> None:
+    import subprocess
+
+    url = http_server(LIBRARY)
+    trace = tmp_path / "http.jsonl"
+    proxy = subprocess.Popen(
+        [PYTHON, "-m", "jsoncontract", "mcp", "record", "--listen", "127.0.0.1:0",
+         "--upstream", url, "--inject", rule, "-o", str(trace)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proxy.stderr is not None
+        local = proxy.stderr.readline().rsplit(" at ", 1)[1].strip()
+        _, report = _probe(
+            run_cli, "--tool", "count_shelves", "--cases", "valid", "--malformed-wait", "0.1",
+            "--seed", "shelves=1", local,
+        )  # fmt: skip
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=20)
+        assert proxy.stderr is not None
+        proxy.stderr.close()
+    (case,) = report["servers"][0]["tools"][0]["cases"]
+    frames = [json.loads(line) for line in trace.read_text().splitlines()]
+    faults = [f for f in frames if f.get("fault")]
+    if rule.endswith("is-error"):
+        assert case["answer"] == "tool-error" and "injected failure" in case["said"]
+        assert faults and faults[0]["fault"] == rule and "original" in faults[0]
+    else:
+        assert case["answer"] == "accepted"
+        (extra,) = [f for f in faults if f.get("injected")]
+        assert extra["frame"]["method"] == "notifications/tools/list_changed"
+        # the library declares tools.listChanged, so the notification is no finding
+        assert "probe.list_changed_undeclared" not in report["servers"][0]["summary"]["by_code"]
