@@ -246,3 +246,16 @@ def test_inject_on_the_http_proxy(
         assert extra["frame"]["method"] == "notifications/tools/list_changed"
         # the library declares tools.listChanged, so the notification is no finding
         assert "probe.list_changed_undeclared" not in report["servers"][0]["summary"]["by_code"]
+
+
+def test_replay_sends_the_recorded_server_requests_again(run_cli: Run, tmp_path: Path) -> None:
+    trace = tmp_path / "ask.jsonl"
+    probe = ["mcp", "probe", "-f", "json", "--tool", "recommend", "--cases", "valid",
+             "--protocol", "legacy", "--malformed-wait", "0.1", "--"]  # fmt: skip
+    live = run_cli(*probe, "jsoncontract", "mcp", "record", "-o", str(trace), "--",
+                   PYTHON, str(LIBRARY))  # fmt: skip
+    assert json.loads(live.stdout)["servers"][0]["client"]["served"] == {"elicitation/create": 1}
+    replayed = run_cli(*probe, "jsoncontract", "mcp", "replay", str(trace))
+    server = json.loads(replayed.stdout)["servers"][0]
+    assert server["client"]["served"] == {"elicitation/create": 1}
+    assert server["tools"][0]["cases"][0]["answer"] == "accepted"
