@@ -200,6 +200,7 @@ RootOpt = Annotated[
     list[Path] | None,
     typer.Option(
         "--root",
+        metavar="DIR",
         help="A directory the client offers the server as a root (roots/list; repeatable). "
         "Paths the probe sends are taken under the first.",
         file_okay=False,
@@ -210,6 +211,7 @@ SamplingOpt = Annotated[
     str,
     typer.Option(
         "--sampling",
+        metavar="reply|decline|off",
         help="How the client answers sampling/createMessage: reply (a fixed text, no model "
         "runs), decline, or off (not declared).",
     ),
@@ -218,6 +220,7 @@ ElicitationOpt = Annotated[
     str,
     typer.Option(
         "--elicitation",
+        metavar="accept|decline|off",
         help="How the client answers elicitation/create: accept (a form filled in from its "
         "schema), decline, or off (not declared). URL elicitations are always declined.",
     ),
@@ -234,6 +237,7 @@ MaxWaitOpt = Annotated[
     float | None,
     typer.Option(
         "--max-wait",
+        metavar="SECONDS",
         help="Seconds a request that keeps sending progress notifications may take in all "
         "(each one restarts --timeout; default: 6 timeouts, at least 60).",
         min=0.001,

@@ -56,14 +56,17 @@ def probe_cli(
         "--allow-open-world", help="Call tools that may reach the outside world "
         "(openWorldHint true or absent), and read web resources. Never in CI.")] = False,
     seed: Annotated[list[str] | None, typer.Option(
-        "--seed", help="A value for the valid calls: NAME=VALUE (every property of that "
+        "--seed", metavar="NAME=VALUE",
+        help="A value for the valid calls: NAME=VALUE (every property of that "
         "name) or TOOL.NAME=VALUE; VALUE is JSON when it parses, else a string "
         "(repeatable).", show_default=False)] = None,
     seed_trace: Annotated[Path | None, typer.Option(
-        "--seed-trace", help="A trace of mcp record: the arguments of the calls the server "
+        "--seed-trace", metavar="TRACE",
+        help="A trace of mcp record: the arguments of the calls the server "
         "accepted become seeds.", dir_okay=False, show_default=False)] = None,
     baseline: Annotated[Path | None, typer.Option(
-        "--baseline", help="A previous mcp probe report (-f json or sarif): only findings it "
+        "--baseline", metavar="FILE",
+        help="A previous mcp probe report (-f json or sarif): only findings it "
         "does not hold decide the exit code.", dir_okay=False, show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Connect and list the tools, then print every call that would be "
@@ -83,11 +86,13 @@ def probe_cli(
         "refusal leads to its authorization server (RFC 9728).",
         show_default=False)] = None,
     foreign_token: Annotated[str | None, typer.Option(
-        "--foreign-token", help="With --requires-auth: a bearer token issued for another "
+        "--foreign-token", metavar="TOKEN",
+        help="With --requires-auth: a bearer token issued for another "
         "resource (${VAR} reads the environment); the server must refuse it. Never shown.",
         show_default=False)] = None,
     malformed_wait: Annotated[float, typer.Option(
-        "--malformed-wait", help="Seconds to wait for the answer to a malformed request.",
+        "--malformed-wait", metavar="SECONDS",
+        help="Seconds to wait for the answer to a malformed request.",
         min=0.001)] = 0.25,
     format: Annotated[ProbeFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",

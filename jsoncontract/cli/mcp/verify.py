@@ -37,7 +37,8 @@ def verify_cli(
         "a URL, or -- COMMAND ARGS...", show_default=False)] = None,
     *,
     ignore: Annotated[list[str] | None, typer.Option(
-        "--ignore", help="A JSON Pointer whose value may change (* for one token, ** for any "
+        "--ignore", metavar="POINTER",
+        help="A JSON Pointer whose value may change (* for one token, ** for any "
         "depth: /result/content/*/text); repeatable.", show_default=False)] = None,
     format: Annotated[VerifyFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
