@@ -259,3 +259,39 @@ def test_replay_sends_the_recorded_server_requests_again(run_cli: Run, tmp_path:
     server = json.loads(replayed.stdout)["servers"][0]
     assert server["client"]["served"] == {"elicitation/create": 1}
     assert server["tools"][0]["cases"][0]["answer"] == "accepted"
+
+
+def _auth(report: dict) -> dict[str, tuple[bool | None, list[str]]]:
+    checks = report["servers"][0]["protocol"]
+    return {c["check"]: (c["ok"], [f["code"] for f in c["findings"]]) for c in checks}
+
+
+def test_credentials_that_lead_to_a_token(run_cli: Run, http_server: Callable[..., str]) -> None:
+    url = http_server(SERVERS / "warehouse.py", "--token", "s3cret", "--auth-metadata")
+    result = run_cli(
+        "mcp", "probe", "-f", "json", "--tool", "get_order", "--cases", "valid",
+        "--requires-auth", "--header", "Authorization: Bearer s3cret",
+        "--foreign-token", "other-audience", url,
+    )  # fmt: skip
+    assert "s3cret" not in result.stdout and "other-audience" not in result.stdout
+    checks = _auth(json.loads(result.stdout))
+    assert checks["authentication"] == (True, [])
+    assert checks["WWW-Authenticate"] == (True, [])
+    assert checks["resource metadata"] == (True, [])
+    assert checks["authorization server"] == (True, [])
+    assert checks["token audience"] == (True, [])
+
+
+def test_credentials_that_lead_nowhere(run_cli: Run, http_server: Callable[..., str]) -> None:
+    url = http_server(SERVERS / "warehouse.py", "--token", "s3cret", "--any-token")
+    result = run_cli(
+        "mcp", "probe", "-f", "json", "--tool", "get_order", "--cases", "valid",
+        "--requires-auth", "--header", "Authorization: Bearer s3cret",
+        "--foreign-token", "other-audience", url,
+    )  # fmt: skip
+    assert result.code == 1
+    checks = _auth(json.loads(result.stdout))
+    assert checks["authentication"] == (True, [])
+    assert checks["WWW-Authenticate"] == (False, ["probe.auth_discovery"])
+    assert checks["resource metadata"][1] == ["probe.auth_discovery"]
+    assert checks["token audience"] == (False, ["probe.auth_audience"])
