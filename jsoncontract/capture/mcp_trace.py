@@ -5,8 +5,10 @@ A frame line is ``{"trace": "mcp", "seq": .., "time": .., "from": "client" | "se
 as an MCP message would be read on its own, so a ``tools/call`` request is a call and the
 server's answer is attached to it; the call's source is the frame, at its line. What is no
 frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
-an answer an injected fault withheld from the host (``"delivered": false``): the host never
-saw it. Each frame's ``time`` is when it passed, so a call's result says how long it took.
+an answer an injected fault withheld from the host (``"delivered": false`` on a server's
+frame): the host never saw it. The recorder writes that mark on server answers only; a
+client's frame is read whatever it says, so no call the host made can vanish. Each frame's
+``time`` is when it passed, so a call's result says how long it took.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from jsoncontract.capture.mcp import McpState
 from jsoncontract.model import Dialect, Hop
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.base import DocContext
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
     from jsoncontract.model import Captured
 
 #: The member and value every line of such a trace has.
@@ -38,8 +39,10 @@ class TraceState:
     def read(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """One line: its frame, when it has one the host saw."""
         frame = node.get("frame")
-        if not isinstance(frame, dict) or node.get("delivered") is False:
+        if not isinstance(frame, dict):
             return
+        if node.get("delivered") is False and node.get("from") != "client":
+            return  # an answer withheld from the host; a request is read whatever it says
         self.mcp.read(frame, ctx.child("/frame", time=epoch(node.get("time"))), out)
 
     def flush(self, out: list[Captured]) -> None:

@@ -49,7 +49,7 @@ class Catalog:
     @property
     def label(self) -> str:
         """What reports call the server."""
-        from jsoncontract.live.client import display_name
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 
@@ -91,7 +91,7 @@ async def list_catalog(conn: Connection, kind: str) -> Catalog:
     """
     from time import perf_counter
 
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     assert conn.negotiated is not None
     method, member, capability = KINDS[kind]

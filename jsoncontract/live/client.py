@@ -31,7 +31,14 @@ from typing import IO, TYPE_CHECKING, Any, Final
 from jsoncontract.errors import ServerError
 from jsoncontract.live import unreadable
 from jsoncontract.live.capabilities import ClientAnswers, sdk_callbacks
-from jsoncontract.live.reply import (  # re-exported: the connection's vocabulary
+from jsoncontract.live.transport import (
+    implementation,
+    open_transport,
+    reported_error,
+    unwrapped_error,
+    verbatim_message,
+)
+from jsoncontract.live.wire import (  # re-exported: the connection's vocabulary
     DEFAULT_TIMEOUT,
     MAX_WAIT,
     ConnectOptions,
@@ -39,11 +46,10 @@ from jsoncontract.live.reply import (  # re-exported: the connection's vocabular
     Noise,
     Reply,
     ReplyKind,
-    _cut,
-    _masked,
+    cut_short,
     display_name,
+    masked_text,
 )
-from jsoncontract.live.transport import open_transport, reported, unwrapped, verbatim_message
 from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -69,8 +75,8 @@ _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
 SDK_MISSING: Final = (
-    "jsoncontract mcp needs the official MCP SDK, which is not installed: "
-    "pip install 'jsoncontract[mcp]'"
+    "the mcp commands need the mcp extra (the official MCP SDK): "
+    "pip install '.[mcp]' in a clone of jsoncontract"
 )
 
 
@@ -151,7 +157,7 @@ class Connection:
             return ""
         text = data.decode("utf-8", "replace")
         kept = [line.strip() for line in text.splitlines() if line.strip()]
-        return _masked(" | ".join(kept[-lines:]))
+        return masked_text(" | ".join(kept[-lines:]))
 
     # -- requests ----------------------------------------------------------------------
 
@@ -315,7 +321,7 @@ class Connection:
             tail = self.stderr_tail()
             detail = "the connection closed before an answer (the server exited?)"
             if tail:
-                detail += f"; its stderr ends: {_cut(tail, 200)}"
+                detail += f"; its stderr ends: {cut_short(tail, 200)}"
             return Reply(ReplyKind.CLOSED, seconds, detail=detail)
         error = exc.error.model_dump(by_alias=True, mode="json", exclude_unset=True)
         return Reply(ReplyKind.ERROR, seconds, error=error)
@@ -410,7 +416,9 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(_cut(_masked(unreadable.text_of(raw)), _QUOTED), reason))
+            self.noise.append(
+                Noise(cut_short(masked_text(unreadable.text_of(raw)), _QUOTED), reason)
+            )
 
     # -- opening -----------------------------------------------------------------------
 
@@ -477,7 +485,7 @@ class Connection:
                     if mutual:
                         wanted = mutual[-1]
                         continue
-                return f"server/discover answered {exc.code} ({_cut(exc.message)})"
+                return f"server/discover answered {exc.code} ({cut_short(exc.message)})"
             try:
                 result = DiscoverResult.model_validate(raw)
             except ValidationError as exc:
@@ -526,7 +534,7 @@ class Connection:
                 raise ServerError(self._failure("exited during initialize")) from None
             raise ServerError(
                 self._failure(
-                    f"refused initialize: JSON-RPC error {exc.code} ({_cut(exc.message)})"
+                    f"refused initialize: JSON-RPC error {exc.code} ({cut_short(exc.message)})"
                 )
             ) from None
         try:
@@ -566,7 +574,7 @@ class Connection:
             text += f"; it wrote to stdout: {first.text!r} ({first.reason})"
         tail = self.stderr_tail()
         if tail:
-            text += f"; its stderr ends: {_cut(tail, 240)}"
+            text += f"; its stderr ends: {cut_short(tail, 240)}"
         return text
 
 
@@ -590,7 +598,9 @@ async def connect(
     conn = Connection(spec, chosen)
     try:
         async with AsyncExitStack() as stack:
-            read, write = await open_transport(spec, chosen, conn, stack)
+            read, write, kept = await open_transport(spec, chosen, stack)
+            if kept is not None:
+                conn._stderr = kept
             to_sdk, from_tap = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             to_tap, from_sdk = anyio.create_memory_object_stream[SessionMessage](0)
             conn._write = write
@@ -626,7 +636,7 @@ async def connect(
             )
             session = ClientSession(
                 dispatcher=dispatcher,
-                client_info=_implementation(chosen.client_name),
+                client_info=implementation(chosen.client_name),
                 **sdk_callbacks(conn.answers),
             )
             conn._dispatcher = dispatcher
@@ -635,9 +645,9 @@ async def connect(
             await conn._negotiate()
             yield conn
     except BaseExceptionGroup as group:
-        raise unwrapped(group, spec) from None
+        raise unwrapped_error(group, spec) from None
     except Exception as exc:
-        raise reported(exc, spec) from None
+        raise reported_error(exc, spec) from None
 
 
 def _input_required(result: Any) -> bool:
@@ -650,14 +660,6 @@ def _clock(deadline: float) -> float:
     import anyio
 
     return anyio.current_time() + (deadline - perf_counter())
-
-
-def _implementation(name: str) -> Any:
-    from mcp_types import Implementation
-
-    from jsoncontract._version import __version__
-
-    return Implementation(name=name, version=__version__)
 
 
 # -- helpers ---------------------------------------------------------------------------------

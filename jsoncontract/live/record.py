@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -47,7 +48,7 @@ _CHUNK: Final = 1 << 16
 _GRACE: Final = 2.0
 
 
-class _Output:
+class FrameWriter:
     """Writes whole frames to a file descriptor, from several threads."""
 
     def __init__(self, fd: int) -> None:
@@ -68,24 +69,102 @@ class _Output:
                 self.broken = True
 
 
-def _lines(fd: int) -> Any:
-    """The lines read from ``fd``, each with its ``\\n`` (the last may lack one)."""
-    pending = b""
+#: The longest frame held whole to be recorded (and offered to fault rules): a longer one
+#: is passed on as it comes, in linear time and bounded memory, and recorded as too large.
+MAX_FRAME: Final = 64 * 1024 * 1024
+
+
+class FramePart:
+    """A piece of a frame longer than the limit, passed on as it comes; the last one
+    (``end``) says how long the frame was."""
+
+    __slots__ = ("data", "end", "size")
+
+    def __init__(self, data: bytes, end: bool = False, size: int = 0) -> None:
+        self.data = data
+        self.end = end
+        self.size = size
+
+
+class _Source:
+    """Reads a file descriptor; once ``gone`` is set (the server exited), a pipe that a
+    helper the server started still holds open stops being read after :data:`_GRACE`
+    seconds of silence."""
+
+    def __init__(self, fd: int, gone: threading.Event | None = None) -> None:
+        self.fd = fd
+        self.gone = gone
+        self.last = time.monotonic()  # when something was last read
+
+    def read(self) -> bytes:
+        if self.gone is None:
+            try:
+                return os.read(self.fd, _CHUNK)
+            except OSError:
+                return b""
+        while True:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.1)
+            except (OSError, ValueError):
+                return b""
+            if ready:
+                try:
+                    chunk = os.read(self.fd, _CHUNK)
+                except OSError:
+                    return b""
+                self.last = time.monotonic()
+                return chunk
+            if self.gone.is_set() and time.monotonic() - self.last > _GRACE:
+                return b""  # the server is gone; what holds its stdout is not it
+
+
+def fd_lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | FramePart]:
+    """The lines read, each with its ``\n`` (the last may lack one), found in one pass
+    over each chunk: linear in what is read, holding at most ``limit`` bytes. A line longer
+    than ``limit`` comes as :class:`FramePart` pieces, as they are read."""
+    if isinstance(source, int):
+        source = _Source(source)
+    held: list[bytes] = []
+    size = 0
+    over = False  # inside a line past the limit
     while True:
-        try:
-            chunk = os.read(fd, _CHUNK)
-        except OSError:
-            chunk = b""
+        chunk = source.read()
         if not chunk:
-            if pending:
-                yield pending
+            if over:
+                yield FramePart(b"", end=True, size=size)
+            elif held:
+                yield b"".join(held)
             return
-        pending += chunk
-        if b"\n" not in chunk:
-            continue
-        *complete, pending = pending.split(b"\n")
-        for line in complete:
-            yield line + b"\n"
+        start = 0
+        while True:
+            cut = chunk.find(b"\n", start)
+            if cut < 0:
+                rest = chunk[start:]
+                if rest:
+                    size += len(rest)
+                    if over:
+                        yield FramePart(rest)
+                    else:
+                        held.append(rest)
+                        if size > limit:  # too long to hold: passed on from here
+                            over = True
+                            yield FramePart(b"".join(held))
+                            held = []
+                break
+            piece = chunk[start : cut + 1]
+            size += len(piece)
+            if over:
+                yield FramePart(piece, end=True, size=size)
+                over = False
+            else:
+                if held:
+                    held.append(piece)
+                    piece = b"".join(held)
+                    held = []
+                # a line over the limit that came whole within a read is still too large
+                yield FramePart(piece, end=True, size=size) if size > limit else piece
+            size = 0
+            start = cut + 1
 
 
 def _parse(line: bytes) -> Any:
@@ -104,6 +183,8 @@ class StdioProxy:
         injector: the fault rules.
         client_in, client_out: the host's side (default: this process's stdin and stdout).
         on_message: told of problems (one line each), e.g. written to stderr.
+        max_frame: the longest frame recorded whole (bytes); a longer one is passed on as
+            it comes and recorded as ``too_large`` with its size.
     """
 
     def __init__(
@@ -115,12 +196,16 @@ class StdioProxy:
         client_in: IO[bytes] | None = None,
         client_out: IO[bytes] | None = None,
         on_message: Callable[[str], None] | None = None,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         self.spec = spec
         self.trace_path = trace
         self.injector = injector
+        self.max_frame = max_frame
+        self._gone = threading.Event()  # the server has exited
+        self._server: _Source | None = None
         self._in = (client_in or sys.stdin.buffer).fileno()
-        self._out = _Output((client_out or sys.stdout.buffer).fileno())
+        self._out = FrameWriter((client_out or sys.stdout.buffer).fileno())
         self._say = on_message or (lambda _: None)
         self._writer: TraceWriter | None = None
         self._timers: list[threading.Timer] = []
@@ -156,14 +241,16 @@ class StdioProxy:
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
         # a server that exits on its own (a crash) takes its helpers with it: one of them
-        # holding its stdout would keep the recording, and the host, waiting
-        threading.Thread(target=_after_exit, args=(child,), daemon=True).start()
+        # holding its stdout would keep the recording, and the host, waiting; a helper that
+        # left its process group (setsid) is not waited for
+        threading.Thread(target=self._after_exit, args=(child,), daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, _raise_exit)
         code: int | None = None
         try:
-            self._server_to_client(child.stdout.fileno())
+            self._server = _Source(child.stdout.fileno(), self._gone)
+            self._server_to_client(self._server)
             for timer in list(self._timers):
                 timer.join(timeout=_GRACE)
             code = _stop(child)
@@ -183,30 +270,60 @@ class StdioProxy:
 
     def _client_to_server(self, child: subprocess.Popen[bytes]) -> None:
         assert child.stdin is not None
-        target = _Output(child.stdin.fileno())
+        target = FrameWriter(child.stdin.fileno())
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(self._in):
-            if writer is not None or inject:
-                body = line.rstrip(b"\n")
-                if inject:
-                    self.injector.client_frame(_parse(body))
-                if writer is not None:
-                    writer.frame(CLIENT, body)
-            target.write(line)
+        for line in fd_lines(self._in, self.max_frame):
+            if isinstance(line, FramePart):
+                self._too_large(CLIENT, line)
+                target.write(line.data)
+            else:
+                if writer is not None or inject:
+                    body = line.rstrip(b"\n")
+                    if inject:
+                        self.injector.client_frame(_parse(body))
+                    if writer is not None:
+                        writer.frame(CLIENT, body)
+                target.write(line)
             if target.broken:
                 break
         with contextlib.suppress(OSError):
             child.stdin.close()
         if not target.broken:
-            # the host hung up: the server and its process group go (a helper of the
-            # server holding its stdout would otherwise keep the recording open)
-            _stop(child)
+            # the host hung up: the server reads the end of its input and answers what it
+            # was asked (whole), then exits; one that stays, silent, is ended
+            while child.poll() is None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    child.wait(timeout=0.1)
+                source = self._server
+                if source is not None and time.monotonic() - source.last > _GRACE:
+                    _stop(child)
+                    break
 
-    def _server_to_client(self, fd: int) -> None:
+    def _after_exit(self, child: subprocess.Popen[bytes]) -> None:
+        """Once the server has exited, end what is left of its process group, and stop
+        reading its stdout once it is silent (a helper may hold it)."""
+        child.wait()
+        self._gone.set()
+        _stop(child)
+
+    def _too_large(self, direction: str, part: FramePart) -> None:
+        """A piece of a frame past the limit: its end is recorded, with its size."""
+        if part.end and self._writer is not None:
+            self._writer.event("too_large", **{"from": direction, "bytes": part.size})
+            self._say(
+                f"a {direction} frame of {part.size:,} bytes was passed on unrecorded (over "
+                f"the {self.max_frame:,}-byte limit of --max-frame)"
+            )
+
+    def _server_to_client(self, source: _Source) -> None:
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(fd):
+        for line in fd_lines(source, self.max_frame):
+            if isinstance(line, FramePart):
+                self._too_large(SERVER, line)
+                self._out.write(line.data)
+                continue
             if not inject:
                 if writer is not None:
                     writer.frame(SERVER, line.rstrip(b"\n"))
@@ -274,13 +391,8 @@ def _stop(child: subprocess.Popen[bytes]) -> int:
             time.sleep(0.02)
         if not _signal_group(child.pid, 0):
             break
-    return child.wait()
-
-
-def _after_exit(child: subprocess.Popen[bytes]) -> None:
-    """Once the server has exited, end what is left of its process group."""
-    child.wait()
-    _stop(child)
+    code = child.wait()
+    return 128 - code if code < 0 else code  # a signal's death as a shell says it
 
 
 def _signal_group(pgid: int, sig: int) -> bool:
@@ -425,9 +537,9 @@ class HttpProxy:
                 return
             body = await request.body()
             if writer is not None and body.strip():
-                writer.frame(CLIENT, body)
+                writer.frame(CLIENT, _decoded(body, request.headers))
             if injector.active and body.strip():
-                sent = _parse(body)
+                sent = _parse(_decoded(body, request.headers))
                 for message in sent if isinstance(sent, list) else [sent]:
                     injector.client_frame(message)
             headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
@@ -447,11 +559,12 @@ class HttpProxy:
             }
 
             async def injected() -> Any:
-                """The upstream body with the faults applied, message by message."""
+                """The upstream body with the faults applied, message by message (unpacked:
+                the client gets it without its ``Content-Encoding``)."""
                 sse = "text/event-stream" in kind
                 pending = b""
                 try:
-                    async for chunk in response.aiter_raw():
+                    async for chunk in response.aiter_bytes():
                         if not sse:
                             pending += chunk
                             continue
@@ -483,11 +596,17 @@ class HttpProxy:
                     await response.aclose()
                 if collected:
                     assert writer is not None
-                    if collected.strip():
-                        writer.frame(SERVER, bytes(collected))
+                    # recorded as the message it is (a gzip answer unpacked), sent unchanged
+                    message = _decoded(bytes(collected), response.headers)
+                    if message.strip():
+                        writer.frame(SERVER, message)
                     yield bytes(collected)
 
             fault = injector.active and ("json" in kind or "text/event-stream" in kind)
+            if fault:
+                out_headers = {
+                    k: v for k, v in out_headers.items() if k.lower() != "content-encoding"
+                }
             body_stream = injected() if fault else stream()
             await StreamingResponse(
                 body_stream, status_code=response.status_code, headers=out_headers
@@ -544,6 +663,23 @@ async def _inject_event(event: bytes, injector: Injector, writer: TraceWriter | 
         yield b"event: message\ndata: " + extra + b"\n\n"
 
 
+def _decoded(body: bytes, headers: Any) -> bytes:
+    """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
+    gzip or deflate (at most :data:`MAX_FRAME` bytes); as it is otherwise, or when it does
+    not unpack (then the trace keeps its bytes, marked as such)."""
+    import zlib
+
+    encoding = (headers.get("content-encoding") or "").strip().lower()
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        return body
+    unpack = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib, by the header
+    try:
+        data = unpack.decompress(body, MAX_FRAME)
+    except zlib.error:
+        return body
+    return data
+
+
 class _SseFrames:
     """Records the ``data:`` of each server-sent event as a frame, as the stream passes."""
 
@@ -572,9 +708,12 @@ def record_stdio(
     trace: Path | None,
     injector: Injector,
     on_message: Callable[[str], None] | None = None,
+    max_frame: int = MAX_FRAME,
 ) -> int:
     """Run the stdio proxy on this process's stdin and stdout (see :class:`StdioProxy`)."""
-    return StdioProxy(spec, trace=trace, injector=injector, on_message=on_message).run()
+    return StdioProxy(
+        spec, trace=trace, injector=injector, on_message=on_message, max_frame=max_frame
+    ).run()
 
 
 def record_http(

@@ -18,8 +18,9 @@ from jsoncontract.model import Dialect, Finding, Severity, Source, ToolContract
 
 if TYPE_CHECKING:
     from jsoncontract.live.catalog import Catalog
-    from jsoncontract.live.client import Connection, Negotiated
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import Negotiated
 
 #: Pages of ``tools/list`` followed before the listing is called endless.
 MAX_PAGES: Final = 200
@@ -49,8 +50,8 @@ class ToolListing:
 
     @property
     def label(self) -> str:
-        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
-        from jsoncontract.live.client import display_name
+        """What reports call the server (see :func:`~jsoncontract.live.wire.display_name`)."""
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 
@@ -115,7 +116,7 @@ async def list_tools(conn: Connection) -> ToolListing:
     """
     from time import perf_counter
 
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     assert conn.negotiated is not None
     tools: list[Any] = []

@@ -1,7 +1,7 @@
-"""The transports a :class:`~jsoncontract.live.client.Connection` runs over, opened with the
-official SDK: a stdio server (started, and its whole process group ended afterwards) or a
-Streamable HTTP endpoint; and the one message the SDK's own types refuse to build, a
-malformed request written verbatim."""
+"""The SDK's transports, opened for a :class:`~jsoncontract.live.client.Connection`: a stdio
+server spawned in a process group of its own (and what is left of the group ended after
+it), or Streamable HTTP; a network error as one line naming the server; and a message the
+transports write exactly as given (a malformed request the SDK's types would not build)."""
 
 from __future__ import annotations
 
@@ -11,18 +11,57 @@ import tempfile
 from contextlib import AsyncExitStack
 from contextvars import ContextVar
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import ConnectOptions
 
 #: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
 _GROUP_GRACE: Final = 2.0
 #: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
 _SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
+
+
+def unwrapped_error(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
+    """The one error worth reporting from the task groups the SDK and the tap run in: an
+    error of this library first (it says what went wrong), then a network error (as a
+    :class:`ServerError`), else the only error there is."""
+    from jsoncontract.errors import JsoncontractError
+
+    leaves: list[BaseException] = []
+    stack: list[BaseException] = [group]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseExceptionGroup):
+            stack.extend(item.exceptions)
+        else:
+            leaves.append(item)
+    for leaf in leaves:
+        if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
+            return leaf
+    for leaf in leaves:
+        if isinstance(leaf, Exception) and _network(leaf):
+            return reported_error(leaf, spec)
+    return leaves[0] if len(leaves) == 1 else group
+
+
+def _network(exc: Exception) -> bool:
+    """Whether ``exc`` is the transport failing to reach the server."""
+    if isinstance(exc, OSError):
+        return True
+    module = type(exc).__module__.split(".")[0]
+    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
+
+
+def reported_error(exc: Exception, spec: ServerSpec) -> Exception:
+    """A network error as one line naming the server (never its headers)."""
+    if not _network(exc):
+        return exc
+    reason = str(exc) or type(exc).__name__
+    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
 
 
 def verbatim_message(text: str, request_id: int | None) -> Any:
@@ -57,26 +96,37 @@ def _verbatim_type() -> Any:
     return Verbatim
 
 
+def implementation(name: str) -> Any:
+    from mcp_types import Implementation
+
+    from jsoncontract._version import __version__
+
+    return Implementation(name=name, version=__version__)
+
+
 async def open_transport(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
+    spec: ServerSpec, options: ConnectOptions, stack: AsyncExitStack
+) -> tuple[Any, Any, IO[bytes] | None]:
+    """The read and write streams of a server's transport, opened on ``stack``, and the
+    file a stdio server's stderr is kept in (``None``: let through, or an HTTP server)."""
     if spec.command:
-        return await _open_stdio(spec, options, conn, stack)
-    return await _open_http(spec, options, stack)
+        return await _open_stdio(spec, options, stack)
+    read, write = await _open_http(spec, options, stack)
+    return read, write, None
 
 
 async def _open_stdio(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
+    spec: ServerSpec, options: ConnectOptions, stack: AsyncExitStack
+) -> tuple[Any, Any, IO[bytes] | None]:
     import sys
 
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
+    kept: IO[bytes] | None = None
     if options.show_stderr:
         errlog: Any = sys.stderr if _has_fileno(sys.stderr) else sys.__stderr__
     else:
-        errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
-        conn._stderr = errlog
+        errlog = kept = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
     params = StdioServerParameters.model_construct(
         command=spec.command[0],
         args=list(spec.command[1:]),
@@ -107,7 +157,7 @@ async def _open_stdio(
         raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
     finally:
         _SPAWNED.reset(token)
-    return streams
+    return streams[0], streams[1], kept
 
 
 @cache
@@ -186,42 +236,3 @@ async def _open_http(
         streamable_http_client(spec.url, http_client=client)
     )
     return streams
-
-
-def unwrapped(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
-    """The one error worth reporting from the task groups the SDK and the tap run in: an
-    error of this library first (it says what went wrong), then a network error (as a
-    :class:`ServerError`), else the only error there is."""
-    from jsoncontract.errors import JsoncontractError
-
-    leaves: list[BaseException] = []
-    stack: list[BaseException] = [group]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, BaseExceptionGroup):
-            stack.extend(item.exceptions)
-        else:
-            leaves.append(item)
-    for leaf in leaves:
-        if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
-            return leaf
-    for leaf in leaves:
-        if isinstance(leaf, Exception) and _network(leaf):
-            return reported(leaf, spec)
-    return leaves[0] if len(leaves) == 1 else group
-
-
-def _network(exc: Exception) -> bool:
-    """Whether ``exc`` is the transport failing to reach the server."""
-    if isinstance(exc, OSError):
-        return True
-    module = type(exc).__module__.split(".")[0]
-    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
-
-
-def reported(exc: Exception, spec: ServerSpec) -> Exception:
-    """A network error as one line naming the server (never its headers)."""
-    if not _network(exc):
-        return exc
-    reason = str(exc) or type(exc).__name__
-    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")

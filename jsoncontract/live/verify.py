@@ -93,7 +93,7 @@ class VerifyReport:
     @property
     def label(self) -> str:
         """What reports call the server."""
-        from jsoncontract.live.client import display_name
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 
@@ -180,7 +180,7 @@ async def replay_exchanges(
     conn: Connection, exchanges: list[Exchange], ignore: tuple[str, ...], trace: str
 ) -> list[Verdict]:
     """Send each recorded request over ``conn`` and compare the answers."""
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     out = []
     for exchange in exchanges:

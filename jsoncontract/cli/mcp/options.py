@@ -17,13 +17,13 @@ import typer
 from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.live.capabilities import ClientProfile
     from jsoncontract.live.catalog import Catalog
-    from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions
+    from jsoncontract.settings import Config
 
 T = TypeVar("T")
 
@@ -173,9 +173,17 @@ class ServerOptions:
     ) -> ConnectOptions:
         """Timeouts and negotiation from the command line, the server's entry, then [mcp];
         the client's capabilities from ``client`` (default: roots, sampling and elicitation
-        declared, with canned answers)."""
+        declared, with canned answers).
+
+        Raises:
+            ServerError: the mcp extra (the SDK) is missing, which every command that
+                contacts a server needs.
+        """
         from jsoncontract.errors import UsageError
-        from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
+        from jsoncontract.live.client import require_sdk
+        from jsoncontract.live.wire import DEFAULT_TIMEOUT, ConnectOptions
+
+        require_sdk()
         from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
         protocol = self.protocol

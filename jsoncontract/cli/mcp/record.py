@@ -36,6 +36,9 @@ def record_cli(
         "printed on stderr).", show_default=False)] = None,
     upstream: Annotated[str | None, typer.Option(
         help="With --listen: the server's endpoint URL.", show_default=False)] = None,
+    max_frame: Annotated[int, typer.Option(
+        "--max-frame", min=1, metavar="MB", help="The longest frame recorded whole, in MB; "
+        "a longer one is passed on as it comes and recorded as too_large (stdio).")] = 64,
     env: EnvOpt = None,
     name: NameOpt = None,
     mcp_config: HostConfigOpt = None,
@@ -82,4 +85,8 @@ def record_cli(
                          f"127.0.0.1:PORT --upstream {spec.endpoint}")
     from jsoncontract.live.record import record_stdio
 
-    return record_stdio(spec, trace=output, injector=injector)
+    def say(text: str) -> None:
+        sys.stderr.write(f"jsoncontract: {text}\n")
+
+    return record_stdio(spec, trace=output, injector=injector, max_frame=max_frame * 2**20,
+                        on_message=say)

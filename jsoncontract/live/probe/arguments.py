@@ -233,8 +233,8 @@ def valid_calls(
 
 
 def _required_only(tool: ToolContract, compiled: CompiledSchema) -> dict[str, Any] | None:
+    from jsoncontract._schema_walk import CannotGenerate, Resolver, Unsatisfiable
     from jsoncontract.suites.instance import BuildOptions, InstanceBuilder
-    from jsoncontract.suites.walk import CannotGenerate, Resolver, Unsatisfiable
 
     builder = InstanceBuilder(
         Resolver(tool.input_schema), None, BuildOptions(include_optional=False)
@@ -255,8 +255,8 @@ def _realistic(
     required_only: bool,
 ) -> Arguments:
     """``base`` with each value replaced by the best one the schema accepts."""
+    from jsoncontract._schema_walk import CannotGenerate, Resolver, Unsatisfiable
     from jsoncontract.suites.instance import annotate
-    from jsoncontract.suites.walk import CannotGenerate, Resolver, Unsatisfiable
 
     value: dict[str, Any] = orjson.loads(orjson.dumps(base))
     sources: dict[str, str] = {}

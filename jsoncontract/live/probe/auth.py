@@ -29,8 +29,8 @@ from jsoncontract.model import Finding, Severity, Source
 if TYPE_CHECKING:
     import httpx2
 
-    from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import ConnectOptions
 
 _PRM: Final = "/.well-known/oauth-protected-resource"
 _AS_PATHS: Final = ("/.well-known/oauth-authorization-server", "/.well-known/openid-configuration")

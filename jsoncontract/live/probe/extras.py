@@ -131,7 +131,7 @@ def _reaches_out(arguments: dict[str, str]) -> bool:
 
 
 def _failure(reply: Reply) -> str | None:
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     if reply.kind is ReplyKind.RESULT:
         return None

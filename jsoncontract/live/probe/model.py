@@ -19,9 +19,9 @@ from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
     from jsoncontract.baseline import Baseline
-    from jsoncontract.live.client import Negotiated
     from jsoncontract.live.probe.arguments import Seed
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import Negotiated
 
 #: Seconds the malformed-request check waits for an answer by default (the SDKs' servers
 #: drop a message they cannot read without answering, so the wait is usually spent whole).
@@ -302,8 +302,8 @@ class ServerProbe:
 
     @property
     def label(self) -> str:
-        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
-        from jsoncontract.live.client import display_name
+        """What reports call the server (see :func:`~jsoncontract.live.wire.display_name`)."""
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 

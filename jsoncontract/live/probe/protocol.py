@@ -41,7 +41,7 @@ def negotiation_check(conn: Connection) -> ProtocolCheck:
 async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[ProtocolCheck]:
     """The unknown-method, malformed-request and unknown-tool checks (planned only, in a
     dry run)."""
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     checks: list[ProtocolCheck] = []
     label = conn.label

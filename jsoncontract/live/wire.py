@@ -1,6 +1,6 @@
-"""What a :class:`~jsoncontract.live.client.Connection` is opened with and answers with: the
-options, the reply to one request (whatever happened), what was negotiated, and what the
-server wrote that answered nothing. Plain data, importable without the SDK."""
+"""What a connection to a live server is opened with and gives back, as values: the
+options, what was negotiated, each request's :class:`Reply`, and the :class:`Noise` a
+server writes besides its answers."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from jsoncontract.live.capabilities import ClientProfile
 
 if TYPE_CHECKING:
     from jsoncontract.live.server import ServerSpec
+
 
 #: Seconds a request may take when nothing else is said.
 DEFAULT_TIMEOUT: Final = 10.0
@@ -69,7 +70,7 @@ class Reply:
             return "a result"
         if self.kind is ReplyKind.ERROR:
             message = str((self.error or {}).get("message", ""))
-            return f"JSON-RPC error {self.code} ({_cut(_masked(message))})"
+            return f"JSON-RPC error {self.code} ({cut_short(masked_text(message))})"
         return self.detail or self.kind.value
 
 
@@ -156,12 +157,14 @@ def display_name(spec: ServerSpec, negotiated: Negotiated | None) -> str:
     return spec.label
 
 
-def _cut(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _masked(text: str) -> str:
+def masked_text(text: str) -> str:
+    """``text`` with every secret in it replaced by its kind and hash: what a server writes
+    is quoted in messages and reports, which never repeat a credential."""
     from jsoncontract.redact import masked
 
     return masked(text)
+
+
+def cut_short(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
