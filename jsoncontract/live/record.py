@@ -340,14 +340,7 @@ class StdioProxy:
         writer = self._writer
 
         def record(delivered: bool) -> None:
-            if writer is not None and data is not None:
-                writer.frame(
-                    SERVER,
-                    data,
-                    fault=delivery.fault,
-                    original=delivery.original,
-                    delivered=delivered,
-                )
+            _record_delivery(writer, delivery, delivered=delivered)
 
         def send() -> None:
             record(True)
@@ -620,20 +613,24 @@ async def _deliver_http(delivery: Delivery, writer: TraceWriter | None) -> bytes
     withheld; an injected timeout holds the response open until the client gives up)."""
     import anyio
 
-    data = delivery.data
-    if writer is not None and data is not None:
-        writer.frame(
-            SERVER,
-            data,
-            fault=delivery.fault,
-            original=delivery.original,
-            delivered=delivery.delay != NEVER,
-        )
+    _record_delivery(writer, delivery, delivered=delivery.delay != NEVER)
     if delivery.delay == NEVER:
         await anyio.sleep_forever()
     if delivery.delay > 0:
         await anyio.sleep(delivery.delay)
-    return data
+    return delivery.data
+
+
+def _record_delivery(writer: TraceWriter | None, delivery: Delivery, *, delivered: bool) -> None:
+    """Record the server frame a delivery sends (or withholds), marked with its fault."""
+    if writer is not None and delivery.data is not None:
+        writer.frame(
+            SERVER,
+            delivery.data,
+            fault=delivery.fault,
+            original=delivery.original,
+            delivered=delivered,
+        )
 
 
 async def _inject_body(body: bytes, injector: Injector, writer: TraceWriter | None) -> Any:

@@ -10,6 +10,7 @@ tried; a dry run plans them and sends none.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
@@ -17,9 +18,10 @@ from jsoncontract.live.probe.model import ExtraCheck
 from jsoncontract.model import Finding, Severity, Source
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, Reply
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.probe.arguments import Seeds
     from jsoncontract.live.probe.model import ProbeSettings, ServerProbe
+    from jsoncontract.live.wire import Reply
 
 #: Resources read, and prompts got, at most per server.
 MAX_EACH: Final = 20
@@ -139,37 +141,52 @@ def _failure(reply: Reply) -> str | None:
 
 
 def _judge_read(uri: str, reply: Reply, label: str) -> ExtraCheck:
-    failed = _failure(reply)
-    contents = (reply.result or {}).get("contents")
-    if failed is None and not (isinstance(contents, list) and contents):
-        failed = "was answered with a result without contents"
-    if failed is None:
-        count = len(contents) if isinstance(contents, list) else 0
-        return ExtraCheck("resources/read", uri, True, f"{count} content(s)", reply.seconds)
-    finding = Finding(
-        codes.PROBE_RESOURCE_UNREADABLE,
-        Severity.ERROR,
-        f"resources/read of the listed resource {uri} {failed}",
-        source=Source(label),
-        hint="every resource resources/list names must be readable, or left out of the list",
+    return _judged(
+        "resources/read",
+        uri,
+        reply,
+        "contents",
+        Finding(
+            codes.PROBE_RESOURCE_UNREADABLE,
+            Severity.ERROR,
+            f"resources/read of the listed resource {uri}",
+            source=Source(label),
+            hint="every resource resources/list names must be readable, or left out of the list",
+        ),
+        empty_fails=True,
     )
-    return ExtraCheck("resources/read", uri, False, failed, reply.seconds, findings=[finding])
 
 
 def _judge_prompt(name: str, reply: Reply, label: str) -> ExtraCheck:
-    failed = _failure(reply)
-    messages = (reply.result or {}).get("messages")
-    if failed is None and not isinstance(messages, list):
-        failed = "was answered with a result without messages"
-    if failed is None:
-        count = len(messages) if isinstance(messages, list) else 0
-        return ExtraCheck("prompts/get", name, True, f"{count} message(s)", reply.seconds)
-    finding = Finding(
-        codes.PROBE_PROMPT_FAILED,
-        Severity.ERROR,
-        f"prompts/get of the listed prompt {name!r} with its required arguments {failed}",
-        source=Source(label),
-        hint="a prompt must render with any arguments its definition accepts; say in each "
-        "argument's description what it expects",
+    return _judged(
+        "prompts/get",
+        name,
+        reply,
+        "messages",
+        Finding(
+            codes.PROBE_PROMPT_FAILED,
+            Severity.ERROR,
+            f"prompts/get of the listed prompt {name!r} with its required arguments",
+            source=Source(label),
+            hint="a prompt must render with any arguments its definition accepts; say in each "
+            "argument's description what it expects",
+        ),
+        empty_fails=False,
     )
-    return ExtraCheck("prompts/get", name, False, failed, reply.seconds, findings=[finding])
+
+
+def _judged(
+    method: str, item: str, reply: Reply, member: str, finding: Finding, *, empty_fails: bool
+) -> ExtraCheck:
+    """The check of one read or get: passed when the result holds a list at ``member``
+    (not empty, with ``empty_fails``); else ``finding``, its message ended with what went
+    wrong."""
+    failed = _failure(reply)
+    found = (reply.result or {}).get(member)
+    if failed is None and not (isinstance(found, list) and (found or not empty_fails)):
+        failed = f"was answered with a result without {member}"
+    if failed is None:
+        count = len(found) if isinstance(found, list) else 0
+        return ExtraCheck(method, item, True, f"{count} {member[:-1]}(s)", reply.seconds)
+    found_finding = replace(finding, message=f"{finding.message} {failed}")
+    return ExtraCheck(method, item, False, failed, reply.seconds, findings=[found_finding])
