@@ -445,6 +445,8 @@ def _changed(
                 what = f"{where} was added: {_short(change.after)}"
             elif change.kind == "removed":
                 what = f"{where} was removed (was {_short(change.before)})"
+            elif isinstance(change.before, str) and isinstance(change.after, str):
+                what = f"{where} changed: {text_change(change.before, change.after)}"
             else:
                 what = f"{where} changed from {_short(change.before)} to {_short(change.after)}"
             yield Finding(
@@ -527,7 +529,9 @@ def word_diff(before: str, after: str) -> str:
 
 
 def changed_texts(locked: Lock, current: Lock) -> list[ChangedText]:
-    """Every description that changed since the lock, in full (for the reports)."""
+    """Every description that changed since the lock, in full (for the reports): the tool's
+    own, and each one inside its input and output schemas (a property's, a prompt
+    argument's), named by where it is (``input_schema/properties/tz/description``)."""
     out = []
     for file, tools in sorted(current.files.items()):
         then = locked.files.get(file) or {}
@@ -535,17 +539,45 @@ def changed_texts(locked: Lock, current: Lock) -> list[ChangedText]:
             old = then.get(name)
             if old is None or old.sha256 == tool.sha256:
                 continue
-            before, after = old.parts.get("description"), tool.parts.get("description")
-            if before != after:
-                out.append(
-                    ChangedText(
-                        name,
-                        "description",
-                        masked(before) if isinstance(before, str) else None,
-                        masked(after) if isinstance(after, str) else None,
+            texts = _descriptions(old.parts)
+            now = _descriptions(tool.parts)
+            for part in sorted(texts.keys() | now.keys(), key=lambda p: (p != "description", p)):
+                before, after = texts.get(part), now.get(part)
+                if before != after:
+                    out.append(
+                        ChangedText(
+                            name,
+                            part,
+                            masked(before) if before is not None else None,
+                            masked(after) if after is not None else None,
+                        )
                     )
-                )
     return out
+
+
+def _descriptions(parts: dict[str, Any]) -> dict[str, str]:
+    """The descriptions among a tool's pinned parts, by where each is: ``description``, and
+    ``input_schema/<pointer>`` or ``output_schema/<pointer>`` for those in its schemas."""
+    from jsoncontract.pointer import escape_pointer_token
+
+    found: dict[str, str] = {}
+    if isinstance(parts.get("description"), str):
+        found["description"] = parts["description"]
+    stack: list[tuple[str, Any]] = [
+        (key, parts.get(key)) for key in ("input_schema", "output_schema")
+    ]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                at = f"{where}/{escape_pointer_token(str(key))}"
+                if key == "description" and isinstance(item, str):
+                    found[at] = item
+                else:
+                    stack.append((at, item))
+        elif isinstance(value, list):
+            stack.extend((f"{where}/{i}", item) for i, item in enumerate(value))
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ beyond this machine: the fetch server is only ever dry-run."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -211,3 +212,73 @@ def test_the_memory_servers_read_tools_accept_their_valid_calls(
         str(npm_servers / "mcp-server-memory"),
     )
     assert _cases(server, "read_graph")["valid"]["answer"] == "accepted"
+
+
+def _recorded(run_cli: Run, trace: Path, *command: str) -> None:
+    """``jsoncontract mcp COMMAND...`` through the recorder in front of the time server."""
+    server = ["jsoncontract", "mcp", "record", "-o", str(trace), "--", str(BIN / "mcp-server-time")]
+    result = run_cli("mcp", *command, "--", *server)
+    assert result.code in (0, 1), result.stderr
+
+
+def test_pin_check_shows_a_changed_property_description_of_the_time_server_in_full(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    # the lock is taken from an older build, as a replay of the real server's traffic with
+    # one sentence less in a property's description; the check runs against the real server
+    trace = tmp_path / "session.jsonl"
+    _recorded(run_cli, trace, "pin", "--lock", str(tmp_path / "first.lock"))
+    sentence = " Use 'Etc/UTC' as local timezone if no source timezone provided by the user."
+    older = tmp_path / "older.jsonl"
+    text = trace.read_text()
+    assert sentence in text
+    older.write_text(text.replace(sentence, ""))
+    lock = str(tmp_path / "mcp.lock")
+    replay = ["--", "jsoncontract", "mcp", "replay", str(older)]
+    assert run_cli("mcp", "pin", "--lock", lock, *replay).code == 0
+    check = run_cli("mcp", "pin", "--lock", lock, "--check", "--", str(BIN / "mcp-server-time"))
+    assert check.code == 1, check.stderr
+    out = check.stdout
+    assert "convert_time: the input_schema/properties/source_timezone/description in full" in out
+    assert "  was: Source IANA timezone name (e.g., 'America/New_York', 'Europe/London').\n" in out
+    assert (
+        f"  now: Source IANA timezone name (e.g., 'America/New_York', 'Europe/London').{sentence}\n"
+        in out
+    )
+    assert "{+" + sentence.strip() + "+}" in out
+    # the finding itself names the words that changed, not the same prefix twice
+    assert "changed: ...York', 'Europe/London').{+" + sentence in out
+
+
+def test_verify_is_clean_against_the_time_server_and_fails_on_an_edited_replay(
+    run_cli: Run, tmp_path: Path
+) -> None:
+    trace = tmp_path / "session.jsonl"
+    # convert_time of a fixed time: the same answer on every run (of one day)
+    _recorded(run_cli, trace, "probe", "-q", "--tool", "convert_time")
+    server = str(BIN / "mcp-server-time")
+    same = run_cli("mcp", "verify", str(trace), "--", server)
+    assert same.code == 0, same.stdout + same.stderr
+    assert " 0 different" in same.stdout
+    text = trace.read_text()
+    # New York to Tokyo, the description's own examples: +14.0h, or +13.0h in summer
+    difference = re.search(r"[+-]\d+\.\dh", text)
+    assert difference is not None
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text(text.replace(difference.group(), "+99.0h"))
+    differs = run_cli(
+        "mcp",
+        "verify",
+        "-f",
+        "json",
+        str(trace),
+        "--",
+        "jsoncontract",
+        "mcp",
+        "replay",
+        str(edited),
+    )
+    assert differs.code == 1, differs.stderr
+    report = json.loads(differs.stdout)
+    codes = {f["code"] for e in report["exchanges"] for f in e["findings"]}
+    assert "value-changed" in codes
