@@ -282,3 +282,26 @@ def test_verify_is_clean_against_the_time_server_and_fails_on_an_edited_replay(
     report = json.loads(differs.stdout)
     codes = {f["code"] for e in report["exchanges"] for f in e["findings"]}
     assert "value-changed" in codes
+
+
+def test_a_prompt_refusing_placeholders_is_a_warning_and_seeds_get_it(
+    run_cli: Run, npm_servers: Path
+) -> None:
+    command = str(npm_servers / "mcp-server-everything")
+    words = ["--tool", "echo", "--cases", "valid"]
+
+    def got(server: dict) -> dict:
+        return next(e for e in server["extras"] if e["target"] == "resource-prompt")
+
+    # its arguments say nothing of the values it takes ("Type of resource to fetch")
+    guessed = got(_probe(run_cli, *words, "--", command))
+    assert guessed["ok"] is False
+    (finding,) = guessed["findings"]
+    assert finding["code"] == "probe.prompt_failed" and finding["severity"] == "warning"
+    assert "placeholders for resourceId, resourceType" in finding["message"]
+    seeded = got(
+        _probe(
+            run_cli, *words, "--seed", "resourceType=Text", "--seed", "resourceId=1", "--", command
+        )
+    )
+    assert seeded["ok"] is True and seeded["sources"]["resourceType"] == "seed --seed"

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
+from jsoncontract.live.probe.arguments import PLACEHOLDER
 from jsoncontract.live.probe.model import ExtraCheck
 from jsoncontract.model import Finding, Severity, Source
 
@@ -76,7 +77,8 @@ async def probe_extras(conn: Connection, card: ServerProbe, settings: ProbeSetti
             )
             continue
         reply = await conn.request("prompts/get", {"name": name, "arguments": arguments})
-        check = _judge_prompt(name, reply, label)
+        guessed = sorted(k for k, v in sources.items() if v == PLACEHOLDER)
+        check = _judge_prompt(name, reply, label, guessed)
         check.sources = sources
         card.extras.append(check)
 
@@ -157,7 +159,17 @@ def _judge_read(uri: str, reply: Reply, label: str) -> ExtraCheck:
     )
 
 
-def _judge_prompt(name: str, reply: Reply, label: str) -> ExtraCheck:
+def _judge_prompt(name: str, reply: Reply, label: str, guessed: list[str]) -> ExtraCheck:
+    """A prompt got: a failure is an error, or a warning when a value sent was a
+    placeholder (the server may refuse the guess, not the prompt)."""
+    message = f"prompts/get of the listed prompt {name!r} with its required arguments"
+    hint = (
+        "a prompt must render with any arguments its definition accepts; say in each "
+        "argument's description what it expects"
+    )
+    if guessed:
+        message += f" (placeholders for {', '.join(guessed)})"
+        hint += f"; --seed {guessed[0]}=VALUE sends a real value"
     return _judged(
         "prompts/get",
         name,
@@ -165,11 +177,10 @@ def _judge_prompt(name: str, reply: Reply, label: str) -> ExtraCheck:
         "messages",
         Finding(
             codes.PROBE_PROMPT_FAILED,
-            Severity.ERROR,
-            f"prompts/get of the listed prompt {name!r} with its required arguments",
+            Severity.WARNING if guessed else Severity.ERROR,
+            message,
             source=Source(label),
-            hint="a prompt must render with any arguments its definition accepts; say in each "
-            "argument's description what it expects",
+            hint=hint,
         ),
         empty_fails=False,
     )
