@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,6 +77,28 @@ def untimed(text: str) -> str:
     latencies of check's tool table by ``N``."""
     text = _LATENCIES.sub(r"\1  N  N  N", text)
     return _TIMES.sub(" N ms", text)
+
+
+def verify_differences(run_cli: Callable[..., Any], trace: Path, edited: Path) -> set[str]:
+    """``mcp verify TRACE`` against a replay of ``edited``: it must exit 1; the kinds of the
+    differences it found."""
+    import json
+
+    differs = run_cli(
+        "mcp",
+        "verify",
+        "-f",
+        "json",
+        str(trace),
+        "--",
+        "jsoncontract",
+        "mcp",
+        "replay",
+        str(edited),
+    )
+    assert differs.code == 1, differs.stderr
+    report = json.loads(differs.stdout)
+    return {f["code"] for e in report["exchanges"] for f in e["findings"]}
 
 
 @pytest.fixture

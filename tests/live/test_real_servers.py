@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import CliResult
+from tests.live.conftest import verify_differences
 
 pytestmark = pytest.mark.slow
 
@@ -266,22 +267,7 @@ def test_verify_is_clean_against_the_time_server_and_fails_on_an_edited_replay(
     assert difference is not None
     edited = tmp_path / "edited.jsonl"
     edited.write_text(text.replace(difference.group(), "+99.0h"))
-    differs = run_cli(
-        "mcp",
-        "verify",
-        "-f",
-        "json",
-        str(trace),
-        "--",
-        "jsoncontract",
-        "mcp",
-        "replay",
-        str(edited),
-    )
-    assert differs.code == 1, differs.stderr
-    report = json.loads(differs.stdout)
-    codes = {f["code"] for e in report["exchanges"] for f in e["findings"]}
-    assert "value-changed" in codes
+    assert "value-changed" in verify_differences(run_cli, trace, edited)
 
 
 def test_a_prompt_refusing_placeholders_is_a_warning_and_seeds_get_it(
