@@ -126,6 +126,21 @@ _WRITECHECK = (
     "is false"
 )
 
+_NOTE = "_note is never given a span: start and end are None either way"
+_SPAN = "end is None by default"
+_LABEL = "the first item only tells the three kinds of stream apart, and still does"
+_EMPTY_SEAL = "with size 0 the slice is empty either way"
+_UNMARKED = "every pattern has markers, so _UNMARKED is false and this line never runs"
+_ORJSON = (
+    "is_document has read the bytes with orjson, which refuses invalid UTF-8, so no byte "
+    "needs an error handler"
+)
+_ASCII = "ensure_ascii is read as a truth value"
+_OPENER = (
+    "a text that starts with X is not JSON either way: the walk stops at the X and the text "
+    "is rewritten by its patterns"
+)
+
 #: Survivors that are equivalent mutants: no input can tell them from the code. Each is
 #: named by its module, its function (as mutmut names it, without the mutant's number) and
 #: the changed line before and after (stripped), with the reason it cannot be observed.
@@ -487,6 +502,134 @@ EQUIVALENT: dict[tuple[str, str, str, str], str] = {
         "out.write(_redact_line(raw, number, key, check, result, joined))",
         "out.write(_redact_line(raw, number, key, None, result, joined))",
     ): _WRITECHECK,
+    (
+        "jsoncontract.scrub",
+        "x__seal_places",
+        "return places[: len(places) - size], places[len(places) - size :] if size else []",
+        "return places[: len(places) - size], places[len(places) - size :] "
+        "if (size) or True else []",
+    ): _EMPTY_SEAL,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Walkerǁrun",
+        'if i >= size or text[i] not in "{[":',
+        'if i >= size or text[i] not in "XX{[XX":',
+    ): _OPENER,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Walkerǁ_note",
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, end))',
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), None, end))',
+    ): _NOTE,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Walkerǁ_note",
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, end))',
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, None))',
+    ): _NOTE,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Walkerǁ_note",
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, end))',
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), end))',
+    ): _NOTE,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Walkerǁ_note",
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, end))',
+        'self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, ))',
+    ): _NOTE,
+    (
+        "jsoncontract.scrub",
+        "x__encode",
+        "return json.dumps(value, ensure_ascii=False)",
+        "return json.dumps(value, ensure_ascii=None)",
+    ): _ASCII,
+    (
+        "jsoncontract.scrub",
+        "x__redact_file",
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")',
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", )',
+    ): _ORJSON,
+    (
+        "jsoncontract.scrub",
+        "x__redact_file",
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")',
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", "XXsurrogateescapeXX")',
+    ): _ORJSON,
+    (
+        "jsoncontract.scrub",
+        "x__redact_file",
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")',
+        'text = b"".join(raw for _, raw in lines).decode("utf-8", "SURROGATEESCAPE")',
+    ): _ORJSON,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Fragmentsǁ_scan",
+        "SecretFound(f.kind, f.digest, parts[0][1], None, None) for f in scrubbed.found",
+        "SecretFound(f.kind, f.digest, parts[0][1], None) for f in scrubbed.found",
+    ): _SPAN,
+    (
+        "jsoncontract.scrub",
+        "xǁ_Fragmentsǁ_scan",
+        "SecretFound(f.kind, f.digest, parts[0][1], None, None) for f in scrubbed.found",
+        "SecretFound(f.kind, f.digest, parts[0][1], None, ) for f in scrubbed.found",
+    ): _SPAN,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'stream = ("chat", value.get("id"), choice.get("index", i), call.get("index", j))',
+        'stream = ("XXchatXX", value.get("id"), choice.get("index", i), call.get("index", j))',
+    ): _LABEL,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'stream = ("chat", value.get("id"), choice.get("index", i), call.get("index", j))',
+        'stream = ("CHAT", value.get("id"), choice.get("index", i), call.get("index", j))',
+    ): _LABEL,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'yield ("anthropic", message, value.get("index")), "/delta/partial_json", text',
+        'yield ("XXanthropicXX", message, value.get("index")), "/delta/partial_json", text',
+    ): _LABEL,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'yield ("anthropic", message, value.get("index")), "/delta/partial_json", text',
+        'yield ("ANTHROPIC", message, value.get("index")), "/delta/partial_json", text',
+    ): _LABEL,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'yield ("responses", value.get("item_id"), value.get("output_index")), "/delta", text',
+        'yield ("XXresponsesXX", value.get("item_id"), value.get("output_index")), "/delta", text',
+    ): _LABEL,
+    (
+        "jsoncontract.scrub",
+        "x__fragments",
+        'yield ("responses", value.get("item_id"), value.get("output_index")), "/delta", text',
+        'yield ("RESPONSES", value.get("item_id"), value.get("output_index")), "/delta", text',
+    ): _LABEL,
+    ("jsoncontract.redact", "x_may_hold_secret", "return True", "return False"): _UNMARKED,
+    (
+        "jsoncontract.redact",
+        "x_find_secrets",
+        'found.append(SecretFound("sensitive-name", digest(item) or "", where))',
+        'found.append(SecretFound("sensitive-name", digest(item) or "XXXX", where))',
+    ): _DIGEST,
+    (
+        "jsoncontract.redact",
+        "x_find_secrets",
+        'found.append(SecretFound("header-value", digest(item) or "", where))',
+        'found.append(SecretFound("header-value", digest(item) or "XXXX", where))',
+    ): _DIGEST,
+    (
+        "jsoncontract.redact",
+        "x_find_secrets",
+        'SecretFound(kind, digest(item[start:end]) or "", where, start, end)',
+        'SecretFound(kind, digest(item[start:end]) or "XXXX", where, start, end)',
+    ): _DIGEST,
 }
 
 

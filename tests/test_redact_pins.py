@@ -125,6 +125,7 @@ def test_masked_names_masks_the_pointer_and_each_name_in_the_texts() -> None:
 
 def test_only_a_text_holding_a_marker_of_some_pattern_may_hold_a_secret() -> None:
     assert not may_hold_secret("a long text that names no key format at all")
+    assert not may_hold_secret("abc") and not may_hold_secret("")
     for text in ("id " + AWS, "x-privatekey: abc", "TOKEN=abcdefgh", "https://hooks.slack.com/"):
         assert may_hold_secret(text), text
 
@@ -149,6 +150,17 @@ def test_redacted_hides_by_name_after_other_members_and_inside_lists() -> None:
             [label("aws-access-key-id", AWS)],
         ],
         "password": placeholder("hunter2"),
+    }
+
+
+def test_a_member_after_a_number_or_null_is_still_hidden_by_name() -> None:
+    value = {"n": 1, "none": None, "ok": True, "token": "t-1", "list": [None, 2, "k " + AWS]}
+    assert redacted(value) == {
+        "n": 1,
+        "none": None,
+        "ok": True,
+        "token": placeholder("t-1"),
+        "list": [None, 2, "k " + label("aws-access-key-id", AWS)],
     }
 
 
@@ -244,10 +256,13 @@ def test_a_hidden_environment_value_is_masked_longest_first() -> None:
         f"GET /<redacted environment-value sha256:{digest('abcd-and-more')}>"
         f"/<redacted environment-value sha256:{digest('abcd')}>/abc"
     )
+    hide("zzzz")
+    hide("aa-zzzz-aa")  # sorted by length, not by text: the longer one first
+    assert masked("aa-zzzz-aa") == f"<redacted environment-value sha256:{digest('aa-zzzz-aa')}>"
     hide("abcd")  # twice: the same label
     assert masked("abcd") == f"<redacted environment-value sha256:{digest('abcd')}>"
-    long = "z" * 1500 + " abcd"
-    assert masked(long) == "z" * 1500 + f" <redacted environment-value sha256:{digest('abcd')}>"
+    long = "x" * 1500 + " abcd"
+    assert masked(long) == "x" * 1500 + f" <redacted environment-value sha256:{digest('abcd')}>"
 
 
 @pytest.mark.usefixtures("environment")

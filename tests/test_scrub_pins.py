@@ -152,6 +152,12 @@ def test_a_seal_is_over_the_whole_value() -> None:
     assert not is_stand_in(new + "a")  # nor does a longer text pass
 
 
+LONG_STAND_IN = (
+    "ueiximb-xgllr-llavgyc-bgvti-adeqnfe-zaqvs-gbtnnbd-kxdwc-krkihkh-ofklm-ukeljrc-dqfog-"
+    "oyzzojx-caykn-fgcwipy-gfthw-vytbawi-vcxdy-tatssrt-ylven-uweyoer-dnrtp-nynarnv-dsoit-"
+    "vyqvvho-urxif-jszmbhb-auetr-eoshnqw-pzfet-hcbwphv-ezgvu-toinbcn-lysih-arolqvx-ddvde-"
+    "bivprpa-hjepq-jyrnkyg-dafef-"
+)
 #: Stand-ins written by this version (default key). A capture redacted once must still pass
 #: ``redact --check`` after an upgrade, and its stand-ins must keep matching the ones a new
 #: run writes for the same secrets: the derivation and the seal may not change silently.
@@ -167,6 +173,7 @@ STABLE = [
     ("99999999", True, "41786687"),
     ("0.1004", True, "0.7403"),  # a leading zero may stay a zero
     ("ya29.1234567890abc", True, "ya44.0603313183abc"),  # digits alone: the prefix's too
+    ("correct-horse-" * 20, False, LONG_STAND_IN),  # longer than 256 characters
     (
         "x" * 100,
         False,
@@ -257,14 +264,11 @@ def test_checking_finds_what_rewriting_replaces_and_changes_nothing() -> None:
 
 
 def test_after_a_rewrite_checking_finds_nothing() -> None:
-    doc = {
-        "pin": 12e5,
-        "secret": 1234.5678e12,
-        "token": [7, -3.5, 1234, 12345678901, "abc", "hunter2hunter2"],
-        "note": "key " + AWS,
-        "headers": {"X-Trace": RANDOM},
-    }
-    text = json.dumps(doc)
+    text = (
+        '{"pin": 12e5, "secret": 1234.5678e12, "cvv": -1.5E-7, "token": [7, -3.5, 1234,'
+        ' 12345678901, "abc", "hunter2hunter2"], "note": "key ' + AWS + '",'
+        ' "headers": {"X-Trace": "' + RANDOM + '"}}'
+    )
     new = scrub_text(text, key=KEY).text
     assert new != text
     assert scrub_text(new, key=KEY, check=True).found == []
@@ -298,6 +302,40 @@ def test_strings_without_secrets_keep_their_escapes_byte_for_byte() -> None:
     assert scrub_text(" \n" + text + "\n ", key=KEY).text == " \n" + text + "\n "
 
 
+def test_compact_json_is_rewritten_token_by_token() -> None:
+    text = '{"pin":4821,"password":"hunter2hunter2","a":[1,"x",{"token":"tok-9f8e7d6c5b"}]}'
+    expected = (
+        '{"pin":' + num("4821") + ',"password":"' + si("hunter2hunter2") + '","a":[1,"x",'
+        '{"token":"' + si("tok-9f8e7d6c5b") + '"}]}'
+    )
+    assert scrub_text(text, key=KEY).text == expected
+    assert [f.pointer for f in scrub_text(text, key=KEY).found] == [
+        "/pin",
+        "/password",
+        "/a/2/token",
+    ]
+
+
+def test_nested_json_that_needs_no_change_keeps_its_escapes() -> None:
+    text = '{"arguments": "{\\"a\\": \\"caf\\u00e9 \\\\/\\"}", "n": 1}'
+    assert json.loads(json.loads(text)["arguments"]) == {"a": "café /"}
+    assert scrub_text(text, key=KEY).text == text
+
+
+def test_an_array_held_in_a_string_is_rewritten_by_name() -> None:
+    arguments = json.dumps([{"token": "t-1234567890"}, 2])
+    result = scrub_text(json.dumps({"arguments": arguments}), key=KEY)
+    assert json.loads(json.loads(result.text)["arguments"]) == [{"token": si("t-1234567890")}, 2]
+    assert [f.pointer for f in result.found] == ["/arguments/0/token"]
+
+
+def test_json_five_strings_deep_is_rewritten_by_its_patterns_alone() -> None:
+    # the rewrite goes four levels of strings down; deeper, a string is text
+    result = scrub_text(_in_strings({"password": "hunter2hunter2", "note": AWS}, 5), key=KEY)
+    assert _out_of_strings(result.text, 5) == {"password": "hunter2hunter2", "note": si(AWS)}
+    assert [(f.kind, f.pointer) for f in result.found] == [("aws-access-key-id", "/s/s/s/s/s")]
+
+
 def test_a_string_around_a_secret_keeps_its_other_characters_as_written() -> None:
     text = '{"note": "café déjà vu: ' + AWS + '"}'
     new = scrub_text(text, key=KEY).text
@@ -319,15 +357,23 @@ def test_json_held_in_a_string_is_rewritten_by_name_and_the_same_key(lead: str) 
     ]
 
 
-def test_json_nested_four_strings_deep_is_rewritten_by_name() -> None:
-    value: Any = {"password": "hunter2hunter2"}
-    for _ in range(4):
+def _in_strings(value: Any, levels: int) -> str:
+    """``value`` as JSON held in a string ``levels`` times: ``{"s": "{\\"s\\": ...}"}``."""
+    for _ in range(levels):
         value = {"s": json.dumps(value)}
-    result = scrub_text(json.dumps(value), key=KEY)
-    inner: Any = json.loads(result.text)
-    for _ in range(4):
-        inner = json.loads(inner["s"])
-    assert inner == {"password": si("hunter2hunter2")}
+    return json.dumps(value)
+
+
+def _out_of_strings(text: str, levels: int) -> Any:
+    value: Any = json.loads(text)
+    for _ in range(levels):
+        value = json.loads(value["s"])
+    return value
+
+
+def test_json_nested_four_strings_deep_is_rewritten_by_name() -> None:
+    result = scrub_text(_in_strings({"password": "hunter2hunter2"}, 4), key=KEY)
+    assert _out_of_strings(result.text, 4) == {"password": si("hunter2hunter2")}
     assert [f.pointer for f in result.found] == ["/s/s/s/s/password"]
 
 
@@ -346,6 +392,8 @@ def test_a_string_that_starts_like_json_but_is_not_is_rewritten_by_its_patterns(
         '[[X, {"password": "hunter2hunter2"}]',
         '{"password": "hunter2hunter2"} {"password": "hunter2hunter2"}',  # two documents
         '{"password": "hunter2hunter2"}}',
+        '{"password": "hunter2hunter2"} true',
+        '{"password": "hunter2hunter2"} :',
         '{"password": "hunter2hunter2"',  # cut short
         '{"password": "hunter2hunter2", "n": [1, 2',
         '{"password": "hunter2hunter2", "ok": flase}',
@@ -497,6 +545,29 @@ def test_an_sse_body_saved_as_json_is_rewritten_event_by_event(tmp_path: Path) -
     checked = redact_files([str(out)], None, check=True)
     assert checked.count() == 0
     assert redact_files([str(path)], None, check=True).count() == 4
+
+
+def test_an_sse_body_saved_as_json_may_start_with_data(tmp_path: Path) -> None:
+    path = tmp_path / "stream.json"
+    path.write_text('data: {"token": "tok-abcdef123456"}\n\ndata: [DONE]\n')
+    out = tmp_path / "out.json"
+    report = redact_files([str(path)], str(out), key=KEY)
+    expected = 'data: {"token": "' + si("tok-abcdef123456") + '"}\n\ndata: [DONE]\n'
+    assert out.read_text() == expected
+    assert [(s.line, s.secret.pointer) for s in report.files[0].secrets] == [(1, "/token")]
+
+
+def test_a_member_name_that_is_a_key_is_replaced_in_a_json_document(tmp_path: Path) -> None:
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps({"args": {OPENAI: 1}}, indent=2))
+    out = tmp_path / "out.json"
+    report = redact_files([str(path)], str(out), key=KEY)
+    assert json.loads(out.read_text()) == {"args": {si(OPENAI): 1}}
+    [found] = report.files[0].secrets
+    assert (found.secret.kind, found.secret.pointer) == (
+        "openai-api-key",
+        "/args/" + masked(OPENAI),
+    )
 
 
 def test_a_json_document_reports_the_line_of_each_secret(tmp_path: Path) -> None:
@@ -735,6 +806,28 @@ def test_choices_and_parallel_calls_are_joined_by_their_index(tmp_path: Path) ->
     # the finding is placed at the first fragment of the stream
     assert [(s.line, s.secret.pointer) for s in result.secrets] == [
         (1, "/choices/0/delta/tool_calls/0/function/arguments")
+    ]
+
+
+def test_the_choices_of_one_completion_are_joined_apart(tmp_path: Path) -> None:
+    lines = [
+        _chunk("a", [_choice([_call('{"n": ')], 0)]),
+        _chunk("a", [_choice([_call(HEAD)], 1)]),
+        _chunk("a", [_choice([_call("1}")], 0)]),
+        _chunk("a", [_choice([_call(TAIL)], 1)]),
+        _chunk("b", [_choice([_call("x1")], None), _choice([_call(HEAD)], None)]),
+        _chunk("b", [_choice([_call("x2")], None), _choice([_call(TAIL)], None)]),
+    ]
+    new, result = _redact_lines(tmp_path, lines)
+    args = [
+        [c["delta"]["tool_calls"][0]["function"]["arguments"] for c in line["choices"]]
+        for line in new
+    ]
+    assert args[1][0] + args[3][0] == WHOLE_NEW and args[0][0] + args[2][0] == '{"n": 1}'
+    assert args[4][1] + args[5][1] == WHOLE_NEW and args[4][0] + args[5][0] == "x1x2"
+    assert [(s.line, s.secret.pointer) for s in result.secrets] == [
+        (2, "/choices/0/delta/tool_calls/0/function/arguments"),
+        (5, "/choices/1/delta/tool_calls/0/function/arguments"),
     ]
 
 
