@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
     from jsoncontract.baseline import Baseline
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.model import CallResult, PassedCall, Summary
+    from jsoncontract.config import Config
+    from jsoncontract.model import CallResult, PassedCall, Summary, ToolContract
     from jsoncontract.pipeline.settings import CheckSettings
     from jsoncontract.reporters.progress import CallProgress
 
@@ -139,21 +140,27 @@ def check_cli(
     from jsoncontract.pipeline.settings import check_settings
     from jsoncontract.tools.toolset import ToolSet
 
+    cfg = load_config(config, discover=not no_config)
+    embedded = _embedded_tools(captures, tools, cfg, spark)
     settings = check_settings(
-        load_config(config, discover=not no_config),
+        cfg,
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
         result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
-        baseline=baseline,
+        baseline=baseline, embedded=bool(embedded),
     )  # fmt: skip
     known = load_baseline(settings.report.baseline, "check", settings.report.root)
     if settings.spark is not None:
         return _check_on_spark(settings, known)
     skipped_tools: list[tuple[str, str]] = []
-    toolset = ToolSet.from_paths(
-        settings.tools, tool_name=settings.tool, exclude=settings.exclude, skipped=skipped_tools
-    )
+    if embedded:
+        toolset = ToolSet(embedded)
+    else:
+        toolset = ToolSet.from_paths(
+            settings.tools, tool_name=settings.tool, exclude=settings.exclude,
+            skipped=skipped_tools,
+        )  # fmt: skip
     note_skipped(skipped_tools, "tool definition")
     with business_gate(settings.business, toolset) as business:
         reader = CaptureReader(
@@ -177,6 +184,34 @@ def check_cli(
     note_skipped(reader.skipped, "capture")
     # findings a baseline holds do not count toward the exit code
     return exit_code(summary.worst(new=True), settings.report.fail_on)
+
+
+def _embedded_tools(
+    captures: list[str] | None, tools: list[Path] | None, cfg: Config, spark: str | None
+) -> list[ToolContract]:
+    """The tools a trace of ``mcp guard`` carries, when neither ``--tools`` nor the config
+    names any (empty otherwise, or when no capture carries them)."""
+    if tools or cfg.get("tools") or not captures:
+        return []
+    from jsoncontract.capture.mcp_trace import embedded_tools
+
+    found = embedded_tools(captures, exclude=tuple(cfg.get("exclude", ()) or ()))
+    if not found:
+        return []
+    if spark is not None:
+        from jsoncontract.errors import UsageError
+
+        raise UsageError(
+            "check --spark reads the tools from files: name them with --tools (the trace's "
+            "own tool list is read by a local check)"
+        )
+    import orjson
+
+    from jsoncontract.model import Dialect
+    from jsoncontract.tools.loader import load_tool_file
+
+    label = f"{captures[0]} (the tools the guard enforced)"
+    return load_tool_file(label, data=orjson.dumps({"tools": found}), dialect=Dialect.MCP)
 
 
 def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:

@@ -134,22 +134,11 @@ class StdioProxy:
             self._writer = TraceWriter(
                 self.trace_path, server=self.spec.endpoint, transport="stdio"
             )
-        env = {**os.environ, **self.spec.env} if self.spec.env else None
         try:
-            child = subprocess.Popen(
-                list(self.spec.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env=env,
-                cwd=self.spec.cwd,
-                start_new_session=True,
-            )
-        except OSError as exc:
+            child = spawn(self.spec)
+        except ServerError:
             self._close_trace(None)
-            reason = "command not found" if isinstance(exc, FileNotFoundError) else str(exc)
-            raise ServerError(
-                f"{self.spec.label}: cannot start the server: {self.spec.command[0]}: {reason}"
-            ) from None
+            raise
         assert child.stdin is not None and child.stdout is not None
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
@@ -248,6 +237,30 @@ class StdioProxy:
             timer.start()
         else:
             send()
+
+
+def spawn(spec: ServerSpec) -> subprocess.Popen[bytes]:
+    """Start a stdio server in a process group of its own (so that :func:`_stop` ends its
+    helpers too), its stdin and stdout piped, its stderr this process's.
+
+    Raises:
+        ServerError: it cannot be started.
+    """
+    env = {**os.environ, **spec.env} if spec.env else None
+    try:
+        return subprocess.Popen(
+            list(spec.command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=spec.cwd,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        reason = "command not found" if isinstance(exc, FileNotFoundError) else str(exc)
+        raise ServerError(
+            f"{spec.label}: cannot start the server: {spec.command[0]}: {reason}"
+        ) from None
 
 
 def _raise_exit(signum: int, frame: Any) -> None:
@@ -512,4 +525,26 @@ def record_http(
     ).run()
 
 
-__all__ = ["HttpProxy", "StdioProxy", "parse_listen", "record_http", "record_stdio"]
+#: What the guard's proxy (:mod:`jsoncontract.live.guard.stdio`) shares with this one: the
+#: framing of stdio, the writer of whole frames, and starting and ending a server.
+FrameWriter = _Output
+read_lines = _lines
+stop_server = _stop
+end_group_after_exit = _after_exit
+exit_on_signal = _raise_exit
+GRACE = _GRACE
+
+__all__ = [
+    "GRACE",
+    "FrameWriter",
+    "HttpProxy",
+    "StdioProxy",
+    "end_group_after_exit",
+    "exit_on_signal",
+    "parse_listen",
+    "read_lines",
+    "record_http",
+    "record_stdio",
+    "spawn",
+    "stop_server",
+]

@@ -41,9 +41,10 @@ from jsoncontract.errors import InputError
 TRACE_KEY: Final = "trace"
 TRACE_NAME: Final = "mcp"
 TRACE_VERSION: Final = 1
-#: The directions a frame travels.
+#: The directions a frame travels (a frame ``mcp guard`` made comes from the guard).
 CLIENT: Final = "client"
 SERVER: Final = "server"
+GUARD: Final = "guard"
 
 
 def now_iso() -> str:
@@ -120,8 +121,12 @@ class TraceWriter:
         original: bytes | None = None,
         delivered: bool = True,
         injected: bool = False,
-    ) -> None:
-        """Record one frame (``data`` without its line ending)."""
+        guard: dict[str, Any] | None = None,
+        replaces: int | None = None,
+    ) -> int:
+        """Record one frame (``data`` without its line ending); its ``seq``. ``guard`` is
+        the decision ``mcp guard`` marks on it, ``replaces`` the ``seq`` of the server's
+        frame a frame the guard made was delivered in place of."""
         with self._lock:
             self._seq += 1
             seq = self._seq
@@ -138,7 +143,12 @@ class TraceWriter:
             record["delivered"] = False
         if injected:
             record["injected"] = True
+        if guard is not None:
+            record["guard"] = guard
+        if replaces is not None:
+            record["replaces"] = replaces
         self._write_line(record, data, original=original)
+        return seq
 
     def event(self, name: str, **fields: Any) -> None:
         """Record an event (``exit`` with the server's exit code...)."""

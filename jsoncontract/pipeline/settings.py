@@ -77,8 +77,11 @@ def check_settings(
     spark: str | None = None,
     exclude: Sequence[str] | None = None,
     baseline: Path | None = None,
+    embedded: bool = False,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
+    ``embedded``: the captures carry the tool list (a trace of ``mcp guard``), so no tool
+    definitions need be named.
 
     Raises:
         UsageError: no captures, no tool definitions, or a context that is not a JSON
@@ -87,7 +90,7 @@ def check_settings(
     section = cfg.section("check")
     if not captures:
         raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = tool_paths(tools, cfg)
+    paths = () if embedded else tool_paths(tools, cfg)
     chosen = str(dialect or section.get("dialect", "auto"))
     reveal = show_values or bool(section.get("show_values", False))
     options = ReportOptions(

@@ -20,7 +20,7 @@ from typing import Final
 import typer
 
 #: The subcommands, in the order ``mcp --help`` lists them: each is the module of its name.
-SUBCOMMANDS: Final = ("tools", "lint", "pin", "probe", "test", "record", "replay")
+SUBCOMMANDS: Final = ("tools", "lint", "pin", "probe", "test", "record", "replay", "guard")
 
 HELP = """Live MCP servers: list, lint, pin, probe and test them; record and replay traffic.
 

@@ -1,0 +1,171 @@
+"""``mcp guard -- COMMAND ARGS...``: the guard as a stdio proxy, where ``mcp record`` sits.
+
+The host starts ``jsoncontract mcp guard [OPTIONS] -- COMMAND ARGS...`` where its config
+named ``COMMAND ARGS...``. The proxy shares the recorder's framing and process handling
+(:mod:`jsoncontract.live.record`: whole lines, a writer of whole frames, the server in a
+process group of its own, ended with its helpers) and puts a
+:class:`~jsoncontract.live.guard.session.GuardSession` between the two directions: each
+frame of the host goes through :meth:`~GuardSession.client`, each frame of the server
+through :meth:`~GuardSession.server`, and what they return is written where it goes.
+
+It writes nothing to stdout but frames, and its own messages to stderr. When the host hangs
+up, the server and its process group are ended and the proxy exits with the server's code.
+When the server exits while the host is still connected (a crash in the middle of a call),
+the requests in flight are answered (``guard.server_exited``), and the server is started
+again with the session's handshake replayed, up to ``restarts`` times; past that, the proxy
+exits with the server's code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import IO, TYPE_CHECKING, Final
+
+from jsoncontract.live.record import (
+    FrameWriter,
+    end_group_after_exit,
+    exit_on_signal,
+    read_lines,
+    spawn,
+    stop_server,
+)
+from jsoncontract.live.trace import CLIENT
+
+if TYPE_CHECKING:
+    from jsoncontract.live.guard.session import GuardSession, Out
+    from jsoncontract.live.server import ServerSpec
+
+#: How often calls waiting for the tool list are looked at (seconds).
+_TICK: Final = 0.2
+
+
+class GuardProxy:
+    """The stdio guard; :meth:`run` returns the server's exit code.
+
+    Arguments:
+        spec: the server (its command, environment and working directory).
+        session: the session that judges the frames.
+        client_in, client_out: the host's side (default: this process's stdin and stdout).
+        on_message: told of what the user should know (one line each).
+    """
+
+    def __init__(
+        self,
+        spec: ServerSpec,
+        session: GuardSession,
+        *,
+        client_in: IO[bytes] | None = None,
+        client_out: IO[bytes] | None = None,
+        on_message: Callable[[str], None] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.session = session
+        self._in = (client_in or sys.stdin.buffer).fileno()
+        self._client = FrameWriter((client_out or sys.stdout.buffer).fileno())
+        self._say = on_message or (lambda _: None)
+        # held while a frame of the host is judged and written, and while the server is
+        # started again: a request is never answered twice, or lost between two servers
+        self._turn = threading.Lock()
+        self._server: FrameWriter | None = None
+        self._child: subprocess.Popen[bytes] | None = None
+        self._hung_up = threading.Event()
+        self._done = threading.Event()
+
+    def run(self) -> int:
+        """Start the server, guard the traffic until the host hangs up (or the server
+        cannot be kept running), and return the server's exit code.
+
+        Raises:
+            ServerError: the server cannot be started.
+        """
+        child = self._start()
+        threading.Thread(target=self._from_client, daemon=True).start()
+        threading.Thread(target=self._tick, daemon=True).start()
+        previous = signal.getsignal(signal.SIGTERM)
+        main = threading.current_thread() is threading.main_thread()
+        if main:
+            signal.signal(signal.SIGTERM, exit_on_signal)
+        code: int | None = None
+        restarts = self.session.guard.settings.restarts
+        try:
+            while True:
+                assert child.stdout is not None
+                for line in read_lines(child.stdout.fileno()):
+                    self._write(self.session.server(line.rstrip(b"\r\n")))
+                code = stop_server(child)
+                if self._hung_up.is_set() or restarts <= 0:
+                    if not self._hung_up.is_set():
+                        with self._turn:
+                            self._write(self.session.server_exited(code))
+                        self._say(
+                            f"the server exited with code {code} and was restarted too often; "
+                            "the guard stops"
+                        )
+                    break
+                restarts -= 1
+                with self._turn:
+                    self._write(self.session.server_exited(code))
+                    self._say(f"the server exited with code {code}; starting it again")
+                    child = self._start()
+                    self._write(self.session.restarted())
+        finally:
+            self._done.set()
+            if self._child is not None and code is None:
+                code = stop_server(self._child)
+            if main:
+                signal.signal(signal.SIGTERM, previous)
+        return code if code is not None else 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        child = spawn(self.spec)
+        assert child.stdin is not None
+        self._child = child
+        self._server = FrameWriter(child.stdin.fileno())
+        # a server that exits on its own takes its helpers with it
+        threading.Thread(target=end_group_after_exit, args=(child,), daemon=True).start()
+        return child
+
+    def _write(self, outs: Iterable[Out]) -> None:
+        for out in outs:
+            if out.to == CLIENT:
+                self._client.write(out.data + b"\n")
+            elif self._server is not None:
+                self._server.write(out.data + b"\n")
+
+    def _from_client(self) -> None:
+        for line in read_lines(self._in):
+            with self._turn:
+                self._write(self.session.client(line.rstrip(b"\r\n")))
+            if self._client.broken:
+                break
+        # the host hung up: the server and its process group go
+        self._hung_up.set()
+        child = self._child
+        if child is not None:
+            if child.stdin is not None:
+                with contextlib.suppress(OSError):
+                    child.stdin.close()
+            stop_server(child)
+
+    def _tick(self) -> None:
+        while not self._done.wait(_TICK):
+            with self._turn:
+                self._write(self.session.expire())
+
+
+def guard_stdio(
+    spec: ServerSpec,
+    session: GuardSession,
+    *,
+    on_message: Callable[[str], None] | None = None,
+) -> int:
+    """Run the stdio guard on this process's stdin and stdout (see :class:`GuardProxy`)."""
+    return GuardProxy(spec, session, on_message=on_message).run()
+
+
+__all__ = ["GuardProxy", "guard_stdio"]
