@@ -220,9 +220,14 @@ def stop_note(count: int) -> str:
 
 
 def with_stop(answer: dict[str, Any], count: int, version: str | None) -> dict[str, Any]:
-    """A server's failing answer with the instruction to stop retrying added: a text block
-    of an ``isError`` result, or the message (and ``data.next``) of a JSON-RPC error."""
+    """A failing answer with the instruction to stop retrying added: in the ``next`` of an
+    answer the guard made, else a text block of an ``isError`` result, or the message of a
+    JSON-RPC error."""
     note = stop_note(count)
+    own = _own_error(answer)
+    if own is not None:
+        error, rebuild = own
+        return rebuild({**error, "next": note})
     if isinstance(answer.get("error"), dict):
         error = dict(answer["error"])
         error["message"] = f"{error.get('message', '')} (jsoncontract guard: {note})".strip()
@@ -233,6 +238,37 @@ def with_stop(answer: dict[str, Any], count: int, version: str | None) -> dict[s
         content.append({"type": "text", "text": f"jsoncontract guard: {note}"})
         return {**answer, "result": {**result, "content": content}}
     return answer
+
+
+def _own_error(answer: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
+    """The error object of an answer the guard made, and how to make the answer again with
+    another; ``None`` for any other answer."""
+    failure = answer.get("error")
+    if isinstance(failure, dict):
+        data = failure.get("data")
+        if isinstance(data, dict) and "next" in data:
+            return data, lambda new: {**answer, "error": {**failure, "data": new}}
+        return None
+    result = answer.get("result")
+    content = result.get("content") if isinstance(result, dict) else None
+    if not isinstance(content, list) or len(content) != 1 or not isinstance(content[0], dict):
+        return None
+    try:
+        parsed = orjson.loads(content[0].get("text", ""))
+    except (orjson.JSONDecodeError, TypeError):
+        return None
+    if not isinstance(parsed, dict) or parsed.get("ok") is not False:
+        return None
+    error = parsed.get("error")
+    if not isinstance(error, dict) or "next" not in error:
+        return None
+
+    def rebuild(new: dict[str, Any]) -> dict[str, Any]:
+        text = orjson.dumps({"ok": False, "error": new}).decode()
+        block = {**content[0], "text": text}
+        return {**answer, "result": {**result, "content": [block]}}
+
+    return error, rebuild
 
 
 def with_id(answer: dict[str, Any], request_id: Any) -> dict[str, Any]:

@@ -297,7 +297,9 @@ class Guard:
             verdict.action = Action.FORWARD
             verdict.answer = None
         elif verdict.action in (Action.REFUSE, Action.STOP, Action.UNKNOWN):
-            self._failed(verdict, state)
+            count = self._failed(verdict, state)
+            if count == self.settings.max_retries + 1 and verdict.answer is not None:
+                verdict.answer = answers.with_stop(verdict.answer, count, verdict.version)
         return verdict
 
     def _decide(self, message: dict[str, Any], state: GuardState, book: ToolBook) -> Verdict:
@@ -499,9 +501,9 @@ class Guard:
                 decision.action = "mask"
         return decision, released
 
-    def _failed(self, verdict: Verdict, state: GuardState) -> None:
+    def _failed(self, verdict: Verdict, state: GuardState) -> int:
         with self._lock:
-            self._outcome(verdict, state, True)
+            return self._outcome(verdict, state, True)
 
     def _outcome(self, verdict: Verdict, state: GuardState, failed: bool) -> int:
         """Count a failure of the call (or forget the tool's failures on a success); the
