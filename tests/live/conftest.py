@@ -114,3 +114,49 @@ def repo_cwd(monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(root)
     monkeypatch.setenv("PATH", str(Path(PYTHON).parent) + os.pathsep + os.environ["PATH"])
     return root
+
+
+REAL = Path(__file__).resolve().parent / "real"
+
+
+def _npm_installed(folder: Path) -> bool:
+    """Whether ``npm ci`` has installed the lock of ``folder`` (and not an older one)."""
+    marker = folder / "node_modules" / ".package-lock.json"
+    return (
+        marker.is_file()
+        and marker.stat().st_mtime >= (folder / "package-lock.json").stat().st_mtime
+    )
+
+
+@pytest.fixture(scope="session")
+def npm_servers() -> Path:
+    """The real servers of ``real/package.json``, installed from the npm registry by
+    ``npm ci`` from the pinned lock (once; ``node_modules`` is kept between runs). Without
+    npm the tests are skipped on a developer's machine, and fail in CI."""
+    import shutil
+
+    if not _npm_installed(REAL):
+        npm = shutil.which("npm")
+        if npm is None:
+            if os.environ.get("CI"):
+                pytest.fail("npm is needed for the real npm servers (Node 20)")
+            pytest.skip("npm is not installed: the real npm servers cannot be installed")
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=REAL,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, f"npm ci failed: {done.stderr[-2000:]}"
+    return REAL / "node_modules" / ".bin"
+
+
+def everything(bin_dir: Path, *args: str) -> list[str]:
+    """The command line of @modelcontextprotocol/server-everything over stdio."""
+    return [str(bin_dir / "mcp-server-everything"), "stdio", *args]
+
+
+def time_server(*args: str) -> list[str]:
+    """The command line of mcp-server-time (PyPI)."""
+    return [PYTHON, "-m", "mcp_server_time", *args]
