@@ -106,7 +106,7 @@ def guard_cli(
     """
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.server import ServerSpec, resolve_server, safe_url
+    from jsoncontract.live.server import resolve_server, safe_url
 
     if (listen is None) != (upstream is None):
         raise UsageError("an HTTP guard needs both --listen HOST:PORT and --upstream URL")
@@ -116,7 +116,9 @@ def guard_cli(
             raise UsageError("--upstream names the server; give no SERVER with --listen")
         if not upstream.startswith(("http://", "https://")):
             raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
-        spec = ServerSpec(url=upstream, name=name)
+        spec = resolve_server(
+            [upstream], [], config=cfg, headers=header or (), env=env or (), name=name
+        )
     else:
         spec = resolve_server(
             *split_server(server), config=cfg, host_configs=mcp_config or (),

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from jsoncontract import codes
 from jsoncontract.model import Stage
 from jsoncontract.pipeline.answers import (
     HANDSHAKE_VERSIONS,
@@ -121,7 +122,7 @@ def error_object(
 ) -> dict[str, Any]:
     """The ``error`` member of a refusal (see the module)."""
     first = findings[0] if findings else None
-    chosen = code or (first.code if first is not None else "guard.refused")
+    chosen = code or (first.code if first is not None else codes.ENVELOPE_MALFORMED)
     if message is None:
         stage = first.stage if first is not None else None
         what = (
@@ -206,7 +207,7 @@ def unknown_tool(
     JSON-RPC error -32602 in every version."""
     listed = list(findings)
     data = {
-        "code": listed[0].code if listed else "envelope.unknown_tool",
+        "code": listed[0].code if listed else codes.ENVELOPE_UNKNOWN_TOOL,
         "message": why,
         "findings": [finding_entry(f) for f in listed[:SHOWN]],
         "next": "call tools/list and use only the tools it lists",
@@ -227,7 +228,8 @@ def with_stop(answer: dict[str, Any], count: int, version: str | None) -> dict[s
     own = _own_error(answer)
     if own is not None:
         error, rebuild = own
-        return rebuild({**error, "next": note})
+        rebuilt: dict[str, Any] = rebuild({**error, "next": note})
+        return rebuilt
     if isinstance(answer.get("error"), dict):
         error = dict(answer["error"])
         error["message"] = f"{error.get('message', '')} (jsoncontract guard: {note})".strip()
@@ -250,7 +252,9 @@ def _own_error(answer: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
             return data, lambda new: {**answer, "error": {**failure, "data": new}}
         return None
     result = answer.get("result")
-    content = result.get("content") if isinstance(result, dict) else None
+    if not isinstance(result, dict):
+        return None
+    content = result.get("content")
     if not isinstance(content, list) or len(content) != 1 or not isinstance(content[0], dict):
         return None
     try:

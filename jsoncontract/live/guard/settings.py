@@ -14,8 +14,6 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES
-
 if TYPE_CHECKING:
     from jsoncontract.config import Config
 
@@ -63,7 +61,7 @@ class GuardSettings:
     """
 
     closed: bool = False
-    max_retries: int = DEFAULT_IDENTICAL_RETRIES
+    max_retries: int = 2  # check's [session] identical_retries default: the same budget
     observe: bool = False
     on_drift: OnDrift = OnDrift.HIDE
     on_bad_result: OnBadResult = OnBadResult.ERROR

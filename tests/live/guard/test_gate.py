@@ -465,6 +465,12 @@ def test_tools_from_files_in_any_dialect() -> None:
     assert gate.book is not None and "update_shipment" in gate.book.contracts
 
 
+def test_the_retry_budget_is_check_s_by_default() -> None:
+    from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES
+
+    assert GuardSettings().max_retries == DEFAULT_IDENTICAL_RETRIES
+
+
 def test_a_guard_without_tools_says_so() -> None:
     from jsoncontract.errors import UsageError
 
