@@ -21,7 +21,8 @@ that may go on reaches the tool function, and its result goes through the result
 other gets the guard's answer (an ``isError`` result, or an ``MCPError`` for the JSON-RPC
 errors the protocol version prescribes). A ``tools/list`` answer is what the guard learns
 the tools from (and hides drifted ones from); a call that comes first makes it list them.
-Each client session has its own retry budget and idempotency table.
+Each client session has its own retry budget and idempotency table; 2026-07-28 requests,
+which belong to no session, share the server's.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from jsoncontract.live.guard.gate import Action
+from jsoncontract.pipeline.answers import MODERN_VERSIONS, version_at_least
+
+MODERN = MODERN_VERSIONS[0]
 
 if TYPE_CHECKING:
     from jsoncontract.live.guard.gate import Guard, GuardState, Verdict
@@ -52,8 +56,9 @@ def guard_middleware(guard: Guard, server: Any = None) -> Callable[..., Awaitabl
 
     def state_of(ctx: Any) -> GuardState:
         session = getattr(ctx, "session", None)
-        if session is None:
-            return guard.state
+        version = getattr(ctx, "protocol_version", None)
+        if session is None or (isinstance(version, str) and version_at_least(version, MODERN)):
+            return guard.state  # a 2026-07-28 request stands alone: the server is the session
         try:
             found = states.get(session)
             if found is None:

@@ -1,0 +1,88 @@
+"""``mcp guard --listen --upstream`` in front of a Streamable HTTP server, the SDK's client on
+the other side, in both protocol generations (2026-07-28 stateless, and a 2025-11-25
+session with its Mcp-Session-Id)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.conftest import REPO
+from tests.live.conftest import PYTHON, SERVERS
+from tests.live.guard.test_stdio import error_of, text
+
+pytestmark = pytest.mark.slow
+
+KEY = "sk-proj-" + "Hh1Jj2Kk3Ll4Zz5Xx6Cc7Vv8"
+
+
+@pytest.fixture
+def guard_url(
+    http_server: Callable[..., str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[str, Path, Path]]:
+    """The guard's URL in front of the shipping server over HTTP; its trace, the server's
+    call log."""
+    monkeypatch.setenv("SHIPPING_API_KEY", KEY)
+    calls, trace = tmp_path / "calls.jsonl", tmp_path / "trace.jsonl"
+    upstream = http_server(SERVERS / "shipping.py", "--call-log", str(calls))
+    process = subprocess.Popen(
+        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace),
+         "--listen", "127.0.0.1:0", "--upstream", upstream],
+        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=REPO,
+    )  # fmt: skip
+    assert process.stderr is not None
+    line = process.stderr.readline().decode()
+    found = re.search(r" at (http://\S+)", line)
+    assert found, line
+    try:
+        yield found.group(1), trace, calls
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stderr.close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_the_guard_in_front_of_an_http_server(guard_url: tuple[str, Path, Path], mode: str) -> None:
+    from mcp import Client
+
+    url, trace, calls = guard_url
+
+    async def main() -> dict[str, Any]:
+        with anyio.fail_after(60):
+            async with Client(url, mode=mode) as session:
+                return {
+                    "version": session.protocol_version,
+                    "invalid": await session.call_tool(
+                        "quote", {"destination": "MARS", "weight_kg": 1}
+                    ),
+                    "extra": await session.call_tool(
+                        "quote", {"destination": "AMS", "weight_kg": 1, "insurance": True}
+                    ),
+                    "valid": await session.call_tool(
+                        "quote", {"destination": "AMS", "weight_kg": 1}
+                    ),
+                    "secret": await session.call_tool("diagnostics", {}),
+                }
+
+    seen = anyio.run(main)
+    assert seen["version"] == ("2026-07-28" if mode == "auto" else "2025-11-25")
+    invalid = error_of(seen["invalid"])
+    assert (invalid["code"], invalid["findings"][0]["path"]) == ("schema.enum", "/destination")
+    assert invalid["findings"][0]["allowed"] == ["AMS", "BER", "LIS"]
+    assert error_of(seen["extra"])["code"] == "schema.additionalProperties"
+    assert json.loads(text(seen["valid"])) == {"ok": True, "eur": 12.5}
+    assert KEY not in text(seen["secret"]) and "<redacted openai-api-key" in text(seen["secret"])
+    received = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [c["tool"] for c in received] == ["quote", "diagnostics"]
+    assert KEY not in trace.read_text()
+    assert any(
+        line.get("event") == "tools" for line in map(json.loads, trace.read_text().splitlines())
+    )
