@@ -192,6 +192,17 @@ class GuardSession:
             )
         method = message.get("method")
         params = message.get("params")
+        if "method" in message and (
+            not isinstance(method, str)
+            or ("params" in message and not isinstance(params, dict | list))
+        ):
+            request_id = message.get("id")
+            return self._malformed(
+                data,
+                answers.INVALID_REQUEST,
+                "Invalid Request: the method must be a string, and params an object or an array",
+                request_id if type(request_id) in (str, int) else None,
+            )
         if isinstance(params, dict) and isinstance(params.get("_meta"), dict):
             self._learn_meta(params["_meta"])
         if method == "tools/call" and "id" in message:
