@@ -17,7 +17,10 @@ each frame line holds the direction, the time and the frame itself, spliced in b
 ``ms`` counts from the start of the recording. A frame changed by an injected fault carries
 ``fault`` (the rule), the frame as delivered, and the server's frame as ``original``; a frame
 withheld (an injected timeout) has ``"delivered": false``; a frame the proxy made up (a
-``list_changed`` notification) has ``"injected": true``.
+``list_changed`` notification) has ``"injected": true``. A trace ``mcp guard`` writes also marks
+each decision (``"guard": {...}``), has frames ``"from": "guard"`` (those delivered in place
+of a server's frame say which: ``"replaces": SEQ``) and ``tools`` events (the tool list it
+enforced); see :mod:`jsoncontract.live.guard.session`.
 
 :func:`read_frames` reads these traces, and also plain logs of JSON-RPC messages, one per
 line, as other recording proxies write them.

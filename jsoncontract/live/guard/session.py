@@ -125,6 +125,7 @@ class GuardSession:
         self._handshake: list[dict[str, Any]] = []
         self._counter = 0
         self._told: set[str] = set()
+        self._enforced: list[Any] | None = None  # the tool list last written to the trace
         #: the frames of calls waiting for the answer of the same keyed write, by id
         self._waiting: dict[tuple[str, Any], bytes] = {}
 
@@ -151,9 +152,14 @@ class GuardSession:
         return writer.frame(direction, data, guard=mark, replaces=replaces)
 
     def _tools_event(self) -> None:
+        """The tool list the guard enforces, written to the trace when it changed."""
         book = self.guard.book
         if self.writer is not None and book is not None:
-            self.writer.event("tools", tools=book.definitions())
+            definitions = book.definitions()
+            if definitions == self._enforced:
+                return
+            self._enforced = definitions
+            self.writer.event("tools", tools=definitions)
             for name, why in book.unusable.items():
                 self._tell(f"tool {name!r} cannot be checked and is refused: {why}")
             for name, found in book.drift.items():
