@@ -211,6 +211,18 @@ class GuardSession:
             )
         if isinstance(params, dict) and isinstance(params.get("_meta"), dict):
             self._learn_meta(params["_meta"])
+        if method == "tools/call" and "id" not in message and not self.observe:
+            # a notification is never answered, and never reaches the server unchecked
+            finding = Finding(
+                codes.ENVELOPE_MALFORMED,
+                Severity.ERROR,
+                "tools/call has no id, so it is a notification: it is not passed on",
+                hint="give every request a unique id",
+            )
+            self._record(
+                CLIENT, data, message, mark={"decision": "drop", "findings": [finding.to_dict()]}
+            )
+            return []
         if method == "tools/call" and "id" in message:
             if self._stale or self.guard.book is None:
                 seq = self._record(CLIENT, data, message, mark={"decision": "hold"})
@@ -487,15 +499,31 @@ class GuardSession:
         if learned:
             self._stale = False
             self._tools_event()
+        book = self.guard.book
+        drifted = [
+            f
+            for tool in result["tools"]
+            if isinstance(tool, dict) and book is not None
+            for f in book.drift.get(str(tool.get("name")), [])
+        ]
         if shown is result:
-            self._record(SERVER, data, message)
+            mark = (
+                {"decision": "pass", "findings": [f.to_dict() for f in drifted]}
+                if drifted
+                else None
+            )
+            self._record(SERVER, data, message, mark=mark)
             out.append(Out(CLIENT, data))
         else:
             hidden = sorted(
                 {str(t.get("name")) for t in result["tools"] if isinstance(t, dict)}
                 - {str(t.get("name")) for t in shown["tools"] if isinstance(t, dict)}
             )
-            mark = {"decision": "hide" if hidden else "flag", "tools": hidden}
+            mark = {
+                "decision": "hide" if hidden else "flag",
+                "tools": hidden,
+                "findings": [f.to_dict() for f in drifted],
+            }
             seq = self._record(SERVER, data, message, mark=mark)
             answer = {**message, "result": shown}
             encoded = _dumps(answer)

@@ -148,3 +148,9 @@ def test_the_trace_keeps_the_server_answer_and_marks_the_one_delivered_in_its_pl
     assert kept != secret and len(kept) == len(secret) and kept.startswith("sk-proj-")
     assert secret not in path.read_text()
     assert [t["name"] for t in embedded_tools([path])] == ["quote"]
+
+
+def test_a_tools_call_notification_never_reaches_the_server() -> None:
+    session = GuardSession(Guard(tools=[QUOTE]))
+    notification = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "quote"}}
+    assert session.client(frame(notification)) == []
