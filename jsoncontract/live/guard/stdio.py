@@ -65,8 +65,9 @@ class GuardProxy:
     ) -> None:
         self.spec = spec
         self.session = session
-        self._in = (client_in or sys.stdin.buffer).fileno()
-        self._client = FrameWriter((client_out or sys.stdout.buffer).fileno())
+        self._streams = (client_in, client_out)
+        self._in = -1
+        self._client = FrameWriter(-1)
         self._say = on_message or (lambda _: None)
         # held while a frame of the host is judged and written, and while the server is
         # started again: a request is never answered twice, or lost between two servers
@@ -84,6 +85,13 @@ class GuardProxy:
             ServerError: the server cannot be started.
         """
         child = self._start()
+        given_in, given_out = self._streams
+        try:
+            self._in = (given_in or sys.stdin.buffer).fileno()
+            self._client = FrameWriter((given_out or sys.stdout.buffer).fileno())
+        except BaseException:  # no host to serve: the server goes too
+            stop_server(child)
+            raise
         threading.Thread(target=self._from_client, daemon=True).start()
         threading.Thread(target=self._tick, daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
