@@ -188,7 +188,8 @@ class Frame:
 
 
 def read_frames(path: Path) -> Iterator[Frame]:
-    """The frames of a trace (or of a plain log of JSON-RPC messages), in order.
+    """The frames of a trace (or of a plain log of JSON-RPC messages), in order; of a frame
+    ``mcp guard`` delivered in place of the server's, the server's.
 
     Raises:
         InputError: the file cannot be read, or holds neither.
@@ -208,6 +209,8 @@ def read_frames(path: Path) -> Iterator[Frame]:
         if record.get(TRACE_KEY) == TRACE_NAME:
             found = True
             if "event" in record or ("frame" not in record and "text" not in record):
+                continue
+            if "replaces" in record:  # the guard's answer in place of the server's frame
                 continue
             yield Frame(
                 record.get("from") if isinstance(record.get("from"), str) else None,

@@ -407,3 +407,14 @@ def test_a_client_that_disconnects_leaves_no_child_behind(tmp_path: Path) -> Non
     process.stdout.close()
     process.wait(timeout=30)
     assert wait_gone(server)
+
+
+def test_replay_reads_the_server_s_answers_from_a_guard_trace(session: dict[str, Any]) -> None:
+    from jsoncontract.live.replay import canonical, load_recording
+
+    recording = load_recording(session["trace"])
+    answers = recording.calls[("diagnostics", canonical({}))]
+    assert len(answers) == 1
+    shown = answers[0]["result"]["content"][0]["text"]
+    assert "<redacted" not in shown and KEY not in shown  # the server's, its key a stand-in
+    assert json.loads(shown)["SHIPPING_API_KEY"].startswith("sk-proj-")
