@@ -189,10 +189,13 @@ class GuardHttpProxy(HttpProxy):
                 outs.extend(route.session.server(message))
             return outs
 
-        async def settle(route: _Route, outs: list[Out], mine: Any) -> tuple[Out | None, list[Out]]:
+        async def settle(
+            route: _Route, outs: list[Out], mine: Any, body: bytes | None = None
+        ) -> tuple[Out | None, list[Out]]:
             """Carry out ``outs``: the guard's own requests go upstream (their outs carried
             out in turn), answers and forwards of other waiting POSTs are handed to them;
-            the out that concerns this request (``mine``), if any, and those handed on."""
+            the out that concerns this request (its id ``mine``, or, for a message without
+            one, its ``body`` passed on), if any, and those handed on."""
             found: Out | None = None
             handed: list[Out] = []
             queue = list(outs)
@@ -202,7 +205,9 @@ class GuardHttpProxy(HttpProxy):
                 if out.to != CLIENT and isinstance(target, str) and target.startswith(OWN_ID):
                     queue.extend(await own_request(route, out.data))
                     continue
-                if mine is not None and target == mine and found is None:
+                if found is None and (
+                    (mine is not None and target == mine) or (mine is None and out.data == body)
+                ):
                     found = out
                     continue
                 future = route.waiting.pop(_key(target), None) if target is not None else None
@@ -246,13 +251,13 @@ class GuardHttpProxy(HttpProxy):
             if mine is not None:
                 future = asyncio.get_running_loop().create_future()
                 route.waiting[_key(mine)] = future
-            found, _ = await settle(route, route.session.client(body), mine)
+            found, _ = await settle(route, route.session.client(body), mine, body)
             if found is None and future is not None:
                 found = await future
             if future is not None:
                 route.waiting.pop(_key(mine), None)
-            if found is None:  # a notification or a response of the client, passed on
-                await passthrough(request, route, headers, body, scope, receive, send)
+            if found is None:  # kept from the server (a tools/call notification)
+                await Response(status_code=202)(scope, receive, send)
                 return
             if found.to == CLIENT:
                 await Response(found.data, media_type="application/json")(scope, receive, send)
