@@ -29,7 +29,7 @@ and the findings (and what would have been done: :attr:`Verdict.would`) are stil
     ...     "properties": {"a": {"type": "integer"}}, "required": ["a"]}}])
     >>> verdict = guard.call({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
     ...     "params": {"name": "add", "arguments": {"a": "2"}}})
-    >>> verdict.action, verdict.findings[0].code, verdict.answer["result"]["isError"]
+    >>> verdict.action.value, verdict.findings[0].code, verdict.answer["result"]["isError"]
     ('refuse', 'schema.type', True)
 """
 
