@@ -464,11 +464,16 @@ class Guard:
     # -- answers ------------------------------------------------------------------------------
 
     def result(
-        self, verdict: Verdict, message: dict[str, Any], state: GuardState | None = None
+        self,
+        verdict: Verdict,
+        message: dict[str, Any],
+        state: GuardState | None = None,
+        raw: bytes | None = None,
     ) -> tuple[ResultDecision, list[Released]]:
         """Run the result stage over the server's answer to a forwarded call; keep the
         retry budget and the idempotency table. Returns the decision and the calls that
-        waited for this answer."""
+        waited for this answer. ``raw``: the answer's frame, when the caller has it (it
+        spares the leak checks where no marker of a leak is in it)."""
         state = state or self.state
         call = verdict.call
         if call is None:
@@ -490,6 +495,7 @@ class Guard:
             checks=self.checks,
             settings=self.settings,
             version=verdict.version,
+            raw=raw,
         )
         with self._lock:
             count = self._outcome(verdict, state, decision.failed)

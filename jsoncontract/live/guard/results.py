@@ -135,6 +135,32 @@ def scrubbed(value: Any) -> Any:
     return map_strings(value, change)
 
 
+def quiet(raw: bytes) -> bool:
+    """Whether an answer, as the bytes of its frame, can hold no stack trace, HTML page or
+    secret: once the escapes JSON puts in a string are undone, none of their markers is in
+    it (:func:`~jsoncontract.pipeline.leaks.may_leak`,
+    :func:`~jsoncontract.redact.may_hold_secret`). The result stage then skips its leak
+    checks, which would find nothing (a quarter of its time on a small answer); a ``\\u``
+    escape, which may spell a marker, is never quiet."""
+    from jsoncontract.pipeline.leaks import may_leak
+    from jsoncontract.redact import may_hold_secret
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if "\\u" in text:
+        return False
+    for escaped, plain in _ESCAPES:
+        text = text.replace(escaped, plain)
+    return not may_leak(text) and not may_hold_secret(text)
+
+
+#: The escapes of a JSON string undone before the markers are looked for (any other
+#: escape leaves its backslash, which :func:`~jsoncontract.pipeline.leaks.may_leak` counts).
+_ESCAPES: Final = (('\\"', '"'), ("\\n", "\n"), ("\\t", "\t"), ("\\/", "/"))
+
+
 def judge_result(
     call: ToolCall,
     checked: CallResult,
@@ -145,9 +171,11 @@ def judge_result(
     checks: ResultChecks,
     settings: GuardSettings,
     version: str | None,
+    raw: bytes | None = None,
 ) -> ResultDecision:
     """Run the result stage over a server's answer to ``call`` and decide what the client
-    gets (see the module). ``checked`` is the outcome of the call's argument gates."""
+    gets (see the module). ``checked`` is the outcome of the call's argument gates; ``raw``
+    the answer's frame, when the caller has it (a :func:`quiet` one skips the leak checks)."""
     from jsoncontract.capture.base import DocContext
     from jsoncontract.capture.mcp import result as read_result
     from jsoncontract.pipeline.result import failed as says_failed
@@ -155,6 +183,8 @@ def judge_result(
     ctx = DocContext(call.source.file, call.source.line)
     result = read_result(message, ctx, session, call.call_id)
     call.result = result
+    if raw is not None and checks.settings.leaks and quiet(raw):
+        checks = _without_leaks(checks)
     findings = list(result.load_findings) + list(checks.check(call, tool, checked))
     failed = result.is_error is True or says_failed(result)
     if settings.observe:
@@ -201,6 +231,21 @@ def judge_result(
     if action == "pass":
         return ResultDecision("pass", findings, failed)
     return ResultDecision(action, findings, failed, answer, labels)
+
+
+_WITHOUT_LEAKS: dict[int, ResultChecks] = {}
+
+
+def _without_leaks(checks: ResultChecks) -> ResultChecks:
+    """The result gate with the same settings but its leak checks (kept per gate)."""
+    from dataclasses import replace
+
+    from jsoncontract.pipeline.result import ResultChecks
+
+    found = _WITHOUT_LEAKS.get(id(checks))
+    if found is None or found.settings != replace(checks.settings, leaks=False):
+        found = _WITHOUT_LEAKS[id(checks)] = ResultChecks(replace(checks.settings, leaks=False))
+    return found
 
 
 def _replacement(

@@ -463,7 +463,7 @@ class GuardSession:
         return [Out(CLIENT, data)]
 
     def _call_answer(self, verdict: Verdict, message: dict[str, Any], data: bytes) -> list[Out]:
-        decision, released = self.guard.result(verdict, message, self.state)
+        decision, released = self.guard.result(verdict, message, self.state, data)
         mark: dict[str, Any] = {"decision": decision.action}
         if decision.findings:
             mark["findings"] = [f.to_dict() for f in decision.findings]

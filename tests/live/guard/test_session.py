@@ -154,3 +154,33 @@ def test_a_tools_call_notification_never_reaches_the_server() -> None:
     session = GuardSession(Guard(tools=[QUOTE]))
     notification = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "quote"}}
     assert session.client(frame(notification)) == []
+
+
+def test_only_an_answer_without_any_marker_of_a_leak_skips_the_leak_checks() -> None:
+    from jsoncontract.live.guard.results import quiet
+
+    def text(value: str) -> bytes:
+        return frame(
+            {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": value}]}}
+        )
+
+    assert quiet(text(json.dumps({"ok": True, "eur": 12.5})))
+    assert not quiet(text('Traceback (most recent call last):\n  File "a.py", line 1'))
+    assert not quiet(text("<!DOCTYPE html><title>502</title>"))
+    assert not quiet(text("key sk-proj-" + "Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8"))
+    assert not quiet(
+        b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"\\u0073k-proj-Aa1Bb2Cc3Dd4Ee5Ff6"}]}}'
+    )
+    assert not quiet(text("C:\\path"))
+    assert not quiet(b"\xff\xfe")
+
+
+def test_a_secret_spelt_with_escapes_is_still_masked() -> None:
+    session = GuardSession(Guard(tools=[QUOTE]))
+    session.client(call(1, {"destination": "AMS"}))
+    raw = (
+        b'{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":'
+        b'[{"type":"text","text":"\\u0073k-proj-Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8"}]}}'
+    )
+    (delivered,) = decoded(session.server(raw))
+    assert delivered[1]["result"]["content"][0]["text"].startswith("<redacted openai-api-key")
