@@ -54,13 +54,15 @@ class ResultDecision:
     """What becomes of one answer: ``action`` is ``pass`` (delivered as it came),
     ``mask`` (secrets or structured content taken out), or ``replace`` (an error result in
     its place); ``answer`` is what the client gets (``None``: the server's, unchanged);
-    ``failed`` whether the answer says the call failed (for the retry budget)."""
+    ``failed`` whether the answer says the call failed (for the retry budget); ``would``,
+    in shadow mode, what enforcing would have done."""
 
     action: str
     findings: list[Finding]
     failed: bool
     answer: dict[str, Any] | None = None
     masked: list[str] = field(default_factory=list)
+    would: str | None = None  # with ``observe``: what enforcing would have done
 
 
 def map_strings(value: Any, change: Callable[[str], str], depth: int = _DEPTH) -> Any:
@@ -187,8 +189,22 @@ def judge_result(
         checks = _without_leaks(checks)
     findings = list(result.load_findings) + list(checks.check(call, tool, checked))
     failed = result.is_error is True or says_failed(result)
+    decision = _decide(message, call, findings, failed, settings, version)
     if settings.observe:
-        return ResultDecision("pass", findings, failed)
+        would = decision.action if decision.action != "pass" else None
+        return ResultDecision("pass", findings, failed, would=would)
+    return decision
+
+
+def _decide(
+    message: dict[str, Any],
+    call: ToolCall,
+    findings: list[Finding],
+    failed: bool,
+    settings: GuardSettings,
+    version: str | None,
+) -> ResultDecision:
+    """What enforcing makes of an answer with these findings."""
     request_id = message.get("id")
     name = call.tool or "the tool"
     replacing = [f for f in findings if f.code in _REPLACING and f.severity is Severity.ERROR]

@@ -465,6 +465,8 @@ class GuardSession:
     def _call_answer(self, verdict: Verdict, message: dict[str, Any], data: bytes) -> list[Out]:
         decision, released = self.guard.result(verdict, message, self.state, data)
         mark: dict[str, Any] = {"decision": decision.action}
+        if decision.would is not None:
+            mark["would"] = decision.would
         if decision.findings:
             mark["findings"] = [f.to_dict() for f in decision.findings]
         seq = self._record(SERVER, data, message, mark=mark)

@@ -445,7 +445,7 @@ def test_observe_forwards_everything_and_says_what_it_would_have_done() -> None:
     assert verdict.answer is None and verdict.findings[0].code == "schema.type"
     assert verdict.mark()["would"] == "refuse"
     decision, _ = gate.result(verdict, answer(1, "key sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8 leaked"))
-    assert decision.action == "pass" and decision.answer is None
+    assert decision.action == "pass" and decision.answer is None and decision.would == "replace"
     assert "result.secret" in [f.code for f in decision.findings]
 
 
