@@ -225,9 +225,8 @@ class GuardSession:
             return []
         if method == "tools/call" and "id" in message:
             if self._stale or self.guard.book is None:
-                seq = self._record(CLIENT, data, message, mark={"decision": "hold"})
+                self._record(CLIENT, data, message, mark={"decision": "hold"})
                 self._held.append(_Held(message, data))
-                del seq
                 return self._ask_tools()
             return self._gate(message, data)
         if method == "initialize":
@@ -258,8 +257,7 @@ class GuardSession:
             hint="send one JSON-RPC message per line",
         )
         mark = {"decision": "pass" if self.observe else "refuse", "findings": [finding.to_dict()]}
-        seq = self._record(CLIENT, data, None, mark=mark)
-        del seq
+        self._record(CLIENT, data, None, mark=mark)
         if self.observe:
             return [Out(SERVER, data)]
         answer = _dumps(answers.protocol_error(request_id, code, message))
