@@ -109,6 +109,30 @@ def plain_suffix(path: Path | str) -> str:
     return name.suffix.lower()
 
 
+#: Files that mark a project's root: what a suite or a rules file names stays inside it.
+PROJECT_MARKS: Final = (".git", "jsoncontract.toml", "pyproject.toml")
+
+
+def inside_project(base: Path, relative: str) -> bool:
+    """Whether ``relative`` (a path a suite or a rules file names, relative to ``base``,
+    the directory of that file) stays inside the project: not absolute, and neither ``..``
+    nor a symbolic link leading out of the nearest directory at or above ``base`` that holds
+    ``.git``, ``jsoncontract.toml`` or ``pyproject.toml`` (when there is none: the directory
+    above ``base``), or out of the working directory, where the command was run."""
+    if not relative or Path(relative).is_absolute():
+        return False
+    try:
+        here = base.resolve()
+        root = next(
+            (d for d in (here, *here.parents) if any((d / m).exists() for m in PROJECT_MARKS)),
+            here.parent,
+        )
+        target = (base / relative).resolve()
+        return target.is_relative_to(root) or target.is_relative_to(Path.cwd().resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class Found:
     """A file to read: ``named`` on the command line, or found under a named directory

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from jsoncontract._files import is_stream
 from jsoncontract.capture.ledger import WINDOW
@@ -29,10 +29,11 @@ from jsoncontract.pipeline.checker import (
     SessionGate,
 )
 from jsoncontract.pipeline.fast import build_lane
+from jsoncontract.pipeline.runner import counted, encoded_runs, marked, plan, splits
 from jsoncontract.tools.toolset import ToolSet
 
 if TYPE_CHECKING:
-    from jsoncontract.baseline import Baseline, BaselineMatcher
+    from jsoncontract.baseline import Baseline
 
 
 def _toolset(
@@ -158,8 +159,8 @@ def iter_results(
         from jsoncontract.pipeline import parallel
 
         names = [str(c) for c in captures]
-        if parallel.can_fork() and parallel.splits(checker) and not any(map(is_stream, names)):
-            parts = parallel.plan(reader.find(names))
+        if parallel.can_fork() and splits(checker) and not any(map(is_stream, names)):
+            parts = plan(reader.find(names))
             if len(parts) > 1:
                 yield from parallel.iter_parallel(
                     parts,
@@ -192,72 +193,6 @@ def iter_results(
         run_findings = list(checker.findings)
         for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
-
-
-def counted(
-    results: Iterable[CallResult | PassedCall], summary: Summary
-) -> Iterator[CallResult | PassedCall]:
-    """``results``, each counted into ``summary`` as it passes (in input order: latencies
-    are summed as one run sums them)."""
-    add, add_passed = summary.add, summary.add_passed  # a fast trace: a result every µs
-    for result in results:
-        if type(result) is PassedCall:
-            add_passed(result.tool)
-        else:
-            add(result)  # type: ignore[arg-type]
-        yield result
-
-
-def marked(
-    results: Iterable[CallResult | PassedCall], matcher: BaselineMatcher
-) -> Iterator[CallResult | PassedCall]:
-    """``results``, the findings of each marked ``new`` or ``unchanged`` against a
-    baseline, in input order (a passed call has none)."""
-    for result in results:
-        if type(result) is CallResult and result.findings:
-            result.findings = matcher.mark(result.findings)
-        yield result
-
-
-#: Results per run when a run in one process encodes them for a JSON report.
-_RUN: Final = 4096
-
-
-def encoded_runs(
-    checked: Iterable[CallResult | PassedCall], summary: Summary | None, keep: str
-) -> Iterator[ResultRun]:
-    """Results counted and encoded for a JSON report, a run of them at a time, as the
-    workers of a parallel run hand them back (less work per call than one result at a
-    time through the summary and the reporter)."""
-    from jsoncontract.reporters.check_json import PassedEntries, encode_result
-
-    entry = PassedEntries().entry
-    entries: list[bytes] = []
-    counted = Summary()
-    add_passed, count = counted.add_passed, counted.count
-    time = summary.time if summary is not None else None
-    for result in checked:
-        if type(result) is PassedCall:
-            if keep == "all":
-                entries.append(entry(result))
-            add_passed(result.tool)
-        else:
-            assert type(result) is CallResult
-            if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
-                entries.append(encode_result(result))
-            count(result)
-            if time is not None and result.call.result is not None:
-                time(result.call)  # in order, into the run's summary
-        if counted.calls >= _RUN:
-            if summary is not None:
-                summary.merge(counted)
-            yield ResultRun(counted, b"\n".join(entries))
-            entries, counted = [], Summary()
-            add_passed, count = counted.add_passed, counted.count
-    if counted.calls:
-        if summary is not None:
-            summary.merge(counted)
-        yield ResultRun(counted, b"\n".join(entries))
 
 
 def check(

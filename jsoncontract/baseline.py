@@ -7,7 +7,7 @@ fails only on what is new: ``lint --baseline lint.json``. Each finding of the ru
 :attr:`~jsoncontract.model.BaselineState.NEW` when not; unchanged findings are still
 reported (SARIF says ``baselineState``) but no longer decide the exit code.
 
-A finding is identified by :func:`~jsoncontract.reporters.findings.fingerprint`: its code,
+A finding is identified by :func:`~jsoncontract.project.fingerprint`: its code,
 file (relative to the project root), tool and JSON Pointer, which survive line moves and
 rewording. Identical fingerprints are counted: a baseline holding a finding twice absorbs
 two occurrences, and a third is new.
@@ -31,19 +31,14 @@ root-relative paths and fingerprints, and work from anywhere in the project).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import BaselineState, Finding, Severity, Source
-
-if TYPE_CHECKING:
-    from jsoncontract.lint.report import LintReport
-    from jsoncontract.model import CallResult
-    from jsoncontract.suites.model import TestReport
 
 #: The commands that take a baseline.
 COMMANDS: Final = ("check", "lint", "test")
@@ -83,7 +78,7 @@ class Baseline:
             path: the report.
             command: the command comparing with it; a report of another command is refused.
             root: the project root (default:
-                :func:`~jsoncontract.reporters.findings.project_root`).
+                :func:`~jsoncontract.project.project_root`).
 
         Raises:
             InputError: the file cannot be read, or is no report jsoncontract wrote.
@@ -117,29 +112,6 @@ class Baseline:
 
     # -- each command's results ------------------------------------------------------------
 
-    def mark_results(self, results: Iterable[CallResult]) -> Iterator[CallResult]:
-        """``check`` results as they stream, their findings marked."""
-        matcher = self.matcher()
-        for result in results:
-            if result.findings:
-                result.findings = matcher.mark(result.findings)
-            yield result
-
-    def mark_lint(self, report: LintReport) -> None:
-        """Mark every finding of a lint report (suppressed ones stay as they are)."""
-        matcher = self.matcher()
-        for item in report.findings:
-            item.baseline = matcher.state(item.finding)
-
-    def mark_test(self, report: TestReport) -> None:
-        """Mark every case of a test run that did not pass."""
-        from jsoncontract.reporters.suite_ci import as_finding
-
-        matcher = self.matcher()
-        for outcome in report.outcomes:
-            if not outcome.ok:
-                outcome.baseline = matcher.state(as_finding(outcome))
-
 
 class BaselineMatcher:
     """Says, finding by finding, whether the baseline holds it (using each baseline
@@ -172,15 +144,17 @@ def counts(finding: Finding) -> bool:
 def _root(root: str | Path | None) -> str:
     import os
 
-    from jsoncontract.reporters.findings import project_root
+    from jsoncontract.project import project_root
 
     return os.path.abspath(root if root is not None else project_root())  # noqa: PTH100
 
 
 def _fingerprint(finding: Finding, root: str) -> str:
-    from jsoncontract.reporters.findings import fingerprint
+    """The fingerprint of a finding read from a baseline: from its file's name alone (a
+    baseline never makes the run look at a path it names)."""
+    from jsoncontract.project import fingerprint
 
-    return fingerprint(finding, root)
+    return fingerprint(finding, root, lexical=True)
 
 
 def _json_lines(data: bytes, name: str) -> list[Any]:

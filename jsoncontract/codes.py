@@ -29,12 +29,62 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from jsoncontract.model import Severity
 
-if TYPE_CHECKING:
-    from jsoncontract.reporters.findings import RuleMeta
+# -- what a report says about a code (SARIF's rules, the lint rules' pages) ------------------
+
+PROJECT_URL: Final = "https://github.com/jsoncontract/jsoncontract"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleMeta:
+    """What a report says about a rule (or a finding code) besides its findings.
+
+    ``summary`` is one short sentence, ``description`` a paragraph saying more (what is
+    checked and why; SARIF's ``fullDescription``), ``help_markdown`` the full documentation;
+    ``security_severity`` (0 to 10) marks security rules for code-scanning dashboards.
+    """
+
+    code: str
+    name: str
+    summary: str
+    severity: Severity = Severity.WARNING
+    help_markdown: str = ""
+    help_uri: str | None = None
+    tags: tuple[str, ...] = ()
+    security_severity: float | None = None
+    description: str = ""
+
+
+_LINK: Final = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+#: A code span: a run of backticks, the code, the same run (CommonMark).
+_CODE: Final = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown help as plain text (SARIF's ``help.text``, for viewers that do not render
+    Markdown): links spelt ``text (url)``, emphasis and code marks dropped.
+
+    >>> plain_text("Wrapped in a fence (```` ```json ``` ````): see [docs](u), **now**.")
+    'Wrapped in a fence (```json ```): see docs (u), now.'
+    """
+    text = _CODE.sub(lambda m: _unspaced(m.group(2)), markdown)
+    text = _LINK.sub(r"\1 (\2)", text)
+    return text.replace("**", "")
+
+
+def _unspaced(code: str) -> str:
+    """A code span's text: one space either side is padding when both are there."""
+    if len(code) > 2 and code.startswith(" ") and code.endswith(" ") and code.strip():
+        return code[1:-1]
+    return code
+
+
+# -- the catalog ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -1520,7 +1570,31 @@ SESSION_LATE_RESULT: Final = _code(
     "a result that arrived after its call was checked without it",
     "A result came too far after its call (more lines, or files, than `--result-window`) "
     "to be paired with it: the call was checked without its result, and the result was "
-    "not checked. Pass a larger `--result-window` (or `[check] result_window`).",
+    "checked on its own (its leaks, its envelope, its structured content), reported over "
+    "the run. Business rules over the result, which need the call's arguments, did not "
+    "run. Pass a larger `--result-window` (or `[check] result_window`).",
+    severity=WARNING,
+)
+SESSION_CONFLICTING_RESULT: Final = _code(
+    SESSION,
+    "session.conflicting_result",
+    "a second result for one call that says something else than the first",
+    "One call got two results that differ: two tool messages for one call id, or a later "
+    "history that shows another result (or other arguments) than the one the model was "
+    "given. Which one the model saw cannot be told. Both are checked; the second is "
+    "reported over the run. Answer each call once, and never edit a history's results.",
+    severity=WARNING,
+)
+SESSION_REUSED_CALL_ID: Final = _code(
+    SESSION,
+    "session.reused_call_id",
+    "one call id given to calls of other tools or other arguments",
+    "A model-hop call id (an OpenAI `call_...`, an Anthropic `toolu_...`, a Gemini id, a "
+    "span's `gen_ai.tool.call.id`) names another call than the one first seen with it: "
+    "another tool, or other arguments. Each is counted and checked as a call of its own; "
+    "a result of that id can no longer be told to answer one or the other. The same call "
+    "seen again (a history, an execute-tool span) keeps its id and is one call. Give "
+    "every call an id of its own; a retry is a new call with a new id.",
     severity=WARNING,
 )
 SESSION_MISSING_RESULT: Final = _code(
@@ -1757,8 +1831,6 @@ def code_rule(code: str, severity: Severity | None = None) -> RuleMeta:
     """What a report (SARIF) says about ``code``: its summary, its page as help, and the
     link to its entry in ``docs/codes.md``. ``severity`` is the level of its findings when
     it differs from the catalog's default (a rule's own severity)."""
-    from jsoncontract.reporters.findings import RuleMeta, plain_text
-
     entry = CATALOG.get(code)
     return RuleMeta(
         code=code,

@@ -10,7 +10,6 @@ Command-line flags override the file.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,37 +19,10 @@ import orjson
 
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError, InputError
+from jsoncontract.settings import Config, read_config
 
 CONFIG_NAME: Final = "jsoncontract.toml"
 PYPROJECT: Final = "pyproject.toml"
-#: The largest config file read (a device or a pipe is read no further).
-MAX_CONFIG_BYTES: Final = 16 * 1024 * 1024
-
-
-@dataclass(frozen=True, slots=True)
-class Config:
-    """A loaded configuration: its file (``None`` when there is none) and its table."""
-
-    path: Path | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def root(self) -> Path:
-        """The directory that relative paths in the file start from."""
-        return self.path.parent if self.path is not None else Path.cwd()
-
-    def section(self, name: str) -> dict[str, Any]:
-        """One section (``[check]``, ``[lint]``...), empty when absent."""
-        value = self.data.get(name)
-        return value if isinstance(value, dict) else {}
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """A top-level value."""
-        return self.data.get(key, default)
-
-    def paths(self, values: list[str] | None) -> list[Path]:
-        """Paths from the file, made relative to it."""
-        return [self.root / v for v in values or ()]
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -65,23 +37,6 @@ def find_config(start: Path | None = None) -> Path | None:
         if pyproject.is_file() and _has_table(pyproject):
             return pyproject
     return None
-
-
-def read_config(path: Path) -> bytes:
-    """A config file's bytes (empty is fine: no settings), read no further than
-    :data:`MAX_CONFIG_BYTES` (a device or a pipe has no end).
-
-    Raises:
-        InputError: the file cannot be read, or is larger.
-    """
-    try:
-        with path.open("rb") as stream:
-            raw = stream.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise InputError(exc.strerror or str(exc), file=str(path)) from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise InputError(f"over the {MAX_CONFIG_BYTES // 2**20} MiB limit", file=str(path))
-    return raw
 
 
 def _has_table(pyproject: Path) -> bool:

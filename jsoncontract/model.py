@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Final
 
 from jsoncontract.stats import ToolStats
@@ -115,12 +116,19 @@ class BaselineState(StrEnum):
 
 @dataclass(slots=True)
 class Source:
-    """Where something came from: a file, a 1-based line, and a JSON Pointer inside it."""
+    """Where something came from: a file, a 1-based line, and a JSON Pointer inside it.
+
+    A file name that holds a secret (a key pasted into a capture's name) is kept masked
+    (:func:`~jsoncontract.redact.masked`): no report shows it.
+    """
 
     file: str
     line: int | None = None
     column: int | None = None
     pointer: str | None = None
+
+    def __post_init__(self) -> None:
+        self.file = shown_name(self.file)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``{"file":..,"line":..}`` object of the JSON report (``None`` parts left out)."""
@@ -137,6 +145,14 @@ class Source:
         if self.column is None:
             return f"{self.file}:{self.line}"
         return f"{self.file}:{self.line}:{self.column}"
+
+
+@lru_cache(maxsize=4096)
+def shown_name(name: str) -> str:
+    """A file name as reports may show it: a secret in it masked (remembered per name)."""
+    from jsoncontract.redact import masked
+
+    return masked(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +338,9 @@ class ToolResult:
         session: the MCP session it belongs to, for MCP results.
         load_findings: what was already wrong with the result's envelope when it was read
             (stage ``result``).
+        sighting: at the MCP and downstream hops, the key its dialect pairs it by, when the
+            id's text alone would not do (a JSON-RPC id with its type: ``1`` and ``"1"`` are
+            two ids); the call it answers has the same. Never reported.
     """
 
     hop: Hop | None
@@ -341,6 +360,7 @@ class ToolResult:
     in_history: bool = False
     session: McpSession | None = field(default=None, repr=False)
     load_findings: list[Finding] = field(default_factory=list)
+    sighting: str | None = field(default=None, repr=False)
 
     @property
     def duration_ms(self) -> float | None:
@@ -396,7 +416,8 @@ class ToolCall:
     - ``sighting``: for a call without an id, a key its dialect gives every sighting of one
       call (a Gemini call in a response, then in the next request's history; an
       OpenTelemetry ``tool_call`` part, its execute-tool span, the next span's history), by
-      which the reader's ledger tells them to be one call; never reported.
+      which the reader's ledger tells them to be one call; at the MCP hop, the JSON-RPC id
+      with its type (its result has the same); never reported.
     """
 
     hop: Hop | None
@@ -424,6 +445,30 @@ class ToolCall:
         return result.message if result is not None and self.hop is Hop.MCP else None
 
 
+def locate(findings: list[Finding], call: ToolCall) -> list[Finding]:
+    """Fill each finding's hop, tool, call id and source from its call."""
+    hop, tool, call_id, source = call.hop, call.tool, call.call_id, call.source
+    # The constructor directly: dataclasses.replace costs three times as much, and a
+    # fixture run locates tens of thousands of findings.
+    return [
+        Finding(
+            f.code,
+            f.severity,
+            f.message,
+            f.path,
+            f.stage,
+            f.hop or hop,
+            f.tool or tool,
+            f.call_id or call_id,
+            f.keyword,
+            f.schema_path,
+            f.source or source,
+            f.hint,
+        )
+        for f in findings
+    ]
+
+
 class EventKind(StrEnum):
     """What a :class:`TraceEvent` reports."""
 
@@ -438,6 +483,12 @@ class EventKind(StrEnum):
     #: a result that arrived after its call had been handed on unanswered, further from it
     #: than the reader waits (``result`` holds it)
     LATE_RESULT = "late_result"
+    #: a second result for one call that says something else than the first (``result``
+    #: holds it)
+    CONFLICTING_RESULT = "conflicting_result"
+    #: a model-hop call id given to another call (another tool, other arguments) than the
+    #: one that had it (``call`` is the new call, ``earlier`` where the first was read)
+    REUSED_CALL_ID = "reused_call_id"
 
 
 @dataclass(slots=True)
@@ -446,7 +497,9 @@ class TraceEvent:
 
     :meth:`~jsoncontract.capture.reader.CaptureReader.read_trace` yields these between the
     calls; ``session`` is the MCP session after the event, ``result`` the result of an
-    orphan or late result, ``message`` the message the event was read from.
+    orphan, late or conflicting result, ``message`` the message the event was read from;
+    ``call`` and ``earlier``, for a reused call id, the new call and where the call that
+    had the id first was read.
     """
 
     kind: EventKind
@@ -454,6 +507,8 @@ class TraceEvent:
     session: McpSession | None = None
     result: ToolResult | None = None
     message: Any = field(default=None, repr=False)
+    call: ToolCall | None = field(default=None, repr=False)
+    earlier: Source | None = None
 
 
 @dataclass(slots=True)

@@ -32,8 +32,7 @@ from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
     from jsoncontract._files import Positions
-    from jsoncontract.config import Config
-    from jsoncontract.settings import ReportSettings
+    from jsoncontract.settings import Config, ReportSettings
 
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
@@ -565,8 +564,8 @@ def pin_settings(
         UsageError: no tool definitions, or ``changed`` without ``check`` or without the
             config's tools.
     """
-    from jsoncontract.reporters.interface import ReportOptions
     from jsoncontract.settings import (
+        ReportOptions,
         ReportSettings,
         among,
         exclude_patterns,

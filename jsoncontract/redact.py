@@ -12,7 +12,7 @@ Every report that quotes a payload hides secrets through this module, in one of 
 - :func:`pointer_is_sensitive`, for code that only needs to know (a hint that would repeat
   the value).
 
-A hidden value is replaced by its :func:`fingerprint`, a short stable hash, so two reports
+A hidden value is replaced by its :func:`placeholder`, a short stable hash, so two reports
 can still be compared without either one leaking the value. ``--show-values`` turns all of
 this off.
 
@@ -58,7 +58,8 @@ from jsoncontract.pointer import join_pointer, pointer_tokens
 SENSITIVE_NAMES: Final = re.compile(
     r"(?i)(pass(word|wd|phrase)?|secret|token(?!s|_?count|_?type|izer)|api[_-]?key|apikey|"
     r"auth(orization)?|"
-    r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$)"
+    r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$|"
+    r"signature)"
 )
 #: Containers nested deeper than this are hidden whole rather than searched.
 SEARCH_DEPTH: Final = 100
@@ -198,12 +199,15 @@ SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
         "assigned-secret",
         "a secret-named setting given a value in text (OPENAI_API_KEY=..., password: ...)",
         r"(?i:\b[a-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|"
-        r"credential|private[_-]?key)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
-        r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}))",
+        r"credential|private[_-]?key|signature)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
+        # the whole value: past an & that starts no other name=value pair (a=b&3horse)
+        r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}"
+        r"(?:&(?![^\s\"',;&<>=]*=)[^\s\"',;&<>]+)*))",
         markers=(
             "pass",
             "secret",
             "token",
+            "signature",
             "api_key",
             "api-key",
             "apikey",
@@ -318,7 +322,7 @@ def digest(value: Any) -> str | None:
     return hashlib.sha256(data).hexdigest()[:8]
 
 
-def fingerprint(value: Any) -> str:
+def placeholder(value: Any) -> str:
     """A short stable hash standing in for a hidden value: ``<redacted sha256:1a2b3c4d>``.
 
     Member order does not change it; a value too deep to hash gets a fixed text instead.
@@ -329,8 +333,8 @@ def fingerprint(value: Any) -> str:
     return f"<redacted sha256:{hashed}>"
 
 
-def is_fingerprint(value: Any) -> TypeGuard[str]:
-    """Whether ``value`` is what :func:`fingerprint` (or a value pattern) puts in place of a
+def is_placeholder(value: Any) -> TypeGuard[str]:
+    """Whether ``value`` is what :func:`placeholder` (or a value pattern) puts in place of a
     hidden value."""
     return isinstance(value, str) and value.startswith(_PREFIXES) and value.endswith(">")
 
@@ -401,8 +405,31 @@ def _where(match: re.Match[str]) -> tuple[int, int, int]:
     return index, match.start(), match.end()
 
 
+#: Values this process took from the environment to reach a server (``${VAR}`` in a host
+#: config): credentials by where they came from, whatever their form (see :func:`hide`).
+_HIDDEN: Final[dict[str, str]] = {}
+#: Shorter values are not hidden in text (they would hide too much of it).
+_SHORTEST_HIDDEN: Final = 4
+
+
+def hide(value: str) -> None:
+    """Mask ``value`` wherever :func:`masked` (and so every error line and report text)
+    runs from now on: a value expanded from the environment never shows.
+
+    >>> hide("q1w2e3-secret-path"); masked("GET /q1w2e3-secret-path/mcp")
+    'GET /<redacted environment-value sha256:7025ceb4>/mcp'
+    """
+    if len(value) >= _SHORTEST_HIDDEN and value not in _HIDDEN:
+        _HIDDEN[value] = f"<redacted environment-value sha256:{digest(value)}>"
+        _masked.cache_clear()
+
+
 def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
+    if _HIDDEN:
+        for value in sorted(_HIDDEN, key=len, reverse=True):
+            if value in text:
+                text = text.replace(value, _HIDDEN[value])
     if not may_hold_secret(text):
         return text
     return _any_secret().sub(_label_of, text)
@@ -438,6 +465,43 @@ _REMEMBERED_TEXT: Final = 1000
 def _masked(text: str) -> str:
     """:func:`masked`, remembered."""
     return _mask(text)
+
+
+def masked_pointer(pointer: str) -> str:
+    """A JSON Pointer with every member name (token) that holds a secret by its form masked
+    as :func:`masked` masks text: a payload's member names are payload too.
+
+    >>> masked_pointer("/args/sk-abcdefghijklmnopqrstuvwx/n")
+    '/args/<redacted openai-api-key sha256:ad41cd91>/n'
+    """
+    if not may_hold_secret(pointer):
+        return pointer
+    return join_pointer("", *(masked(token) for token in pointer_tokens(pointer)))
+
+
+def masked_names(pointer: str, *texts: str | None) -> tuple[str | None, ...]:
+    """``pointer`` masked as :func:`masked_pointer` masks it, and ``texts`` (a message, a
+    hint that name the members of the pointer) with each member name that was masked in it
+    masked the same way; the same objects when nothing holds a secret.
+
+    >>> key = "sk-abcdefghijklmnopqrstuvwx"
+    >>> masked_names(f"/{key}", f"{key!r} is not allowed")[1]
+    "'<redacted openai-api-key sha256:ad41cd91>' is not allowed"
+    """
+    if not may_hold_secret(pointer):
+        return (pointer, *texts)
+    tokens = pointer_tokens(pointer)
+    hidden = [(t, masked(t)) for t in tokens]
+    hidden = [(t, m) for t, m in hidden if m != t]
+    if not hidden:
+        return (pointer, *texts)
+    out: list[str | None] = [join_pointer("", *(masked(t) for t in tokens))]
+    for text in texts:
+        if text is not None:
+            for token, mask in hidden:
+                text = text.replace(token, mask)
+        out.append(text)
+    return tuple(out)
 
 
 def masked_value(value: Any) -> Any:
@@ -479,22 +543,22 @@ def _shown_string(text: str, header: bool) -> str:
     """A string as a report shows it: a header value that looks random is hidden whole,
     else each value-pattern secret in it is."""
     if header and looks_random(text):
-        return fingerprint(text)
+        return placeholder(text)
     return _mask(text)
 
 
 def redacted(value: Any, pointer: str | None = None) -> Any:
     """``value`` as a report may show it.
 
-    Its :func:`fingerprint` when ``pointer`` (where the value sits) names a sensitive
+    Its :func:`placeholder` when ``pointer`` (where the value sits) names a sensitive
     member; otherwise the value with every member whose name looks sensitive, at any depth,
-    replaced by its fingerprint, so that quoting an object does not leak its ``password``,
+    replaced by its placeholder, so that quoting an object does not leak its ``password``,
     and every string holding a secret recognised by its form shown with that secret
     replaced. Containers deeper than :data:`SEARCH_DEPTH` are hidden whole. ``value``
     itself comes back, not a copy, when nothing in it is hidden.
     """
     if pointer and pointer_is_sensitive(pointer):
-        return fingerprint(value)
+        return placeholder(value)
     if isinstance(value, str):
         return _shown_string(value, _under_header(pointer))
     if isinstance(value, dict | list):
@@ -517,13 +581,16 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
     """:func:`redacted` inside a container: copied only when something in it is hidden.
     ``header``: the container's members are header values."""
     if depth > SEARCH_DEPTH:
-        return fingerprint(value)
+        return placeholder(value)
     out: Any = None
     if isinstance(value, dict):
         hide_value, header_value = _header_pair(value)
+        renamed = False
         for key, item in value.items():
+            if type(key) is str and may_hold_secret(key) and _mask(key) != key:
+                renamed = True  # a member name that is a secret: hidden like a value
             if is_sensitive(key) or (hide_value and key == "value"):
-                shown = fingerprint(item)
+                shown = placeholder(item)
             elif isinstance(item, str):
                 under = header or is_header_name(key) or (header_value and key == "value")
                 shown = _shown_string(item, under)
@@ -538,6 +605,11 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
             if out is None:
                 out = dict(value)
             out[key] = shown
+        if renamed:
+            out = {
+                (_mask(k) if type(k) is str else k): v
+                for k, v in (out if out is not None else value).items()
+            }
     else:
         for index, item in enumerate(value):
             if isinstance(item, str):
@@ -635,7 +707,7 @@ def secrets_in(value: Any) -> Iterator[str]:
 
 def redacted_text(text: str, value: Any) -> str:
     """``text`` with every string of :func:`secrets_in` ``value`` replaced by its
-    fingerprint, and every secret recognised by its form masked (for messages written by
+    placeholder, and every secret recognised by its form masked (for messages written by
     rules, which may quote the arguments).
 
     >>> redacted_text("token t-123456 expired", {"token": "t-123456"})
@@ -644,7 +716,7 @@ def redacted_text(text: str, value: Any) -> str:
     text = _mask(text)
     for secret in secrets_in(value):
         if secret in text:
-            text = text.replace(secret, fingerprint(secret))
+            text = text.replace(secret, placeholder(secret))
     return text
 
 
@@ -658,12 +730,12 @@ __all__ = [
     "SecretPattern",
     "digest",
     "find_secrets",
-    "fingerprint",
-    "is_fingerprint",
     "is_header_name",
+    "is_placeholder",
     "is_sensitive",
     "looks_random",
     "masked",
+    "placeholder",
     "pointer_is_sensitive",
     "redacted",
     "redacted_text",

@@ -29,8 +29,9 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from jsoncontract.pointer import escape_pointer_token
 from jsoncontract.redact import (
@@ -39,6 +40,8 @@ from jsoncontract.redact import (
     is_header_name,
     is_sensitive,
     looks_random,
+    masked,
+    may_hold_secret,
     secret_spans,
 )
 
@@ -89,13 +92,15 @@ def stand_in(value: str, key: str = DEFAULT_KEY, *, digits_only: bool = False) -
     hexish = len(value) >= 8 and _HEX.fullmatch(value) is not None
     kept = _KEPT_PREFIX.match(value)
     out = list(kept.group()) if kept is not None and not digits_only else []
-    for char in value[len(out) :]:
+    escapes = _escaped_places(value)
+    for place in range(len(out), len(value)):
+        char = value[place]
         byte = next(stream)
         if "0" <= char <= "9":
             out.append("0123456789"[byte % 10])
         elif digits_only:
             out.append(char)
-        elif hexish and char.isalpha():
+        elif (hexish or place in escapes) and char.isalpha():  # %2F stays an escape
             letters = "abcdef" if char.islower() else "ABCDEF"
             out.append(letters[byte % 6])
         elif "a" <= char <= "z":
@@ -112,6 +117,16 @@ def stand_in(value: str, key: str = DEFAULT_KEY, *, digits_only: bool = False) -
     _seal(out, digits_only)
     return "".join(out)
 
+
+def _escaped_places(value: str) -> set[int]:
+    """The places of the hexadecimal digits of URL escapes (``%2F``) in ``value``: they
+    stay hexadecimal, so a URL that was valid stays valid."""
+    if "%" not in value:
+        return set()
+    return {m.start() + i for m in _PERCENT.finditer(value) for i in (1, 2)}
+
+
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
 
 #: Alphanumeric characters a value needs for its stand-in to carry a seal.
 SEALED_LENGTH: Final = 4
@@ -174,15 +189,23 @@ def _number_stand_in(text: str, key: str) -> str:
 
 
 def scrub_text(
-    text: str, *, key: str = DEFAULT_KEY, pointer: str = "", check: bool = False
+    text: str,
+    *,
+    key: str = DEFAULT_KEY,
+    pointer: str = "",
+    check: bool = False,
+    overrides: dict[str, str] | None = None,
 ) -> Scrubbed:
     """``text`` (one JSON document, or any text) with every secret replaced; what was
     replaced is listed with kind, hash and JSON Pointer (relative to ``pointer``).
 
     ``check``: replace nothing, and list only the secrets that are not stand-ins already
-    (what ``redact --check`` reports)."""
+    (what ``redact --check`` reports). ``overrides``: the new value of strings at these
+    pointers (a streamed fragment's part of a stand-in, see :class:`_Fragments`)."""
     try:
-        return _Walker(text, key, pointer, 0, check).run()
+        walker = _Walker(text, key, pointer, 0, check)
+        walker.overrides = overrides
+        return walker.run()
     except _NotJSON:
         return _scrub_plain(text, key, pointer, check)
 
@@ -245,6 +268,7 @@ class _Walker:
         self.found: list[SecretFound] = []
         self.stack: list[_Frame] = []
         self.path: list[str] = []
+        self.overrides: dict[str, str] | None = None
 
     def run(self) -> Scrubbed:
         text = self.text
@@ -285,8 +309,15 @@ class _Walker:
                 end = _string_end(text, i)
                 frame = self._top()
                 if frame.is_object and frame.key is None:
-                    frame.key = _decode(text[i:end])
-                    self.path[-1] = escape_pointer_token(frame.key)
+                    name = frame.key = _decode(text[i:end])
+                    self.path[-1] = escape_pointer_token(name)
+                    if may_hold_secret(name):  # a member name that is a secret
+                        plain = _scrub_plain(name, self.key, self._pointer(), self.check)
+                        self.found.extend(plain.found)
+                        if plain.text != name:
+                            self.parts.append(text[last:i])
+                            self.parts.append(_encode(plain.text))
+                            last = end
                 else:
                     new = self._string(text[i:end])
                     if new is not None:
@@ -365,7 +396,9 @@ class _Walker:
         return False
 
     def _pointer(self) -> str:
-        return self.base + "".join("/" + t for t in self.path)
+        """Where the walk is (a member name that holds a secret masked: the report names
+        places, never secrets)."""
+        return self.base + "".join("/" + masked(t) for t in self.path)
 
     def _note(
         self, kind: str, value: Any, start: int | None = None, end: int | None = None
@@ -375,6 +408,12 @@ class _Walker:
     def _string(self, token: str) -> str | None:
         """The new token for a string value, or ``None`` when it stays."""
         value = _decode(token)
+        if self.overrides is not None:
+            replacement = self.overrides.get(self._pointer())
+            if replacement is not None:  # a fragment, scanned with its stream
+                if self.check:
+                    return None
+                return _encode(replacement)
         frame = self._top()
         if frame.is_object and frame.key in ("name", "key") and not frame.hidden:
             # {"name": "Authorization", "value": ...}: the name comes first in every
@@ -552,24 +591,43 @@ def redact_files(
 
 
 def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
-    from jsoncontract._files import STDIN, output_file, read_bytes
+    """One capture: a JSON Lines file (or SSE) line by line, with the fragments of each
+    stream joined before they are scanned; one JSON document whole. Compressed files and
+    standard input are read as the plain file they hold (standard input is told by its
+    content); the output is compressed as its name says (``.gz``, ``.zst``)."""
+    from jsoncontract._files import STDIN, plain_suffix, read_bytes
+    from jsoncontract._json import is_document
 
     name = str(path)
     result = FileResult(name, None if target is None else str(target))
-    suffix = path.suffix.lower()
-    if suffix in _LINES and name != STDIN:
-        lines = _whole_lines(path)
+    suffix = plain_suffix(name)
+    if suffix in _LINES or suffix == ".sse" or name == STDIN:
+        lines = list(_whole_lines(path)) if name == STDIN else None
+        if lines is not None and is_document(b"".join(raw for _, raw in lines)):
+            text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")
+            return _redact_document(text, target, key, check, result)
+
+        def source() -> Iterator[tuple[int, bytes]]:  # read twice: fragments, then lines
+            return iter(lines) if lines is not None else _whole_lines(path)
+
+        joined = _Fragments.of(source(), key, check)
         if target is None:
-            for number, raw in lines:
-                _redact_line(raw, number, key, True, result)
+            for number, raw in source():
+                _redact_line(raw, number, key, True, result, joined)
             return result
-        with output_file(target) as out:
-            for number, raw in lines:
-                out.write(_redact_line(raw, number, key, check, result))
+        with _written(target) as out:
+            for number, raw in source():
+                out.write(_redact_line(raw, number, key, check, result, joined))
         return result
     data = read_bytes(path)
-    text = data.decode("utf-8", "surrogateescape")
-    if suffix == ".sse" or text.lstrip().startswith(("data:", "event:")):
+    return _redact_document(data.decode("utf-8", "surrogateescape"), target, key, check, result)
+
+
+def _redact_document(
+    text: str, target: Any, key: str, check: bool, result: FileResult
+) -> FileResult:
+    """One JSON document (or an SSE text) read whole."""
+    if text.lstrip().startswith(("data:", "event:")):
         new = _redact_sse(text, key, check, result)
     else:
         scrubbed = scrub_text(text, key=key, check=check)
@@ -583,9 +641,125 @@ def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
             result.secrets.append(FileSecret(where[0] if where else None, item))
         new = scrubbed.text
     if target is not None:
-        with output_file(target) as out:
+        with _written(target) as out:
             out.write(new.encode("utf-8", "surrogateescape"))
     return result
+
+
+@contextmanager
+def _written(target: Any) -> Iterator[IO[bytes]]:
+    """:func:`~jsoncontract._files.output_file`, compressed as the name says."""
+    from jsoncontract._files import compression_of, output_file
+
+    kind = compression_of(target)
+    with output_file(target) as out:
+        if kind == "gzip":
+            import gzip
+
+            with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as packed:
+                yield packed  # type: ignore[misc]
+        elif kind == "zstd":
+            import zstandard
+
+            with zstandard.ZstdCompressor().stream_writer(out, closefd=False) as packed:
+                yield packed
+        else:
+            yield out
+
+
+class _Fragments:
+    """The streamed fragments of each call's arguments in a file (OpenAI Chat
+    ``delta.tool_calls[].function.arguments``, Anthropic ``partial_json``, OpenAI Responses
+    ``function_call_arguments.delta``), joined per call and scanned whole: a key split
+    across fragments is found, and each fragment gets its part of the stand-in.
+
+    ``replaced``: by line number, the new value of each fragment that changes (by pointer
+    in the line's document); ``found``: by line number, the secrets noted there."""
+
+    __slots__ = ("found", "replaced")
+
+    def __init__(self) -> None:
+        self.replaced: dict[int, dict[str, str]] = {}
+        self.found: dict[int, list[SecretFound]] = {}
+
+    @classmethod
+    def of(cls, lines: Iterator[tuple[int, bytes]], key: str, check: bool) -> _Fragments:
+        """Read ``lines`` for fragments; join and scan each stream's."""
+        streams: dict[Any, list[tuple[int, str, str]]] = {}
+        message = None  # the Anthropic message the deltas belong to
+        for number, raw in lines:
+            value = _document_of(raw)
+            if not isinstance(value, dict):
+                continue
+            if value.get("type") == "message_start" and isinstance(value.get("message"), dict):
+                message = value["message"].get("id")
+            for stream, pointer, text in _fragments(value, message):
+                streams.setdefault(stream, []).append((number, pointer, text))
+        joined = cls()
+        for parts in streams.values():
+            if len(parts) > 1:
+                joined._scan(parts, key, check)
+        return joined
+
+    def _scan(self, parts: list[tuple[int, str, str]], key: str, check: bool) -> None:
+        whole = "".join(text for _, _, text in parts)
+        scrubbed = scrub_text(whole, key=key, check=check)
+        if not scrubbed.found:
+            return
+        new = scrubbed.text
+        if len(new) != len(whole):  # an escape changed length: the first fragment takes all
+            new_parts = [new] + [""] * (len(parts) - 1)
+        else:
+            new_parts, at = [], 0
+            for _, _, text in parts:
+                new_parts.append(new[at : at + len(text)])
+                at += len(text)
+        # every fragment of the stream is taken from here (scanned with it, never alone)
+        for (number, pointer, _), replacement in zip(parts, new_parts, strict=True):
+            self.replaced.setdefault(number, {})[pointer] = replacement
+        self.found.setdefault(parts[0][0], []).extend(
+            SecretFound(f.kind, f.digest, parts[0][1], None, None) for f in scrubbed.found
+        )
+
+
+def _document_of(raw: bytes) -> Any:
+    """The JSON document of a JSONL line or an SSE ``data:`` line, or ``None``."""
+    import orjson
+
+    body = raw.strip()
+    if body.startswith(b"data:"):
+        body = body[5:].strip()
+    if not body.startswith(b"{"):
+        return None
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _fragments(value: dict[str, Any], message: Any) -> Iterator[tuple[Any, str, str]]:
+    """``(stream, pointer, text)`` of each argument fragment a streamed event holds."""
+    kind = value.get("type")
+    if value.get("object") == "chat.completion.chunk" and isinstance(value.get("choices"), list):
+        for i, choice in enumerate(value["choices"]):
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+            if not isinstance(calls, list):
+                continue
+            for j, call in enumerate(calls):
+                function = call.get("function") if isinstance(call, dict) else None
+                text = function.get("arguments") if isinstance(function, dict) else None
+                if isinstance(text, str) and text:
+                    stream = ("chat", value.get("id"), choice.get("index", i), call.get("index", j))
+                    yield stream, f"/choices/{i}/delta/tool_calls/{j}/function/arguments", text
+    elif kind == "content_block_delta" and isinstance(value.get("delta"), dict):
+        text = value["delta"].get("partial_json")
+        if isinstance(text, str) and text:
+            yield ("anthropic", message, value.get("index")), "/delta/partial_json", text
+    elif kind == "response.function_call_arguments.delta":
+        text = value.get("delta")
+        if isinstance(text, str) and text:
+            yield ("responses", value.get("item_id"), value.get("output_index")), "/delta", text
 
 
 def _whole_lines(path: Any) -> Iterator[tuple[int, bytes]]:
@@ -610,15 +784,33 @@ def _whole_lines(path: Any) -> Iterator[tuple[int, bytes]]:
         yield number, raw
 
 
-def _redact_line(raw: bytes, number: int, key: str, check: bool, result: FileResult) -> bytes:
+def _redact_line(
+    raw: bytes,
+    number: int,
+    key: str,
+    check: bool,
+    result: FileResult,
+    joined: _Fragments | None = None,
+) -> bytes:
     body = raw.rstrip(b"\r\n")
     ending = raw[len(body) :]
     if not body.strip():
         return raw
     text = body.decode("utf-8", "surrogateescape")
-    scrubbed = scrub_text(text, key=key, check=check)
+    head = ""
+    match = _SSE_DATA.match(text) if text.startswith("data:") else None
+    if match is not None:  # an SSE line: its data is the document
+        head, text = match.group(1), match.group(2)
+    elif text.startswith(("event:", "id:", ":", "retry:")):
+        scrubbed = _scrub_plain(text, key, "", check)
+        result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
+        return scrubbed.text.encode("utf-8", "surrogateescape") + ending
+    overrides = joined.replaced.get(number) if joined is not None else None
+    scrubbed = scrub_text(text, key=key, check=check, overrides=overrides)
     result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
-    return scrubbed.text.encode("utf-8", "surrogateescape") + ending
+    if joined is not None and number in joined.found:
+        result.secrets.extend(FileSecret(number, item) for item in joined.found[number])
+    return (head + scrubbed.text).encode("utf-8", "surrogateescape") + ending
 
 
 def _redact_sse(text: str, key: str, check: bool, result: FileResult) -> str:

@@ -9,9 +9,11 @@ settings object, built here in the library (``check_settings`` in
 code. The command line wins over the config, the config over the defaults; a bad value
 fails here, before any input is read.
 
-The parts they share live in this module: where and how the report is written and when a
-run fails (:class:`ReportSettings`, with the one resolution of ``--fail-on``), the tool
-definitions to read, and the business gate to build.
+The parts they share live in this module: the project config they start from
+(:class:`Config`), how a person wants to see a report (:class:`ReportOptions`, which every
+reporter takes), where and how the report is written and when a run fails
+(:class:`ReportSettings`, with the one resolution of ``--fail-on``), and the tool
+definitions to read.
 """
 
 from __future__ import annotations
@@ -19,19 +21,65 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from jsoncontract.errors import UsageError
+from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import Severity
-from jsoncontract.reporters.interface import ReportOptions
-
-if TYPE_CHECKING:
-    from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.config import Config
-    from jsoncontract.tools.toolset import ToolSet
 
 #: The values of ``--fail-on`` and of the config's ``fail_on``: a severity, or ``never``.
 FAIL_ON: Final = (*(s.value for s in Severity), "never")
+
+
+# -- the project config ---------------------------------------------------------------------
+
+#: The largest config file read (a device or a pipe is read no further).
+MAX_CONFIG_BYTES: Final = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A loaded configuration: its file (``None`` when there is none) and its table."""
+
+    path: Path | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        """The directory that relative paths in the file start from."""
+        return self.path.parent if self.path is not None else Path.cwd()
+
+    def section(self, name: str) -> dict[str, Any]:
+        """One section (``[check]``, ``[lint]``...), empty when absent."""
+        value = self.data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A top-level value."""
+        return self.data.get(key, default)
+
+    def paths(self, values: list[str] | None) -> list[Path]:
+        """Paths from the file, made relative to it."""
+        return [self.root / v for v in values or ()]
+
+
+def read_config(path: Path) -> bytes:
+    """A config file's bytes (empty is fine: no settings), read no further than
+    :data:`MAX_CONFIG_BYTES` (a device or a pipe has no end).
+
+    Raises:
+        InputError: the file cannot be read, or is larger.
+    """
+    try:
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise InputError(exc.strerror or str(exc), file=str(path)) from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise InputError(f"over the {MAX_CONFIG_BYTES // 2**20} MiB limit", file=str(path))
+    return raw
+
+
+# -- the report -------------------------------------------------------------------------------
 
 
 def fail_threshold(given: str | None, cfg: Config) -> str:
@@ -51,6 +99,44 @@ def fails(worst: Severity | str | None, fail_on: str) -> bool:
     if worst is None or fail_on == "never":
         return False
     return Severity(worst).rank >= Severity(fail_on).rank
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    """How a person wants to see a report. Every reporter takes the same options and reads
+    the ones its format has a use for.
+
+    ``color``: style the text (``None``: decide from the stream, a terminal and ``NO_COLOR``
+    unset). ``width``: the columns to lay text out for (``None``: the terminal's).
+    ``verbose``: show what passed too. ``quiet``: show only the summary. ``max_shown``: items
+    with findings written in full by a text report (0 = all). ``rows``: which members the
+    ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
+    ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
+    ``fail_on``: the lowest severity of a finding that makes a failing test case
+    (``lint --format junit``). ``results``: which results of a streamed run a report lists
+    (``all``; ``findings``: those with any finding; ``failed``: those that failed a gate);
+    the summary counts every one. ``root``: the directory CI formats write paths relative to
+    (``None``: :func:`~jsoncontract.project.project_root`). ``show_values``:
+    quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
+    them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
+    summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the
+    command the report is of (``mcp lint`` renders with ``lint``'s reporters; SARIF's
+    category says which), filled in by :func:`jsoncontract.reporters.render`.
+    """
+
+    color: bool | None = None
+    width: int | None = None
+    verbose: bool = False
+    quiet: bool = False
+    max_shown: int = 50
+    rows: str = "auto"
+    statistics: bool = False
+    fail_on: str = "error"
+    results: str = "all"
+    root: str | None = None
+    show_values: bool = False
+    max_bytes: int = 0
+    command: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +191,8 @@ def report_settings(
 def report_root(cfg: Config) -> str:
     """The directory CI reports write paths relative to: the git work tree, else the
     config file's directory, else the working directory (see
-    :func:`~jsoncontract.reporters.findings.project_root`)."""
-    from jsoncontract.reporters.findings import project_root
+    :func:`~jsoncontract.project.project_root`)."""
+    from jsoncontract.project import project_root
 
     return str(project_root(cfg.path.parent if cfg.path is not None else None))
 
@@ -160,59 +246,3 @@ def split_values(values: Sequence[str] | None) -> list[str] | None:
     if values is None:
         return None
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-@dataclass(frozen=True, slots=True)
-class BusinessSettings:
-    """The business gate of a run: rules files (``None``: the config's ``[business]
-    rules``), the context given on the command line (``None``: the config's), and whether
-    messages quote sensitive-looking values."""
-
-    config: Config
-    rules: tuple[Path, ...] | None = None
-    context: dict[str, Any] | None = None
-    show_values: bool = False
-
-    def load(self, tools: ToolSet) -> BusinessRules:
-        """Build the gate (:func:`jsoncontract.business.load_business`); the caller closes
-        it, and reports its load-time ``warnings``.
-
-        Raises:
-            RulesError: a rules file, a rule, or reference data cannot be used.
-            ConfigError: the ``[business]`` config is inconsistent.
-        """
-        from jsoncontract.business import load_business
-
-        return load_business(
-            self.rules,
-            config=self.config,
-            context=self.context,
-            tools=tools,
-            show_values=self.show_values,
-        )
-
-
-def business_settings(
-    cfg: Config,
-    *,
-    rules: Iterable[Path] | None = None,
-    context: str | None = None,
-    show_values: bool = False,
-) -> BusinessSettings:
-    """The business gate from ``--rules``, ``--context`` (a JSON object or ``@FILE``) and
-    ``--show-values``.
-
-    Raises:
-        UsageError: the context is not a JSON object, or its file cannot be read.
-    """
-    parsed = None
-    if context is not None:
-        from jsoncontract.business.context import parse_context
-
-        parsed = parse_context(context)
-    return BusinessSettings(
-        cfg,
-        tuple(rules) if rules is not None else None,
-        parsed,
-        show_values,
-    )

@@ -1,5 +1,5 @@
 """``check`` on Apache Spark, for traces that outgrow one machine (the ``spark`` extra:
-``pip install -e '.[spark]'`` in a clone of jsoncontract).
+``pip install '.[spark]'`` in a clone of jsoncontract).
 
     >>> from jsoncontract import spark  # doctest: +SKIP
     >>> lines = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
@@ -16,7 +16,7 @@ How it runs:
    filesystem, or local mode). Each call's result is kept as its JSON report entry; a
    failing one also as its pickled :class:`~jsoncontract.model.CallResult`.
 3. Partitions are joined as the workers of ``--jobs`` are
-   (:mod:`jsoncontract.pipeline.parallel`): the first starts where the run does, every
+   (:mod:`jsoncontract.pipeline.runner`): the first starts where the run does, every
    other as after a first result window without results; each hands back, besides its
    rows, one small record of what its ledger did with call keys, whether it ended with
    something open, and the state its turn and session checks ended in. The driver goes
@@ -71,7 +71,7 @@ if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
     from jsoncontract.business.idempotency import KeyRecord
-    from jsoncontract.pipeline.parallel import Outcome
+    from jsoncontract.pipeline.runner import Outcome
 
 #: The columns of the results DataFrame, in order.
 RESULT_COLUMNS: Final = ("file", "line", "ok", "stage", "tool", "call_id", "result")
@@ -87,8 +87,8 @@ def _spark() -> Any:
         import pyspark
     except ImportError:
         raise UsageError(
-            "Apache Spark support needs pyspark 4.0: install the spark extra "
-            "(pip install -e '.[spark]' in a clone of jsoncontract)"
+            "--spark needs the spark extra (pyspark 4.0, on Java 17): "
+            "pip install '.[spark]' in a clone of jsoncontract"
         ) from None
     return pyspark
 
@@ -460,9 +460,9 @@ def _join(
     """Go through the partitions' outcomes in order with the run's state (see the module):
     take those whose start was the run's, read the others again here (``source``: the RDD
     of lines the partitions were cut from); then end the run."""
-    from jsoncontract.pipeline.parallel import _Run
+    from jsoncontract.pipeline.runner import Join
 
-    run = _Run(driver.checker, driver.reader, driver.lane)
+    run = Join(driver.checker, driver.reader, driver.lane)
     redone = _Redone([], [])
     context = source.context
     for index, outcome, files, _ in outcomes:
@@ -522,8 +522,8 @@ class _Executor:
         from jsoncontract.pipeline.checker import Checker
         from jsoncontract.pipeline.contracts import SessionContracts
         from jsoncontract.pipeline.fast import build_lane
-        from jsoncontract.pipeline.parallel import _DeferredTrace
         from jsoncontract.pipeline.result import ResultChecks
+        from jsoncontract.pipeline.runner import DeferredTrace
         from jsoncontract.pipeline.settings import check_settings
         from jsoncontract.tools.toolset import ToolSet
 
@@ -537,7 +537,7 @@ class _Executor:
             tools=self.tools,
             show_values=recipe.show_values,
         )
-        self.deferred = _DeferredTrace(self.business)
+        self.deferred = DeferredTrace(self.business)
         self.checker = Checker(
             self.tools,
             business=self.deferred if defer else self.business,
@@ -610,7 +610,7 @@ def _check_partition(
     line: a run of lines that reaches it ends as the file does), from the run's start (the
     first partition) or the assumed one; its last row is its outcome."""
     from jsoncontract.capture.ledger import StepLog
-    from jsoncontract.pipeline.parallel import Outcome, checked
+    from jsoncontract.pipeline.runner import Outcome, checked
 
     executor = _Executor.load(recipe)
     reader, checker = executor.reader, executor.checker
@@ -670,13 +670,12 @@ def _check_whole(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any, ...
     order. The last row is the outcome: the run's summary, with its findings."""
     from itertools import groupby
 
-    from jsoncontract.api import counted
-    from jsoncontract.pipeline.parallel import _Run
+    from jsoncontract.pipeline.runner import Join, counted
 
     executor = _Executor(recipe, defer=False)  # fresh: its idempotency index is this run's
     try:
         checker = executor.checker
-        run = _Run(checker, executor.reader, executor.lane)
+        run = Join(checker, executor.reader, executor.lane)
         summary = Summary()
         n = 0
         for (file_index, name), group in groupby(rows, lambda r: (r["file_index"], r["file"])):
@@ -702,7 +701,7 @@ def _rows_of(
     executor: _Executor,
 ) -> Iterator[tuple[Any, ...]]:
     """The rows of checked results, numbered from ``n`` in the partition."""
-    from jsoncontract.reporters.check_json import PassedEntries, encode_result
+    from jsoncontract.pipeline.entries import PassedEntries, encode_result
 
     entries = PassedEntries()
     deferred = executor.deferred
@@ -783,8 +782,8 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
     call, the tracker a local run keeps: with the first use of its key or write applied
     before it, that tracker says what the local one says)."""
     from jsoncontract.business.idempotency import IdempotencyTracker, KeyRecord
-    from jsoncontract.pipeline.checker import first_failure, locate
-    from jsoncontract.reporters.check_json import encode_result
+    from jsoncontract.pipeline.entries import encode_result
+    from jsoncontract.pipeline.runner import with_keys
 
     executor = _Executor.load(recipe)
     tracker = executor.business.tracker
@@ -815,12 +814,11 @@ def _merge_partition(recipe: Recipe, rows: Iterable[Any]) -> Iterator[tuple[Any,
                 line=row["first_line"],
             )
             replay.apply(first, contract)
-        replay._reported_keyless = {contract.name} if row["nth_of_tool"] > 1 else set()
+        replay.reported_keyless({contract.name} if row["nth_of_tool"] > 1 else set())
         found = replay.apply(own, contract)
         replay.close()
         if found:
-            findings = result.findings + locate(found, result.call)
-            result = CallResult(result.call, findings, first_failure(findings), result.arguments)
+            result = with_keys(result, found)
         out = list(values)
         out[columns.index("ok")] = result.stage is None
         out[columns.index("stage")] = result.stage._value_ if result.stage is not None else None

@@ -28,7 +28,7 @@ from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.pointer import get_in, join_pointer
-from jsoncontract.redact import fingerprint, pointer_is_sensitive, redacted
+from jsoncontract.redact import masked_names, placeholder, pointer_is_sensitive, redacted
 
 if TYPE_CHECKING:
     from jsoncontract.model import Source
@@ -142,7 +142,8 @@ class CompiledSchema:
                 raise
             return [_TOO_DEEP]
         found.sort(key=_relevance)
-        return _bounded(found)
+        bounded = _bounded(found)
+        return bounded if show_values else [_masked_names(v) for v in bounded]
 
 
 #: Violations listed for one value; past this they are counted in the last one.
@@ -150,6 +151,15 @@ MAX_VIOLATIONS: Final = 100
 #: Characters of a violation's message or hint (values and patterns are quoted short, but
 #: an engine's own message may quote a whole value).
 MAX_MESSAGE: Final = 500
+
+
+def _masked_names(v: Violation) -> Violation:
+    """A violation whose path and texts hide secrets in member names (a property an
+    ``additionalProperties: false`` refuses is named in both)."""
+    path, message, hint = masked_names(v.path, v.message, v.hint)
+    if path is v.path:
+        return v
+    return Violation(v.keyword, path or "", v.schema_path, message or "", hint)
 
 
 def _bounded(found: list[Violation]) -> list[Violation]:
@@ -408,7 +418,7 @@ def _show(value: Any, path: str, show_values: bool) -> str:
     sensitive-looking member inside it hashed."""
     if not show_values:
         if pointer_is_sensitive(path):
-            return fingerprint(value)
+            return placeholder(value)
         value = redacted(value)
     return short_repr(value)
 

@@ -19,6 +19,7 @@ from jsoncontract.model import BaselineState, CheckReport
 from jsoncontract.reporters import ReportOptions, reporter_class
 
 REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
 WEAK = REPO / "fixtures" / "lint" / "weak-tools.json"
 
 
@@ -148,7 +149,7 @@ def test_test_reports_compare_too(in_repo: Path, tmp_path: Path) -> None:
         path.write_text(rendered("test", fmt, first))
         baseline = Baseline.load(path, command="test")
         again = run()
-        baseline.mark_test(again)
+        again.mark_baseline(baseline)
         assert again.new_failures == 0
         assert {o.baseline for o in again.outcomes if not o.ok} == {BaselineState.UNCHANGED}
         assert json.loads(rendered("test", "json", again))["results"][-1]["baseline"]
@@ -235,3 +236,62 @@ def test_check_and_test_take_a_baseline(run_cli: Any, in_repo: Path, tmp_path: P
     report = str(tmp_path / "test.json")
     assert run_cli(*suites, "-f", "json", "-o", report).code == 1
     assert run_cli(*suites, "--baseline", report).code == 0
+
+
+def test_a_baseline_never_makes_the_run_look_at_a_path(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Defect 18: the files a baseline's findings name were each looked up on disk (lstat),
+    so a baseline chose paths for the run to touch."""
+    import os
+
+    lure = str(tmp_path / "lure" / "secret-place.json")
+    finding = {"code": "schema.enum", "severity": "error", "message": "", "path": "/x"}
+    report = {
+        "version": 1,
+        "summary": {"calls": 1},
+        "results": [{"ok": False, "findings": [dict(finding, source={"file": lure})]}],
+        "findings": [dict(finding, source={"file": "../../lure/other.json"})],
+    }
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps(report))
+    looked: list[str] = []
+    real = os.path.lexists
+
+    def watched(path: Any) -> bool:
+        looked.append(str(path))
+        return real(path)
+
+    monkeypatch.setattr(os.path, "lexists", watched)
+    capture = FIXTURES / "captures" / "faults" / "schema-enum.json"
+    result = run_cli(
+        "check",
+        "--no-config",
+        "-t",
+        str(FIXTURES / "tools"),
+        str(capture),
+        "--baseline",
+        str(baseline),
+    )
+    assert result.code == 1, result.stderr
+    assert not [p for p in looked if "lure" in p], looked
+
+
+def test_a_suppressed_sarif_result_is_not_in_the_baseline(tmp_path: Path) -> None:
+    """A SARIF baseline result that carries ``suppressions`` (silenced, not accepted) does
+    not make the same finding of a new run unchanged."""
+    from jsoncontract.project import fingerprint
+
+    capture = FIXTURES / "captures" / "faults" / "schema-enum.json"
+    report = check([capture], tools=[FIXTURES / "tools"])
+    (finding,) = report.results[0].findings
+    key = fingerprint(finding, lexical=True)
+    result = {"ruleId": finding.code, "partialFingerprints": {"jsoncontract/v1": key}}
+    for suppressed, state in ((True, BaselineState.NEW), (False, BaselineState.UNCHANGED)):
+        entry = dict(result, suppressions=[{"kind": "inSource"}]) if suppressed else result
+        log = {"version": "2.1.0", "runs": [{"automationDetails": {"id": "jsoncontract/check/"},
+                                            "results": [entry]}]}  # fmt: skip
+        path = tmp_path / "baseline.sarif"
+        path.write_text(json.dumps(log))
+        matcher = Baseline.load(path).matcher()
+        assert matcher.state(finding) is state, suppressed

@@ -14,8 +14,8 @@ from jsoncontract.business.context import MAX_CONTEXT_BYTES
 from jsoncontract.capture.reader import MAX_LINE_BYTES
 from jsoncontract.cli import MAX_ERROR_LINE
 from jsoncontract.cli.options import HELD_IN_MEMORY
-from jsoncontract.config import MAX_CONFIG_BYTES
 from jsoncontract.reporters import github, markdown, sarif
+from jsoncontract.settings import MAX_CONFIG_BYTES
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "error-handling.md"
 MiB = 1024 * 1024

@@ -12,9 +12,9 @@ from jsoncontract.diff.values import redact_value, shown
 from jsoncontract.model import ArgumentsForm, Dialect, Hop, Source, ToolCall
 from jsoncontract.pointer import ABSENT
 from jsoncontract.redact import (
-    fingerprint,
-    is_fingerprint,
+    is_placeholder,
     is_sensitive,
+    placeholder,
     pointer_is_sensitive,
     redacted,
     redacted_text,
@@ -39,18 +39,18 @@ def test_pointer_is_sensitive_when_any_member_on_it_is() -> None:
     assert not pointer_is_sensitive("/address/0/city")
 
 
-def test_fingerprint_is_short_stable_and_ignores_key_order() -> None:
-    assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
-    assert fingerprint("hunter2") != fingerprint("hunter3")
-    assert fingerprint("hunter2").startswith("<redacted sha256:")
-    assert "\udc80" not in fingerprint("x\udc80")  # hashed, though orjson cannot write it
+def test_placeholder_is_short_stable_and_ignores_key_order() -> None:
+    assert placeholder({"a": 1, "b": 2}) == placeholder({"b": 2, "a": 1})
+    assert placeholder("hunter2") != placeholder("hunter3")
+    assert placeholder("hunter2").startswith("<redacted sha256:")
+    assert "\udc80" not in placeholder("x\udc80")  # hashed, though orjson cannot write it
 
 
-def test_fingerprint_of_a_value_too_deep_to_write() -> None:
+def test_placeholder_of_a_value_too_deep_to_write() -> None:
     deep: list[Any] = []
     for _ in range(1000):
         deep = [deep]
-    assert fingerprint(deep) == "<redacted: nested too deeply to hash>"
+    assert placeholder(deep) == "<redacted: nested too deeply to hash>"
 
 
 def test_redacted_hides_sensitive_members_at_any_depth() -> None:
@@ -61,8 +61,8 @@ def test_redacted_hides_sensitive_members_at_any_depth() -> None:
     }
     assert redacted(value) == {
         "user": "bob",
-        "auth": fingerprint({"kind": "basic"}),
-        "items": [{"token": fingerprint("t-1"), "n": 1}],
+        "auth": placeholder({"kind": "basic"}),
+        "items": [{"token": placeholder("t-1"), "n": 1}],
     }
     assert value["items"][0]["token"] == "t-1"  # the value itself is left alone
 
@@ -81,7 +81,7 @@ def test_redacted_hides_whole_what_is_too_deep_to_search() -> None:
 
 
 def test_redacted_hides_the_whole_value_at_a_sensitive_pointer() -> None:
-    assert redacted({"kind": "basic"}, "/auth") == fingerprint({"kind": "basic"})
+    assert redacted({"kind": "basic"}, "/auth") == placeholder({"kind": "basic"})
     assert redacted("Oslo", "/address/city") == "Oslo"
     assert redacted("Oslo", None) == "Oslo"
 
@@ -90,7 +90,7 @@ def test_redacted_copies_only_what_it_changes() -> None:
     value: dict[str, Any] = {"keep": {"a": [1, 2]}, "user": {"name": "bob", "token": "t-1"}}
     out = redacted(value)
     assert out["keep"] is value["keep"]
-    assert out["user"] == {"name": "bob", "token": fingerprint("t-1")}
+    assert out["user"] == {"name": "bob", "token": placeholder("t-1")}
     assert list(out) == ["keep", "user"] and list(out["user"]) == ["name", "token"]
 
 
@@ -130,10 +130,10 @@ def test_the_diff_leaves_an_absent_side_alone() -> None:
 
 
 def test_a_fingerprint_is_shown_as_it_is() -> None:
-    assert is_fingerprint(fingerprint("x"))
-    assert is_fingerprint("<redacted: nested too deeply to hash>")
-    assert not is_fingerprint("<redacted sha256:")  # the start of a string is not enough
-    assert shown(fingerprint("x")) == fingerprint("x")
+    assert is_placeholder(placeholder("x"))
+    assert is_placeholder("<redacted: nested too deeply to hash>")
+    assert not is_placeholder("<redacted sha256:")  # the start of a string is not enough
+    assert shown(placeholder("x")) == placeholder("x")
     assert shown("plain") == '"plain"'
 
 
@@ -146,6 +146,6 @@ def test_secrets_in_follows_what_redacted_hides() -> None:
     }
     assert list(secrets_in(value)) == ["admin", "k-123456", "sk-live-1"]
     assert redacted_text("admin used sk-live-1", value) == (
-        f"{fingerprint('admin')} used {fingerprint('sk-live-1')}"
+        f"{placeholder('admin')} used {placeholder('sk-live-1')}"
     )
     assert redacted_text("nothing to hide", value) == "nothing to hide"

@@ -10,9 +10,9 @@ import pytest
 from jsoncontract.redact import (
     SECRET_PATTERNS,
     find_secrets,
-    fingerprint,
     looks_random,
     masked,
+    placeholder,
     redacted,
     redacted_text,
     secrets_in,
@@ -113,7 +113,7 @@ def test_a_private_key_without_its_end_line_is_hidden_to_the_end() -> None:
 
 def test_a_header_pair_hides_its_value_by_the_header_name() -> None:
     pair = {"name": "Authorization", "value": "opaque-value"}
-    assert redacted([pair]) == [{"name": "Authorization", "value": fingerprint("opaque-value")}]
+    assert redacted([pair]) == [{"name": "Authorization", "value": placeholder("opaque-value")}]
     assert list(secrets_in({"headers": [pair]})) == ["opaque-value"]
     assert [(f.kind, f.pointer) for f in find_secrets({"h": [pair]})] == [
         ("sensitive-name", "/h/0/value")
@@ -124,16 +124,18 @@ RANDOM = "q8Zr2LxV9nWb4TfK7mPcA1"
 
 
 @pytest.mark.parametrize(
-    "value",
+    ("value", "kind"),
     [
-        {"headers": {"X-Request-Signature": RANDOM}},
-        {"X-Signature": RANDOM},
-        {"headers": [{"name": "X-Custom", "value": RANDOM}]},
+        # a signature is secret by its name (X-Amz-Signature, X-Hub-Signature...)
+        ({"headers": {"X-Request-Signature": RANDOM}}, "sensitive-name"),
+        ({"X-Signature": RANDOM}, "sensitive-name"),
+        ({"headers": [{"name": "X-Custom", "value": RANDOM}]}, "header-value"),
+        ({"headers": {"X-Custom": RANDOM}}, "header-value"),
     ],
 )
-def test_a_random_string_under_a_header_name_is_hidden(value: Any) -> None:
+def test_a_random_string_under_a_header_name_is_hidden(value: Any, kind: str) -> None:
     assert RANDOM not in repr(redacted(value))
-    assert [f.kind for f in find_secrets(value)] == ["header-value"]
+    assert [f.kind for f in find_secrets(value)] == [kind]
 
 
 def test_ordinary_header_values_are_shown() -> None:
@@ -150,14 +152,14 @@ def test_find_secrets_reports_kind_hash_and_place_only() -> None:
     assert [f.to_dict() for f in found] == [
         {
             "kind": "aws-access-key-id",
-            "sha256": fingerprint(aws)[len("<redacted sha256:") : -1],
+            "sha256": placeholder(aws)[len("<redacted sha256:") : -1],
             "pointer": "/items/0/note",
             "start": 4,
             "end": 24,
         },
         {
             "kind": "sensitive-name",
-            "sha256": fingerprint("hunter2")[len("<redacted sha256:") : -1],
+            "sha256": placeholder("hunter2")[len("<redacted sha256:") : -1],
             "pointer": "/login/password",
             "start": None,
             "end": None,
@@ -186,9 +188,9 @@ def test_pattern_work_is_linear_on_hostile_text() -> None:
         "eyJ" + "a" * 100_000 + ".eyJ" + "b" * 100_000,
     ]
     for text in hostile:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU: what load on a shared machine disturbs least
         masked(text)
-        assert time.perf_counter() - start < 1.0, text[:20]
+        assert time.process_time() - start < 1.0, text[:20]
 
 
 def test_every_match_holds_a_marker_of_its_pattern() -> None:

@@ -24,7 +24,7 @@ from jsoncontract.business.idempotency import IdempotencySettings
 
 if TYPE_CHECKING:
     from jsoncontract.business.rules import RulesCheck, RulesError, RuleSet, check_rules, load_rules
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
     from jsoncontract.tools.toolset import ToolSet
 
 __all__ = [

@@ -3,7 +3,7 @@
 ``cel-expr-python`` parses and type-checks an expression and can serialise the result: a
 ``cel.expr.CheckedExpr`` protocol buffer (inside a ``google.protobuf.Any``). This module
 reads that message with a small wire-format decoder, so the schema-aware checks
-(:mod:`jsoncontract.business.checker`, :mod:`jsoncontract.business.cost`) walk exactly the
+(:mod:`jsoncontract.business.celcheck`, :mod:`jsoncontract.business.cost`) walk exactly the
 tree the runtime evaluates: macros already expanded into comprehensions (``all``,
 ``exists``, ``map``, ``cel.bind``...), ``has()`` as a presence test, qualified names
 (``data.orders.has``) resolved, and every node's offset in the source text.

@@ -2,7 +2,7 @@
 
 A rule reads JSON values: the runtime hands it maps, lists, strings, numbers, booleans and
 null. :func:`schema_type` says, for a (sub)schema, which of those a value can be and what
-it holds, so that :mod:`jsoncontract.business.checker` can tell a misspelt field or a
+it holds, so that :mod:`jsoncontract.business.celcheck` can tell a misspelt field or a
 string added to a number before any call is checked. Only the argument values that passed
 the schema reach a rule, so whatever the schema guarantees, the rule can count on.
 
@@ -16,7 +16,7 @@ The mapping, in short:
   a schema for ``additionalProperties`` types the others). An object with no properties
   and an ``additionalProperties`` schema is a map;
 - ``$ref`` (inside the document) is followed, and ``allOf`` members are combined, as the
-  suite generator reads them (:class:`jsoncontract.suites.walk.Resolver`);
+  suite generator reads them (:class:`jsoncontract._schema_walk.Resolver`);
 - ``anyOf`` / ``oneOf``: each branch is read together with the schema around it, and the
   results are joined: object branches give an object whose fields are those of every
   branch (required only where every branch requires them; closed only if every branch
@@ -363,7 +363,7 @@ class SchemaTyper:
     """
 
     def __init__(self, root: Any) -> None:
-        from jsoncontract.suites.walk import Resolver
+        from jsoncontract._schema_walk import Resolver
 
         self.root = root
         self.resolver = Resolver(root)
@@ -374,7 +374,7 @@ class SchemaTyper:
         return self._type(schema, path, [], 0)
 
     def _type(self, schema: Any, path: str, context: list[Any], reads: int) -> CelType:
-        from jsoncontract.suites.walk import CannotGenerate, Unsatisfiable
+        from jsoncontract._schema_walk import CannotGenerate, Unsatisfiable
 
         self._made += 1
         if self._made > MAX_TYPES:
@@ -408,7 +408,7 @@ class SchemaTyper:
         return self._plain(effective, path)
 
     def _plain(self, effective: Any, path: str) -> CelType:
-        from jsoncontract.suites.walk import schema_types
+        from jsoncontract._schema_walk import schema_types
 
         schema = effective.schema
         types = schema_types(effective)
@@ -446,7 +446,7 @@ class SchemaTyper:
         return DYN
 
     def _string(self, schema: dict[str, Any], patterns: list[str], enum: Any) -> CelType:
-        from jsoncontract.suites.regex import longest_match
+        from jsoncontract._regex_sample import longest_match
 
         bounds: list[int] = []
         declared = schema.get("maxLength")

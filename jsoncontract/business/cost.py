@@ -59,7 +59,7 @@ from jsoncontract.business.celast import (
 from jsoncontract.business.celtypes import DYN, CelType, Kind
 
 if TYPE_CHECKING:
-    from jsoncontract.business.checker import Checked
+    from jsoncontract.business.celcheck import Checked
 
 #: The default budget of one expression, in cost units: one tenth of Kubernetes'
 #: per-expression limit for CRD rules (its per-call run-time limit).

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from jsoncontract._files import inside_project
 from jsoncontract.errors import ConfigError
 
 #: Scalar JSON types a dataset may hold as keys or set members.
@@ -122,6 +123,12 @@ def load_dataset(name: str, spec: Mapping[str, Any], *, base: Path, origin: str)
     if source == "values":
         members = list(spec["values"])
         return Dataset(name, frozenset(members), None, origin, **_key_facts(members))
+    if not inside_project(base, str(spec[source])):
+        raise ConfigError(
+            f"dataset {name!r}: {source} = {spec[source]!r} is outside the project of its "
+            "rules file; name a file by a relative path that stays in the project (copy the "
+            "data in, or keep the rules file beside it)"
+        )
     path = base / spec[source]
     if source == "csv":
         return _from_csv(name, path, key=key, column=spec.get("column"))

@@ -274,12 +274,12 @@ class BusinessRules:
 
 def returned_value(call: ToolCall) -> Any:
     """What a rule reads as ``result``: the JSON value the call's successful result holds
-    (:func:`~jsoncontract.pipeline.payload.payload`), or ``ABSENT`` when the capture holds
+    (:func:`~jsoncontract.payload.payload`), or ``ABSENT`` when the capture holds
     no result, an error result, or a result without a JSON value."""
     answer = call.result
     if answer is None or answer.is_error is True:
         return ABSENT
-    from jsoncontract.pipeline.payload import payload
+    from jsoncontract.payload import payload
 
     found = payload(answer)
     return found.value if found is not None else ABSENT

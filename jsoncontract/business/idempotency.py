@@ -185,6 +185,11 @@ class IdempotencyTracker:
         self._keys.close()
         self._writes.close()
 
+    def reported_keyless(self, tools: set[str]) -> None:
+        """Take ``tools`` as already reported for writing without a key (a replay of one
+        call of a run that judged their first key-less write elsewhere)."""
+        self._reported_keyless = tools
+
     def classify(self, tool: ToolContract) -> WriteKind:
         """Whether ``tool`` writes (cached per tool)."""
         kind = self._kinds.get(tool.name)

@@ -1,20 +1,22 @@
-"""The settings of ``jsoncontract rules --check``: the ``[business]`` config section and the
-command line, merged into one frozen object (the command line wins)."""
+"""The settings of the business gate (:class:`BusinessSettings`, which ``check``, ``test``
+and ``mcp test`` build it from) and of ``jsoncontract rules --check``: the ``[business]``
+config section and the command line, merged into one frozen object (the command line
+wins)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jsoncontract.errors import UsageError
-from jsoncontract.reporters.interface import ReportOptions
-from jsoncontract.settings import ReportSettings, report_settings, tool_paths
+from jsoncontract.settings import ReportOptions, ReportSettings, report_settings, tool_paths
 
 if TYPE_CHECKING:
+    from jsoncontract.business.gate import BusinessRules
     from jsoncontract.business.rules import RulesCheck
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
     from jsoncontract.tools.toolset import ToolSet
 
 
@@ -96,4 +98,60 @@ def rules_check_settings(
         data_label=f"{label} [business.data]",
         python_timeout=float(section.get("python_timeout", 1.0)),
         cost_budget=budget_of(section, cost_budget),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BusinessSettings:
+    """The business gate of a run: rules files (``None``: the config's ``[business]
+    rules``), the context given on the command line (``None``: the config's), and whether
+    messages quote sensitive-looking values."""
+
+    config: Config
+    rules: tuple[Path, ...] | None = None
+    context: dict[str, Any] | None = None
+    show_values: bool = False
+
+    def load(self, tools: ToolSet) -> BusinessRules:
+        """Build the gate (:func:`jsoncontract.business.load_business`); the caller closes
+        it, and reports its load-time ``warnings``.
+
+        Raises:
+            RulesError: a rules file, a rule, or reference data cannot be used.
+            ConfigError: the ``[business]`` config is inconsistent.
+        """
+        from jsoncontract.business import load_business
+
+        return load_business(
+            self.rules,
+            config=self.config,
+            context=self.context,
+            tools=tools,
+            show_values=self.show_values,
+        )
+
+
+def business_settings(
+    cfg: Config,
+    *,
+    rules: Iterable[Path] | None = None,
+    context: str | None = None,
+    show_values: bool = False,
+) -> BusinessSettings:
+    """The business gate from ``--rules``, ``--context`` (a JSON object or ``@FILE``) and
+    ``--show-values``.
+
+    Raises:
+        UsageError: the context is not a JSON object, or its file cannot be read.
+    """
+    parsed = None
+    if context is not None:
+        from jsoncontract.business.context import parse_context
+
+        parsed = parse_context(context)
+    return BusinessSettings(
+        cfg,
+        tuple(rules) if rules is not None else None,
+        parsed,
+        show_values,
     )

@@ -16,6 +16,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.celast import AstError, Call, Ident, read_checked
+from jsoncontract.business.celcheck import (
+    RESULT_TYPE,
+    Binding,
+    CelChecker,
+    Checked,
+    Fact,
+    Problem,
+)
 from jsoncontract.business.celtypes import (
     DYN,
     STRING,
@@ -28,14 +36,6 @@ from jsoncontract.business.celtypes import (
     map_of,
     object_of,
     scope_type,
-)
-from jsoncontract.business.checker import (
-    RESULT_TYPE,
-    Binding,
-    Checked,
-    Checker,
-    Fact,
-    Problem,
 )
 from jsoncontract.business.cost import DEFAULT_BUDGET, RUNTIME_ITERATIONS, estimate
 from jsoncontract.model import Hop, Severity
@@ -254,7 +254,7 @@ def check_expression(
     except AstError:  # pragma: no cover - a runtime whose serialisation this cannot read
         return ExpressionCheck([])
     bindings = {**fixed_bindings(datasets, ast), **types.bindings}
-    checker = Checker(ast, bindings, types.facts)
+    checker = CelChecker(ast, bindings, types.facts)
     checked = checker.check()
     problems = list(checked.problems)
     result = checked.type
@@ -277,7 +277,7 @@ def check_expression(
 
 
 def _cost(
-    ast: Ast, checked: Checked, checker: Checker, budget: int | None, outcome: ExpressionCheck
+    ast: Ast, checked: Checked, checker: CelChecker, budget: int | None, outcome: ExpressionCheck
 ) -> None:
     found = estimate(ast, checked, checker.label)
     outcome.cost, outcome.iterations = found.cost, found.iterations

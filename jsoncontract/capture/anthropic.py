@@ -17,9 +17,9 @@ from typing import Any, Final
 from jsoncontract import codes
 from jsoncontract.capture.base import (
     Assembler,
-    DocContext,
     Pending,
     answered_id,
+    anthropic_history,
     call_without_arguments,
     envelope,
     key,
@@ -28,8 +28,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.capture.openai_chat import anthropic_history
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.

@@ -9,7 +9,6 @@ values; problems with the envelope become findings on the call, never exceptions
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
@@ -22,98 +21,18 @@ from jsoncontract.model import (
     ArgumentsForm,
     Captured,
     Finding,
-    Hop,
     McpSession,
     Severity,
-    Source,
     Stage,
     ToolCall,
     ToolResult,
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import CaptureDialect
+    from jsoncontract.capture.interface import CaptureDialect, DocContext
 
 _UNHASHABLE: Final = (dict, list)
 _NO_VALUE_RESULT: Final[Any] = object()
-
-
-class DocContext:
-    """Where a document came from, and what a trace record or the caller said about it.
-
-    ``line_of`` maps a pointer inside the document to a line of the file (whole JSON
-    files); JSONL and SSE documents have one ``line`` for everything in them. One is made
-    per JSONL line, so it is a plain slotted class.
-
-    ``turn`` is the key of the assistant turn being read (calls made under it share it),
-    ``time`` when the document says it was written (seconds since the epoch), and
-    ``history`` whether it is a conversation history (a request body), where a result must
-    answer a call of the same history.
-    """
-
-    __slots__ = (
-        "anomalies",
-        "base",
-        "call_id",
-        "context",
-        "file",
-        "history",
-        "hop",
-        "line",
-        "line_of",
-        "time",
-        "tool",
-        "turn",
-    )
-
-    def __init__(
-        self,
-        file: str,
-        line: int | None = None,
-        line_of: Callable[[str], int | None] | None = None,
-        anomalies: tuple[Anomaly, ...] = (),
-        tool: str | None = None,
-    ) -> None:
-        self.file = file
-        self.line = line
-        self.line_of = line_of
-        self.anomalies = anomalies
-        self.tool = tool
-        self.base = ""
-        self.call_id: str | None = None
-        self.hop: Hop | None = None
-        self.context: dict[str, Any] | None = None
-        self.turn: str | None = None
-        self.time: float | None = None
-        self.history = False
-
-    def child(self, pointer: str, **changes: Any) -> DocContext:
-        """The context of a member of this document (``changes`` override attributes)."""
-        new = DocContext(self.file, self.line, self.line_of, self.anomalies, self.tool)
-        new.base = self.base + pointer
-        new.call_id = self.call_id
-        new.hop = self.hop
-        new.context = self.context
-        new.turn = self.turn
-        new.time = self.time
-        new.history = self.history
-        for key, value in changes.items():
-            setattr(new, key, value)
-        return new
-
-    def turn_at(self, pointer: str) -> str:
-        """A turn key for the message at ``pointer``: unique in the run, stable for it."""
-        if self.line is not None:
-            return f"{self.file}:{self.line}:{self.base}{pointer}"
-        return f"{self.file}:{self.base}{pointer}"
-
-    def source(self, pointer: str = "") -> Source:
-        """The source of the node at ``pointer`` (relative to this document)."""
-        if self.line is not None:  # one line holds the whole document
-            return Source(self.file, self.line)
-        absolute = self.base + pointer
-        line = self.line_of(absolute) if self.line_of is not None else None
-        return Source(self.file, line, None, absolute or None)
 
 
 def envelope(
@@ -545,3 +464,59 @@ class Assembler:
             args=None,
             findings=findings,
         )
+
+
+#: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
+#: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
+FUNCTION_INPUT: Final = ("parametersJsonSchema", "parameters_json_schema", "parameters")
+
+
+def string_arguments(
+    node: dict[str, Any], findings: list[Finding], pointer: str
+) -> tuple[Any, ArgumentsForm, str | None]:
+    """The ``arguments`` member of an OpenAI function call: a JSON string, as OpenAI sends.
+
+    Returns the arguments, their form and their pointer (``None`` when missing).
+    """
+    if "arguments" not in node:
+        findings.append(
+            envelope(
+                codes.ENVELOPE_MALFORMED,
+                "the function call has no arguments member",
+                'OpenAI always sends arguments as a JSON string, "{}" when empty',
+            )
+        )
+        return None, ArgumentsForm.MISSING, None
+    value = node["arguments"]
+    if isinstance(value, str):
+        return value, ArgumentsForm.TEXT, pointer + "/arguments"
+    findings.append(
+        envelope(
+            codes.ENVELOPE_ARGUMENTS_NOT_STRING,
+            "arguments should be a JSON-encoded string in this dialect, not a parsed value",
+            "a proxy or SDK decoded the arguments before logging; the value is checked as is",
+            severity=Severity.WARNING,
+        )
+    )
+    return value, ArgumentsForm.VALUE, pointer + "/arguments"
+
+
+#: Content blocks only Anthropic's messages hold.
+_ANTHROPIC_BLOCKS: Final = ("tool_use", "tool_result", "mcp_tool_use", "mcp_tool_result")
+
+
+def anthropic_history(body: dict[str, Any]) -> bool:
+    """Whether a request body's ``messages`` are Anthropic's: a content block of its own,
+    or the top-level ``system`` and ``max_tokens`` with no OpenAI tool message."""
+    messages = body["messages"]
+    for entry in messages:
+        if not isinstance(entry, dict):
+            continue
+        if "tool_calls" in entry or entry.get("role") in ("tool", "function", "system"):
+            return False
+        content = entry.get("content")
+        if isinstance(content, list) and any(
+            isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content
+        ):
+            return True
+    return "max_tokens" in body and "system" in body

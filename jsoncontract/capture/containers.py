@@ -26,7 +26,8 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract._json import NotJSON, load
-from jsoncontract.capture.base import DocContext, envelope, problem_call
+from jsoncontract.capture.base import envelope, problem_call
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.model import (
     Anomaly,
     Captured,

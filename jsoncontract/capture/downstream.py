@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
-from jsoncontract.capture.base import DocContext, envelope, make_call
+from jsoncontract.capture.base import envelope, make_call
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
 
 
 def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:

@@ -27,7 +27,6 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
-    DocContext,
     Known,
     Sightings,
     envelope,
@@ -37,7 +36,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,

@@ -35,9 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from jsoncontract.model import Source
+
 if TYPE_CHECKING:
-    from jsoncontract.capture.base import DocContext
-    from jsoncontract.model import Captured, Hop
+    from jsoncontract.model import Anomaly, Captured, Hop
 
 Handler = Callable[[dict[str, Any], "DocContext", list["Captured"]], None]
 """Reads one recognised object: appends the calls it holds to the list."""
@@ -136,3 +137,81 @@ class CaptureDialect(Protocol):
 
         Asked, in registry order, of an object no dialect took as a whole message.
         """
+
+
+class DocContext:
+    """Where a document came from, and what a trace record or the caller said about it.
+
+    ``line_of`` maps a pointer inside the document to a line of the file (whole JSON
+    files); JSONL and SSE documents have one ``line`` for everything in them. One is made
+    per JSONL line, so it is a plain slotted class.
+
+    ``turn`` is the key of the assistant turn being read (calls made under it share it),
+    ``time`` when the document says it was written (seconds since the epoch), and
+    ``history`` whether it is a conversation history (a request body), where a result must
+    answer a call of the same history.
+    """
+
+    __slots__ = (
+        "anomalies",
+        "base",
+        "call_id",
+        "context",
+        "file",
+        "history",
+        "hop",
+        "line",
+        "line_of",
+        "time",
+        "tool",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        file: str,
+        line: int | None = None,
+        line_of: Callable[[str], int | None] | None = None,
+        anomalies: tuple[Anomaly, ...] = (),
+        tool: str | None = None,
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.line_of = line_of
+        self.anomalies = anomalies
+        self.tool = tool
+        self.base = ""
+        self.call_id: str | None = None
+        self.hop: Hop | None = None
+        self.context: dict[str, Any] | None = None
+        self.turn: str | None = None
+        self.time: float | None = None
+        self.history = False
+
+    def child(self, pointer: str, **changes: Any) -> DocContext:
+        """The context of a member of this document (``changes`` override attributes)."""
+        new = DocContext(self.file, self.line, self.line_of, self.anomalies, self.tool)
+        new.base = self.base + pointer
+        new.call_id = self.call_id
+        new.hop = self.hop
+        new.context = self.context
+        new.turn = self.turn
+        new.time = self.time
+        new.history = self.history
+        for key, value in changes.items():
+            setattr(new, key, value)
+        return new
+
+    def turn_at(self, pointer: str) -> str:
+        """A turn key for the message at ``pointer``: unique in the run, stable for it."""
+        if self.line is not None:
+            return f"{self.file}:{self.line}:{self.base}{pointer}"
+        return f"{self.file}:{self.base}{pointer}"
+
+    def source(self, pointer: str = "") -> Source:
+        """The source of the node at ``pointer`` (relative to this document)."""
+        if self.line is not None:  # one line holds the whole document
+            return Source(self.file, self.line)
+        absolute = self.base + pointer
+        line = self.line_of(absolute) if self.line_of is not None else None
+        return Source(self.file, line, None, absolute or None)

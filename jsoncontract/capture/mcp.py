@@ -17,7 +17,6 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
-    DocContext,
     call_without_arguments,
     envelope,
     make_call,
@@ -25,7 +24,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -50,6 +49,11 @@ _ID_TYPES: Final = (str, int)
 
 def _key(value: Any) -> Any:
     return (type(value).__name__, value)
+
+
+def typed_id(value: Any) -> str:
+    """A JSON-RPC id with its type, as the ledger keys it: ``1`` and ``"1"`` are two ids."""
+    return f"{type(value).__name__}:{value}"
 
 
 def request(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -169,6 +173,7 @@ class McpState:
                 request_id = node.get("id")
                 if type(request_id) in _ID_TYPES and call.call_id is not None:
                     _remember(self._calls, _key(request_id), call.call_id)
+                    call.sighting = typed_id(request_id)
             return
         if method == "initialize":
             if self._used or self._session is None:
@@ -227,7 +232,10 @@ class McpState:
             return
         if answers is None and isinstance(body, dict) and "content" not in body:
             return  # the answer to a request the capture does not hold (ping, resources...)
-        out.append(result(message, ctx, session, answers))
+        answer = result(message, ctx, session, answers)
+        if answers is not None:
+            answer.sighting = typed_id(response_id)
+        out.append(answer)
 
     def _listed(
         self, body: dict[str, Any], message: Any, ctx: DocContext, out: list[Captured]

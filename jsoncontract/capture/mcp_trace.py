@@ -5,12 +5,14 @@ A frame line is ``{"trace": "mcp", "seq": .., "time": .., "from": "client" | "se
 as an MCP message would be read on its own, so a ``tools/call`` request is a call and the
 server's answer is attached to it; the call's source is the frame, at its line. What is no
 frame is skipped: the ``start`` and ``exit`` events, output that was not JSON (``text``), and
-an answer an injected fault withheld from the host (``"delivered": false``): the host never
-saw it. In a trace ``mcp guard`` wrote, a call's result is the server's answer, also where the
-guard delivered another in its place (``"replaces"``: that one is not read), and the guard's
-own answer where the call never reached the server; the tool list the guard enforced is a
-``tools`` event (:func:`embedded_tools`), so the trace is checked without ``--tools``.
-Each frame's ``time`` is when it passed, so a call's result says how long it took.
+an answer an injected fault withheld from the host (``"delivered": false`` on a server's
+frame): the host never saw it. The recorder writes that mark on server answers only; a
+client's frame is read whatever it says, so no call the host made can vanish. In a trace
+``mcp guard`` wrote, a call's result is the server's answer, also where the guard delivered
+another in its place (``"replaces"``: that one is not read), and the guard's own answer where
+the call never reached the server; the tool list the guard enforced is a ``tools`` event
+(:func:`embedded_tools`), so the trace is checked without ``--tools``. Each frame's ``time``
+is when it passed, so a call's result says how long it took.
 """
 
 from __future__ import annotations
@@ -24,8 +26,7 @@ from jsoncontract.capture.mcp import McpState
 from jsoncontract.model import Dialect, Hop
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.base import DocContext
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
     from jsoncontract.model import Captured
 
 #: The member and value every line of such a trace has.
@@ -45,8 +46,10 @@ class TraceState:
         """One line: its frame, when it has one the host saw (an answer ``mcp guard``
         delivered in place of the server's is not read: the server's is the call's)."""
         frame = node.get("frame")
-        if not isinstance(frame, dict) or node.get("delivered") is False or "replaces" in node:
+        if not isinstance(frame, dict) or "replaces" in node:
             return
+        if node.get("delivered") is False and node.get("from") != "client":
+            return  # an answer withheld from the host; a request is read whatever it says
         self.mcp.read(frame, ctx.child("/frame", time=epoch(node.get("time"))), out)
 
     def flush(self, out: list[Captured]) -> None:

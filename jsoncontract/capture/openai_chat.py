@@ -14,25 +14,29 @@ assistant message sharing a turn; the calls seen before in the response are the 
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Final
+
+import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
+    FUNCTION_INPUT,
     Assembler,
-    DocContext,
     Known,
     answered_id,
+    anthropic_history,
     call_without_arguments,
     envelope,
     key,
     make_call,
     make_result,
     result_problem,
+    string_arguments,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import (
-    ArgumentsForm,
     Captured,
     Dialect,
     Finding,
@@ -41,40 +45,6 @@ from jsoncontract.model import (
     ToolCall,
     ToolResult,
 )
-
-#: Where an OpenAI function keeps its input schema (shared with the Responses API, whose
-#: functions have the same members; ``parametersJsonSchema`` as Gemini spells it is read too).
-FUNCTION_INPUT: Final = ("parametersJsonSchema", "parameters_json_schema", "parameters")
-
-
-def string_arguments(
-    node: dict[str, Any], findings: list[Finding], pointer: str
-) -> tuple[Any, ArgumentsForm, str | None]:
-    """The ``arguments`` member of an OpenAI function call: a JSON string, as OpenAI sends.
-
-    Returns the arguments, their form and their pointer (``None`` when missing).
-    """
-    if "arguments" not in node:
-        findings.append(
-            envelope(
-                codes.ENVELOPE_MALFORMED,
-                "the function call has no arguments member",
-                'OpenAI always sends arguments as a JSON string, "{}" when empty',
-            )
-        )
-        return None, ArgumentsForm.MISSING, None
-    value = node["arguments"]
-    if isinstance(value, str):
-        return value, ArgumentsForm.TEXT, pointer + "/arguments"
-    findings.append(
-        envelope(
-            codes.ENVELOPE_ARGUMENTS_NOT_STRING,
-            "arguments should be a JSON-encoded string in this dialect, not a parsed value",
-            "a proxy or SDK decoded the arguments before logging; the value is checked as is",
-            severity=Severity.WARNING,
-        )
-    )
-    return value, ArgumentsForm.VALUE, pointer + "/arguments"
 
 
 def tool_call(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -245,23 +215,52 @@ _CALLING_ROLES: Final = ("assistant", "tool", "function")
 
 
 def _known(entry: dict[str, Any], known: Known) -> bool:
-    """Whether a history message was read before (and remember its ids if not)."""
+    """Whether a history message was read before (and remember it if not). A message is
+    known by what it says, not by its ids alone: a later history that edits a call's
+    arguments, or its result, is read again (and the ledger tells the two apart)."""
     answered = entry.get("tool_call_id")
     if isinstance(answered, str):
-        key = "=" + answered  # a result's key: never a call id's
+        key = "=" + answered + "\x00" + _said(entry.get("content"))  # never a call's key
         if key in known:
             return True
         known.add(key)
         return False
     calls = entry.get("tool_calls")
     if isinstance(calls, list) and calls:
-        ids = [c.get("id") if isinstance(c, dict) else None for c in calls]
-        if all(isinstance(i, str) and i in known for i in ids):
+        keys = [_call_key(c) for c in calls]
+        if all(k is not None and k in known for k in keys):
             return True
-        for i in ids:
-            if isinstance(i, str):
-                known.add(i)
+        for k in keys:
+            if k is not None:
+                known.add(k)
     return False
+
+
+def _said(value: Any) -> str:
+    """A short text that stands for a message's content (the text when short, else a
+    digest of the value)."""
+    if type(value) is str and len(value) <= 256:
+        return value
+    try:
+        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # deeper than orjson writes: never taken for a message read before
+        return "\x01" + str(id(value))
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _call_key(node: Any) -> str | None:
+    """What a call of an assistant message is known by: its id, name and arguments."""
+    if not isinstance(node, dict) or not isinstance(node.get("id"), str):
+        return None
+    function = node.get("function")
+    if not isinstance(function, dict):
+        return None
+    return known_call(node["id"], function.get("name"), function.get("arguments"))
+
+
+def known_call(call_id: str, name: Any, arguments: Any) -> str:
+    """The key :func:`_known` remembers a call by."""
+    return f"{call_id}\x00{name}\x00{_said(arguments)}"
 
 
 def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -307,7 +306,7 @@ class ChatStream:
             known = self.known
             for item in out[start:]:
                 if type(item) is ToolCall and item.call_id is not None:
-                    known.add(item.call_id)
+                    known.add(known_call(item.call_id, item.tool, item.arguments))
 
     def feed(self, chunk: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one chunk; add the calls its ``finish_reason`` completes to ``out``."""
@@ -367,27 +366,6 @@ def is_chunk(value: dict[str, Any]) -> bool:
 
 def _is_tool(entry: dict[str, Any]) -> bool:
     return entry.get("type") == "function" and isinstance(entry.get("function"), dict)
-
-
-#: Content blocks only Anthropic's messages hold.
-_ANTHROPIC_BLOCKS: Final = ("tool_use", "tool_result", "mcp_tool_use", "mcp_tool_result")
-
-
-def anthropic_history(body: dict[str, Any]) -> bool:
-    """Whether a request body's ``messages`` are Anthropic's: a content block of its own,
-    or the top-level ``system`` and ``max_tokens`` with no OpenAI tool message."""
-    messages = body["messages"]
-    for entry in messages:
-        if not isinstance(entry, dict):
-            continue
-        if "tool_calls" in entry or entry.get("role") in ("tool", "function", "system"):
-            return False
-        content = entry.get("content")
-        if isinstance(content, list) and any(
-            isinstance(block, dict) and block.get("type") in _ANTHROPIC_BLOCKS for block in content
-        ):
-            return True
-    return "max_tokens" in body and "system" in body
 
 
 class OpenAIChat:

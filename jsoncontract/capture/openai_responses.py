@@ -18,8 +18,8 @@ from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
+    FUNCTION_INPUT,
     Assembler,
-    DocContext,
     Pending,
     answered_id,
     envelope,
@@ -27,10 +27,10 @@ from jsoncontract.capture.base import (
     make_call,
     make_result,
     result_problem,
+    string_arguments,
     text,
 )
-from jsoncontract.capture.interface import Handler, ToolLayout
-from jsoncontract.capture.openai_chat import FUNCTION_INPUT, string_arguments
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
 
 #: Stream events that carry the whole response at its end.
@@ -162,8 +162,8 @@ class ResponsesStream:
                 pending.final = event["arguments"]
             if item_id is None:  # nothing says it was seen before: every one is a call
                 calls.close(pending, out)
-            elif item_id not in self.emitted:
-                self.emitted.add(item_id)
+            elif (item_id, event.get("arguments")) not in self.emitted:
+                self.emitted.add((item_id, event.get("arguments")))
                 calls.close(pending, out)
         elif kind in _FINAL_EVENTS:
             whole = event.get("response")
@@ -190,10 +190,13 @@ class ResponsesStream:
 
         It closes the item the stream opened, checking the fragments against the final
         arguments; an item never seen streaming is read as it is; one already produced is
-        skipped.
+        skipped (an item is known by its id and its arguments: an id used again with other
+        arguments is read, and the ledger tells the calls apart).
         """
         item_id = key(node.get("id"))
-        if item_id in self.emitted:
+        arguments = node.get("arguments")
+        seen = (item_id, arguments if isinstance(arguments, str) else None)
+        if seen in self.emitted:
             return
         pending = self.calls.pop(item_id)
         if pending is None:
@@ -205,7 +208,7 @@ class ResponsesStream:
                 pending.final = node["arguments"]
             self.calls.close(pending, out)
         if item_id is not None:
-            self.emitted.add(item_id)
+            self.emitted.add(seen)
 
     def flush(self, out: list[Captured]) -> None:
         """Items whose stream ended before their ``.done`` event."""

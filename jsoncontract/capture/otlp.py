@@ -41,13 +41,13 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import hashlib
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from jsoncontract import codes
 from jsoncontract.capture.base import (
-    DocContext,
     Known,
     Sightings,
     envelope,
@@ -70,7 +70,7 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import Handler
+    from jsoncontract.capture.interface import DocContext, Handler
 
 #: ``status.code`` of a failed span (OTLP/JSON writes the number, some exporters the name).
 _ERROR_STATUS: Final = (2, "STATUS_CODE_ERROR", "ERROR")
@@ -138,6 +138,18 @@ def _json_value(value: Any) -> Any:
     return value
 
 
+def _span_identity(span: dict[str, Any]) -> bytes | None:
+    """What tells a span from another: its trace and span ids and its content (``None``
+    without a span id, or too deep to write)."""
+    if not _first(span, "spanId", "context"):
+        return None
+    try:
+        data = orjson.dumps(span, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
 #: How many calls without ids of chat spans wait for an execute-tool span of their trace.
 _EXECUTED: Final = 4096
 
@@ -146,10 +158,13 @@ class OtlpState:
     """What one file's spans have shown: whether any was a GenAI or MCP span; the messages
     of its chat spans' histories, and the calls without ids they made (see the module)."""
 
-    __slots__ = ("executed", "first", "genai", "known", "sightings", "spans", "times")
+    __slots__ = ("executed", "exported", "first", "genai", "known", "sightings", "spans", "times")
 
     def __init__(self) -> None:
         self.spans = 0
+        # the spans read, by trace, span id and content: an exporter that sends a span
+        # twice (a retried export) sends one span
+        self.exported = Known()
         self.genai = 0
         self.first: DocContext | None = None
         self.known = Known()
@@ -187,7 +202,13 @@ class OtlpState:
         self.span(node, ctx, out, "")
 
     def span(self, span: dict[str, Any], ctx: DocContext, out: list[Captured], at: str) -> None:
-        """One span: a call (with its result), the calls of a chat, or nothing."""
+        """One span: a call (with its result), the calls of a chat, or nothing. The same
+        span exported again (same trace and span id, same content) is read once."""
+        identity = _span_identity(span)
+        if identity is not None:
+            if identity in self.exported:
+                return
+            self.exported.add(identity)
         self.spans += 1
         attrs = attributes(span.get("attributes"))
         started = epoch(_first(span, "startTimeUnixNano", "start_time"))

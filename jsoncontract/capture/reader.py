@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -46,21 +46,18 @@ from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract._yaml import YAML_SUFFIXES, YamlPositions, load_yaml
 from jsoncontract.capture import containers
-from jsoncontract.capture.base import (
-    DocContext,
-    envelope,
-    envelope_anomaly,
-    id_text,
-    problem_call,
-)
+from jsoncontract.capture.base import envelope, envelope_anomaly, id_text, problem_call
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import (
+    CallResult,
     Captured,
     Dialect,
     Finding,
     Hop,
+    PassedCall,
     Severity,
     Stage,
     ToolCall,
@@ -69,7 +66,6 @@ from jsoncontract.model import (
 
 if TYPE_CHECKING:
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
-    from jsoncontract.pipeline.fast import Lane
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 #: What a directory is searched for: each kind of capture, plain or compressed.
@@ -77,6 +73,14 @@ CAPTURE_SUFFIXES: Final = compressed_suffixes(
     (".json", *JSONL_SUFFIXES, ".sse", ".har", ".yaml", ".yml")
 )
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
+#: Whether a call is new to the run (see :meth:`Ledger.fresh
+#: <jsoncontract.capture.ledger.Ledger.fresh>`): call id, tool, arguments text, file, line.
+Fresh = Callable[[str, str, str, str, int], bool]
+#: What :meth:`CaptureReader.read_checked` offers a line to first (the fast lane of
+#: :mod:`jsoncontract.pipeline.fast`), with the file, the line number and the ledger's
+#: :data:`Fresh`: it gives the line's checked call, or ``None`` when the full path must
+#: read it.
+Lane = Callable[[str, int, bytes, Fresh], PassedCall | CallResult | None]
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
 MAX_NESTING: Final = 64
@@ -196,6 +200,11 @@ class CaptureReader:
         # the fast lane reads OpenAI Chat completions, unless the file's Chat state follows
         # conversation histories (it then remembers the ids of the calls it reads)
         self._chat: int | None = self._index.get(Dialect.OPENAI_CHAT)
+
+    @property
+    def forced(self) -> CaptureDialect | None:
+        """The dialect every document is read as (``None``: detected per document)."""
+        return self._forced
 
     def read(self, paths: Iterable[str | Path]) -> Iterator[ToolCall]:
         """Every call in the named files and directories, in file order, each with its
@@ -643,7 +652,7 @@ class CaptureReader:
                 document(name, number, None, state)
             else:
                 if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
-                    done = lane(name, number, line)
+                    done = lane(name, number, line, ledger.fresh)
                     if done is not None:
                         ledger.doc += 1
                         yield done
@@ -760,7 +769,14 @@ class CaptureReader:
             keys = ", ".join(sorted(value)[:6])
             raise UnknownShape(f"an object with members {keys}" if keys else "an empty object")
         if isinstance(value, list):
-            if self._forced is self._fallback:  # a body that is an array is one body
+            if self._forced is self._fallback or (
+                # a whole document that is an array no dialect reads any item of, given
+                # with --tool: one body that is an array (not one body per item)
+                ctx.tool
+                and self._forced is None
+                and not ctx.base
+                and not any(self._claimed(item, state) for item in value)
+            ):
                 self._body(value, ctx, state, out)
                 return
             _check_nesting(ctx)
@@ -817,6 +833,17 @@ class CaptureReader:
             self._dispatch(payload, child, state, out)
         if ctx.anomalies and len(out) > start:
             _record_anomalies(ctx, out[start:])
+
+    def _claimed(self, item: Any, state: _FileState) -> bool:
+        """Whether an item of a list is read by a dialect (or is a list, which may hold
+        such items), rather than as a bare body."""
+        if isinstance(item, list):
+            return True
+        if not isinstance(item, dict):
+            return False
+        if "payload" in item or "custom_id" in item:
+            return True
+        return self._handler(item, state) is not None
 
     def _handler(self, value: dict[str, Any], state: _FileState) -> Handler | None:
         """The handler of the first dialect that takes ``value`` as a whole message, else of

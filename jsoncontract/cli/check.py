@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 
     from jsoncontract.baseline import Baseline
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, PassedCall, Summary, ToolContract
     from jsoncontract.pipeline.settings import CheckSettings
     from jsoncontract.reporters.progress import CallProgress
+    from jsoncontract.settings import Config
 
     CheckFormat = str
     DialectChoice = str
@@ -224,8 +224,8 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     assert settings.spark is not None
     business = settings.business
     config = business.config.path
+    running = spark.active_session()  # the spark extra is there
     files = spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark
-    running = spark.active_session()
     session = spark.session(settings.spark)
     try:
         lines = spark.read_captures(session, files)
@@ -260,8 +260,8 @@ def _marked(
 ) -> Iterator[CallResult | PassedCall]:
     """``results`` with their findings marked against the baseline in input order, as a
     local run marks them, and counted into ``summary``; then the findings over the run."""
-    from jsoncontract.api import marked
     from jsoncontract.model import CallResult
+    from jsoncontract.pipeline.runner import marked
 
     matcher = known.matcher()
     for result in marked(results, matcher):

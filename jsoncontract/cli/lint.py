@@ -120,7 +120,7 @@ def lint_cli(
     note_skipped(report.skipped, "tool definition")
     known = load_baseline(settings.report.baseline, "lint", settings.report.root)
     if known is not None:
-        known.mark_lint(report)
+        report.mark_baseline(known)
     write_report("lint", settings.report, report)
     return exit_code(report.worst(), settings.report.fail_on)
 

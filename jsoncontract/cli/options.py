@@ -42,10 +42,10 @@ if TYPE_CHECKING:
 
     from jsoncontract.baseline import Baseline
     from jsoncontract.business.gate import BusinessRules
+    from jsoncontract.business.settings import BusinessSettings
     from jsoncontract.model import Severity
-    from jsoncontract.reporters.interface import ReportOptions
     from jsoncontract.reporters.progress import CallProgress
-    from jsoncontract.settings import BusinessSettings, ReportSettings
+    from jsoncontract.settings import ReportOptions, ReportSettings
     from jsoncontract.tools.toolset import ToolSet
 
     Progress = Callable[[int, int], None]

@@ -101,8 +101,7 @@ def rules_cli(
         write_report("rules", settings.report, report)
         return exit_code(report.worst(), settings.report.fail_on)
     from jsoncontract.lint.docs import listing
-    from jsoncontract.reporters.interface import ReportOptions
-    from jsoncontract.settings import ReportSettings
+    from jsoncontract.settings import ReportOptions, ReportSettings
 
     if str(format) not in CATALOG_FORMATS:
         raise UsageError(

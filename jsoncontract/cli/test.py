@@ -113,7 +113,7 @@ def test_cli(
         report = apply_updates(report)
     known = load_baseline(settings.report.baseline, "test", settings.report.root)
     if known is not None:
-        known.mark_test(report)
+        report.mark_baseline(known)
     write_report("test", settings.report, report)
     # with a baseline, only the cases that fail anew fail the run
     failed = report.new_failures if known is not None else not report.ok

@@ -19,8 +19,7 @@ from jsoncontract._json import NotJSON, load
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, CaptureReader
 from jsoncontract.diff.model import HopView
 from jsoncontract.errors import InputError, UsageError
-from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall
-from jsoncontract.pipeline.checker import locate
+from jsoncontract.model import ArgumentsForm, Dialect, Finding, Hop, Severity, ToolCall, locate
 from jsoncontract.pipeline.envelope import unknown_tool
 from jsoncontract.pipeline.parse import parse_arguments
 from jsoncontract.pipeline.schema import schema_findings

@@ -16,7 +16,8 @@ from typing import Any, Final
 
 import orjson
 
-from jsoncontract.diff.compare import align_sequences, canonical, same
+from jsoncontract._align import align_sequences
+from jsoncontract.diff.compare import canonical, same
 from jsoncontract.diff.values import redact_value
 from jsoncontract.pointer import ABSENT, escape_pointer_token, get, parent, pointer_tokens
 

@@ -3,7 +3,7 @@
 A result travels the other way: the downstream system answers the tool (the HTTP response),
 the MCP server answers the host (``structuredContent``, or a text block), the host hands the
 model its tool message. Each hop's result is read as the value it holds
-(:func:`~jsoncontract.pipeline.payload.payload`: JSON text read as JSON once) and compared
+(:func:`~jsoncontract.payload.payload`: JSON text read as JSON once) and compared
 with the hop before it on the way back, classified like the arguments' differences, plus
 one kind the return leg has: ``truncated``, a text cut short on the way (the later hop's
 text is the start of the earlier hop's, with or without a marker such as ``...``).
@@ -26,10 +26,11 @@ import orjson
 
 from jsoncontract._json import partial_json
 from jsoncontract.diff.compare import CompareOptions, Comparer, Entry
+from jsoncontract.diff.differences import make_difference
 from jsoncontract.diff.model import DiffCode, Difference, HopView, Row
 from jsoncontract.diff.rows import PairEntries, build_rows, fill_unchanged
 from jsoncontract.model import Hop
-from jsoncontract.pipeline.payload import content_pointer, payload, text_blocks
+from jsoncontract.payload import content_pointer, payload, text_blocks
 from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
@@ -129,7 +130,6 @@ def return_leg(
     hops: Sequence[HopView], *, tolerance: float, show_values: bool, tool: str | None
 ) -> ReturnLeg:
     """The results of ``hops`` (the argument views of one call) side by side."""
-    from jsoncontract.diff.differ import make_difference  # (the differ imports this module)
 
     leg = ReturnLeg()
     texts: list[str | None] = []

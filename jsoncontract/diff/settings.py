@@ -13,13 +13,12 @@ from jsoncontract.diff.correlate import DEFAULT_FIELDS
 from jsoncontract.diff.differ import DiffOptions
 from jsoncontract.diff.downstream import parse_ref
 from jsoncontract.errors import UsageError
-from jsoncontract.reporters.interface import ReportOptions
-from jsoncontract.settings import ReportSettings, report_settings
+from jsoncontract.settings import ReportOptions, ReportSettings, report_settings
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.diff.downstream import DownstreamSchemas
     from jsoncontract.diff.mapping import MappingSet
+    from jsoncontract.settings import Config
     from jsoncontract.tools.toolset import ToolSet
 
 

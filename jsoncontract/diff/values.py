@@ -13,14 +13,14 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract.pointer import ABSENT
-from jsoncontract.redact import is_fingerprint, redacted
+from jsoncontract.redact import is_placeholder, redacted
 
 #: Longest text kept for one shown value (the text report cuts further to its columns).
 SHOWN_LIMIT: Final = 240
 
 
 def redact_value(value: Any, path: str | None) -> Any:
-    """The value with everything sensitive replaced by a fingerprint (:data:`ABSENT`, a
+    """The value with everything sensitive replaced by a placeholder (:data:`ABSENT`, a
     side where the member is not there, stays as it is)."""
     if value is ABSENT:
         return value
@@ -29,7 +29,7 @@ def redact_value(value: Any, path: str | None) -> Any:
 
 def shown(value: Any, limit: int = SHOWN_LIMIT) -> str:
     """Compact JSON text of a value, cut to ``limit`` characters with an ellipsis."""
-    if is_fingerprint(value):
+    if is_placeholder(value):
         return value
     try:
         text = orjson.dumps(value).decode()

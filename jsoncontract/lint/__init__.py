@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jsoncontract.lint.context import LintSettings
 from jsoncontract.lint.report import LintFinding, LintReport
-from jsoncontract.lint.settings import LintSettings
 
 if TYPE_CHECKING:
     from jsoncontract.baseline import Baseline
@@ -45,7 +45,7 @@ def lint(
         settings = build_settings(None, profiles=profiles, **options)
     report = Linter(settings).lint_paths(paths)
     if baseline is not None:
-        baseline.mark_lint(report)
+        report.mark_baseline(baseline)
     return report
 
 

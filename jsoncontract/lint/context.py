@@ -1,4 +1,5 @@
-"""What rules look at: the run, its files, their tools, each tool's schemas and their nodes.
+"""What rules look at: the run (its :class:`LintSettings`), its files, their tools, each
+tool's schemas and their nodes.
 
 Everything here is built once per file and shared by every rule. Positions (line and
 column) are only computed for nodes that get a finding.
@@ -6,19 +7,102 @@ column) are only computed for nodes that get a finding.
 
 from __future__ import annotations
 
+import fnmatch
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract._files import refuse_anomalies
 from jsoncontract._locate import PositionIndex
+from jsoncontract.lint.limits import Limits
+from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC
 from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
     from jsoncontract._files import Positions
-    from jsoncontract.lint.settings import LintSettings
-    from jsoncontract.model import Anomaly, ToolContract
+    from jsoncontract.model import Anomaly, Finding, Severity, ToolContract
+
+# -- the run's settings ------------------------------------------------------------------
+
+#: Argument names that make a retried write detectable (compared without case and separators).
+DEFAULT_KEY_NAMES: Final = (
+    "idempotency_key",
+    "idempotence_key",
+    "request_id",
+    "client_request_id",
+    "client_token",
+    "dedupe_key",
+    "deduplication_id",
+    "dedup_id",
+    "operation_id",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """Silences some rules for some tools, for a stated reason.
+
+    ``tools`` are names or shell patterns (``legacy_*``); ``path`` limits it to findings at
+    or below a pointer inside the tool's schema (``/properties/filters``).
+    """
+
+    rules: tuple[str, ...]
+    tools: tuple[str, ...]
+    reason: str
+    path: str | None = None
+
+    def matches(self, finding: Finding) -> bool:
+        """Whether this suppression covers ``finding``."""
+        if finding.code not in self.rules:
+            return False
+        tool = finding.tool
+        if tool is None or not any(fnmatch.fnmatchcase(tool, p) for p in self.tools):
+            return False
+        if self.path is None:
+            return True
+        where = (finding.schema_path or "#").removeprefix("#")
+        return where == self.path or where.startswith(self.path.rstrip("/") + "/")
+
+    def to_dict(self) -> dict[str, Any]:
+        """As written in reports."""
+        out: dict[str, Any] = {"rules": list(self.rules), "tools": list(self.tools)}
+        if self.path is not None:
+            out["path"] = self.path
+        out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencySettings:
+    """How write tools and their idempotency keys are recognised."""
+
+    key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
+    write_tools: tuple[str, ...] = ()
+    read_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LintSettings:
+    """Everything a lint run needs besides the files.
+
+    ``select`` is the set of codes allowed to run (``None``: every rule of the profiles);
+    ``ignore`` removes codes; ``severities`` overrides a code's severity.
+    """
+
+    profiles: tuple[str, ...] = (GENERIC,)
+    mcp_version: str = DEFAULT_MCP_VERSION
+    select: frozenset[str] | None = None
+    ignore: frozenset[str] = frozenset()
+    severities: Mapping[str, Severity] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+    suppressions: tuple[Suppression, ...] = ()
+    idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
+    tool_name: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+# -- files, tools, schemas and nodes ----------------------------------------------------
 
 #: ``$schema`` URIs (without a trailing ``#``) and the draft names used in messages.
 DRAFTS: Final = {

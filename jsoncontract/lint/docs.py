@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from jsoncontract.codes import PROJECT_URL, RuleMeta
 from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules
 from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, MCP_VERSIONS, PROFILE_HELP, PROFILES
 from jsoncontract.lint.rule import ALL, Rule
-from jsoncontract.reporters.findings import PROJECT_URL, RuleMeta
 
 DOCS_URL: Final = PROJECT_URL + "/blob/main/docs/rules/{code}.md"
 

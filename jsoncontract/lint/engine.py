@@ -29,7 +29,7 @@ from jsoncontract.redact import masked
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:
-    from jsoncontract.lint.settings import LintSettings
+    from jsoncontract.lint.context import LintSettings
     from jsoncontract.model import SchemaLocation
 
 _NUMBERS = frozenset({"number", "integer"})

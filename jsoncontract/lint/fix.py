@@ -50,7 +50,7 @@ class FileFix:
         """
         if not self.changed:
             return ""
-        from jsoncontract.diff.compare import align_sequences
+        from jsoncontract._align import align_sequences
 
         before = self.before.splitlines(keepends=True)
         after = self.after.splitlines(keepends=True)

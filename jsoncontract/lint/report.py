@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
+    from jsoncontract.lint.context import Suppression
     from jsoncontract.lint.rule import Fix
-    from jsoncontract.lint.settings import Suppression
 
 
 class LintFinding:
@@ -157,6 +158,13 @@ class LintReport:
     unit: str = "file"
     #: files found in a directory that hold no tool definition, with why: ``(file, why)``
     skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def mark_baseline(self, baseline: Baseline) -> None:
+        """Mark every finding with whether ``baseline`` holds it (suppressed ones stay as
+        they are)."""
+        matcher = baseline.matcher()
+        for item in self.findings:
+            item.baseline = matcher.state(item.finding)
 
     def worst(self) -> Severity | None:
         """The most severe finding (not counting those a baseline holds), or ``None`` when

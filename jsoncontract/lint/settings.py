@@ -7,98 +7,25 @@ file is read, naming the closest code.
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import ConfigError, UsageError
+from jsoncontract.lint.context import (
+    DEFAULT_KEY_NAMES,
+    IdempotencySettings,
+    LintSettings,
+    Suppression,
+)
 from jsoncontract.lint.limits import Limits, parse_limit_option
 from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
-    from jsoncontract.model import Finding
-    from jsoncontract.settings import ReportSettings
-
-#: Argument names that make a retried write detectable (compared without case and separators).
-DEFAULT_KEY_NAMES: Final = (
-    "idempotency_key",
-    "idempotence_key",
-    "request_id",
-    "client_request_id",
-    "client_token",
-    "dedupe_key",
-    "deduplication_id",
-    "dedup_id",
-    "operation_id",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Suppression:
-    """Silences some rules for some tools, for a stated reason.
-
-    ``tools`` are names or shell patterns (``legacy_*``); ``path`` limits it to findings at
-    or below a pointer inside the tool's schema (``/properties/filters``).
-    """
-
-    rules: tuple[str, ...]
-    tools: tuple[str, ...]
-    reason: str
-    path: str | None = None
-
-    def matches(self, finding: Finding) -> bool:
-        """Whether this suppression covers ``finding``."""
-        if finding.code not in self.rules:
-            return False
-        tool = finding.tool
-        if tool is None or not any(fnmatch.fnmatchcase(tool, p) for p in self.tools):
-            return False
-        if self.path is None:
-            return True
-        where = (finding.schema_path or "#").removeprefix("#")
-        return where == self.path or where.startswith(self.path.rstrip("/") + "/")
-
-    def to_dict(self) -> dict[str, Any]:
-        """As written in reports."""
-        out: dict[str, Any] = {"rules": list(self.rules), "tools": list(self.tools)}
-        if self.path is not None:
-            out["path"] = self.path
-        out["reason"] = self.reason
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class IdempotencySettings:
-    """How write tools and their idempotency keys are recognised."""
-
-    key_names: tuple[str, ...] = DEFAULT_KEY_NAMES
-    write_tools: tuple[str, ...] = ()
-    read_tools: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class LintSettings:
-    """Everything a lint run needs besides the files.
-
-    ``select`` is the set of codes allowed to run (``None``: every rule of the profiles);
-    ``ignore`` removes codes; ``severities`` overrides a code's severity.
-    """
-
-    profiles: tuple[str, ...] = (GENERIC,)
-    mcp_version: str = DEFAULT_MCP_VERSION
-    select: frozenset[str] | None = None
-    ignore: frozenset[str] = frozenset()
-    severities: Mapping[str, Severity] = field(default_factory=dict)
-    limits: Limits = field(default_factory=Limits)
-    suppressions: tuple[Suppression, ...] = ()
-    idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
-    tool_name: str | None = None
-    warnings: tuple[str, ...] = ()
+    from jsoncontract.settings import Config, ReportSettings
 
 
 def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """Live MCP servers: list, lint, pin, probe and test them; record, replay and break traffic.
 
-The client side is the official MCP SDK (``pip install 'jsoncontract[mcp]'``), imported
+The client side is the official MCP SDK (the ``mcp`` extra), imported
 only when a server is contacted. Nothing here prints or exits: functions return reports,
 and raise :class:`~jsoncontract.errors.ServerError` when a server cannot be started,
 reached or spoken to. The public API is imported lazily:
@@ -20,18 +20,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions, Reply, connect
+    from jsoncontract.live.client import Connection, connect
     from jsoncontract.live.inject import Injector, parse_rule
     from jsoncontract.live.probe import ProbeReport, ProbeSettings, probe
     from jsoncontract.live.record import HttpProxy, StdioProxy
     from jsoncontract.live.replay import Replayer, load_recording
     from jsoncontract.live.server import ServerSpec, resolve_server
     from jsoncontract.live.tools import ToolListing, fetch_tools, list_tools
+    from jsoncontract.live.wire import ConnectOptions, Reply
 
 _LAZY = {
-    "ConnectOptions": "client",
+    "ConnectOptions": "wire",
     "Connection": "client",
-    "Reply": "client",
+    "Reply": "wire",
     "connect": "client",
     "Injector": "inject",
     "parse_rule": "inject",

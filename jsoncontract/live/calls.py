@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions, Reply
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import ConnectOptions, Reply
 
 #: Server restarts after crashes before the remaining calls are given up.
 MAX_RESTARTS: Final = 5
@@ -65,7 +66,8 @@ async def send_calls(
     after a crash. ``tools`` are the listed tool objects (a new connection relearns them)."""
     import anyio
 
-    from jsoncontract.live.client import ReplyKind, connect
+    from jsoncontract.live.client import connect
+    from jsoncontract.live.wire import ReplyKind
 
     run = CallRun({})
     crashes: Counter[str] = Counter()

@@ -23,18 +23,30 @@ from __future__ import annotations
 import math
 import os
 import re
-import signal
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from functools import cache
+from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live.transport import (
+    implementation,
+    open_transport,
+    reported_error,
+    unwrapped_error,
+    verbatim_message,
+)
+from jsoncontract.live.wire import (
+    ConnectOptions,
+    Negotiated,
+    Noise,
+    Reply,
+    ReplyKind,
+    cut_short,
+    display_name,
+    masked_text,
+)
 from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -46,8 +58,6 @@ if TYPE_CHECKING:
 
     from jsoncontract.live.server import ServerSpec
 
-#: Seconds a request may take when nothing else is said.
-DEFAULT_TIMEOUT: Final = 10.0
 #: Bytes of a server's stderr kept for messages (the end of it).
 _STDERR_TAIL: Final = 4096
 #: Characters of a stray stdout line quoted in a message.
@@ -62,14 +72,10 @@ _DISCOVER: Final = "server/discover"
 _LEADING_ID: Final = re.compile(
     r'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18})\s*[,}]'
 )
-#: Seconds the rest of a stdio server's process group gets between SIGTERM and SIGKILL.
-_GROUP_GRACE: Final = 2.0
-#: The process ids of the stdio servers the SDK starts in this task (see :func:`_spawns`).
-_SPAWNED: ContextVar[list[int] | None] = ContextVar("jsoncontract_spawned", default=None)
 
 SDK_MISSING: Final = (
-    "jsoncontract mcp needs the official MCP SDK, which is not installed: "
-    "pip install 'jsoncontract[mcp]'"
+    "the mcp commands need the mcp extra (the official MCP SDK): "
+    "pip install '.[mcp]' in a clone of jsoncontract"
 )
 
 
@@ -86,134 +92,10 @@ def require_sdk() -> None:
         raise ServerError(SDK_MISSING) from None
 
 
-class ReplyKind(StrEnum):
-    """How a request ended."""
-
-    RESULT = "result"  # a JSON-RPC result
-    ERROR = "error"  # a JSON-RPC error
-    TIMEOUT = "timeout"  # no answer in time
-    CLOSED = "closed"  # the connection ended (the server exited, or hung up)
-    INVALID = "invalid"  # an answer that is not a valid JSON-RPC response
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to one request, whatever it was.
-
-    ``result`` is the JSON-RPC ``result`` object and ``error`` the ``error`` object, both
-    as plain JSON values; ``raw`` holds what an invalid answer was (the text, or the JSON
-    value); ``detail`` says in words what happened for the other kinds.
-    """
-
-    kind: ReplyKind
-    seconds: float
-    result: dict[str, Any] | None = None
-    error: dict[str, Any] | None = None
-    raw: Any = None
-    detail: str = ""
-
-    @property
-    def code(self) -> int | None:
-        """The JSON-RPC error code, for an error."""
-        if self.error is None:
-            return None
-        code = self.error.get("code")
-        return code if isinstance(code, int) else None
-
-    def answered(self) -> str:
-        """A verb phrase: ``was answered with JSON-RPC error -32602 (Invalid params)``,
-        ``got no answer within 10 s``..."""
-        if self.kind is ReplyKind.TIMEOUT:
-            return f"got {self.detail}"
-        if self.kind is ReplyKind.CLOSED:
-            return f"ended the connection: {self.detail}"
-        return f"was answered with {self.describe()}"
-
-    def describe(self) -> str:
-        """A phrase: ``a result``, ``JSON-RPC error -32602 (Invalid params)``, ``no answer
-        within 10 s``..."""
-        if self.kind is ReplyKind.RESULT:
-            return "a result"
-        if self.kind is ReplyKind.ERROR:
-            message = str((self.error or {}).get("message", ""))
-            return f"JSON-RPC error {self.code} ({_cut(_masked(message))})"
-        return self.detail or self.kind.value
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectOptions:
-    """How to connect.
-
-    ``protocol``: ``auto`` (``server/discover``, falling back to ``initialize``),
-    ``legacy`` (the ``initialize`` handshake at the newest version it negotiates), or a
-    protocol version to ask for. ``timeout`` bounds every request; ``connect_timeout`` the
-    start of the server and the negotiation. ``show_stderr`` lets the server's stderr
-    through instead of keeping it.
-    """
-
-    timeout: float = DEFAULT_TIMEOUT
-    #: seconds to start the server and negotiate (default: ``timeout``, at least 10)
-    connect_timeout: float | None = None
-    protocol: str = "auto"
-    show_stderr: bool = False
-    client_name: str = "jsoncontract"
-
-    @property
-    def connect_seconds(self) -> float:
-        """The time allowed to start and negotiate."""
-        if self.connect_timeout is not None:
-            return self.connect_timeout
-        return max(self.timeout, DEFAULT_TIMEOUT)
-
-
-@dataclass(slots=True)
-class Noise:
-    """Something the server wrote that answers nothing: a log line on stdout, a message
-    that is not JSON-RPC. ``text`` is how it began."""
-
-    text: str
-    reason: str
-
-
 @dataclass(slots=True)
 class _Waiter:
     scope: anyio.CancelScope | None = None
     invalid: Reply | None = None
-
-
-@dataclass(slots=True)
-class Negotiated:
-    """What the connection agreed on."""
-
-    version: str
-    #: ``server/discover`` or ``initialize``
-    method: str
-    seconds: float
-    server_info: dict[str, Any] | None = None
-    capabilities: dict[str, Any] = field(default_factory=dict)
-    instructions: str | None = None
-    #: why the first attempt did not settle it (``server/discover answered -32601``)
-    fallback: str | None = None
-    #: the version offered, when the server chose another
-    offered: str | None = None
-
-    def describe(self) -> str:
-        """``MCP 2026-07-28 (server/discover)``."""
-        text = f"MCP {self.version} ({self.method}"
-        if self.offered and self.offered != self.version:
-            text += f"; {self.offered} was offered"
-        return text + ")"
-
-
-def display_name(spec: ServerSpec, negotiated: Negotiated | None) -> str:
-    """The server's given name, else the name it gives itself, else its command or URL."""
-    if spec.name:
-        return spec.name
-    info = negotiated.server_info if negotiated is not None else None
-    own = info.get("name") if info else None
-    if isinstance(own, str) and own.strip():
-        return own.strip()
-    return spec.label
 
 
 class Connection:
@@ -268,7 +150,7 @@ class Connection:
             return ""
         text = data.decode("utf-8", "replace")
         kept = [line.strip() for line in text.splitlines() if line.strip()]
-        return _masked(" | ".join(kept[-lines:]))
+        return masked_text(" | ".join(kept[-lines:]))
 
     # -- requests ----------------------------------------------------------------------
 
@@ -379,7 +261,7 @@ class Connection:
             tail = self.stderr_tail()
             detail = "the connection closed before an answer (the server exited?)"
             if tail:
-                detail += f"; its stderr ends: {_cut(tail, 200)}"
+                detail += f"; its stderr ends: {cut_short(tail, 200)}"
             return Reply(ReplyKind.CLOSED, seconds, detail=detail)
         error = exc.error.model_dump(by_alias=True, mode="json", exclude_unset=True)
         return Reply(ReplyKind.ERROR, seconds, error=error)
@@ -474,7 +356,7 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(_cut(_masked(_text_of(raw)), _QUOTED), reason))
+            self.noise.append(Noise(cut_short(masked_text(_text_of(raw)), _QUOTED), reason))
 
     # -- opening -----------------------------------------------------------------------
 
@@ -541,7 +423,7 @@ class Connection:
                     if mutual:
                         wanted = mutual[-1]
                         continue
-                return f"server/discover answered {exc.code} ({_cut(exc.message)})"
+                return f"server/discover answered {exc.code} ({cut_short(exc.message)})"
             try:
                 result = DiscoverResult.model_validate(raw)
             except ValidationError as exc:
@@ -589,7 +471,7 @@ class Connection:
                 raise ServerError(self._failure("exited during initialize")) from None
             raise ServerError(
                 self._failure(
-                    f"refused initialize: JSON-RPC error {exc.code} ({_cut(exc.message)})"
+                    f"refused initialize: JSON-RPC error {exc.code} ({cut_short(exc.message)})"
                 )
             ) from None
         try:
@@ -629,7 +511,7 @@ class Connection:
             text += f"; it wrote to stdout: {first.text!r} ({first.reason})"
         tail = self.stderr_tail()
         if tail:
-            text += f"; its stderr ends: {_cut(tail, 240)}"
+            text += f"; its stderr ends: {cut_short(tail, 240)}"
         return text
 
 
@@ -653,7 +535,9 @@ async def connect(
     conn = Connection(spec, chosen)
     try:
         async with AsyncExitStack() as stack:
-            read, write = await _open_transport(spec, chosen, conn, stack)
+            read, write, kept = await open_transport(spec, chosen, stack)
+            if kept is not None:
+                conn._stderr = kept
             to_sdk, from_tap = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             to_tap, from_sdk = anyio.create_memory_object_stream[SessionMessage](0)
             conn._write = write
@@ -688,7 +572,7 @@ async def connect(
                 from_tap, to_tap, on_stream_exception=on_exception
             )
             session = ClientSession(
-                dispatcher=dispatcher, client_info=_implementation(chosen.client_name)
+                dispatcher=dispatcher, client_info=implementation(chosen.client_name)
             )
             conn._dispatcher = dispatcher
             conn._session = session
@@ -696,219 +580,9 @@ async def connect(
             await conn._negotiate()
             yield conn
     except BaseExceptionGroup as group:
-        raise _unwrapped(group, spec) from None
+        raise unwrapped_error(group, spec) from None
     except Exception as exc:
-        raise _reported(exc, spec) from None
-
-
-def _unwrapped(group: BaseExceptionGroup[Any], spec: ServerSpec) -> BaseException:
-    """The one error worth reporting from the task groups the SDK and the tap run in: an
-    error of this library first (it says what went wrong), then a network error (as a
-    :class:`ServerError`), else the only error there is."""
-    from jsoncontract.errors import JsoncontractError
-
-    leaves: list[BaseException] = []
-    stack: list[BaseException] = [group]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, BaseExceptionGroup):
-            stack.extend(item.exceptions)
-        else:
-            leaves.append(item)
-    for leaf in leaves:
-        if isinstance(leaf, KeyboardInterrupt | JsoncontractError):
-            return leaf
-    for leaf in leaves:
-        if isinstance(leaf, Exception) and _network(leaf):
-            return _reported(leaf, spec)
-    return leaves[0] if len(leaves) == 1 else group
-
-
-def _network(exc: Exception) -> bool:
-    """Whether ``exc`` is the transport failing to reach the server."""
-    if isinstance(exc, OSError):
-        return True
-    module = type(exc).__module__.split(".")[0]
-    return module in ("httpx2", "httpcore2", "httpx", "httpcore")
-
-
-def _reported(exc: Exception, spec: ServerSpec) -> Exception:
-    """A network error as one line naming the server (never its headers)."""
-    if not _network(exc):
-        return exc
-    reason = str(exc) or type(exc).__name__
-    return ServerError(f"{spec.label}: cannot reach the server at {spec.endpoint}: {reason}")
-
-
-def verbatim_message(text: str, request_id: int | None) -> Any:
-    """A message the SDK's transports write as ``text`` exactly (stdio writes
-    ``model_dump_json()``, Streamable HTTP posts ``model_dump()``): a malformed request the
-    SDK's own types would refuse to build."""
-    from mcp.shared.message import SessionMessage
-
-    message = _verbatim_type().model_construct(
-        jsonrpc="2.0", id=request_id if request_id is not None else 0, method="(verbatim)"
-    )
-    message._text = text
-    return SessionMessage(message)
-
-
-@cache
-def _verbatim_type() -> Any:
-    import orjson
-    from mcp_types import JSONRPCRequest
-    from pydantic import PrivateAttr
-
-    class Verbatim(JSONRPCRequest):
-        _text: str = PrivateAttr(default="")
-
-        def model_dump_json(self, **kwargs: Any) -> str:
-            return self._text
-
-        def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-            value: dict[str, Any] = orjson.loads(self._text)
-            return value
-
-    return Verbatim
-
-
-def _implementation(name: str) -> Any:
-    from mcp_types import Implementation
-
-    from jsoncontract._version import __version__
-
-    return Implementation(name=name, version=__version__)
-
-
-async def _open_transport(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    if spec.command:
-        return await _open_stdio(spec, options, conn, stack)
-    return await _open_http(spec, options, stack)
-
-
-async def _open_stdio(
-    spec: ServerSpec, options: ConnectOptions, conn: Connection, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    import sys
-
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-
-    if options.show_stderr:
-        errlog: Any = sys.stderr if _has_fileno(sys.stderr) else sys.__stderr__
-    else:
-        errlog = stack.enter_context(tempfile.TemporaryFile())  # noqa: SIM115 - entered
-        conn._stderr = errlog
-    params = StdioServerParameters.model_construct(
-        command=spec.command[0],
-        args=list(spec.command[1:]),
-        env=dict(spec.env) or None,
-        cwd=spec.cwd,
-        # bytes that are not UTF-8 reach the tap as lone surrogates, which it names (the
-        # SDK's choices, strict or replace, end the read loop or change the text silently)
-        encoding_error_handler="surrogateescape",
-    )
-    spawned: list[int] = []
-    # run after the SDK has stopped the server: the rest of its process group goes too
-    stack.push_async_callback(_end_groups, spawned)
-    _spawns()
-    token = _SPAWNED.set(spawned)
-    try:
-        streams: tuple[Any, Any] = await stack.enter_async_context(
-            stdio_client(params, errlog=errlog)
-        )
-    except FileNotFoundError:
-        raise ServerError(
-            f"{spec.label}: cannot start the server: {spec.command[0]}: command not found"
-        ) from None
-    except PermissionError:
-        raise ServerError(
-            f"{spec.label}: cannot start the server: {spec.command[0]}: permission denied"
-        ) from None
-    except (OSError, ValueError) as exc:
-        raise ServerError(f"{spec.label}: cannot start the server: {exc}") from None
-    finally:
-        _SPAWNED.reset(token)
-    return streams
-
-
-@cache
-def _spawns() -> None:
-    """Have the SDK's stdio transport say which process it starts (in :data:`_SPAWNED` of
-    the task that starts it). The SDK stops a server's whole process group only when the
-    server outlives its stdin closing; a server that exits at once leaves its helpers
-    running, which :func:`_end_groups` ends."""
-    import mcp.client.stdio as transport
-
-    spawn = getattr(transport, "_create_platform_compatible_process", None)
-    if spawn is None:  # pragma: no cover - another SDK layout: its own cleanup only
-        return
-
-    async def spawned(*args: Any, **kwargs: Any) -> Any:
-        process = await spawn(*args, **kwargs)
-        started = _SPAWNED.get()
-        if started is not None:
-            started.append(process.pid)
-        return process
-
-    transport._create_platform_compatible_process = spawned
-
-
-async def _end_groups(pids: list[int]) -> None:
-    """End what is left of each process group (a stdio server is the leader of its own):
-    SIGTERM, then SIGKILL after :data:`_GROUP_GRACE` seconds."""
-    import anyio
-
-    if os.name != "posix":  # pragma: no cover - the SDK ends a Windows job itself
-        return
-    with anyio.CancelScope(shield=True):
-        for pid in pids:
-            if not _signal_group(pid, signal.SIGTERM):
-                continue
-            with anyio.move_on_after(_GROUP_GRACE):
-                while _signal_group(pid, 0):
-                    await anyio.sleep(0.02)
-                continue
-            _signal_group(pid, signal.SIGKILL)
-
-
-def _signal_group(pgid: int, sig: int) -> bool:
-    """Send ``sig`` to a process group; whether the group still exists."""
-    try:
-        os.killpg(pgid, sig)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # members we may not signal: nothing more to do
-        return False
-    return True
-
-
-def _has_fileno(stream: Any) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return True
-
-
-async def _open_http(
-    spec: ServerSpec, options: ConnectOptions, stack: AsyncExitStack
-) -> tuple[Any, Any]:
-    import httpx2
-    from mcp.client.streamable_http import streamable_http_client
-
-    assert spec.url is not None
-    client = httpx2.AsyncClient(
-        headers=dict(spec.headers),
-        timeout=httpx2.Timeout(options.timeout, read=max(options.timeout, 300.0)),
-        follow_redirects=False,
-    )
-    await stack.enter_async_context(client)
-    streams: tuple[Any, Any] = await stack.enter_async_context(
-        streamable_http_client(spec.url, http_client=client)
-    )
-    return streams
+        raise reported_error(exc, spec) from None
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -918,19 +592,6 @@ def _seconds(value: float) -> str:
     if value >= 1 and math.isclose(value, round(value)):
         return f"{round(value)} s"
     return f"{value:g} s"
-
-
-def _masked(text: str) -> str:
-    """``text`` with every secret in it replaced by its kind and hash: what a server writes
-    is quoted in messages and reports, which never repeat a credential."""
-    from jsoncontract.redact import masked
-
-    return masked(text)
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _plain(value: Any) -> dict[str, Any]:

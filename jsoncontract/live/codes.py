@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Final
 from jsoncontract import codes
 
 if TYPE_CHECKING:
+    from jsoncontract.codes import RuleMeta
     from jsoncontract.model import Severity
-    from jsoncontract.reporters.findings import RuleMeta
 
 #: The codes of the result family a live server's answers are checked for (the answers of
 #: :mod:`jsoncontract.pipeline.answers`, shared with ``check``); the others are about results

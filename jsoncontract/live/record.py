@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -42,10 +43,10 @@ if TYPE_CHECKING:
 
 _CHUNK: Final = 1 << 16
 #: Seconds the server has to exit after the host hangs up, then after SIGTERM.
-_GRACE: Final = 2.0
+GRACE: Final = 2.0
 
 
-class _Output:
+class FrameWriter:
     """Writes whole frames to a file descriptor, from several threads."""
 
     def __init__(self, fd: int) -> None:
@@ -66,24 +67,102 @@ class _Output:
                 self.broken = True
 
 
-def _lines(fd: int) -> Any:
-    """The lines read from ``fd``, each with its ``\\n`` (the last may lack one)."""
-    pending = b""
+#: The longest frame held whole to be recorded (and offered to fault rules): a longer one
+#: is passed on as it comes, in linear time and bounded memory, and recorded as too large.
+MAX_FRAME: Final = 64 * 1024 * 1024
+
+
+class FramePart:
+    """A piece of a frame longer than the limit, passed on as it comes; the last one
+    (``end``) says how long the frame was."""
+
+    __slots__ = ("data", "end", "size")
+
+    def __init__(self, data: bytes, end: bool = False, size: int = 0) -> None:
+        self.data = data
+        self.end = end
+        self.size = size
+
+
+class Source:
+    """Reads a file descriptor; once ``gone`` is set (the server exited), a pipe that a
+    helper the server started still holds open stops being read after :data:`GRACE`
+    seconds of silence."""
+
+    def __init__(self, fd: int, gone: threading.Event | None = None) -> None:
+        self.fd = fd
+        self.gone = gone
+        self.last = time.monotonic()  # when something was last read
+
+    def read(self) -> bytes:
+        if self.gone is None:
+            try:
+                return os.read(self.fd, _CHUNK)
+            except OSError:
+                return b""
+        while True:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.1)
+            except (OSError, ValueError):
+                return b""
+            if ready:
+                try:
+                    chunk = os.read(self.fd, _CHUNK)
+                except OSError:
+                    return b""
+                self.last = time.monotonic()
+                return chunk
+            if self.gone.is_set() and time.monotonic() - self.last > GRACE:
+                return b""  # the server is gone; what holds its stdout is not it
+
+
+def fd_lines(source: Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | FramePart]:
+    """The lines read, each with its ``\n`` (the last may lack one), found in one pass
+    over each chunk: linear in what is read, holding at most ``limit`` bytes. A line longer
+    than ``limit`` comes as :class:`FramePart` pieces, as they are read."""
+    if isinstance(source, int):
+        source = Source(source)
+    held: list[bytes] = []
+    size = 0
+    over = False  # inside a line past the limit
     while True:
-        try:
-            chunk = os.read(fd, _CHUNK)
-        except OSError:
-            chunk = b""
+        chunk = source.read()
         if not chunk:
-            if pending:
-                yield pending
+            if over:
+                yield FramePart(b"", end=True, size=size)
+            elif held:
+                yield b"".join(held)
             return
-        pending += chunk
-        if b"\n" not in chunk:
-            continue
-        *complete, pending = pending.split(b"\n")
-        for line in complete:
-            yield line + b"\n"
+        start = 0
+        while True:
+            cut = chunk.find(b"\n", start)
+            if cut < 0:
+                rest = chunk[start:]
+                if rest:
+                    size += len(rest)
+                    if over:
+                        yield FramePart(rest)
+                    else:
+                        held.append(rest)
+                        if size > limit:  # too long to hold: passed on from here
+                            over = True
+                            yield FramePart(b"".join(held))
+                            held = []
+                break
+            piece = chunk[start : cut + 1]
+            size += len(piece)
+            if over:
+                yield FramePart(piece, end=True, size=size)
+                over = False
+            else:
+                if held:
+                    held.append(piece)
+                    piece = b"".join(held)
+                    held = []
+                # a line over the limit that came whole within a read is still too large
+                yield FramePart(piece, end=True, size=size) if size > limit else piece
+            size = 0
+            start = cut + 1
 
 
 def _parse(line: bytes) -> Any:
@@ -102,6 +181,8 @@ class StdioProxy:
         injector: the fault rules.
         client_in, client_out: the host's side (default: this process's stdin and stdout).
         on_message: told of problems (one line each), e.g. written to stderr.
+        max_frame: the longest frame recorded whole (bytes); a longer one is passed on as
+            it comes and recorded as ``too_large`` with its size.
     """
 
     def __init__(
@@ -113,12 +194,16 @@ class StdioProxy:
         client_in: IO[bytes] | None = None,
         client_out: IO[bytes] | None = None,
         on_message: Callable[[str], None] | None = None,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         self.spec = spec
         self.trace_path = trace
         self.injector = injector
+        self.max_frame = max_frame
+        self._gone = threading.Event()  # the server has exited
+        self._server: Source | None = None
         self._in = (client_in or sys.stdin.buffer).fileno()
-        self._out = _Output((client_out or sys.stdout.buffer).fileno())
+        self._out = FrameWriter((client_out or sys.stdout.buffer).fileno())
         self._say = on_message or (lambda _: None)
         self._writer: TraceWriter | None = None
         self._timers: list[threading.Timer] = []
@@ -143,20 +228,22 @@ class StdioProxy:
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
         # a server that exits on its own (a crash) takes its helpers with it: one of them
-        # holding its stdout would keep the recording, and the host, waiting
-        threading.Thread(target=_after_exit, args=(child,), daemon=True).start()
+        # holding its stdout would keep the recording, and the host, waiting; a helper that
+        # left its process group (setsid) is not waited for
+        threading.Thread(target=self._after_exit, args=(child,), daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, _raise_exit)
+            signal.signal(signal.SIGTERM, exit_on_signal)
         code: int | None = None
         try:
-            self._server_to_client(child.stdout.fileno())
+            self._server = Source(child.stdout.fileno(), self._gone)
+            self._server_to_client(self._server)
             for timer in list(self._timers):
-                timer.join(timeout=_GRACE)
-            code = _stop(child)
+                timer.join(timeout=GRACE)
+            code = stop_server(child)
         finally:
             if code is None:
-                code = _stop(child)
+                code = stop_server(child)
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGTERM, previous)
             self._close_trace(code)
@@ -170,30 +257,49 @@ class StdioProxy:
 
     def _client_to_server(self, child: subprocess.Popen[bytes]) -> None:
         assert child.stdin is not None
-        target = _Output(child.stdin.fileno())
+        target = FrameWriter(child.stdin.fileno())
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(self._in):
-            if writer is not None or inject:
-                body = line.rstrip(b"\n")
-                if inject:
-                    self.injector.client_frame(_parse(body))
-                if writer is not None:
-                    writer.frame(CLIENT, body)
-            target.write(line)
+        for line in fd_lines(self._in, self.max_frame):
+            if isinstance(line, FramePart):
+                self._too_large(CLIENT, line)
+                target.write(line.data)
+            else:
+                if writer is not None or inject:
+                    body = line.rstrip(b"\n")
+                    if inject:
+                        self.injector.client_frame(_parse(body))
+                    if writer is not None:
+                        writer.frame(CLIENT, body)
+                target.write(line)
             if target.broken:
                 break
-        with contextlib.suppress(OSError):
-            child.stdin.close()
-        if not target.broken:
-            # the host hung up: the server and its process group go (a helper of the
-            # server holding its stdout would otherwise keep the recording open)
-            _stop(child)
+        if target.broken:
+            with contextlib.suppress(OSError):
+                child.stdin.close()
+        else:
+            wind_down(child, lambda: self._server)
 
-    def _server_to_client(self, fd: int) -> None:
+    def _after_exit(self, child: subprocess.Popen[bytes]) -> None:
+        end_after_exit(child, self._gone)
+
+    def _too_large(self, direction: str, part: FramePart) -> None:
+        """A piece of a frame past the limit: its end is recorded, with its size."""
+        if part.end and self._writer is not None:
+            self._writer.event("too_large", **{"from": direction, "bytes": part.size})
+            self._say(
+                f"a {direction} frame of {part.size:,} bytes was passed on unrecorded (over "
+                f"the {self.max_frame:,}-byte limit of --max-frame)"
+            )
+
+    def _server_to_client(self, source: Source) -> None:
         inject = self.injector.active
         writer = self._writer
-        for line in _lines(fd):
+        for line in fd_lines(source, self.max_frame):
+            if isinstance(line, FramePart):
+                self._too_large(SERVER, line)
+                self._out.write(line.data)
+                continue
             if not inject:
                 if writer is not None:
                     writer.frame(SERVER, line.rstrip(b"\n"))
@@ -240,7 +346,7 @@ class StdioProxy:
 
 
 def spawn(spec: ServerSpec) -> subprocess.Popen[bytes]:
-    """Start a stdio server in a process group of its own (so that :func:`_stop` ends its
+    """Start a stdio server in a process group of its own (so that :func:`stop_server` ends its
     helpers too), its stdin and stdout piped, its stderr this process's.
 
     Raises:
@@ -263,11 +369,38 @@ def spawn(spec: ServerSpec) -> subprocess.Popen[bytes]:
         ) from None
 
 
-def _raise_exit(signum: int, frame: Any) -> None:
+def wind_down(child: subprocess.Popen[bytes], source: Callable[[], Source | None]) -> None:
+    """The host hung up: the server's stdin is closed, and the server reads the end of its
+    input and answers what it was asked (whole), then exits; one that stays silent on
+    ``source`` (the reader of its stdout, when there is one) for :data:`GRACE` seconds is
+    ended with its process group."""
+    if child.stdin is not None:
+        with contextlib.suppress(OSError):
+            child.stdin.close()
+    while child.poll() is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=0.1)
+        reader = source()
+        if reader is not None and time.monotonic() - reader.last > GRACE:
+            stop_server(child)
+            break
+
+
+def end_after_exit(child: subprocess.Popen[bytes], gone: threading.Event) -> None:
+    """Once the server has exited (on its own, a crash), end what is left of its process
+    group, helpers it started; ``gone`` tells the reader of its stdout to stop once that
+    is silent (a helper may hold it)."""
+    child.wait()
+    gone.set()
+    stop_server(child)
+
+
+def exit_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM ends the proxy as a shell says a signal's death: ``128 + N``."""
     raise SystemExit(128 + signum)
 
 
-def _stop(child: subprocess.Popen[bytes]) -> int:
+def stop_server(child: subprocess.Popen[bytes]) -> int:
     """Wait for the server to exit after its stdin closed; then end what is left of its
     process group (the server itself if it did not exit, helpers it started): SIGTERM,
     then SIGKILL."""
@@ -275,23 +408,18 @@ def _stop(child: subprocess.Popen[bytes]) -> int:
         with contextlib.suppress(OSError):
             child.stdin.close()
     with contextlib.suppress(subprocess.TimeoutExpired):
-        child.wait(timeout=_GRACE)
+        child.wait(timeout=GRACE)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         if not _signal_group(child.pid, sig):
             break
-        deadline = time.monotonic() + _GRACE
+        deadline = time.monotonic() + GRACE
         while time.monotonic() < deadline and _signal_group(child.pid, 0):
             child.poll()  # a leader that died is reaped, or the group lives on as a zombie
             time.sleep(0.02)
         if not _signal_group(child.pid, 0):
             break
-    return child.wait()
-
-
-def _after_exit(child: subprocess.Popen[bytes]) -> None:
-    """Once the server has exited, end what is left of its process group."""
-    child.wait()
-    _stop(child)
+    code = child.wait()
+    return 128 - code if code < 0 else code  # a signal's death as a shell says it
 
 
 def _signal_group(pgid: int, sig: int) -> bool:
@@ -433,7 +561,7 @@ class HttpProxy:
                 return
             body = await request.body()
             if writer is not None and body.strip():
-                writer.frame(CLIENT, body)
+                writer.frame(CLIENT, _decoded(body, request.headers))
             headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
@@ -467,8 +595,10 @@ class HttpProxy:
                     await response.aclose()
                 if collected:
                     assert writer is not None
-                    if collected.strip():
-                        writer.frame(SERVER, bytes(collected))
+                    # recorded as the message it is (a gzip answer unpacked), sent unchanged
+                    message = _decoded(bytes(collected), response.headers)
+                    if message.strip():
+                        writer.frame(SERVER, message)
                     yield bytes(collected)
 
             await StreamingResponse(
@@ -476,6 +606,23 @@ class HttpProxy:
             )(scope, receive, send)
 
         return app
+
+
+def _decoded(body: bytes, headers: Any) -> bytes:
+    """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
+    gzip or deflate (at most :data:`MAX_FRAME` bytes); as it is otherwise, or when it does
+    not unpack (then the trace keeps its bytes, marked as such)."""
+    import zlib
+
+    encoding = (headers.get("content-encoding") or "").strip().lower()
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        return body
+    unpack = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib, by the header
+    try:
+        data = unpack.decompress(body, MAX_FRAME)
+    except zlib.error:
+        return body
+    return data
 
 
 class _SseFrames:
@@ -506,9 +653,12 @@ def record_stdio(
     trace: Path | None,
     injector: Injector,
     on_message: Callable[[str], None] | None = None,
+    max_frame: int = MAX_FRAME,
 ) -> int:
     """Run the stdio proxy on this process's stdin and stdout (see :class:`StdioProxy`)."""
-    return StdioProxy(spec, trace=trace, injector=injector, on_message=on_message).run()
+    return StdioProxy(
+        spec, trace=trace, injector=injector, on_message=on_message, max_frame=max_frame
+    ).run()
 
 
 def record_http(
@@ -525,26 +675,21 @@ def record_http(
     ).run()
 
 
-#: What the guard's proxy (:mod:`jsoncontract.live.guard.stdio`) shares with this one: the
-#: framing of stdio, the writer of whole frames, and starting and ending a server.
-FrameWriter = _Output
-read_lines = _lines
-stop_server = _stop
-end_group_after_exit = _after_exit
-exit_on_signal = _raise_exit
-GRACE = _GRACE
-
 __all__ = [
     "GRACE",
+    "MAX_FRAME",
+    "FramePart",
     "FrameWriter",
     "HttpProxy",
+    "Source",
     "StdioProxy",
-    "end_group_after_exit",
+    "end_after_exit",
     "exit_on_signal",
+    "fd_lines",
     "parse_listen",
-    "read_lines",
     "record_http",
     "record_stdio",
     "spawn",
     "stop_server",
+    "wind_down",
 ]

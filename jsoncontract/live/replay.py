@@ -32,9 +32,37 @@ METHOD_NOT_FOUND: Final = -32601
 _QUOTED: Final = 5
 
 
+#: How deep a frame's JSON may nest: a deeper request is refused with an error (and the
+#: replay serves on); a deeper recorded exchange cannot be answered and is not filed.
+MAX_DEPTH: Final = 128
+
+
 def canonical(value: Any) -> bytes:
-    """Canonical JSON of arguments (sorted keys), the key of the answer table."""
+    """Canonical JSON of arguments (sorted keys), the key of the answer table.
+
+    Raises:
+        ValueError: the value nests deeper than :data:`MAX_DEPTH`.
+    """
+    if too_deep(value):
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (found without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 @dataclass(slots=True)
@@ -98,6 +126,8 @@ def load_recording(path: Path) -> Recording:
 
 
 def _file(recording: Recording, request: dict[str, Any], answer: dict[str, Any]) -> None:
+    if too_deep(request) or too_deep(answer):  # cannot be asked for again: not filed
+        return
     method = request.get("method")
     params = _params(request)
     result = answer.get("result")
@@ -230,13 +260,18 @@ def serve_replay(
     client_out: IO[bytes] | None = None,
 ) -> int:
     """Answer newline-delimited JSON-RPC on stdin from the recording, until stdin closes."""
-    from jsoncontract.live.record import _lines, _Output
+    from jsoncontract.live.record import MAX_FRAME, FramePart, FrameWriter, fd_lines
 
     replayer = Replayer(recording)
-    out = _Output((client_out or sys.stdout.buffer).fileno())
+    out = FrameWriter((client_out or sys.stdout.buffer).fileno())
     fd = (client_in or sys.stdin.buffer).fileno()
     timers: list[threading.Timer] = []
-    for line in _lines(fd):
+    for line in fd_lines(fd):
+        if isinstance(line, FramePart):  # past the frame limit: refused once whole
+            if line.end:
+                refused = _error(-32600, f"Invalid Request: over {MAX_FRAME:,} bytes")
+                out.write(orjson.dumps({"jsonrpc": "2.0", "id": None, **refused}) + b"\n")
+            continue
         body = line.strip()
         if not body:
             continue
@@ -254,11 +289,21 @@ def serve_replay(
                 + b"\n"
             )
             continue
+        request_id = request.get("id")
+        if too_deep(request):
+            refused = _error(-32600, f"Invalid Request: nested more than {MAX_DEPTH} levels deep")
+            out.write(orjson.dumps({"jsonrpc": "2.0", "id": _plain_id(request_id), **refused}))
+            out.write(b"\n")
+            continue
         injector.client_frame(request)
         answer = replayer.answer(request)
         if answer is None:
             continue
-        data = orjson.dumps({"jsonrpc": "2.0", "id": request.get("id"), **answer})
+        try:
+            data = orjson.dumps({"jsonrpc": "2.0", "id": request_id, **answer})
+        except TypeError:  # a recorded answer orjson cannot write: said, and serving goes on
+            failed = _error(-32603, "Internal error: the recorded answer cannot be written")
+            data = orjson.dumps({"jsonrpc": "2.0", "id": _plain_id(request_id), **failed})
         delivery = injector.server_frame(data, orjson.loads(data)) if injector.active else None
         if delivery is None:
             out.write(data + b"\n")
@@ -283,6 +328,11 @@ def serve_replay(
     for timer in timers:
         timer.join(timeout=5.0)
     return 0
+
+
+def _plain_id(value: Any) -> Any:
+    """A request id fit to answer with (a string or a number; else ``None``)."""
+    return value if isinstance(value, str | int | float) and not isinstance(value, bool) else None
 
 
 def replay(path: Path, injector: Injector) -> int:

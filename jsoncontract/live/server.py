@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from jsoncontract.errors import ConfigError, UsageError
-from jsoncontract.redact import is_sensitive
+from jsoncontract.redact import hide, is_sensitive, masked
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
 #: Longest label shown for a stdio command before the middle is elided.
 _LABEL_WIDTH: Final = 72
@@ -77,7 +77,7 @@ class ServerSpec:
     def endpoint(self) -> str:
         """The command line or URL, cleaned of anything that may be a credential."""
         if self.url is not None:
-            return safe_url(self.url)
+            return masked(safe_url(self.url))
         text = shlex.join(safe_arguments(self.command))
         if len(text) > _LABEL_WIDTH:
             text = text[: _LABEL_WIDTH // 2 - 2] + " ... " + text[-(_LABEL_WIDTH // 2 - 3) :]
@@ -115,8 +115,6 @@ def safe_arguments(words: Sequence[str]) -> list[str]:
     value of a sensitive-looking variable set on the command line: ``--api-key X``,
     ``--api-key=X`` and ``env API_KEY=X`` (``docker run -e API_KEY=X``) show ``***``. Any
     other word holding a secret shows it by kind and hash."""
-    from jsoncontract.redact import masked
-
     out: list[str] = []
     hide_next = False
     for word in words:
@@ -146,6 +144,7 @@ def expand_variables(text: str, where: str, environ: Mapping[str, str] | None = 
         name, default = match.group(1), match.group(2)
         found = env.get(name)
         if found is not None and (found or default is None):
+            hide(found)  # sent, never shown
             return found
         if default is not None:
             return default
@@ -315,8 +314,8 @@ def known_servers(
 def _host_servers(path: Path) -> dict[str, ServerSpec | str]:
     import orjson
 
-    from jsoncontract.config import read_config
     from jsoncontract.errors import InputError
+    from jsoncontract.settings import read_config
 
     try:
         data = read_config(path)  # bounded: a device or a pipe has no end

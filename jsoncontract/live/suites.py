@@ -36,9 +36,10 @@ from jsoncontract.suites.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions, Reply
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions, Reply
     from jsoncontract.suites.model import Case
     from jsoncontract.suites.runner import BusinessFactory
     from jsoncontract.suites.select import Selector

@@ -17,8 +17,9 @@ from jsoncontract.errors import ServerError
 from jsoncontract.model import Dialect, Finding, Severity, Source, ToolContract
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, Negotiated
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import Negotiated
 
 #: Pages of ``tools/list`` followed before the listing is called endless.
 MAX_PAGES: Final = 200
@@ -46,8 +47,8 @@ class ToolListing:
 
     @property
     def label(self) -> str:
-        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
-        from jsoncontract.live.client import display_name
+        """What reports call the server (see :func:`~jsoncontract.live.wire.display_name`)."""
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 
@@ -112,7 +113,7 @@ async def list_tools(conn: Connection) -> ToolListing:
     """
     from time import perf_counter
 
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     assert conn.negotiated is not None
     tools: list[Any] = []

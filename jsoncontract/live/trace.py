@@ -2,7 +2,10 @@
 
 Every line is an object with ``"trace": "mcp"``. The first says where the trace comes from;
 each frame line holds the direction, the time and the frame itself, spliced in byte for byte
-(a frame that is not JSON is kept as ``text``):
+(a frame written over several lines is spliced on one, its line breaks, whitespace between
+tokens, made spaces; a frame that is not JSON is kept as ``text``, or as ``text_base64``
+when it is not UTF-8; a frame longer than ``--max-frame`` is passed on and recorded as a
+``too_large`` event with its size):
 
 .. code-block:: json
 
@@ -28,6 +31,7 @@ line, as other recording proxies write them.
 
 from __future__ import annotations
 
+import base64
 import os
 import threading
 from collections.abc import Iterator
@@ -39,6 +43,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from jsoncontract._json import is_document
 from jsoncontract.errors import InputError
 
 TRACE_KEY: Final = "trace"
@@ -53,15 +58,6 @@ GUARD: Final = "guard"
 def now_iso() -> str:
     """The current UTC time, ISO 8601 with microseconds."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def is_json(data: bytes) -> bool:
-    """Whether ``data`` is one JSON document (so it can be spliced into a trace line)."""
-    try:
-        orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 class TraceWriter:
@@ -166,12 +162,21 @@ class TraceWriter:
 
 
 def _member(key: str, data: bytes) -> bytes:
-    """``,"frame":<data>`` when ``data`` is JSON (spliced unchanged), else the text."""
+    """``,"frame":<data>`` when ``data`` is JSON (spliced as it is, on one line: a line
+    break in valid JSON is whitespace between tokens, so it becomes a space and nothing
+    else changes); else the text (``"text"``), or, when it is not UTF-8, its bytes in
+    base64 (``"text_base64"``), never a guess at its characters."""
     stripped = data.rstrip(b"\r")
-    if stripped.strip() and is_json(stripped):
+    if stripped.strip() and is_document(stripped):
+        if b"\n" in stripped or b"\r" in stripped:
+            stripped = stripped.replace(b"\r", b" ").replace(b"\n", b" ")
         return b',"' + key.encode() + b'":' + stripped
-    text = data.decode("utf-8", "backslashreplace")
     name = "text" if key == "frame" else f"{key}_text"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        encoded = base64.b64encode(data).decode("ascii")
+        return b',"' + name.encode() + b'_base64":' + orjson.dumps(encoded)
     return b',"' + name.encode() + b'":' + orjson.dumps(text)
 
 
@@ -208,7 +213,7 @@ def read_frames(path: Path) -> Iterator[Frame]:
             continue
         if record.get(TRACE_KEY) == TRACE_NAME:
             found = True
-            if "event" in record or ("frame" not in record and "text" not in record):
+            if "event" in record or not any(k in record for k in ("frame", "text", "text_base64")):
                 continue
             if "replaces" in record:  # the guard's answer in place of the server's frame
                 continue

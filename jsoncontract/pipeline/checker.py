@@ -21,14 +21,18 @@ from jsoncontract.model import (
     STAGE_ORDER,
     ArgumentsForm,
     CallResult,
+    EventKind,
     Finding,
+    Hop,
     PassedCall,
     Severity,
     Source,
     Stage,
     ToolCall,
     ToolContract,
+    ToolResult,
     TraceEvent,
+    locate,
 )
 from jsoncontract.pipeline.contracts import SessionContracts
 from jsoncontract.pipeline.envelope import unknown_tool
@@ -42,6 +46,11 @@ if TYPE_CHECKING:
 _ERROR: Final = Severity.ERROR
 _STAGE_RANK: Final = {stage: rank for rank, stage in enumerate(STAGE_ORDER)}
 _UNRECORDED: Final = ArgumentsForm.UNRECORDED
+#: The events whose result is checked alone (its call was checked without it, or is not in
+#: the capture).
+_ALONE: Final = frozenset(
+    (EventKind.LATE_RESULT, EventKind.ORPHAN_RESULT, EventKind.CONFLICTING_RESULT)
+)
 
 
 @runtime_checkable
@@ -162,8 +171,8 @@ class Checker:
                     yield arguments(item)
                 else:
                     yield check(item)
-            elif session is not None:
-                self.findings.extend(session.event(item))  # type: ignore[arg-type]
+            else:
+                self.findings.extend(self.event(item))  # type: ignore[arg-type]
         if session is not None:
             self.findings.extend(session.close())
 
@@ -186,10 +195,48 @@ class Checker:
                     yield arguments(item)
                 else:
                     yield check(item)
-            elif session is not None:
-                findings.extend(session.event(item))
+            else:
+                findings.extend(self.event(item))
         if session is not None:
             findings.extend(session.close())
+
+    def event(self, event: TraceEvent) -> list[Finding]:
+        """Run-level findings for one trace event: the gate over the run's, and, for a
+        result that came without its call (late, orphan, or a second one that differs),
+        the result gate's over that result alone (its call's arguments are not at hand,
+        so the business rules over results do not run)."""
+        found: list[Finding] = []
+        session = self.session
+        if session is not None:
+            found.extend(session.event(event))
+        result = event.result
+        if result is not None and event.kind in _ALONE:
+            alone = self.result_alone(result)
+            hold = getattr(session, "hold", None)
+            if hold is not None:  # the gate holds findings in capture order: these too
+                hold(alone)
+            else:
+                found.extend(alone)
+        return found
+
+    def result_alone(self, result: ToolResult) -> list[Finding]:
+        """The result gate over a result whose call is not at hand."""
+        tool = self.tools.get(result.tool, result.hop) if result.tool is not None else None
+        call = ToolCall(
+            result.hop,
+            result.dialect,
+            result.tool,
+            result.call_id,
+            None,
+            _UNRECORDED,
+            result.source,
+            result=result,
+            session=result.session,
+        )
+        found = list(result.load_findings)
+        if self.results is not None:
+            found.extend(self.results.check(call, tool, CallResult(call, [], None)))
+        return locate(_placed(found, result.source), call) if found else found
 
     def check(self, call: ToolCall) -> CallResult:
         """Run one call through every gate."""
@@ -236,7 +283,13 @@ class Checker:
             return self._result(call, findings)
         if call.form is _UNRECORDED:  # nothing to check but the result
             return self._result(call, findings)
-        parsed = parse_arguments(call, show_values=self.show_values)
+        # a downstream body is whatever its contract says (an array schema takes an array)
+        parsed = parse_arguments(
+            call,
+            show_values=self.show_values,
+            require_object=call.hop is not Hop.DOWNSTREAM
+            or tool.input_schema.get("type", "object") == "object",
+        )
         if not parsed.ok:
             findings.extend(parsed.findings)
             return self._result(call, findings)
@@ -289,27 +342,3 @@ def first_failure(findings: Iterable[Finding]) -> Stage | None:
         ):
             stage = finding.stage
     return stage
-
-
-def locate(findings: list[Finding], call: ToolCall) -> list[Finding]:
-    """Fill each finding's hop, tool, call id and source from its call."""
-    hop, tool, call_id, source = call.hop, call.tool, call.call_id, call.source
-    # The constructor directly: dataclasses.replace costs three times as much, and a
-    # fixture run locates tens of thousands of findings.
-    return [
-        Finding(
-            f.code,
-            f.severity,
-            f.message,
-            f.path,
-            f.stage,
-            f.hop or hop,
-            f.tool or tool,
-            f.call_id or call_id,
-            f.keyword,
-            f.schema_path,
-            f.source or source,
-            f.hint,
-        )
-        for f in findings
-    ]

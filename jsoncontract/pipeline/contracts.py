@@ -19,7 +19,7 @@ at the call or event that shows it, and leave each call's own stage alone.
 **State, for a run checked in parts.** Each check keeps state keyed by the turn (its calls
 are read one after the other), the MCP session, or the scope of
 :func:`~jsoncontract.pipeline.pairing.scope_of` (an MCP session, or a hop of one file), and
-says what it keeps. A run split into parts (:mod:`jsoncontract.pipeline.parallel`) checks
+says what it keeps. A run split into parts (:mod:`jsoncontract.pipeline.runner`) checks
 each part from a fresh :class:`SessionContracts` and joins them in input order: every check
 tells from a part's :meth:`~SessionContracts.snapshot` whether the part saw what the run
 would have (:meth:`~SessionContracts.follows`: a part whose first turn continues a turn
@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
+from jsoncontract.model import locate
 from jsoncontract.pipeline.listings import ListingCheck
 from jsoncontract.pipeline.pairing import PairingCheck
 from jsoncontract.pipeline.recovery import DEFAULT_IDENTICAL_RETRIES, RecoveryCheck
@@ -51,8 +52,8 @@ from jsoncontract.pipeline.session import SessionFindings
 from jsoncontract.pipeline.turns import DEFAULT_SERIAL, SideEffects, TurnCheck
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, Finding, PassedCall, Severity, TraceEvent
+    from jsoncontract.settings import Config
     from jsoncontract.tools.toolset import ToolSet
 
 
@@ -178,8 +179,6 @@ class SessionContracts:
     def call(self, checked: CallResult) -> tuple[Finding, ...]:
         """Run every check on the call; what they find is held for the run's findings,
         placed at the call."""
-        from jsoncontract.pipeline.checker import locate
-
         for check in self.checks:
             found = check.call(checked)
             if found:
@@ -192,8 +191,6 @@ class SessionContracts:
         for check in self._passing:
             found = check(passed)
             if found:
-                from jsoncontract.pipeline.checker import locate
-
                 self._held.extend(locate(list(found), passed.call()))
 
     def event(self, event: TraceEvent) -> tuple[Finding, ...]:
@@ -202,6 +199,11 @@ class SessionContracts:
         for check in self.checks:
             self._held.extend(check.event(event))
         return ()
+
+    def hold(self, findings: Iterable[Finding]) -> None:
+        """Hold findings the checker made of an event (a result checked on its own), after
+        what the checks found of it: they come out in capture order with the rest."""
+        self._held.extend(findings)
 
     def close(self) -> list[Finding]:
         """The findings held from calls and events, in capture order, then every check's

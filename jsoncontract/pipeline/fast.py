@@ -35,6 +35,10 @@ What keeps it exact:
   first result window) and the file's Chat state follows no conversation history; the call
   has no result then, and its turn is the one the dialect names (the response's ``id`` and
   choice 0, else the line);
+- the ledger is asked whether the call's id is new to the run before the call is checked
+  (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`), and remembers it: a call id seen
+  before (the same call again, or a reused id) goes to the full path, whose ledger tells
+  one call from two;
 - the gate over the run sees the passed call through its ``passed`` method (the turn and
   session contracts' shortcut of ``call``); a gate of another kind that looks at every
   call closes the lane.
@@ -47,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract._json import _ESCAPED_COLON_PREFIX, may_hide_numbers
+from jsoncontract._json import ESCAPED_COLON_PREFIX, may_hide_numbers
 from jsoncontract.capture.openai_chat import DIALECT as OPENAI_CHAT
 from jsoncontract.model import (
     ArgumentsForm,
@@ -59,19 +63,17 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.reader import CaptureReader
+    from jsoncontract.capture.reader import CaptureReader, Fresh, Lane
     from jsoncontract.model import ToolContract
     from jsoncontract.pipeline.checker import Checker
 
-#: What the lane gives for a line: a passed call, a full result, or ``None`` (full path).
-Lane = Callable[[str, int, bytes], "PassedCall | CallResult | None"]
 _COMPLETION: Final = "chat.completion"
 
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     """The lane for ``checker`` and ``reader``, or ``None`` when it cannot be exact (a
     forced dialect, or a registry that reads OpenAI Chat some other way)."""
-    if reader._forced is not None:
+    if reader.forced is not None:
         return None
     detected = reader.dialects.dialects
     position = next((i for i, d in enumerate(detected) if d is OPENAI_CHAT), None)
@@ -98,7 +100,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     dumps = orjson.dumps
     error = orjson.JSONDecodeError
     hides_numbers = may_hide_numbers
-    escaped = _ESCAPED_COLON_PREFIX
+    escaped = ESCAPED_COLON_PREFIX
     dialect = OPENAI_CHAT.name
     hop = Hop.MODEL
     check_parsed = checker.check_parsed
@@ -123,7 +125,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         except TypeError:  # nesting orjson does not write
             return True
 
-    def lane(file: str, number: int, line: bytes) -> PassedCall | CallResult | None:
+    def lane(file: str, number: int, line: bytes, fresh: Fresh) -> PassedCall | CallResult | None:
         if escaped in line or hides_numbers(line):
             return None
         try:
@@ -169,11 +171,11 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         if type(arguments) is not dict:
             # not JSON, or not an object: the envelope is sound when no key of it was
             # dropped (the arguments are text on both sides), and the parse gate explains
-            if may_hide_keys(line, doc):
+            if may_hide_keys(line, doc) or not fresh(call_id, name, text, file, number):
                 return None
             return check(_call(name, call_id, text, file, number, response))
         function["arguments"] = arguments
-        if may_hide_keys(line, doc):
+        if may_hide_keys(line, doc) or not fresh(call_id, name, text, file, number):
             return None
         if valid(arguments) and not needs[name]:
             passed = PassedCall(

@@ -1,7 +1,7 @@
 """What a tool result must never pour back into the conversation: stack traces, HTML error
 pages and secrets.
 
-Pure functions over the strings of a result (:func:`jsoncontract.pipeline.payload.texts`);
+Pure functions over the strings of a result (:func:`jsoncontract.payload.texts`);
 the result gate (:mod:`jsoncontract.pipeline.result`) turns what they find into findings.
 Nothing found is ever quoted: a stack trace is named by its language, frame count and
 place; a secret by its kind, a hash and its place (:func:`jsoncontract.redact.find_secrets`,

@@ -1,48 +1,12 @@
-"""Checking on every core: the input split between worker processes, the results joined in
-input order, exactly as one process would have given them.
+"""Checking on every core: the forked-workers executor of the runner
+(:mod:`jsoncontract.pipeline.runner`).
 
-The work is cut into *parts*: each capture file, and a plain (uncompressed) JSONL file larger
-than a few megabytes in byte ranges cut at line boundaries, whose first line numbers the
-parent counts while it cuts. Worker processes (forked, so they share the loaded tools, rules
-and reader) check the parts; the parent takes them back in input order, so reports and line
-numbers are those of a run in one process. At most a few parts per worker are in flight, so
-memory stays flat.
-
-**Staying exact.** What a call's result depends on besides the call is the run's state when
-the call is read: the ledger that pairs calls with their results (:mod:`jsoncontract.capture.
-ledger`), the dialects' memory of the file (open streams, MCP sessions, histories read), the
-checks over the run (:mod:`jsoncontract.pipeline.contracts`) and the idempotency index. A
-worker checks a part from an assumed start, and reports what the parent needs to tell
-whether that start was the run's:
-
-- the run's first part starts where the run does (a fresh ledger); every later part starts
-  as after a first result window in which no hop carried a result (every call passes the
-  ledger at once: :meth:`Ledger.assume_alone
-  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file and
-  fresh checks over the run;
-- the worker logs what its ledger did with call keys (:class:`~jsoncontract.capture.ledger.
-  StepLog`), whether a result or a trace event came in (then it stops: such a part is read
-  by the parent), whether anything was still held at its end, whether its file's memory was
-  still fresh there, and the state its checks over the run ended in;
-- the parent keeps the run's real state. A later part is taken when the run's ledger held
-  nothing and had taken every hop for calls alone where the part began, the part's key steps
-  replay on the run's ledger with the same answers (a call seen before is merged the same
-  way), the run's memory of the file was fresh, and each check over the run
-  :meth:`follows <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the
-  run then continues after it (:meth:`absorb
-  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`). The first part is taken whole
-  when nothing was held at its end. Any other part is read again by the parent, from its
-  start, with the run's state: what it gives is then the one-process result by
-  construction;
-- **idempotency**: workers run each call's rules but not the checks across calls; for each
-  write call they send a compact :class:`KeyRecord
-  <jsoncontract.business.idempotency.KeyRecord>` (hashes, the key, where the call is) and
-  the parent's one tracker applies the records in input order and adds what they reveal to
-  the call's result.
-
-A trace that carries results (conversations, MCP sessions, OpenTelemetry spans) cannot be
-split this way past its first result: from the part where the run's ledger starts expecting
-results, the parent reads the rest itself and the workers stop.
+The parts the runner planned are checked by worker processes, forked so that they share the
+loaded tools, rules and reader; the parent joins their outcomes in input order, so reports
+and line numbers are those of a run in one process. At most a few parts per worker are in
+flight, so memory stays flat. A trace that carries results cannot be split past its first
+result: from the part where the run's ledger starts expecting results, the parent reads the
+rest itself and the workers stop.
 
 A worker that dies stops the run with an error naming the part it was checking; Ctrl-C stops
 every worker.
@@ -56,31 +20,32 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract._files import Found, compression_in, find, is_stream
-from jsoncontract.capture.ledger import Ledger, StepLog
-from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
-from jsoncontract.errors import InputError, JsoncontractError
-from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary, ToolCall
-from jsoncontract.pipeline.checker import first_failure, locate
+from jsoncontract.errors import JsoncontractError
+from jsoncontract.model import CallResult, Hop, PassedCall, ResultRun, Summary
+from jsoncontract.pipeline.runner import (
+    DeferredTrace,
+    Join,
+    Outcome,
+    Part,
+    Worker,
+    counted,
+    encoded_runs,
+    marked,
+    with_keys,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from jsoncontract.baseline import BaselineMatcher
-    from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.business.idempotency import KeyRecord
-    from jsoncontract.capture.ledger import Released
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.pipeline.checker import Checker
-    from jsoncontract.pipeline.fast import Lane
 
-#: The size of the byte ranges a large JSONL file is cut into.
-PART_BYTES: Final = 4 * 1024 * 1024
 #: Parts in flight per worker.
 _AHEAD: Final = 3
 _HOPS: Final = {h._value_: h for h in Hop}
@@ -98,270 +63,12 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def splits(checker: Checker) -> bool:
-    """Whether ``checker``'s gates can be split between workers exactly: no business gate,
-    or the built-in one (whose only state across calls, idempotency, the parent keeps); and
-    no gate over the run, or the built-in one (whose checks say how parts join). A gate of
-    another kind may keep state of its own, so it sees every call in one process."""
-    from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.pipeline.contracts import SessionContracts
-
-    session = checker.session
-    return (checker.business is None or isinstance(checker.business, BusinessRules)) and (
-        session is None or type(session) is SessionContracts
-    )
-
-
 def can_fork() -> bool:
     """Whether workers can be forked safely here (a POSIX system, one thread running)."""
     return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One piece of work: a whole file (``end`` is ``None``), or the lines of a JSONL file
-    from byte ``start`` (line ``first_line``) to byte ``end``; ``last``: the part ends its
-    file; ``named``: the file was named, not found in a directory (see
-    :meth:`~jsoncontract.capture.reader.CaptureReader.read_trace`)."""
-
-    file: str
-    start: int = 0
-    end: int | None = None
-    first_line: int = 1
-    last: bool = True
-    named: bool = True
-
-    def describe(self) -> str:
-        if self.end is None:
-            return self.file
-        return f"{self.file} (bytes {self.start:,}-{self.end:,}, from line {self.first_line:,})"
-
-
-def plan(files: Iterable[Found | str | Path], part_bytes: int | None = None) -> list[Part]:
-    """The parts of ``files`` (as :meth:`CaptureReader.find
-    <jsoncontract.capture.reader.CaptureReader.find>` lists them, or paths to search), in
-    input order (``part_bytes``: default :data:`PART_BYTES`)."""
-    part_bytes = part_bytes or PART_BYTES
-    given = list(files)
-    entries = [entry for entry in given if isinstance(entry, Found)]
-    if len(entries) < len(given):  # paths: searched
-        paths = [entry.path if isinstance(entry, Found) else entry for entry in given]
-        entries = find(paths, CAPTURE_SUFFIXES, what="capture")
-    parts: list[Part] = []
-    for entry in entries:
-        name, named = str(entry.path), entry.named
-        splittable = (
-            Path(name).suffix.lower() in JSONL_SUFFIXES
-            and not is_stream(name)
-            and compression_in(name) is None
-        )
-        size = Path(name).stat().st_size if splittable else 0
-        if size < 2 * part_bytes:
-            parts.append(Part(name, named=named))
-            continue
-        parts.extend(_cut(name, size, part_bytes, named))
-    return parts
-
-
-def _cut(name: str, size: int, part_bytes: int, named: bool) -> list[Part]:
-    """Byte ranges of about ``part_bytes`` cut after a line break, with their first line."""
-    parts: list[Part] = []
-    start, line = 0, 1
-    with Path(name).open("rb") as stream:
-        while start < size:
-            target = start + part_bytes
-            if target >= size - part_bytes // 2:
-                parts.append(Part(name, start, size, line, last=True, named=named))
-                break
-            stream.seek(start)
-            data = stream.read(part_bytes)
-            tail = 0  # the rest of the line the target falls in (measured, never held)
-            while True:
-                chunk = stream.readline(1 << 20)
-                tail += len(chunk)
-                if not chunk or chunk.endswith(b"\n"):
-                    break
-            end = start + len(data) + tail
-            if end >= size:
-                parts.append(Part(name, start, size, line, last=True, named=named))
-                break
-            parts.append(Part(name, start, end, line, last=False, named=named))
-            line += data.count(b"\n") + 1  # the tail ends with the line break
-            start = end
-    return parts
-
-
-def checked(
-    checker: Checker, source: Iterable[Any], ledger: StepLog | None = None
-) -> Iterator[CallResult | PassedCall]:
-    """What a reader gives (calls, checked ones from the fast lane, trace events), checked:
-    trace events go to the checks over the run. With ``ledger`` (a part read on its own),
-    nothing more once a result or a trace event came in: the part is then read in the run."""
-    check, session = checker.check, checker.session
-    for item in source:
-        kind = type(item)
-        if kind is PassedCall or kind is CallResult:
-            yield item
-        elif kind is ToolCall:
-            yield check(item)
-        elif session is not None:
-            checker.findings.extend(session.event(item))
-        if ledger is not None and not ledger.clean:
-            return
-
-
 # -- the worker side --------------------------------------------------------------------------
-
-
-class _DeferredTrace:
-    """The business gate in a worker: a call's rules run here; what the trace-level checks
-    need of it is kept as a record for the parent."""
-
-    def __init__(self, gate: BusinessRules) -> None:
-        self.gate = gate
-        self.record: KeyRecord | None = None
-
-    def wants(self, tool: Any) -> bool:
-        return self.gate.wants(tool)
-
-    def check(self, call: ToolCall, arguments: Any, tool: Any) -> list[Any]:
-        findings = self.gate.check_rules(call, arguments, tool)
-        tracker = self.gate.tracker
-        if tracker is not None:
-            self.record = tracker.prepare(call, arguments, tool)
-        return findings
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What a worker hands back for a part.
-
-    ``items``: the part's results (see :func:`check_part`); ``clean``: no result and no
-    trace event came in (a part that is not is abandoned half-way); ``idle``: its ledger held
-    nothing at the end; ``pristine``: its file's dialect memory was fresh at the end (or the
-    part ended its file); ``docs``: documents read; ``steps``: its ledger's key steps;
-    ``ledger``: the whole ledger (the run's first part only); ``session``: the snapshot of
-    its checks over the run (``None`` without any); ``memory``: its file's dialect memory,
-    pickled, when that was not fresh at the end (``None`` when it does not pickle).
-    """
-
-    items: list[Any]
-    clean: bool
-    idle: bool
-    pristine: bool
-    docs: int
-    steps: list[Any]
-    ledger: StepLog | None
-    session: Any
-    memory: bytes | None = None
-
-
-class Worker:
-    """What a worker process checks parts with (set up in the parent before forking)."""
-
-    def __init__(
-        self,
-        checker: Checker,
-        reader: CaptureReader,
-        lane: Lane | None,
-        deferred: _DeferredTrace | None,
-        *,
-        runs: bool,
-        keep: str,
-    ) -> None:
-        self.checker = checker
-        self.reader = reader
-        self.lane = lane
-        self.deferred = deferred
-        self.runs = runs
-        self.keep = keep
-
-    def part(self, part: Part, first: bool) -> Outcome:
-        """Check one part: the run's ``first``, from the run's start, else from the
-        assumed one (see the module)."""
-        reader = self.reader
-        ledger = StepLog(window=reader.window)
-        if not first:
-            ledger.assume_alone()
-        released: list[Released] = []
-        state = reader.new_state(ledger, released)
-        session = self.checker.session
-        if session is not None:
-            session.reset()  # type: ignore[attr-defined]
-        if self.deferred is not None:
-            self.deferred.record = None
-        source = reader.read_part(
-            part.file,
-            state,
-            self.lane,
-            start=part.start,
-            end=part.end,
-            first=part.first_line,
-            last=part.last,
-        )
-        items = list(self._items(source, ledger, stop=not first))
-        pristine = part.last or state.pristine(reader.dialects)
-        return Outcome(
-            items,
-            ledger.clean,
-            ledger.idle,
-            pristine,
-            ledger.doc,
-            ledger.steps,
-            ledger if first else None,
-            session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
-            None if pristine else state.memory(),
-        )
-
-    def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
-        """The part's results: passing calls as tuples, others as they are; with ``runs`` (a
-        JSON report), consecutive results as ``(summary, entries)``, counted and encoded. A
-        result with a key record comes alone, with its record, for the parent to complete;
-        so does (in runs) a call with its result, whose latency the parent sums in order.
-        ``keep`` chooses the results a run's entries list (its summary counts them all)."""
-        deferred, keep, runs = self.deferred, self.keep, self.runs
-        entries: list[bytes] = []
-        counted = Summary()
-        if runs:
-            from jsoncontract.reporters.check_json import PassedEntries, encode_result
-
-            entry = PassedEntries().entry
-        for result in checked(self.checker, source, ledger if stop else None):
-            if type(result) is PassedCall:
-                if not runs:
-                    yield (
-                        result.tool,
-                        result.hop._value_,
-                        result.call_id,
-                        result.dialect,
-                        result.line,
-                    )
-                else:
-                    if keep == "all":
-                        entries.append(entry(result))
-                    counted.add_passed(result.tool)
-                continue
-            assert type(result) is CallResult
-            record = deferred.record if deferred is not None else None
-            if record is not None or (runs and result.call.result is not None):
-                # alone: the parent completes it (idempotency), or counts what came back
-                # for it into the run's summary in input order, as one process does
-                if counted.calls:
-                    yield (counted, b"\n".join(entries))
-                    entries, counted = [], Summary()
-                yield (result, record)
-                if deferred is not None:
-                    deferred.record = None
-            elif runs:
-                if keep == "all" or (
-                    result.stage is not None if keep == "failed" else result.findings
-                ):
-                    entries.append(encode_result(result))
-                counted.add(result)
-            else:
-                yield result
-        if counted.calls:
-            yield (counted, b"\n".join(entries))
 
 
 _WORKER: dict[str, Worker] = {}
@@ -372,6 +79,33 @@ def _check_part(part: Part, first: bool) -> Outcome:
     return _WORKER["worker"].part(part, first)
 
 
+#: Signals held while the workers are forked (see :func:`_signals_held`).
+_HELD: Final = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """While workers may be forked, Ctrl-C (and SIGTERM, SIGHUP) wait until the block
+    ends, then take effect.
+
+    Python runs its own callbacks around a fork (logging's locks, the random module's
+    reseeding), and an exception a signal handler raises in one of them is printed and
+    dropped: Ctrl-C there was lost and the run went on to the end (exit 1 instead of 130),
+    and a worker stopped there printed a traceback. Held, a signal is taken here after the
+    fork; a worker inherits it held, and lets it through once its own handlers are set.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _start_worker() -> None:
     # the parent stops the workers on Ctrl-C; a worker does not take the signal itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -380,120 +114,11 @@ def _start_worker() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with them held (_signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 # -- the parent side --------------------------------------------------------------------------
-
-
-class _Run:
-    """The run's real state in the parent, and the reading of parts here."""
-
-    def __init__(self, checker: Checker, reader: CaptureReader, lane: Lane | None) -> None:
-        self.checker = checker
-        self.reader = reader
-        self.lane = lane
-        self.ledger: Ledger = reader.new_ledger()
-        self.released: list[Released] = []
-        self.state: Any = None  # the memory of the file a part of which was read here
-        self.started = False  # a part has been taken or read
-        self.abandoned: set[str] = set()  # files found in a directory that failed to read
-
-    def takes(self, files: frozenset[str], outcome: Outcome, first: bool) -> bool:
-        """Whether the worker's ``outcome`` for a part of ``files`` is what the run would
-        give; if so, the run continues after it."""
-        if not outcome.idle or (not outcome.pristine and outcome.memory is None):
-            return False
-        session = self.checker.session
-        if first:
-            if self.started:
-                return False
-            assert outcome.ledger is not None
-            self.ledger = outcome.ledger.plain()
-            if session is not None:
-                session.adopt(outcome.session)  # type: ignore[attr-defined]
-            self._remember(outcome)
-            return True
-        if not outcome.clean or self.state is not None or not self.ledger.settled:
-            return False
-        if session is not None and not session.follows(outcome.session, files):  # type: ignore[attr-defined]
-            return False
-        if not self.ledger.replay(outcome.steps):
-            return False
-        self.ledger.doc += outcome.docs
-        if session is not None:
-            session.absorb(outcome.session)  # type: ignore[attr-defined]
-        self._remember(outcome)
-        return True
-
-    def _remember(self, outcome: Outcome) -> None:
-        """Keep the memory of the file a taken part left unfinished: the rest of the file
-        is read here, from it."""
-        if outcome.memory is not None:
-            self.state = self.reader.new_state(self.ledger, self.released)
-            self.state.restore(outcome.memory)
-
-    def read(self, part: Part) -> Iterator[CallResult | PassedCall]:
-        """Read ``part`` here, from the run's state, as one process reads it."""
-        reader, lane = self.reader, self.lane
-        return self._read(
-            lambda state: reader.read_part(
-                part.file,
-                state,
-                lane,
-                start=part.start,
-                end=part.end,
-                first=part.first_line,
-                last=part.last,
-            ),
-            part.last,
-            part,
-        )
-
-    def read_lines(
-        self, name: str, lines: Iterable[tuple[int, bytes]], *, last: bool
-    ) -> Iterator[CallResult | PassedCall]:
-        """Read numbered lines of the file ``name`` here (``last``: they end it)."""
-        reader, lane = self.reader, self.lane
-        return self._read(
-            lambda state: reader.read_lines(name, lines, state, lane, last=last), last
-        )
-
-    def _read(
-        self, source: Any, last: bool, part: Part | None = None
-    ) -> Iterator[CallResult | PassedCall]:
-        if self.state is None:
-            self.state = self.reader.new_state(self.ledger, self.released)
-        try:
-            yield from checked(self.checker, source(self.state))
-        except InputError as exc:
-            if part is None or part.named:  # what came before is handed on first
-                self.ledger.flush(self.released)
-                yield from checked(self.checker, self._drain())
-                raise
-            # a file found in a directory: skipped, or an unreadable call, and the run
-            # goes on with the next file, as one process does
-            found = Found(Path(part.file), named=False)
-            yield from checked(self.checker, self.reader.lenient(found, exc, self.state))
-            self.abandoned.add(part.file)
-            self.state = None
-            return
-        if last or self.state.pristine(self.reader.dialects):
-            self.state = None  # what follows reads the same from a fresh memory
-
-    def finish(self) -> Iterator[CallResult | PassedCall]:
-        """The end of the run: what the ledger still holds, then the checks over the run
-        close."""
-        self.ledger.flush(self.released)
-        yield from checked(self.checker, self._drain())
-        session = self.checker.session
-        if session is not None:
-            self.checker.findings.extend(session.close())
-
-    def _drain(self) -> Iterator[Any]:
-        released = self.released
-        items = list(released)
-        released.clear()
-        yield from items
 
 
 def iter_parallel(
@@ -512,7 +137,6 @@ def iter_parallel(
     :class:`~jsoncontract.model.ResultRun` values, counted and encoded by the workers.
     ``matcher`` (not with ``runs``) marks findings against a baseline, in input order.
     ``summary`` is completed at the end (files, and the findings over the run)."""
-    from jsoncontract.api import counted, encoded_runs, marked
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.pipeline.checker import Checker as CheckerClass
     from jsoncontract.pipeline.contracts import SessionContracts
@@ -520,7 +144,7 @@ def iter_parallel(
 
     business = checker.business
     tracker = business.tracker if isinstance(business, BusinessRules) else None
-    deferred = _DeferredTrace(business) if isinstance(business, BusinessRules) else None
+    deferred = DeferredTrace(business) if isinstance(business, BusinessRules) else None
     session = checker.session
     worker_checker = CheckerClass(
         checker.tools,
@@ -541,7 +165,7 @@ def iter_parallel(
         runs=runs,
         keep=keep,
     )
-    run = _Run(checker, reader, build_lane(checker, reader))
+    run = Join(checker, reader, build_lane(checker, reader))
     tools = checker.tools
     add = summary.add if summary is not None else None
     add_passed = summary.add_passed if summary is not None else None
@@ -574,15 +198,16 @@ def iter_parallel(
         unsent: list[Part] = []  # a part the pool refused: a worker died meanwhile
 
         def refill() -> None:
-            while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
-                nxt = next(queue, None)
-                if nxt is None:
-                    return
-                index, part = nxt
-                try:
-                    pending.append((part, pool.submit(_check_part, part, index == 0)))
-                except BrokenProcessPool:
-                    unsent.append(part)
+            with _signals_held():  # a submit may fork the workers
+                while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
+                    nxt = next(queue, None)
+                    if nxt is None:
+                        return
+                    index, part = nxt
+                    try:
+                        pending.append((part, pool.submit(_check_part, part, index == 0)))
+                    except BrokenProcessPool:
+                        unsent.append(part)
 
         refill()
         index = -1
@@ -648,10 +273,7 @@ def iter_parallel(
                         else []
                     )
                     if found:
-                        findings = result.findings + locate(found, result.call)
-                        result = CallResult(
-                            result.call, findings, first_failure(findings), result.arguments
-                        )
+                        result = with_keys(result, found)
                 else:
                     result = item
                 if matcher is not None and result.findings:

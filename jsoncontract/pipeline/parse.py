@@ -15,7 +15,7 @@ import orjson
 from jsoncontract import codes
 from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
-from jsoncontract.redact import redacted
+from jsoncontract.redact import masked_names, redacted
 
 #: How much of a repaired payload a hint shows.
 REPAIR_PREVIEW: Final = 160
@@ -66,7 +66,9 @@ def parse_arguments(
         )
     if form is ArgumentsForm.TEXT:
         if anomalies:  # the text itself was already broken in the capture
-            return ParseOutcome(False, None, [anomaly_finding(a) for a in anomalies])
+            return ParseOutcome(
+                False, None, [anomaly_finding(a, show_values=show_values) for a in anomalies]
+            )
         try:
             value, anomalies = load(value)
         except NotJSON as exc:
@@ -91,7 +93,9 @@ def parse_arguments(
             )
         )
     if anomalies:
-        return ParseOutcome(False, value, [anomaly_finding(a) for a in anomalies])
+        return ParseOutcome(
+            False, value, [anomaly_finding(a, show_values=show_values) for a in anomalies]
+        )
     return ParseOutcome(True, value)
 
 
@@ -111,10 +115,14 @@ def finding(code: str, message: str, hint: str | None, path: str = "") -> Findin
     )
 
 
-def anomaly_finding(anomaly: Anomaly) -> Finding:
-    """The finding for something the JSON parser would have hidden."""
+def anomaly_finding(anomaly: Anomaly, *, show_values: bool = False) -> Finding:
+    """The finding for something the JSON parser would have hidden (a member name that
+    holds a secret masked in its place and its words, unless ``show_values``)."""
     code = codes.ANOMALY_CODES[anomaly.kind][0]
-    return finding(code, anomaly.detail, _ANOMALY_HINTS.get(anomaly.kind), anomaly.pointer)
+    pointer, detail = anomaly.pointer, anomaly.detail
+    if not show_values:
+        pointer, detail = masked_names(pointer, detail)  # type: ignore[assignment]
+    return finding(code, detail or "", _ANOMALY_HINTS.get(anomaly.kind), pointer or "")
 
 
 def with_repair(hint: str, repaired: str | None, *, show_values: bool = False) -> str:

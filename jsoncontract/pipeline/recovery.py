@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any, Final
 from jsoncontract import codes
 from jsoncontract.business.idempotency import arguments_digest
 from jsoncontract.model import Finding, Severity, Stage
+from jsoncontract.payload import texts
 from jsoncontract.pipeline.pairing import Scope, scope_of
-from jsoncontract.pipeline.payload import texts
 from jsoncontract.pipeline.result import failed as result_failed
 from jsoncontract.pointer import join_pointer, pointer_tokens
 

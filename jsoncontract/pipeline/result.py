@@ -25,7 +25,7 @@ slot. For each call whose result the capture holds it reports, with stage ``resu
   (``result.secret``, by kind and hash, never the secret).
 
 Paths are JSON Pointers into the object the result was read from (the JSON-RPC response,
-the tool message...; see :mod:`jsoncontract.pipeline.payload`). The gate keeps no state
+the tool message...; see :mod:`jsoncontract.payload`). The gate keeps no state
 across calls.
 """
 
@@ -39,8 +39,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Stage
-from jsoncontract.pipeline import answers, leaks
-from jsoncontract.pipeline.payload import (
+from jsoncontract.payload import (
     Payload,
     content_pointer,
     decode,
@@ -50,11 +49,12 @@ from jsoncontract.pipeline.payload import (
     texts,
     wire_code,
 )
+from jsoncontract.pipeline import answers, leaks
 from jsoncontract.pointer import join_pointer
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, ToolCall, ToolContract, ToolResult
+    from jsoncontract.settings import Config
 
 _STAGE: Final = Stage.RESULT
 _INVALID_ARGUMENTS: Final = frozenset({Stage.PARSE, Stage.SCHEMA})
@@ -192,7 +192,7 @@ class ResultChecks:
             findings.extend(contract_findings(result, found, contract))
         if self.settings.leaks:
             findings.extend(leak_findings(result))
-        return adjusted(findings, self.settings.severity)
+        return adjusted([_masked_names(f) for f in findings], self.settings.severity)
 
     # -- MCP -------------------------------------------------------------------------------
 
@@ -248,6 +248,16 @@ class ResultChecks:
             elif checked.stage in _INVALID_ARGUMENTS:
                 findings.extend(answers.invalid_arguments_findings(kind, code, version, tool=name))
         return findings
+
+
+def _masked_names(finding: Finding) -> Finding:
+    """A finding whose path and message hide secrets held in a result's member names."""
+    from jsoncontract.redact import masked_names
+
+    path, message = masked_names(finding.path, finding.message)
+    if path is finding.path:
+        return finding
+    return replace(finding, path=path or "", message=message or "")
 
 
 def _under(finding: Finding, prefix: str) -> Finding:

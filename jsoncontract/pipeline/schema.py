@@ -18,7 +18,7 @@ def schema_findings(
     """One finding per violation, the most relevant first; empty when the instance is valid.
 
     With ``call``, the findings are placed at the call (its hop, tool, id and source), as
-    :func:`~jsoncontract.pipeline.checker.locate` would place them.
+    :func:`~jsoncontract.model.locate` would place them.
     """
     if schema.is_valid(instance):
         return []

@@ -39,14 +39,19 @@ class SessionFindings:
         return ()
 
     def event(self, event: TraceEvent) -> Iterable[Finding]:
-        """A finding for a result without its call."""
+        """A finding for a result without its call, a second result, a reused call id."""
+        kind = event.kind
+        if kind is EventKind.REUSED_CALL_ID and event.call is not None:
+            return (reused(event),)
         result = event.result
         if result is None:
             return ()
-        if event.kind is EventKind.ORPHAN_RESULT:
+        if kind is EventKind.ORPHAN_RESULT:
             return (orphan(result),)
-        if event.kind is EventKind.LATE_RESULT:
+        if kind is EventKind.LATE_RESULT:
             return (late(result),)
+        if kind is EventKind.CONFLICTING_RESULT:
+            return (conflicting(result),)
         return ()
 
     def passed(self, passed: PassedCall) -> Iterable[Finding]:
@@ -136,11 +141,48 @@ def late(result: ToolResult) -> Finding:
         severity=Severity.WARNING,
         message=(
             f"{_named(result)} arrived after its call had been checked without it, too far "
-            "from the call to be paired; the result was not checked"
+            "from the call to be paired; the result was checked on its own"
         ),
         hop=result.hop,
         tool=result.tool,
         call_id=result.call_id,
         source=result.source,
         hint="pass --result-window with a larger number of lines to wait for results",
+    )
+
+
+def conflicting(result: ToolResult) -> Finding:
+    """The finding for a second result of one call that differs from the first."""
+    return Finding(
+        code=codes.SESSION_CONFLICTING_RESULT,
+        severity=Severity.WARNING,
+        message=(
+            f"{_named(result)} differs from the result that call already had: one call, "
+            "two answers (this one was checked too)"
+        ),
+        hop=result.hop,
+        tool=result.tool,
+        call_id=result.call_id,
+        source=result.source,
+        hint="answer each call once, and never edit the results of a history",
+    )
+
+
+def reused(event: TraceEvent) -> Finding:
+    """The finding for a call id given to another call."""
+    call = event.call
+    assert call is not None
+    where = f" (first at {event.earlier})" if event.earlier is not None else ""
+    return Finding(
+        code=codes.SESSION_REUSED_CALL_ID,
+        severity=Severity.WARNING,
+        message=(
+            f"call id {call.call_id!r} was already given to another call{where}: this call "
+            "of another tool or with other arguments is counted and checked on its own"
+        ),
+        hop=call.hop,
+        tool=call.tool,
+        call_id=call.call_id,
+        source=event.source,
+        hint="give every call an id of its own; a retry is a new call with a new id",
     )

@@ -8,22 +8,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jsoncontract.business.settings import BusinessSettings, business_settings
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.errors import UsageError
 from jsoncontract.pipeline.contracts import SessionSettings
 from jsoncontract.pipeline.result import ResultSettings
-from jsoncontract.reporters.interface import ReportOptions
 from jsoncontract.settings import (
-    BusinessSettings,
+    ReportOptions,
     ReportSettings,
-    business_settings,
     exclude_patterns,
     report_settings,
     tool_paths,
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ command's formats: the command line offers exactly its keys, in its order, and t
 schema's ``format`` values are filled in from it. Every reporter implements
 :class:`~jsoncontract.reporters.interface.Reporter`.
 
-Modules: ``interface`` (the reporter interface and its options), ``text`` (the styled
+Modules: ``interface`` (the reporter interface; the options every reporter takes are
+:class:`~jsoncontract.settings.ReportOptions`), ``text`` (the styled
 text writer every text report shares), ``findings``, ``sarif``, ``github`` and ``junit``
 (findings and the renderers of the CI formats), ``markdown`` (summaries for pull requests
 and GitHub's step summary, every command's) and ``html_report`` (the pages of ``check`` and
@@ -21,10 +22,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import IO, TYPE_CHECKING, Any, Final
 
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
+
+    from jsoncontract.reporters.interface import Reporter
+    from jsoncontract.settings import ReportOptions
+
+# Imported on first use: ``--help`` reads the tables below and nothing behind them (the
+# options live in :mod:`jsoncontract.settings`, which imports the model).
+__getattr__ = lazy_attributes(
+    __name__, {"Reporter": ".interface", "ReportOptions": "jsoncontract.settings"}
+)
 
 CHECK_REPORTERS: Final = {
     "text": ".check_text:TextCheckReporter",

@@ -21,17 +21,12 @@ import time
 from abc import abstractmethod
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.codes import code_rule
+from jsoncontract.codes import RuleMeta, code_rule
 from jsoncontract.model import Severity
-from jsoncontract.reporters.findings import (
-    FindingSet,
-    KeptFindings,
-    RuleMeta,
-    portable_path,
-    project_root,
-)
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet, KeptFindings
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import MAX_RESULTS, sarif_log
 from jsoncontract.reporters.text import plural
@@ -40,6 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.settings import ReportOptions
 
 
 def rule_metadata(findings: Sequence[Finding]) -> dict[str, RuleMeta]:

@@ -19,10 +19,12 @@ from typing import IO, TYPE_CHECKING, Final
 import orjson
 
 from jsoncontract._json import dumps_report
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.pipeline.entries import PassedEntries, encode_result
+from jsoncontract.reporters.interface import Reporter
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, PassedCall, ResultRun, Summary
+    from jsoncontract.settings import ReportOptions
 
 #: Results kept in memory before the spool moves to disk.
 _SPOOL_BYTES: Final = 32 * 1024 * 1024
@@ -30,51 +32,6 @@ _SPOOL_BYTES: Final = 32 * 1024 * 1024
 #: write costs about a microsecond, as much as serialising a result.
 _CHUNK_BYTES: Final = 256 * 1024
 REPORT_VERSION: Final = 1
-
-
-def encode_result(result: CallResult) -> bytes:
-    """One result's report entry: ``result.to_dict()`` serialised."""
-    entry = result.to_dict()
-    try:
-        return orjson.dumps(entry)
-    except orjson.JSONEncodeError:  # text UTF-8 cannot hold, from the capture
-        return dumps_report(entry)
-
-
-class PassedEntries:
-    """The report entry of a passing call, ``CallResult.to_dict()`` serialised, put
-    together from bytes kept per tool, dialect and file: only the call id and the line
-    change from one call to the next."""
-
-    __slots__ = ("_heads", "_middles")
-
-    def __init__(self) -> None:
-        self._heads: dict[str, tuple[str, bytes]] = {}
-        self._middles: dict[str, tuple[str, bytes]] = {}
-
-    def entry(self, passed: PassedCall) -> bytes:
-        """The entry (no separator, no line break)."""
-        tool, hop, dialect, file = passed.tool, passed.hop, passed.dialect, passed.file
-        head = self._heads.get(tool)
-        if head is None or head[0] is not hop:
-            head = self._heads[tool] = (
-                hop,
-                b'{"ok":true,"tool":' + orjson.dumps(tool)
-                + b',"hop":' + orjson.dumps(hop._value_) + b',"call_id":',
-            )  # fmt: skip
-        middle = self._middles.get(file)
-        if middle is None or middle[0] != dialect:
-            middle = self._middles[file] = (
-                dialect,
-                b',"dialect":' + orjson.dumps(str(dialect))
-                + b',"stage":null,"source":{"file":' + dumps_report(file) + b',"line":',
-            )  # fmt: skip
-        return b'%s%s%s%d},"findings":[]}' % (
-            head[1],
-            orjson.dumps(passed.call_id),
-            middle[1],
-            passed.line,
-        )
 
 
 class JsonCheckReporter(Reporter["CallResult", "Summary"]):

@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.model import STAGE_ORDER, BaselineState
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import Line, LineWriter, Style, plural, severity_label
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, Finding, PassedCall, Summary, ToolCall
+    from jsoncontract.settings import ReportOptions
 
 
 def call_status(result: CallResult) -> str:

@@ -20,23 +20,19 @@ from abc import abstractmethod
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
-from jsoncontract.codes import CATALOG, DIFF, DIFFERENCE, code_rule
+from jsoncontract.codes import CATALOG, DIFF, DIFFERENCE, RuleMeta, code_rule
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import (
-    FindingSet,
-    KeptFindings,
-    RuleMeta,
-    portable_path,
-    project_root,
-)
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet, KeptFindings
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import MAX_RESULTS, sarif_log
 from jsoncontract.reporters.text import plural
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, Difference, DiffSummary
+    from jsoncontract.settings import ReportOptions
 
 
 def diff_meta(code: str, severity: Severity) -> RuleMeta:

@@ -21,10 +21,11 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
 
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary
+    from jsoncontract.settings import ReportOptions
 
 _SPOOL_BYTES: Final = 32 * 1024 * 1024
 REPORT_VERSION: Final = 1

@@ -19,12 +19,13 @@ from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.diff.model import CallStatus, Difference
 from jsoncontract.diff.rows import count_leaves
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import Line, LineWriter, Style, severity_label
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary, HopView, Row
     from jsoncontract.model import Finding
+    from jsoncontract.settings import ReportOptions
 
 #: ``auto`` shows every member of a call up to this many rows, else only changed ones.
 AUTO_ROWS: Final = 40

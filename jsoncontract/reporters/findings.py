@@ -7,46 +7,24 @@ knows where findings come from: each command's CI module (``check_ci``, ``lint_c
 ``suite_ci``, ``diff_ci``) turns its results into a :class:`FindingSet`, so a format made of
 findings is one renderer of a :class:`FindingSet` plus one small class per command.
 
-:func:`portable_path` is the one place a report spells a file for CI (relative to
-:func:`project_root`, whatever the working directory and however the path was given), and
-:func:`fingerprint` the one identity of a finding across runs.
+How a report spells a file for CI, and a finding's identity across runs, are
+:mod:`jsoncontract.project`'s; what a report says about a code is
+:class:`~jsoncontract.codes.RuleMeta`.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
-from pathlib import Path, PurePath
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any
 
 from jsoncontract._json import printable
 from jsoncontract._version import __version__
+from jsoncontract.codes import PROJECT_URL
 from jsoncontract.model import Finding, Severity
 
-PROJECT_URL: Final = "https://github.com/jsoncontract/jsoncontract"
-
-
-@dataclass(frozen=True, slots=True)
-class RuleMeta:
-    """What a report says about a rule (or a finding code) besides its findings.
-
-    ``summary`` is one short sentence, ``description`` a paragraph saying more (what is
-    checked and why; SARIF's ``fullDescription``), ``help_markdown`` the full documentation;
-    ``security_severity`` (0 to 10) marks security rules for code-scanning dashboards.
-    """
-
-    code: str
-    name: str
-    summary: str
-    severity: Severity = Severity.WARNING
-    help_markdown: str = ""
-    help_uri: str | None = None
-    tags: tuple[str, ...] = ()
-    security_severity: float | None = None
-    description: str = ""
+if TYPE_CHECKING:
+    from jsoncontract.codes import RuleMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,86 +34,6 @@ class ToolInfo:
     name: str = "jsoncontract"
     version: str = __version__
     uri: str = PROJECT_URL
-
-
-def _git_top(start: Path) -> Path | None:
-    """The top of the git work tree holding ``start``: the nearest directory with a
-    ``.git`` entry (a directory, or the file of a linked work tree or submodule)."""
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
-
-
-def _root(cwd: str, config_dir: str | None) -> str:
-    here = Path(cwd)
-    top = _git_top(here)
-    if top is None and config_dir is not None:
-        base = Path(os.path.abspath(Path(cwd, config_dir)))  # noqa: PTH100 (no symlinks resolved)
-        top = _git_top(base) or base
-    return str(top or here)
-
-
-def project_root(config_dir: str | Path | None = None) -> Path:
-    """The directory CI reports write paths relative to.
-
-    The top of the git work tree holding the working directory; else the one holding
-    ``config_dir`` (the directory of the project's config file), else ``config_dir``
-    itself; else the working directory. Found from files alone (no ``git`` process).
-    """
-    return Path(_root(os.getcwd(), str(config_dir) if config_dir is not None else None))  # noqa: PTH109
-
-
-@lru_cache(maxsize=4096)  # findings repeat their files
-def _portable(path: str, cwd: str, root: str) -> str:
-    if path == "-":
-        return path
-    absolute = os.path.normpath(os.path.join(cwd, path))  # noqa: PTH118 (keeps symlinks)
-    if not os.path.isabs(path) and not os.path.lexists(absolute):  # noqa: PTH117
-        # names nothing on disk (a live server's name or URL): written as given
-        return path[2:] if path.startswith("./") else path
-    base = os.path.normpath(os.path.join(cwd, root))  # noqa: PTH118
-    if absolute == base:
-        return "."
-    if absolute.startswith(base.rstrip(os.sep) + os.sep):
-        return PurePath(os.path.relpath(absolute, base)).as_posix()
-    return PurePath(absolute).as_posix()  # outside the project: the whole path
-
-
-def portable_path(path: str, root: str | Path | None = None) -> str:
-    """How every CI format spells a file (SARIF, JUnit, annotations): relative to ``root``
-    (default: :func:`project_root`) with forward slashes, whatever the working directory
-    and however the path was given (``./tools/a.json``, ``../tools/a.json``, absolute).
-    A file outside ``root`` keeps its absolute path; ``-`` (stdin), and a relative name
-    that is no file (a live server's name or URL), stay as they are.
-
-    >>> portable_path("/repo/tools/a.json", "/repo"), portable_path("/elsewhere/b.json", "/repo")
-    ('tools/a.json', '/elsewhere/b.json')
-    """
-    cwd = os.getcwd()  # noqa: PTH109
-    return _portable(path, cwd, str(root) if root is not None else _root(cwd, None))
-
-
-def is_relative(portable: str) -> bool:
-    """Whether a :func:`portable_path` is inside the project (relative), not absolute."""
-    return portable != "-" and not PurePath(portable).is_absolute()
-
-
-def fingerprint(finding: Finding, root: str | Path | None = None) -> str:
-    """A stable identity of a finding: its code, file (relative to ``root``, see
-    :func:`portable_path`), tool and JSON Pointer. It changes when any of them does and
-    survives line moves and changes of wording (SARIF's partial fingerprint, and what a
-    baseline matches)."""
-    import hashlib  # here: most commands that import this module never hash a finding
-
-    source = finding.source
-    parts = (
-        finding.code,
-        portable_path(source.file, root) if source else "",
-        finding.tool or "",
-        finding.path,
-    )
-    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +49,7 @@ class FindingSet:
     findings: Sequence[Finding]
     rules: Mapping[str, RuleMeta]
     suppressed: Sequence[tuple[Finding, str]] = ()
-    #: the directory paths are written relative to (``None``: :func:`project_root`)
+    #: the directory paths are written relative to (``None``: the project root)
     root: str | None = None
     #: the command that found them (``check``, ``lint``...): SARIF's analysis category
     command: str | None = None
@@ -203,27 +101,3 @@ def printable_finding(finding: Finding) -> Finding:
     if finding.source is not None:
         changes["source"] = replace(finding.source, file=printable(finding.source.file))
     return replace(finding, **changes)
-
-
-_LINK: Final = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
-#: A code span: a run of backticks, the code, the same run (CommonMark).
-_CODE: Final = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
-
-
-def plain_text(markdown: str) -> str:
-    """Markdown help as plain text (SARIF's ``help.text``, for viewers that do not render
-    Markdown): links spelt ``text (url)``, emphasis and code marks dropped.
-
-    >>> plain_text("Wrapped in a fence (```` ```json ``` ````): see [docs](u), **now**.")
-    'Wrapped in a fence (```json ```): see docs (u), now.'
-    """
-    text = _CODE.sub(lambda m: _unspaced(m.group(2)), markdown)
-    text = _LINK.sub(r"\1 (\2)", text)
-    return text.replace("**", "")
-
-
-def _unspaced(code: str) -> str:
-    """A code span's text: one space either side is padding when both are there."""
-    if len(code) > 2 and code.startswith(" ") and code.endswith(" ") and code.strip():
-        return code[1:-1]
-    return code

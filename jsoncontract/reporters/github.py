@@ -15,12 +15,13 @@ and where to see them all.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Final
 
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
+from jsoncontract.project import portable_path, project_root
 
 LEVELS: Final = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 #: Annotations of each level GitHub shows in one step; one notice is kept for the last word.
@@ -40,8 +41,14 @@ class Annotation:
 
 
 def escape_data(text: str) -> str:
-    """Escape a message (the part after ``::``)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a message (the part after ``::``); other control characters (NUL, a
+    terminal's escape sequences) are written as ``\\xNN``, never raw."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+#: Control characters but line breaks (which GitHub's commands escape themselves).
+_CONTROLS: Final = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def escape_property(text: str) -> str:

@@ -36,14 +36,15 @@ import orjson
 
 from jsoncontract._version import __version__
 from jsoncontract.model import STAGE_ORDER, BaselineState
+from jsoncontract.project import portable_path, project_root
 from jsoncontract.reporters.check_text import call_details, call_status
-from jsoncontract.reporters.findings import portable_path, project_root
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import plural
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary
     from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.settings import ReportOptions
 
 #: Bytes of rendered calls kept in memory before the spool moves to disk.
 _SPOOL_BYTES: Final = 8 * 1024 * 1024

@@ -1,12 +1,13 @@
 """The reporter interface, one for every command: results in, bytes out.
 
 A command looks its reporter class up in its format table (:mod:`jsoncontract.reporters`),
-builds it on the output stream with the :class:`ReportOptions`, hands it each result as the
-run produces it (:meth:`Reporter.add`) and ends with :meth:`Reporter.close`, which takes
-what the run ends with: the summary of a streamed run (``check``, ``diff``: a trace can hold
-millions of calls, so results are never gathered in memory), or the whole report of a
-command that builds one at once (``lint``, ``test``, ``fixtures``, ``pin``, ``rules``; their
-reporters take no results one by one, which their type says with ``Never``).
+builds it on the output stream with the :class:`~jsoncontract.settings.ReportOptions`,
+hands it each result as the run produces it (:meth:`Reporter.add`) and ends with
+:meth:`Reporter.close`, which takes what the run ends with: the summary of a streamed run
+(``check``, ``diff``: a trace can hold millions of calls, so results are never gathered in
+memory), or the whole report of a command that builds one at once (``lint``, ``test``,
+``fixtures``, ``pin``, ``rules``; their reporters take no results one by one, which their
+type says with ``Never``).
 
 Reporters render and nothing else: they never read input and never decide the exit code.
 """
@@ -15,52 +16,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from jsoncontract.model import PassedCall, ResultRun
+    from jsoncontract.settings import ReportOptions
 
 ResultT = TypeVar("ResultT")
 EndT = TypeVar("EndT")
-
-
-@dataclass(frozen=True, slots=True)
-class ReportOptions:
-    """How a person wants to see a report. Every reporter takes the same options and reads
-    the ones its format has a use for.
-
-    ``color``: style the text (``None``: decide from the stream, a terminal and ``NO_COLOR``
-    unset). ``width``: the columns to lay text out for (``None``: the terminal's).
-    ``verbose``: show what passed too. ``quiet``: show only the summary. ``max_shown``: items
-    with findings written in full by a text report (0 = all). ``rows``: which members the
-    ``diff`` table shows (``auto``: every member when a call has few, else the changed ones;
-    ``all``; ``changed``). ``statistics``: count findings per code (``lint`` text).
-    ``fail_on``: the lowest severity of a finding that makes a failing test case
-    (``lint --format junit``). ``results``: which results of a streamed run a report lists
-    (``all``; ``findings``: those with any finding; ``failed``: those that failed a gate);
-    the summary counts every one. ``root``: the directory CI formats write paths relative to
-    (``None``: :func:`~jsoncontract.reporters.findings.project_root`). ``show_values``:
-    quote sensitive-looking values in the payloads a report shows (HTML) instead of hashing
-    them. ``max_bytes``: the most a report may write, 0 for no limit (a Markdown step
-    summary: GitHub takes 1 MiB per step); a report cut short says so. ``command``: the
-    command the report is of (``mcp lint`` renders with ``lint``'s reporters; SARIF's
-    category says which), filled in by :func:`jsoncontract.reporters.render`.
-    """
-
-    color: bool | None = None
-    width: int | None = None
-    verbose: bool = False
-    quiet: bool = False
-    max_shown: int = 50
-    rows: str = "auto"
-    statistics: bool = False
-    fail_on: str = "error"
-    results: str = "all"
-    root: str | None = None
-    show_values: bool = False
-    max_bytes: int = 0
-    command: str | None = None
 
 
 class Reporter(ABC, Generic[ResultT, EndT]):
@@ -126,8 +89,8 @@ class Reporter(ABC, Generic[ResultT, EndT]):
 
     def take(self, result: Any) -> None:
         """Take one item of a streamed run as :meth:`write` does (a passed call, a run of
-        encoded results, or a result, listed as :attr:`ReportOptions.results` says): for
-        several reports written from one stream."""
+        encoded results, or a result, listed as the options' ``results`` say): for several
+        reports written from one stream."""
         from jsoncontract.model import PassedCall, ResultRun
 
         keep = self.options.results

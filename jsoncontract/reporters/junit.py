@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape as _escape
 from xml.sax.saxutils import quoteattr as _quoteattr
 
 from jsoncontract.model import Finding, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
+from jsoncontract.project import portable_path, project_root
 
 #: Characters XML 1.0 cannot carry at all (control characters, lone surrogates).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import TYPE_CHECKING, Never
 
-from jsoncontract.reporters.findings import FindingSet, RuleMeta
+from jsoncontract.reporters.findings import FindingSet
 from jsoncontract.reporters.github import AnnotationWriter, annotations_from_findings
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import render_junit, suites_from_findings
@@ -25,6 +25,7 @@ from jsoncontract.reporters.sarif import sarif_log
 if TYPE_CHECKING:
     from collections.abc import Collection
 
+    from jsoncontract.codes import RuleMeta
     from jsoncontract.lint.report import LintReport
 
 

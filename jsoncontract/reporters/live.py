@@ -15,14 +15,15 @@ import orjson
 
 from jsoncontract.model import Severity
 from jsoncontract.redact import masked, masked_value
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import SEVERITY_STYLE, LineWriter, Segment, plural
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Negotiated
     from jsoncontract.live.probe.model import ProbeReport, ServerProbe, ToolProbe
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import Negotiated
+    from jsoncontract.settings import ReportOptions
 
 _RANK: Final = {"error": 2, "warning": 1, "info": 0, "never": 3}
 

@@ -21,20 +21,24 @@ from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Final, Never
 
 from jsoncontract.model import STAGE_ORDER, BaselineState, Severity
-from jsoncontract.reporters.findings import portable_path, project_root
-from jsoncontract.reporters.interface import Reporter, ReportOptions
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import plural
 
 if TYPE_CHECKING:
     from jsoncontract.diff.model import CallDiff, DiffSummary
     from jsoncontract.lint.report import LintReport
     from jsoncontract.model import CallResult, Finding, Summary
+    from jsoncontract.settings import ReportOptions
     from jsoncontract.suites.model import TestReport
 
 #: GitHub's limit for one step's summary.
 STEP_SUMMARY_BYTES: Final = 1024 * 1024
 _SPECIAL: Final = re.compile(r"([\\`*_\[\]<>|~])")
 _CONTROLS: Final = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: What GitHub would turn into a link or a notification: @mentions, #references, and the
+#: ``:`` of a bare URL (``https://``) or the ``.`` of ``www.``.
+_LINKED: Final = re.compile(r"@(?=[A-Za-z0-9])|#(?=[0-9])|:(?=//)|(?<=\bwww)\.", re.I)
 _CUT_NOTE: Final = (
     "\n_The rest of this report was left out to stay within the size of a GitHub step "
     "summary (1 MiB); `--format json` lists everything._\n"
@@ -49,6 +53,9 @@ def md(text: object) -> str:
     value = str(text).replace("&", "&amp;")
     value = _SPECIAL.sub(r"\\\1", value)
     value = value.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    # nothing GitHub links by itself: a mention (@team), an issue (#1), a bare URL (a zero
+    # width space breaks each, and shows nothing)
+    value = _LINKED.sub(lambda m: m.group()[0] + "\u200b" + m.group()[1:], value)
     return _CONTROLS.sub(lambda m: f"\\\\x{ord(m.group()):02x}", value)
 
 
@@ -97,13 +104,6 @@ def _where(file: str, line: int | None, root: str) -> str:
 
 def _root(options: ReportOptions) -> str:
     return options.root if options.root is not None else str(project_root())
-
-
-def _severities(counts: dict[str, int]) -> str:
-    return (
-        f"{plural(counts.get('error', 0), 'error')}, "
-        f"{plural(counts.get('warning', 0), 'warning')}, {counts.get('info', 0)} info"
-    )
 
 
 def _finding_cell(finding: Finding) -> str:
@@ -294,8 +294,8 @@ class MarkdownTestReporter(Reporter[Never, "TestReport"]):
 
     def close(self, report: TestReport) -> None:
         """Write the document."""
-        from jsoncontract.reporters.suite_ci import case_line
         from jsoncontract.reporters.suite_text import totals_counts, totals_head
+        from jsoncontract.suites.model import case_line
 
         options = self.options
         root = _root(options)

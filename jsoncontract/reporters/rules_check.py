@@ -25,7 +25,7 @@ from jsoncontract.reporters.text import SEVERITY_STYLE, Line, LineWriter, Style,
 if TYPE_CHECKING:
     from jsoncontract.business.diagnostics import RuleDiagnostic
     from jsoncontract.business.rules import RulesCheck
-    from jsoncontract.reporters.findings import RuleMeta
+    from jsoncontract.codes import RuleMeta
 
 #: Where each code is explained.
 DOCS_URL: Final = (

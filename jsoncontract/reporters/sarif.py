@@ -32,18 +32,10 @@ import orjson
 
 from jsoncontract import codes
 from jsoncontract._json import printable
+from jsoncontract.codes import RuleMeta, plain_text
 from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import (
-    FindingSet,
-    RuleMeta,
-    ToolInfo,
-    fingerprint,
-    is_relative,
-    plain_text,
-    portable_path,
-    printable_finding,
-    project_root,
-)
+from jsoncontract.project import fingerprint, is_relative, portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet, ToolInfo, printable_finding
 
 SARIF_SCHEMA: Final = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS: Final = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -192,7 +184,7 @@ def render_sarif(
         tool: the producing program.
         suppressed: findings silenced by configuration, with the stated reason.
         root: the directory files are written relative to (default:
-            :func:`~jsoncontract.reporters.findings.project_root`).
+            :func:`~jsoncontract.project.project_root`).
         command: the command that found them: the run's ``automationDetails`` category.
         left_out: findings the caller already dropped to stay within ``max_results``.
         max_results: the most results one run may hold, the notice of a cut included.

@@ -27,18 +27,18 @@ from abc import abstractmethod
 from dataclasses import replace
 from typing import TYPE_CHECKING, Never
 
-from jsoncontract.codes import SUITE_CODES, code_rule
-from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import FindingSet, RuleMeta, portable_path, project_root
+from jsoncontract.codes import SUITE_CODES, RuleMeta, code_rule
+from jsoncontract.project import portable_path, project_root
+from jsoncontract.reporters.findings import FindingSet
 from jsoncontract.reporters.github import Annotation, AnnotationWriter
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.junit import JUnitCase, JUnitFailure, JUnitSuite, render_junit
 from jsoncontract.reporters.sarif import sarif_log
 from jsoncontract.reporters.suite_text import totals_counts, totals_head
-from jsoncontract.suites.model import Status, group_by_suite
+from jsoncontract.suites.model import Status, as_finding, case_line, group_by_suite
 
 if TYPE_CHECKING:
-    from jsoncontract.suites.model import Case, CaseOutcome, Suite, TestReport
+    from jsoncontract.suites.model import CaseOutcome, TestReport
 
 # -- junit ----------------------------------------------------------------------------------
 
@@ -132,40 +132,6 @@ def rule_metadata() -> dict[str, RuleMeta]:
         code: replace(code_rule(code), name=kind.replace("_", "-"), tags=("fixture-suite",))
         for kind, code in SUITE_CODES.items()
     }
-
-
-def case_line(suite: Suite, case: Case | None) -> int:
-    """The line a case is written on; for what concerns the whole suite (its tool is
-    gone), the line naming the tool (line 1 when the text is not known)."""
-    if case is not None:
-        line = suite.line_of(case)
-        if line is not None:
-            return line
-    if suite.text is None:
-        return 1
-    from jsoncontract._locate import PositionIndex
-
-    position = PositionIndex(suite.text).position("/tool")
-    return position[0] if position is not None else 1
-
-
-def as_finding(outcome: CaseOutcome) -> Finding:
-    """A case that did not pass, as a finding on its line of the suite file."""
-    suite, case = outcome.suite, outcome.case
-    expect = case.expect if case is not None else None
-    code = outcome.code
-    assert code is not None, "a case that did not pass has a code"
-    return Finding(
-        code=code,
-        severity=Severity.ERROR,
-        message=f"{suite.tool} › {outcome.name}: {outcome.message}",
-        path=(expect.path or "") if expect is not None else "",
-        tool=suite.tool,
-        keyword=expect.keyword if expect is not None else None,
-        source=Source(suite.file, case_line(suite, case)),
-        hint=outcome.hint,
-        baseline=outcome.baseline,
-    )
 
 
 class TestFindingsReporter(Reporter[Never, "TestReport"]):

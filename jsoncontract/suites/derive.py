@@ -32,12 +32,12 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract import codes
+from jsoncontract._schema_walk import type_allows
 from jsoncontract.model import Hop, Stage
 from jsoncontract.pointer import join_pointer, remove_at, set_at
 from jsoncontract.suites.instance import Node, Skip
 from jsoncontract.suites.kinds import CaseKind
 from jsoncontract.suites.model import Expectation, InputKind
-from jsoncontract.suites.walk import type_allows
 
 #: Longest string or array an out-of-range case writes into a suite file.
 MAX_CASE_STRING: Final = 1024

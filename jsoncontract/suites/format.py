@@ -190,29 +190,12 @@ def _check_case(case: Case, index: PositionIndex, name: str, base: Path) -> None
             )
 
 
-#: Files that mark a project's root: a suite's capture_file stays inside the project.
-_PROJECT_MARKS: Final = (".git", "jsoncontract.toml", "pyproject.toml")
-
-
 def _inside(base: Path, relative: str) -> bool:
-    """Whether ``relative`` (a suite's ``capture_file``) names a file inside the suite's
-    project: not absolute, and neither ``..`` nor a symbolic link leading out of the nearest
-    directory above the suite that holds ``.git``, ``jsoncontract.toml`` or
-    ``pyproject.toml`` (when there is none: the directory holding the suite's directory,
-    where ``fixtures`` puts suites and captures side by side), or out of the working
-    directory, where the command was run."""
-    if not relative or Path(relative).is_absolute():
-        return False
-    try:
-        here = base.resolve()
-        root = next(
-            (d for d in (here, *here.parents) if any((d / m).exists() for m in _PROJECT_MARKS)),
-            here.parent,
-        )
-        target = (base / relative).resolve()
-        return target.is_relative_to(root) or target.is_relative_to(Path.cwd().resolve())
-    except (OSError, RuntimeError):  # a link loop
-        return False
+    """Whether a suite's ``capture_file`` stays inside the suite's project (see
+    :func:`~jsoncontract._files.inside_project`)."""
+    from jsoncontract._files import inside_project
+
+    return inside_project(base, relative)
 
 
 def _at(index: PositionIndex, pointer: str, name: str, message: str) -> SuiteError:

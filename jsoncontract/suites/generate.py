@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
+from jsoncontract._schema_walk import CannotGenerate, Resolver, Unsatisfiable
 from jsoncontract.model import Finding, Hop, Severity, Source, Stage
 from jsoncontract.suites.derive import Draft, derive, derive_results
 from jsoncontract.suites.format import SuiteError, read_suite, write_suite
@@ -47,7 +48,6 @@ from jsoncontract.suites.model import (
     Suite,
     case_digest,
 )
-from jsoncontract.suites.walk import CannotGenerate, Resolver, Unsatisfiable
 
 if TYPE_CHECKING:
     from jsoncontract.model import CallResult, ToolCall, ToolContract

@@ -23,20 +23,20 @@ from typing import Any, Final
 import orjson
 
 from jsoncontract._regex import InvalidPattern, search
-from jsoncontract.pointer import escape_pointer_token, join_pointer
-from jsoncontract.suites.regex import PatternUnsupported, sample
-from jsoncontract.suites.walk import (
+from jsoncontract._regex_sample import PatternUnsupported, sample
+from jsoncontract._schema_walk import (
     TYPE_ORDER,
     CannotGenerate,
     Effective,
     Resolver,
     Union,
     Unsatisfiable,
-    _intersect_types,
     combine,
+    intersect_types,
     schema_types,
     type_allows,
 )
+from jsoncontract.pointer import escape_pointer_token, join_pointer
 
 #: Nesting the generator goes to before it calls a schema unsatisfiable.
 DEFAULT_MAX_DEPTH: Final = 16
@@ -538,7 +538,7 @@ def merge_effective(base: Effective, branch: Effective) -> Effective:
             schema[key] = value
         else:
             combine(schema, key, value, branch.schema_path)
-    types = _intersect_types(base.types, branch.types)
+    types = intersect_types(base.types, branch.types)
     if types is not None and not types:
         raise Unsatisfiable(
             "the alternative's type contradicts the rest of the schema", branch.schema_path

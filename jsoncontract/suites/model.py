@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract import codes
-from jsoncontract.model import BaselineState, Hop, Severity, Stage
+from jsoncontract.model import BaselineState, Finding, Hop, Severity, Source, Stage
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Anomaly, CallResult, Finding
+    from jsoncontract.baseline import Baseline
+    from jsoncontract.model import Anomaly, CallResult
 
 #: The suite format version this release reads and writes.
 SUITE_VERSION: Final = 1
@@ -672,6 +673,13 @@ class TestReport:
             if not outcome.ok and outcome.baseline is not BaselineState.UNCHANGED
         )
 
+    def mark_baseline(self, baseline: Baseline) -> None:
+        """Mark every case that did not pass with whether ``baseline`` holds it."""
+        matcher = baseline.matcher()
+        for outcome in self.outcomes:
+            if not outcome.ok:
+                outcome.baseline = matcher.state(as_finding(outcome))
+
     def to_dict(self) -> dict[str, Any]:
         """The whole ``test`` JSON report."""
         out: dict[str, Any] = {
@@ -703,3 +711,37 @@ class Update:
             "before": self.before.to_json(),
             "after": self.after.to_json(),
         }
+
+
+def case_line(suite: Suite, case: Case | None) -> int:
+    """The line a case is written on; for what concerns the whole suite (its tool is
+    gone), the line naming the tool (line 1 when the text is not known)."""
+    if case is not None:
+        line = suite.line_of(case)
+        if line is not None:
+            return line
+    if suite.text is None:
+        return 1
+    from jsoncontract._locate import PositionIndex
+
+    position = PositionIndex(suite.text).position("/tool")
+    return position[0] if position is not None else 1
+
+
+def as_finding(outcome: CaseOutcome) -> Finding:
+    """A case that did not pass, as a finding on its line of the suite file."""
+    suite, case = outcome.suite, outcome.case
+    expect = case.expect if case is not None else None
+    code = outcome.code
+    assert code is not None, "a case that did not pass has a code"
+    return Finding(
+        code=code,
+        severity=Severity.ERROR,
+        message=f"{suite.tool} › {outcome.name}: {outcome.message}",
+        path=(expect.path or "") if expect is not None else "",
+        tool=suite.tool,
+        keyword=expect.keyword if expect is not None else None,
+        source=Source(suite.file, case_line(suite, case)),
+        hint=outcome.hint,
+        baseline=outcome.baseline,
+    )

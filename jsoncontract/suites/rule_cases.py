@@ -27,12 +27,12 @@ import datetime
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract._regex_sample import PatternUnsupported, sample
+from jsoncontract._schema_walk import Resolver
 from jsoncontract.model import ArgumentsForm, Hop, Severity, Source, ToolCall
 from jsoncontract.pointer import ABSENT, get, join_pointer, remove_at, set_at
 from jsoncontract.suites.hooks import RulePass, RuleViolation
 from jsoncontract.suites.instance import annotate
-from jsoncontract.suites.regex import PatternUnsupported, sample
-from jsoncontract.suites.walk import Resolver
 
 if TYPE_CHECKING:
     from jsoncontract.business.gate import BusinessRules

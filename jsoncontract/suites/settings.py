@@ -9,21 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from jsoncontract.business.settings import BusinessSettings, business_settings
 from jsoncontract.errors import ConfigError, UsageError
-from jsoncontract.reporters.interface import ReportOptions
-from jsoncontract.settings import (
-    BusinessSettings,
-    ReportSettings,
-    business_settings,
-    report_settings,
-    tool_paths,
-)
+from jsoncontract.settings import ReportOptions, ReportSettings, report_settings, tool_paths
 from jsoncontract.suites.instance import DEFAULT_MAX_DEPTH
 from jsoncontract.suites.kinds import DERIVED_KINDS, CaseKind
 from jsoncontract.suites.select import Selector
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
 #: Where ``test`` looks for suites when neither the command line nor the config says.
 DEFAULT_SUITE_DIR: Final = "fixtures"

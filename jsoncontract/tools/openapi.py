@@ -279,7 +279,9 @@ def _contract(
         )
         input_location = SchemaLocation(body)
     else:
-        schema = _parameters_object(document, [*shared, *(operation.get("parameters") or [])])
+        schema = _parameters_object(
+            document, [*shared, *(operation.get("parameters") or [])], file, pointer
+        )
     for key, value in carried.items():
         schema.setdefault(key, value)
     output, output_location = _response_schema(document, operation, pointer)
@@ -312,12 +314,33 @@ def _resolved(document: dict[str, Any], node: Any) -> Any:
     return node
 
 
-def _parameters_object(document: dict[str, Any], parameters: list[Any]) -> dict[str, Any]:
-    """The path, query and header parameters of an operation as one object schema."""
+def _parameters_object(
+    document: dict[str, Any], parameters: list[Any], file: str, pointer: str
+) -> dict[str, Any]:
+    """The path, query and header parameters of an operation as one object schema.
+
+    Raises:
+        SchemaLoadError: a parameter's ``$ref`` is remote (never fetched) or names nothing
+            in the document, as a request body's would be: a parameter is never dropped.
+    """
     properties: dict[str, Any] = {}
     required: list[str] = []
     for raw in parameters:
+        ref = raw.get("$ref") if isinstance(raw, dict) else None
         parameter = _resolved(document, raw)
+        if isinstance(ref, str) and (
+            parameter is ABSENT or (isinstance(parameter, dict) and "$ref" in parameter)
+        ):
+            why = (
+                "names nothing in the document"
+                if ref.startswith("#")
+                else "is not local, and jsoncontract never fetches"
+            )
+            raise SchemaLoadError(
+                f"a parameter of #{pointer} refers to {ref!r}, which {why}: the parameter "
+                "cannot be checked; define it in the document (#/components/parameters)",
+                file=file,
+            )
         if not isinstance(parameter, dict) or parameter.get("in") not in (
             "path",
             "query",

@@ -29,6 +29,8 @@ CONVERSATIONS = sorted((BUNDLE / "conversations").iterdir())
 ELSEWHERE = {
     "result.output_schema_invalid": "tests/pipeline/test_answers.py (a broken outputSchema)",
     "session.late_result": "tests/capture/test_ledger.py (a result past the window)",
+    "session.conflicting_result": "tests/capture/test_call_identity.py (two tool messages)",
+    "session.reused_call_id": "tests/capture/test_call_identity.py (one id, four calls)",
 }
 #: Calls whose results keep every contract: the result stage says nothing of them.
 CLEAN = {

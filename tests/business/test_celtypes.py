@@ -201,3 +201,38 @@ def test_scope_type() -> None:
     deep = scope_type(args, ("address", "cty"))
     assert deep.missing == "cty" and deep.at == 1
     assert scope_type(args, ("address", "city", "x")).missing == "x"
+
+
+TEXT = {"type": "string"}
+
+
+def test_a_field_required_in_one_any_of_branch_is_optional() -> None:
+    """Required only where every branch requires it: a rule must test ``has()`` first."""
+    found = _type(
+        {
+            "type": "object",
+            "anyOf": [
+                {
+                    "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                    "required": ["a"],
+                },
+                {
+                    "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                    "required": ["b"],
+                },
+                {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+            ],
+        }
+    )
+    assert found.kind is Kind.OBJECT
+    assert not found.fields["a"].required and not found.fields["b"].required
+    both = _type(
+        {
+            "type": "object",
+            "anyOf": [
+                {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+            ],
+        }
+    )
+    assert both.fields["a"].required

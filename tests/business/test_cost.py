@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from jsoncontract.business._cel import CelEnvironment
+from jsoncontract.business.celcheck import Binding
 from jsoncontract.business.celtypes import SchemaTyper
-from jsoncontract.business.checker import Binding
 from jsoncontract.business.cost import DEFAULT_BUDGET, RUNTIME_ITERATIONS, UNBOUNDED_BYTES
 from jsoncontract.business.data import Dataset
 from jsoncontract.business.static import ExpressionCheck, RuleTypes, check_expression

@@ -408,8 +408,10 @@ def test_a_tool_message_without_its_call_id_is_a_result_finding(
     body["messages"] = [*CHAT_REQUEST["messages"][:4]]  # type: ignore[index]
     body["messages"].append({"role": "tool", "content": "7 C"})
     report = check([write("nocallid.json", body)], tools=TOOLS)
-    (orphan,) = report.findings
+    # the result is checked on its own, and its envelope's fault reported with the orphan
+    orphan, malformed = report.findings
     assert orphan.code == "session.orphan_result"
+    assert malformed.code == "result.malformed" and "no tool_call_id" in malformed.message
     assert report.results[1].call.result is None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -460,3 +461,19 @@ def test_har_event_stream_keeps_bytes_that_are_not_utf8(write: Write, read: Read
     )
     (call,) = read(write("x.har", doc))
     assert [(a.kind, a.pointer) for a in call.anomalies] == [("invalid_utf8", "/path")]
+
+
+def test_an_array_body_against_an_array_schema_is_one_body(run_cli: Any, tmp_path: Path) -> None:
+    """Defect 19: an array body checked against a bare array schema was split into two
+    calls, each failing "expected array"; it is one body, with one error at /1/id."""
+
+    schema = tmp_path / "arr.schema.json"
+    schema.write_text(
+        json.dumps({"type": "array", "items": {"properties": {"id": {"type": "integer"}}}})
+    )
+    body = tmp_path / "body.json"
+    body.write_text('[{"id": 1}, {"id": "x"}]')
+    args = ["check", "--no-config", "--tools", str(schema), "--tool", "bulk", "-f", "json"]
+    report = json.loads(run_cli(*args, str(body)).stdout)
+    (result,) = report["results"]
+    assert [(f["code"], f["path"]) for f in result["findings"]] == [("schema.type", "/1/id")]

@@ -124,10 +124,15 @@ def test_a_model_call_seen_again_after_it_left_is_dropped() -> None:
     assert calls == [first]
 
 
-def test_calls_alone_are_neither_held_nor_remembered() -> None:
-    first, again = call("a"), call("a")
-    steps = run(Ledger(window=0), [first], [again])
-    assert steps == [[first], [again], []]
+def test_calls_alone_are_not_held_but_still_one_call_each() -> None:
+    """Past the first window without results, calls pass at once; a call seen again is still
+    the same call (identity does not depend on where a line sits)."""
+    first, again, other = call("a"), call("a"), call("a", arguments={"x": 1})
+    steps = run(Ledger(window=0), [first], [again], [other])
+    assert steps[:2] == [[first], []]
+    reused, counted = steps[2]
+    assert isinstance(reused, TraceEvent) and reused.kind is EventKind.REUSED_CALL_ID
+    assert reused.call is other and counted is other
 
 
 def test_a_result_after_calls_alone_is_late() -> None:

@@ -70,3 +70,39 @@ def test_the_writer_and_the_reader_agree(tmp_path: Path, read: Read) -> None:
         "result": {"content": []},
     }
     assert read(path, dialect="mcp-trace")[0].tool == "get_order"
+
+
+def test_a_client_frame_marked_undelivered_is_still_a_call(
+    tmp_path: Path, read: Read, jsonl: Callable[..., str]
+) -> None:
+    """Defect 15: a client frame marked ``"delivered": false`` was skipped, so a call of an
+    unknown tool vanished (the recorder writes the mark on server answers only)."""
+    path = tmp_path / "trace.jsonl"
+    unknown = {**CALL, "id": 9, "params": {"name": "drop_database", "arguments": {}}}
+    path.write_text(jsonl(_frame("client", unknown, delivered=False)))
+    (call,) = read(path)
+    assert call.tool == "drop_database"
+
+
+def test_ids_1_and_string_1_are_two_ids(run_cli: Any, tmp_path: Path) -> None:
+    """Defect 16: JSON-RPC ids ``1`` and ``"1"`` were one id: a false missing_result and a
+    false orphan_result."""
+    import json
+
+    tools = tmp_path / "tools.json"
+    tools.write_text(
+        json.dumps({"tools": [{"name": "get_order", "inputSchema": {"type": "object"}}]})
+    )
+    frames = [
+        {**CALL, "id": 1},
+        {**CALL, "id": "1"},
+        {**ANSWER, "id": "1"},
+        {**ANSWER, "id": 1},
+    ]
+    capture = tmp_path / "mcp.jsonl"
+    capture.write_text("".join(json.dumps(f) + "\n" for f in frames))
+    result = run_cli("check", "--no-config", "-t", str(tools), str(capture), "-f", "json")
+    report = json.loads(result.stdout)
+    codes = [f["code"] for f in report.get("findings", [])]
+    assert "session.missing_result" not in codes and "session.orphan_result" not in codes
+    assert all("result" in r for r in report["results"]) and len(report["results"]) == 2

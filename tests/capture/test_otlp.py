@@ -338,3 +338,32 @@ def test_execute_tool_spans_without_ids_find_their_call_by_its_arguments(
         ({"city": "Bergen"}, {"temp_c": 7}),
         (None, None),
     ]
+
+
+def test_a_span_exported_twice_is_one_call(run_cli: Any, tmp_path: Path) -> None:
+    """Defect 18: the same span exported twice, without a call id, counted twice, with a
+    false double_write."""
+    span = {
+        "traceId": "5b8efff798038103d269b633813fc60c",
+        "spanId": "eee19b7ec3c1b174",
+        "name": "execute_tool refund_payment",
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "refund_payment"}},
+            {
+                "key": "gen_ai.tool.call.arguments",
+                "value": {"stringValue": json.dumps({"payment_id": "p1", "amount": 5})},
+            },
+        ],
+        "status": {},
+    }
+    export = json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]})
+    tools = tmp_path / "tools.json"
+    schema = {"type": "object", "properties": {"payment_id": {}, "amount": {}}}
+    tools.write_text(json.dumps({"tools": [{"name": "refund_payment", "inputSchema": schema}]}))
+    capture = tmp_path / "spans.jsonl"
+    capture.write_text(export + "\n" + export + "\n")
+    result = run_cli("check", "--no-config", "-t", str(tools), str(capture), "-f", "json")
+    report = json.loads(result.stdout)
+    assert report["summary"]["calls"] == 1
+    assert "business.idempotency.double_write" not in result.stdout

@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from jsoncontract.capture import CaptureReader
-from jsoncontract.capture.base import DocContext
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.errors import InputError
 from jsoncontract.model import ArgumentsForm, Dialect, Hop, Severity, Stage, ToolCall
 

@@ -12,8 +12,8 @@ import pytest
 
 from jsoncontract import check
 from jsoncontract.capture import CaptureReader
-from jsoncontract.capture.base import Assembler, DocContext, envelope, make_call, text
-from jsoncontract.capture.interface import Handler, ToolLayout
+from jsoncontract.capture.base import Assembler, envelope, make_call, text
+from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
 from jsoncontract.capture.registry import (
     BUILT_IN,
     DIALECTS,

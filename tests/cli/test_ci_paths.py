@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.reporters.findings import portable_path, project_root
+from jsoncontract.project import portable_path, project_root
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

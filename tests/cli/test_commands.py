@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from jsoncontract.cli.app import COMMAND_MODULES
-from jsoncontract.cli.mcp import SUBCOMMANDS
 from jsoncontract.cli.options import grouped
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jsoncontract"
@@ -32,26 +30,6 @@ def imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names)
     return out
-
-
-def command_files(command: str) -> list[Path]:
-    """The files of a command: its module, or every module of its package."""
-    module = PACKAGE / "cli" / f"{command}.py"
-    return [module] if module.exists() else sorted((PACKAGE / "cli" / command).rglob("*.py"))
-
-
-@pytest.mark.parametrize("command", COMMAND_MODULES)
-def test_no_command_imports_another(command: str) -> None:
-    imported = set().union(*(imported_modules(f) for f in command_files(command)))
-    others = {f"jsoncontract.cli.{name}" for name in COMMAND_MODULES if name != command}
-    assert imported & others == set()
-
-
-@pytest.mark.parametrize("command", SUBCOMMANDS)
-def test_no_mcp_subcommand_imports_another(command: str) -> None:
-    imported = imported_modules(PACKAGE / "cli" / "mcp" / f"{command}.py")
-    others = {f"jsoncontract.cli.mcp.{name}" for name in SUBCOMMANDS if name != command}
-    assert imported & others == set()
 
 
 def test_one_module_tunes_the_garbage_collector() -> None:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
+from jsoncontract._align import align_sequences
 from jsoncontract.diff.compare import (
     ArrayRule,
     CompareOptions,
     Comparer,
     Entry,
-    align_sequences,
     canonical,
     classify,
     same,

@@ -10,8 +10,8 @@ import anyio
 import pytest
 
 from jsoncontract.live.calls import CRASHES_PER_TOOL, MAX_RESTARTS, Call, send_calls
-from jsoncontract.live.client import ConnectOptions, Reply, ReplyKind
 from jsoncontract.live.server import ServerSpec
+from jsoncontract.live.wire import ConnectOptions, Reply, ReplyKind
 
 
 class FakeConnection:

@@ -12,9 +12,10 @@ import anyio
 import pytest
 
 from jsoncontract.errors import ServerError
-from jsoncontract.live.client import ConnectOptions, ReplyKind, connect
+from jsoncontract.live.client import connect
 from jsoncontract.live.server import ServerSpec
 from jsoncontract.live.tools import list_tools
+from jsoncontract.live.wire import ConnectOptions, ReplyKind
 from tests.live.conftest import WAREHOUSE, WORKBENCH, wait_for, wait_gone, workbench
 
 pytestmark = pytest.mark.slow

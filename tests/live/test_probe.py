@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 import orjson
 import pytest
 
-from jsoncontract.live.client import ConnectOptions
 from jsoncontract.live.probe import (
     ProbeReport,
     ProbeSettings,
@@ -21,6 +21,7 @@ from jsoncontract.live.probe import (
 )
 from jsoncontract.live.probe.protocol import UNKNOWN_TOOL
 from jsoncontract.live.server import ServerSpec
+from jsoncontract.live.wire import ConnectOptions
 from jsoncontract.reporters import ReportOptions, render
 from tests.conftest import REPO, CliResult
 from tests.live.conftest import PYTHON, WAREHOUSE, WORKBENCH, untimed
@@ -28,8 +29,13 @@ from tests.live.conftest import PYTHON, WAREHOUSE, WORKBENCH, untimed
 pytestmark = pytest.mark.slow
 
 Run = Callable[..., CliResult]
+#: Started as ``python ...`` with this interpreter first on PATH, as a user would write it:
+#: the report holds no path of the checkout (one it cut to a width could not be put back).
 BENCH = ServerSpec(
-    command=(PYTHON, "tests/live/servers/workbench.py"), name="workbench", cwd=str(REPO)
+    command=("python", "tests/live/servers/workbench.py"),
+    name="workbench",
+    cwd=str(REPO),
+    env={"PATH": str(Path(PYTHON).parent) + os.pathsep + os.environ["PATH"]},
 )
 
 
@@ -348,3 +354,35 @@ def test_a_notification_after_the_last_answer_is_heard(tmp_path: Path) -> None:
     assert [r.answer and r.answer.value for r in card.tools[0].results] == ["accepted"]
     # the server did not declare tools.listChanged, and said the list changed after the call
     assert "probe.list_changed_undeclared" in [f.code for f in card.all_findings()]
+
+
+def test_a_configured_server_allow_list_is_honoured() -> None:
+    """``[mcp.servers.X] allow`` lets the probe call those tools, as ``--allow`` does."""
+    from jsoncontract.live.probe import ProbeSettings
+    from jsoncontract.live.probe.planning import may_call
+    from jsoncontract.live.server import ServerSpec
+
+    spec = ServerSpec(command=("server",), allow=("delete_order",))
+    assert may_call("delete_order", False, ProbeSettings(), spec) is None
+    assert may_call("drop_table", False, ProbeSettings(), spec) is not None
+    assert may_call("drop_table", True, ProbeSettings(), spec) is None
+
+
+def test_the_string_arguments_case_is_judged_on_its_own() -> None:
+    """Arguments sent as a JSON string (not an object) are judged by what the server did
+    with them: an error answer is right, with no finding about how invalid arguments are
+    answered (they are not the schema's invalid arguments)."""
+    from jsoncontract.live.client import Reply, ReplyKind
+    from jsoncontract.live.probe import CaseKind, ProbeCase
+    from jsoncontract.live.probe.judging import judge
+
+    case = ProbeCase(
+        "lookup_order", "string arguments", CaseKind.STRING_ARGUMENTS, '{"a": 1}', False
+    )
+    error = {"code": -32602, "message": "Invalid params: arguments must be an object"}
+    for reply in (
+        Reply(ReplyKind.ERROR, 0.01, error=error),
+        Reply(ReplyKind.RESULT, 0.01, result={"content": [], "isError": True}),
+    ):
+        judged = judge(case, reply, version="2025-06-18", output_schema=None, label="s")
+        assert "result.invalid_arguments_answer" not in [f.code for f in judged.findings]

@@ -3,6 +3,7 @@ it recorded; faults injected and marked."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -225,7 +226,10 @@ def test_bytes_pass_unchanged(tmp_path: Path) -> None:
     assert b'"frame":{ "jsonrpc":"2.0", "id":2 ,"method":"x","params":{"s":"\\u00e9"}}' in raw
     records = [json.loads(line) for line in lines]
     texts = [r.get("text") for r in records if "text" in r]
-    assert texts == ["not json", "\\xff\\xfe not UTF-8 at all"]
+    assert texts == ["not json"]
+    # bytes that are not UTF-8 are kept as bytes, marked, never guessed at as text
+    (raw_bytes,) = [base64.b64decode(r["text_base64"]) for r in records if "text_base64" in r]
+    assert raw_bytes == b"\xff\xfe not UTF-8 at all"
     assert records[-1] == {**records[-1], "event": "exit", "code": 3}
     last = records[-2]
     assert last["frame"] == {"jsonrpc": "2.0", "method": "bye"}

@@ -247,7 +247,7 @@ def test_one_broken_entry_of_a_host_config_leaves_the_others_usable(
 
 
 def test_a_host_config_from_an_endless_device_stops_at_its_limit() -> None:
-    from jsoncontract.config import MAX_CONFIG_BYTES
+    from jsoncontract.settings import MAX_CONFIG_BYTES
 
     with pytest.raises(ConfigError, match=f"over the {MAX_CONFIG_BYTES // 2**20} MiB limit"):
         resolve_server(["vs"], [], host_configs=[Path("/dev/zero")])

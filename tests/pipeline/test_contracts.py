@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.config import Config
 from jsoncontract.model import Hop, Severity
 from jsoncontract.pipeline import codes as code_table
 from jsoncontract.pipeline.contracts import CHECKS, SessionContracts, SessionSettings
 from jsoncontract.pipeline.recovery import changed_paths
+from jsoncontract.settings import Config
 from jsoncontract.tools import ToolSet
 from tests.pipeline.traffic import (
     TOOLS,
@@ -174,9 +174,11 @@ def test_the_last_turn_of_a_conversation_is_not_missing_its_results(tmp_path: Pa
 # -- side effects in one turn ---------------------------------------------------------------
 
 
-def _chat_turn(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
+def _chat_turn(*calls: tuple[str, dict[str, Any]], turn: str = "") -> dict[str, Any]:
+    """One response (a turn) with ``calls``; the calls of another ``turn`` have ids of
+    their own (one id seen again with the same call is that call seen again)."""
     return {
-        "id": "chatcmpl-1",
+        "id": f"chatcmpl-{turn}1",
         "object": "chat.completion",
         "model": "gpt-4o",
         "choices": [
@@ -187,7 +189,7 @@ def _chat_turn(*calls: tuple[str, dict[str, Any]]) -> dict[str, Any]:
                     "content": None,
                     "tool_calls": [
                         {
-                            "id": f"call_{n}",
+                            "id": f"call_{turn}{n}",
                             "type": "function",
                             "function": {"name": name, "arguments": json.dumps(arguments)},
                         }
@@ -218,7 +220,7 @@ def test_side_effects_in_one_turn(tmp_path: Path) -> None:
 
 
 def test_side_effects_in_separate_turns_and_reads_are_silent(tmp_path: Path) -> None:
-    lines = [_chat_turn(REFUND_CALL, LOOKUP), _chat_turn(EMAIL, LOOKUP)]
+    lines = [_chat_turn(REFUND_CALL, LOOKUP), _chat_turn(EMAIL, LOOKUP, turn="b")]
     assert session_codes(tmp_path, lines, name="turns.jsonl") == []
 
 

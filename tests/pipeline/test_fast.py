@@ -9,6 +9,7 @@ gate has something to say about.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -30,11 +31,17 @@ from tests.conftest import FIXTURES, same
 
 TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
 GOOD = {"city": "Oslo"}
+_IDS = itertools.count(1)
+_FRESH: Any = object()
 
 
 def completion(
-    arguments: Any = None, *, name: str = "get_weather", call_id: Any = "call_1", **top: Any
+    arguments: Any = None, *, name: str = "get_weather", call_id: Any = _FRESH, **top: Any
 ) -> dict[str, Any]:
+    """A completion with one call, of an id of its own unless ``call_id`` is given (one id
+    seen twice with the same tool and arguments is one call seen in two places)."""
+    if call_id is _FRESH:
+        call_id = f"call_{next(_IDS)}"
     text = json.dumps(GOOD if arguments is None else arguments)
     doc: dict[str, Any] = {
         "id": "chatcmpl-1",
@@ -173,7 +180,9 @@ def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) 
     lane = build_lane(Checker(TOOLS), CaptureReader())
     assert lane is not None
     lines = _lines()
-    taken = [lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass")) for text in lines]
+    taken = [
+        lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass"), lambda *_: True) for text in lines
+    ]
     passed = [i for i, item in enumerate(taken) if isinstance(item, PassedCall)]
     assert passed == [0, 2, 44]
     # what might hide something, and every other shape, is read by the full path (a

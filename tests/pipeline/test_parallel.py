@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from jsoncontract.business import load_business
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.errors import JsoncontractError
 from jsoncontract.model import Summary
-from jsoncontract.pipeline import parallel
+from jsoncontract.pipeline import parallel, runner
 from jsoncontract.reporters import ReportOptions, formats, render, reporter_class
 from jsoncontract.tools import ToolSet
 from tests.conftest import FIXTURES, same
@@ -96,7 +98,7 @@ def chunk_stream(index: int) -> list[str]:
 
 @pytest.fixture
 def small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "PART_BYTES", 4096)
+    monkeypatch.setattr(runner, "PART_BYTES", 4096)
 
 
 @pytest.mark.parametrize("text", [MIXED, CALLS], ids=["with-results", "calls-alone"])
@@ -109,7 +111,7 @@ def test_every_format_is_the_same_with_workers(
         lines.extend(chunk_stream(i))  # some of them straddle a cut
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
-    assert len(parallel.plan([trace])) > 20
+    assert len(runner.plan([trace])) > 20
     for fmt in formats("check"):
         assert same(fmt, report(trace, fmt, jobs=2), report(trace, fmt, jobs=1)), fmt
 
@@ -118,7 +120,7 @@ def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path, small_pa
     lines = [line for i in range(300) for line in chunk_stream(i)]
     trace = tmp_path / "streams.jsonl"
     trace.write_bytes(_encode("\n".join(lines) + "\n"))
-    parts = parallel.plan([trace])
+    parts = runner.plan([trace])
     cut = parts[0].end
     assert cut is not None
     from jsoncontract.capture.reader import CaptureReader
@@ -208,14 +210,14 @@ def test_a_worker_that_dies_stops_the_run_naming_the_part(
 ) -> None:
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
-    real = parallel.Worker.part
+    real = runner.Worker.part
 
-    def dying(worker: parallel.Worker, part: parallel.Part, first: bool) -> Any:
+    def dying(worker: runner.Worker, part: runner.Part, first: bool) -> Any:
         if part.first_line > 200:
             os._exit(9)  # as the kernel's out-of-memory killer would
         return real(worker, part, first)
 
-    monkeypatch.setattr(parallel.Worker, "part", dying)
+    monkeypatch.setattr(runner.Worker, "part", dying)
     with pytest.raises(JsoncontractError, match=r"a worker process died while checking .*trace"):
         list(iter_results([trace], tools=TOOLS, jobs=2))
 
@@ -225,7 +227,7 @@ def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
 ) -> None:
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 60) + "\n"))
-    monkeypatch.setattr(parallel.Worker, "part", lambda *a: os._exit(9))
+    monkeypatch.setattr(runner.Worker, "part", lambda *a: os._exit(9))
     out = tmp_path / "report.json"
     tools = str(FIXTURES / "tools")
     result = run_cli("check", "-t", tools, str(trace), "-f", "json", "-o", str(out), "-j", "2")
@@ -234,25 +236,66 @@ def test_the_cli_exits_2_and_writes_nothing_when_a_worker_dies(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["trace.jsonl"]
 
 
-def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
-    trace = tmp_path / "big.jsonl"
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _ignores_ctrl_c(pid: int) -> bool:
+    """Whether a process ignores SIGINT (a worker once its initializer has run)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    found = re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M)
+    return found is not None and bool(int(found.group(1), 16) & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.fixture(scope="module")
+def big_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    trace = tmp_path_factory.mktemp("big") / "big.jsonl"
     trace.write_bytes(_encode("\n".join(CALLS.splitlines() * 20_000) + "\n"))  # ~ 360,000 calls
+    return trace
+
+
+def _interrupted(
+    big_trace: Path, out: Path, when: Callable[[int], bool], poll: float = 0.01
+) -> None:
+    """Run check with two workers, press Ctrl-C once ``when(pid)`` holds, and check that the
+    run stops as Ctrl-C should: exit 130, 'interrupted', no traceback, no worker left, no
+    report."""
     command = [sys.executable, "-m", "jsoncontract", "check", "-t", str(FIXTURES / "tools")]
-    command += [str(trace), "-f", "json", "-o", str(tmp_path / "r.json"), "--jobs", "2"]
-    proc = subprocess.Popen(command, start_new_session=True, stderr=subprocess.PIPE)
+    command += [str(big_trace), "-f", "json", "-o", str(out), "--jobs", "2"]
+    proc = subprocess.Popen(
+        command,
+        start_new_session=True,
+        stderr=subprocess.PIPE,
+        # as a terminal starts it: a test run from a background job (which ignores SIGINT,
+        # and so would the run) still sends Ctrl-C to a run that takes it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 120
-        while not any(p.name.startswith(".r.json.") for p in tmp_path.iterdir()):
-            assert proc.poll() is None and time.monotonic() < deadline  # the report has begun
-            time.sleep(0.1)
-        time.sleep(1)  # the workers are checking by now
-        assert proc.poll() is None
+        while not when(proc.pid):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(poll)
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
         _, err = proc.communicate(timeout=90)  # a loaded machine is slow to stop too
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
     assert proc.returncode == 130, err
     assert err.decode().strip().splitlines()[-1] == "jsoncontract: error: interrupted"
     assert b"Traceback" not in err and b"Exception" not in err
@@ -262,10 +305,27 @@ def test_ctrl_c_stops_every_worker(tmp_path: Path) -> None:
             os.killpg(proc.pid, 0)  # is any process of the group left?
         except ProcessLookupError:
             break
-        time.sleep(0.1)
+        time.sleep(0.05)
     else:
         pytest.fail("a worker outlived the interrupted run")
-    assert not (tmp_path / "r.json").exists()
+    assert not out.exists() and not list(out.parent.glob(f".{out.name}.*"))
+
+
+def test_ctrl_c_stops_every_worker(big_trace: Path, tmp_path: Path) -> None:
+    def checking(pid: int) -> bool:  # both workers are up, and the report has begun
+        workers = _children(pid)
+        begun = any(p.name.startswith(".r.json.") for p in tmp_path.iterdir())
+        return begun and len(workers) == 2 and all(map(_ignores_ctrl_c, workers))
+
+    _interrupted(big_trace, tmp_path / "r.json", checking)
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_ctrl_c_while_the_workers_are_forked(big_trace: Path, tmp_path: Path, attempt: int) -> None:
+    """Ctrl-C the moment the first worker exists: the signal lands around the fork, where
+    Python's own fork callbacks run (it was printed there and dropped, and the run went on
+    to the end: exit 1)."""
+    _interrupted(big_trace, tmp_path / "r.json", lambda pid: bool(_children(pid)), poll=0)
 
 
 def test_a_process_with_threads_running_checks_in_one_process(
@@ -293,7 +353,7 @@ def test_a_business_gate_of_another_kind_sees_every_call_in_this_process(
 
     trace = tmp_path / "trace.jsonl"
     trace.write_bytes(_encode("\n".join(MIXED.splitlines() * 40) + "\n"))
-    assert len(parallel.plan([trace])) > 1
+    assert len(runner.plan([trace])) > 1
     gates = Counting(), Counting()
     serial = list(iter_results([trace], tools=TOOLS, business=gates[0], jobs=1))
     split = list(iter_results([trace], tools=TOOLS, business=gates[1], jobs=2))
@@ -312,13 +372,13 @@ def test_a_day_with_results_is_the_same_with_workers(
     tools_file, captures = day.write_day(tmp_path)
     tools = ToolSet.from_paths([tools_file])
     verdicts: list[bool] = []
-    takes = parallel._Run.takes
+    takes = runner.Join.takes
 
     def counted(run: Any, *args: Any) -> bool:
         verdicts.append(takes(run, *args))
         return verdicts[-1]
 
-    monkeypatch.setattr(parallel._Run, "takes", counted)
+    monkeypatch.setattr(runner.Join, "takes", counted)
 
     def run(fmt: str, jobs: int) -> bytes:
         business = load_business(None, tools=tools)
@@ -377,6 +437,6 @@ def test_files_found_in_a_directory_are_read_leniently_by_workers_too(
             split = [
                 r.to_dict() if hasattr(r, "to_dict") else r.result().to_dict() for r in results
             ]
-    assert len(parallel.plan([folder])) > 5
+    assert len(runner.plan([folder])) > 5
     assert skipped[0] == skipped[1] and len(skipped[0]) == 1
     assert split == serial

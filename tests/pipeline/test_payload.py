@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from jsoncontract.model import Hop, Source, ToolResult
-from jsoncontract.pipeline.payload import decode, payload, texts
+from jsoncontract.payload import decode, payload, texts
 
 
 def _result(content: Any, message: Any = None, **more: Any) -> ToolResult:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.config import Config
 from jsoncontract.model import Severity, Stage
 from jsoncontract.pipeline import codes as code_table
 from jsoncontract.pipeline.result import CODES, ResultChecks, ResultContract, ResultSettings
+from jsoncontract.settings import Config
 from tests.pipeline.traffic import (
     answer,
     codes,

@@ -137,8 +137,7 @@ def test_junit_has_a_case_per_call(report: CheckReport, golden: Callable[[str, s
 
 
 def test_sarif_rules_carry_the_catalog_page_as_help(report: CheckReport) -> None:
-    from jsoncontract.codes import CATALOG, code_markdown
-    from jsoncontract.reporters.findings import plain_text
+    from jsoncontract.codes import CATALOG, code_markdown, plain_text
 
     run = json.loads(render(report, "sarif"))["runs"][0]
     for rule in run["tool"]["driver"]["rules"]:

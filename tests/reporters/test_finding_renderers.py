@@ -13,8 +13,9 @@ from typing import Any
 import jsonschema
 import pytest
 
+from jsoncontract.codes import RuleMeta
 from jsoncontract.model import Finding, Severity, Source
-from jsoncontract.reporters.findings import RuleMeta, ToolInfo
+from jsoncontract.reporters.findings import ToolInfo
 from jsoncontract.reporters.github import (
     Annotation,
     annotations_from_findings,

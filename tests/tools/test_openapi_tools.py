@@ -138,3 +138,29 @@ def test_a_yaml_downstream_schema_for_diff(run_cli: Callable[..., Any], in_repo:
     downstream = json.loads(result.stdout)["results"][0]["hops"][2]
     assert downstream["schema"].endswith("billing-openapi.yaml#/paths/~1invoices~1search/post")
     assert downstream["valid"] is True  # dateFrom and dateTo: what the YAML API asks for
+
+
+@pytest.mark.parametrize(
+    "ref", ["https://example.com/parameters.json#/limit", "#/components/parameters/missing"]
+)
+def test_a_parameter_ref_that_cannot_be_read_is_an_error(
+    tmp_path: Path, run_cli: Callable[..., Any], ref: str
+) -> None:
+    """Defect 14: parameters whose $ref is remote or dangling were dropped silently (exit
+    0), while the same $ref in requestBody is exit 2."""
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/orders": {
+                "get": {"operationId": "listOrders", "parameters": [{"$ref": ref}]},
+            }
+        },
+    }
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(document))
+    body = tmp_path / "body.json"
+    body.write_text('{"limit": "x"}')
+    result = run_cli("check", "--no-config", "-t", str(spec), "--tool", "listOrders", str(body))
+    assert result.code == 2, result.stdout
+    assert ref in result.stderr

@@ -12,8 +12,10 @@ from jsoncontract.cli.mcp.options import (
     EnvOpt,
     HeaderOpt,
     HostConfigOpt,
+    MaxFrameOpt,
     NameOpt,
     ServerArg,
+    ServerOptions,
     quiet_sdk_logs,
     split_server,
 )
@@ -28,10 +30,10 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.live.guard.gate import Guard
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.trace import TraceWriter
+    from jsoncontract.settings import Config
 
     DriftChoice = str
     BadResultChoice = str
@@ -87,6 +89,7 @@ def guard_cli(
         "the URL is printed on stderr).", show_default=False)] = None,
     upstream: Annotated[str | None, typer.Option(
         help="With --listen: the server's endpoint URL.", show_default=False)] = None,
+    max_frame: MaxFrameOpt = 64,
     header: HeaderOpt = None,
     env: EnvOpt = None,
     name: NameOpt = None,
@@ -106,24 +109,20 @@ def guard_cli(
     """
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
-    from jsoncontract.live.server import resolve_server, safe_url
+    from jsoncontract.live.server import safe_url
 
     if (listen is None) != (upstream is None):
         raise UsageError("an HTTP guard needs both --listen HOST:PORT and --upstream URL")
     cfg = load_config(config, discover=not no_config)
+    reach = ServerOptions(header=header, env=env, name=name, mcp_config=mcp_config)
     if listen is not None and upstream is not None:
         if server:
             raise UsageError("--upstream names the server; give no SERVER with --listen")
         if not upstream.startswith(("http://", "https://")):
             raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
-        spec = resolve_server(
-            [upstream], [], config=cfg, headers=header or (), env=env or (), name=name
-        )
+        spec = reach.resolve([upstream], [], cfg)
     else:
-        spec = resolve_server(
-            *split_server(server), config=cfg, host_configs=mcp_config or (),
-            headers=header or (), env=env or (), name=name,
-        )  # fmt: skip
+        spec = reach.resolve(*split_server(server), cfg)
         if not spec.command:
             raise UsageError(f"{spec.label} is an HTTP server: guard it with --listen "
                              f"127.0.0.1:PORT --upstream {spec.endpoint}")
@@ -152,7 +151,7 @@ def guard_cli(
         from jsoncontract.live.guard.stdio import guard_stdio
 
         session = GuardSession(guard, writer=writer, say=note)
-        return guard_stdio(spec, session, on_message=note)
+        return guard_stdio(spec, session, on_message=note, max_frame=max_frame * 2**20)
     finally:
         guard.close()
         if writer is not None:
@@ -169,9 +168,9 @@ def _guard(
     given: dict[str, Any],
 ) -> Guard:
     """The gate the command line and the config ask for."""
+    from jsoncontract.business.settings import business_settings
     from jsoncontract.live.guard.gate import Guard
     from jsoncontract.live.guard.settings import guard_settings, guard_tables
-    from jsoncontract.settings import business_settings
 
     settings = guard_settings(cfg, spec.name, **given)
     common, own = guard_tables(cfg, spec.name)

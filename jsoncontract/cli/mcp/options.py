@@ -17,11 +17,11 @@ import typer
 from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
-    from jsoncontract.live.client import ConnectOptions
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions
+    from jsoncontract.settings import Config
 
 T = TypeVar("T")
 
@@ -127,6 +127,17 @@ ConcurrencyOpt = Annotated[
     ),
 ]
 
+MaxFrameOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-frame",
+        min=1,
+        metavar="MB",
+        help="The longest frame held whole, in MB (stdio): a longer one is recorded as "
+        "too_large and passed on as it comes (by mcp guard only with --observe).",
+    ),
+]
+
 
 @dataclass(frozen=True, slots=True)
 class ServerOptions:
@@ -167,9 +178,17 @@ class ServerOptions:
         )
 
     def connect_options(self, cfg: Config, spec: ServerSpec) -> ConnectOptions:
-        """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
+        """Timeouts and negotiation from the command line, the server's entry, then [mcp].
+
+        Raises:
+            ServerError: the mcp extra (the SDK) is missing, which every command that
+                contacts a server needs.
+        """
         from jsoncontract.errors import UsageError
-        from jsoncontract.live.client import DEFAULT_TIMEOUT, ConnectOptions
+        from jsoncontract.live.client import require_sdk
+        from jsoncontract.live.wire import DEFAULT_TIMEOUT, ConnectOptions
+
+        require_sdk()
         from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
         protocol = self.protocol

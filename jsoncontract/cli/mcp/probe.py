@@ -31,8 +31,8 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.settings import Config
 
 
 if TYPE_CHECKING:

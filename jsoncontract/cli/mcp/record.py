@@ -13,6 +13,7 @@ from jsoncontract.cli.mcp.options import (
     EnvOpt,
     FaultOptions,
     HostConfigOpt,
+    MaxFrameOpt,
     NameOpt,
     ServerArg,
     ServerOptions,
@@ -36,6 +37,7 @@ def record_cli(
         "printed on stderr).", show_default=False)] = None,
     upstream: Annotated[str | None, typer.Option(
         help="With --listen: the server's endpoint URL.", show_default=False)] = None,
+    max_frame: MaxFrameOpt = 64,
     env: EnvOpt = None,
     name: NameOpt = None,
     mcp_config: HostConfigOpt = None,
@@ -85,4 +87,8 @@ def record_cli(
                          f"127.0.0.1:PORT --upstream {spec.endpoint}")
     from jsoncontract.live.record import record_stdio
 
-    return record_stdio(spec, trace=output, injector=injector)
+    def say(text: str) -> None:
+        sys.stderr.write(f"jsoncontract: {text}\n")
+
+    return record_stdio(spec, trace=output, injector=injector, max_frame=max_frame * 2**20,
+                        on_message=say)

@@ -81,6 +81,7 @@ def test_cli(
     Write: jsoncontract mcp test SERVER SUITE...  or  jsoncontract mcp test SUITE... --
     COMMAND ARGS...
     """
+    from jsoncontract.business.settings import business_settings
     from jsoncontract.cli.options import item_progress, stderr_is_terminal
     from jsoncontract.config import load_config
     from jsoncontract.errors import UsageError
@@ -88,7 +89,6 @@ def test_cli(
     from jsoncontract.live.suites import LiveTestSettings, run_on_server
     from jsoncontract.live.tools import list_tools
     from jsoncontract.reporters import ReportOptions, render
-    from jsoncontract.settings import business_settings
     from jsoncontract.suites.runner import load_suites
     from jsoncontract.suites.select import Selector
     from jsoncontract.tools.toolset import ToolSet

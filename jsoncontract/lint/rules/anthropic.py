@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.lint.profiles import ANTHROPIC_STRICT, GEMINI
 from jsoncontract.lint.rule import Family, FileRule, Issue, NodeRule, by_profile
-from jsoncontract.lint.rules.openai import OPENAI_FORMATS
-from jsoncontract.lint.rules.support import one_of_fix
+from jsoncontract.lint.rules.support import OPENAI_FORMATS, one_of_fix
 from jsoncontract.lint.walk import LISTS, MAPS, SINGLE
 from jsoncontract.model import Severity
 

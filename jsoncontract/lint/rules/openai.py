@@ -16,7 +16,7 @@ from jsoncontract.lint.rule import (
     ToolRule,
     by_profile,
 )
-from jsoncontract.lint.rules.support import all_of_fix, drop_fix, one_of_fix
+from jsoncontract.lint.rules.support import OPENAI_FORMATS, all_of_fix, drop_fix, one_of_fix
 from jsoncontract.lint.walk import LISTS, MAPS, SINGLE
 from jsoncontract.model import Severity
 from jsoncontract.pointer import escape_pointer_token
@@ -25,10 +25,6 @@ if TYPE_CHECKING:
     from jsoncontract.lint.context import FileCtx, Node, ToolCtx
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
-#: String formats OpenAI strict mode supports.
-OPENAI_FORMATS: Final = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
 #: Keywords strict mode rejects, and the ones it is ambiguous about (warnings).
 OPENAI_UNSUPPORTED: Final = frozenset(
     {

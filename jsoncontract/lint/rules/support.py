@@ -135,3 +135,9 @@ def all_of_fix(node: Node) -> tuple[Fix | None, str | None]:
     edits = [Edit("remove", node.pointer("allOf"))]
     edits.extend(Edit("set", node.pointer(k), v) for k, v in branch.items() if k not in value)
     return Fix("merge the single allOf branch into the schema", tuple(edits)), None
+
+
+#: String formats OpenAI strict mode supports.
+OPENAI_FORMATS: Final = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)

@@ -53,10 +53,10 @@ from jsoncontract.model import Finding, McpSession, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract.business.gate import BusinessRules
-    from jsoncontract.config import Config
     from jsoncontract.model import CallResult, ToolCall, ToolContract
     from jsoncontract.pin import PinnedTool
     from jsoncontract.pipeline.checker import Checker
+    from jsoncontract.settings import Config
 
 #: Where a 2026-07-28 request names its protocol version.
 VERSION_META: Final = "io.modelcontextprotocol/protocolVersion"
@@ -555,7 +555,7 @@ class Guard:
 
 def read_call(message: dict[str, Any], label: str) -> ToolCall:
     """The call a ``tools/call`` request is, read as ``check`` reads it from a capture."""
-    from jsoncontract.capture.base import DocContext
+    from jsoncontract.capture.interface import DocContext
     from jsoncontract.capture.mcp import request
 
     out: list[Any] = []

@@ -178,7 +178,7 @@ def judge_result(
     """Run the result stage over a server's answer to ``call`` and decide what the client
     gets (see the module). ``checked`` is the outcome of the call's argument gates; ``raw``
     the answer's frame, when the caller has it (a :func:`quiet` one skips the leak checks)."""
-    from jsoncontract.capture.base import DocContext
+    from jsoncontract.capture.interface import DocContext
     from jsoncontract.capture.mcp import result as read_result
     from jsoncontract.pipeline.result import failed as says_failed
 

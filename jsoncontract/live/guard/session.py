@@ -533,6 +533,43 @@ class GuardSession:
             out.extend(self._release_held())
         return out
 
+    # -- frames too long to judge ----------------------------------------------------------------
+
+    def too_large(self, direction: str, size: int, limit: int) -> list[Out]:
+        """A frame longer than ``limit`` bytes came from ``direction`` (the proxy never
+        holds it whole, so it cannot be judged): it was passed on as it came under
+        ``observe``, and kept away otherwise. One from the client is answered
+        ``-32600`` (its id is not known: ``null``); one from the server never reaches the
+        client, and the request it answered waits on."""
+        with self._lock:
+            frame = "client" if direction == CLIENT else "server"
+            finding = Finding(
+                codes.GUARD_MALFORMED_FRAME,
+                Severity.WARNING,
+                f"the {frame} sent a frame of {size:,} bytes, over the guard's limit of "
+                f"{limit:,} (--max-frame): it cannot be checked",
+                hint="raise --max-frame, or send smaller frames",
+            )
+            decision = "pass" if self.observe else "drop"
+            if self.writer is not None:
+                self.writer.event(
+                    "too_large",
+                    **{"from": direction, "bytes": size},
+                    guard={"decision": decision, "findings": [finding.to_dict()]},
+                )
+            self._tell(finding.message)
+            if self.observe or direction != CLIENT:
+                return []
+            answer = _dumps(
+                answers.protocol_error(
+                    None,
+                    answers.INVALID_REQUEST,
+                    f"Invalid Request: a frame of {size:,} bytes is over the limit of {limit:,}",
+                )
+            )
+            self._record(GUARD, answer)
+            return [Out(CLIENT, answer)]
+
     # -- the server's end -------------------------------------------------------------------------
 
     def server_exited(self, code: int | None) -> list[Out]:

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
-    from jsoncontract.config import Config
+    from jsoncontract.settings import Config
 
 
 class OnDrift(StrEnum):

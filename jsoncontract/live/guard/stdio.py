@@ -2,14 +2,19 @@
 
 The host starts ``jsoncontract mcp guard [OPTIONS] -- COMMAND ARGS...`` where its config
 named ``COMMAND ARGS...``. The proxy shares the recorder's framing and process handling
-(:mod:`jsoncontract.live.record`: whole lines, a writer of whole frames, the server in a
-process group of its own, ended with its helpers) and puts a
+(:mod:`jsoncontract.live.record`: lines found in one linear pass, at most ``max_frame``
+bytes of one held, a writer of whole frames, the server in a process group of its own,
+ended with its helpers) and puts a
 :class:`~jsoncontract.live.guard.session.GuardSession` between the two directions: each
 frame of the host goes through :meth:`~GuardSession.client`, each frame of the server
-through :meth:`~GuardSession.server`, and what they return is written where it goes.
+through :meth:`~GuardSession.server`, and what they return is written where it goes. A
+frame longer than ``max_frame`` cannot be judged: it is kept away (under ``observe``,
+passed on as it comes) and told to :meth:`~GuardSession.too_large`.
 
 It writes nothing to stdout but frames, and its own messages to stderr. When the host hangs
-up, the server and its process group are ended and the proxy exits with the server's code.
+up, the server reads the end of its input and its answers are still judged and delivered;
+a server silent for two seconds is ended with its process group, and the proxy exits with
+the server's code (``128 + N`` for a signal N).
 When the server exits while the host is still connected (a crash in the middle of a call),
 the requests in flight are answered (``guard.server_exited``), and the server is started
 again with the session's handshake replayed, up to ``restarts`` times; past that, the proxy
@@ -18,7 +23,6 @@ exits with the server's code.
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import subprocess
 import sys
@@ -27,14 +31,18 @@ from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Final
 
 from jsoncontract.live.record import (
+    MAX_FRAME,
+    FramePart,
     FrameWriter,
-    end_group_after_exit,
+    Source,
+    end_after_exit,
     exit_on_signal,
-    read_lines,
+    fd_lines,
     spawn,
     stop_server,
+    wind_down,
 )
-from jsoncontract.live.trace import CLIENT
+from jsoncontract.live.trace import CLIENT, SERVER
 
 if TYPE_CHECKING:
     from jsoncontract.live.guard.session import GuardSession, Out
@@ -52,6 +60,7 @@ class GuardProxy:
         session: the session that judges the frames.
         client_in, client_out: the host's side (default: this process's stdin and stdout).
         on_message: told of what the user should know (one line each).
+        max_frame: the longest frame held whole to be judged (bytes).
     """
 
     def __init__(
@@ -62,9 +71,11 @@ class GuardProxy:
         client_in: IO[bytes] | None = None,
         client_out: IO[bytes] | None = None,
         on_message: Callable[[str], None] | None = None,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         self.spec = spec
         self.session = session
+        self.max_frame = max_frame
         self._streams = (client_in, client_out)
         self._in = -1
         self._client = FrameWriter(-1)
@@ -74,6 +85,7 @@ class GuardProxy:
         self._turn = threading.Lock()
         self._server: FrameWriter | None = None
         self._child: subprocess.Popen[bytes] | None = None
+        self._source: Source | None = None  # the reader of the server's stdout
         self._hung_up = threading.Event()
         self._done = threading.Event()
 
@@ -102,9 +114,13 @@ class GuardProxy:
         restarts = self.session.guard.settings.restarts
         try:
             while True:
-                assert child.stdout is not None
-                for line in read_lines(child.stdout.fileno()):
-                    self._write(self.session.server(line.rstrip(b"\r\n")))
+                source = self._source
+                assert source is not None
+                for line in fd_lines(source, self.max_frame):
+                    if isinstance(line, FramePart):
+                        self._too_large(SERVER, line)
+                    else:
+                        self._write(self.session.server(line.rstrip(b"\r\n")))
                 code = stop_server(child)
                 if self._hung_up.is_set() or restarts <= 0:
                     if not self._hung_up.is_set():
@@ -131,12 +147,25 @@ class GuardProxy:
 
     def _start(self) -> subprocess.Popen[bytes]:
         child = spawn(self.spec)
-        assert child.stdin is not None
+        assert child.stdin is not None and child.stdout is not None
+        gone = threading.Event()
         self._child = child
         self._server = FrameWriter(child.stdin.fileno())
-        # a server that exits on its own takes its helpers with it
-        threading.Thread(target=end_group_after_exit, args=(child,), daemon=True).start()
+        self._source = Source(child.stdout.fileno(), gone)
+        # a server that exits on its own takes its helpers with it; a helper holding its
+        # stdout is not waited for
+        threading.Thread(target=end_after_exit, args=(child, gone), daemon=True).start()
         return child
+
+    def _too_large(self, direction: str, part: FramePart) -> None:
+        """A piece of a frame past the limit: passed on only under ``observe``; its end
+        is told to the session."""
+        if self.session.observe:
+            target = self._client if direction == SERVER else self._server
+            if target is not None:
+                target.write(part.data)
+        if part.end:
+            self._write(self.session.too_large(direction, part.size, self.max_frame))
 
     def _write(self, outs: Iterable[Out]) -> None:
         for out in outs:
@@ -146,19 +175,24 @@ class GuardProxy:
                 self._server.write(out.data + b"\n")
 
     def _from_client(self) -> None:
-        for line in read_lines(self._in):
+        for line in fd_lines(self._in, self.max_frame):
             with self._turn:
-                self._write(self.session.client(line.rstrip(b"\r\n")))
+                if isinstance(line, FramePart):
+                    self._too_large(CLIENT, line)
+                else:
+                    self._write(self.session.client(line.rstrip(b"\r\n")))
             if self._client.broken:
                 break
-        # the host hung up: the server and its process group go
+        # the host hung up: the server answers what it was asked, then goes with its group
         self._hung_up.set()
+        with self._turn:  # nothing more is written to its stdin, whose fd is closed
+            self._server = None
         child = self._child
         if child is not None:
-            if child.stdin is not None:
-                with contextlib.suppress(OSError):
-                    child.stdin.close()
-            stop_server(child)
+            if self._client.broken:
+                stop_server(child)
+            else:
+                wind_down(child, lambda: self._source)
 
     def _tick(self) -> None:
         while not self._done.wait(_TICK):
@@ -171,9 +205,10 @@ def guard_stdio(
     session: GuardSession,
     *,
     on_message: Callable[[str], None] | None = None,
+    max_frame: int = MAX_FRAME,
 ) -> int:
     """Run the stdio guard on this process's stdin and stdout (see :class:`GuardProxy`)."""
-    return GuardProxy(spec, session, on_message=on_message).run()
+    return GuardProxy(spec, session, on_message=on_message, max_frame=max_frame).run()
 
 
 __all__ = ["GuardProxy", "guard_stdio"]

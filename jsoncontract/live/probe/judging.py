@@ -17,12 +17,12 @@ from jsoncontract.pipeline.answers import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Reply
+    from jsoncontract.live.wire import Reply
 
 
 def answer_of(reply: Reply) -> tuple[AnswerKind, int | None, str]:
     """What a reply amounts to: its kind, its error code, and the server's words."""
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     if reply.kind is ReplyKind.RESULT:
         result = reply.result or {}

@@ -18,8 +18,8 @@ from jsoncontract.pipeline.answers import AnswerKind
 from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Negotiated
     from jsoncontract.live.server import ServerSpec
+    from jsoncontract.live.wire import Negotiated
 
 
 class CaseKind(StrEnum):
@@ -233,8 +233,8 @@ class ServerProbe:
 
     @property
     def label(self) -> str:
-        """What reports call the server (see :func:`~jsoncontract.live.client.display_name`)."""
-        from jsoncontract.live.client import display_name
+        """What reports call the server (see :func:`~jsoncontract.live.wire.display_name`)."""
+        from jsoncontract.live.wire import display_name
 
         return display_name(self.server, self.negotiated)
 

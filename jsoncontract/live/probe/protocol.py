@@ -14,9 +14,10 @@ from jsoncontract.model import Finding, Severity, Source
 from jsoncontract.pipeline.answers import AnswerKind, error_findings, unknown_tool_findings
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions
 
 #: A tool name no server has (the unknown-tool check calls it).
 UNKNOWN_TOOL: Final = "jsoncontract_probe_no_such_tool"
@@ -40,7 +41,7 @@ def negotiation_check(conn: Connection) -> ProtocolCheck:
 async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[ProtocolCheck]:
     """The unknown-method, malformed-request and unknown-tool checks (planned only, in a
     dry run)."""
-    from jsoncontract.live.client import ReplyKind
+    from jsoncontract.live.wire import ReplyKind
 
     checks: list[ProtocolCheck] = []
     label = conn.label

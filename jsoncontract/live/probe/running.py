@@ -29,9 +29,10 @@ from jsoncontract.live.probe.protocol import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.live.client import Connection, ConnectOptions
+    from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
+    from jsoncontract.live.wire import ConnectOptions
 
 
 async def probe_server(
@@ -158,7 +159,7 @@ def probe(
     """Probe one server or several (the synchronous entry point; see :func:`probe_server`)."""
     import anyio
 
-    from jsoncontract.live.client import ConnectOptions as Options
+    from jsoncontract.live.wire import ConnectOptions as Options
 
     specs = [spec] if not isinstance(spec, Sequence) else list(spec)
     chosen = settings or ProbeSettings()

@@ -17,8 +17,8 @@ import pytest
 
 from jsoncontract.business._cel import CelEnvironment
 from jsoncontract.business.celast import read_checked
+from jsoncontract.business.celcheck import Binding, CelChecker
 from jsoncontract.business.celtypes import TIMESTAMP, SchemaTyper
-from jsoncontract.business.checker import Binding, Checker
 from jsoncontract.validation import CompiledSchema
 
 ORDER: dict[str, Any] = {
@@ -305,5 +305,5 @@ def test_without_a_schema_nothing_is_reported() -> None:
 
     expression = _ENV.compile("self.anything.goes + 1 > 0 && self.x.y.z == 'a'")
     ast = read_checked(expression.checked.serialize(), expression.source)
-    checked = Checker(ast, {"self": Binding(DYN, ("args",)), "now": Binding(TIMESTAMP)}).check()
+    checked = CelChecker(ast, {"self": Binding(DYN, ("args",)), "now": Binding(TIMESTAMP)}).check()
     assert checked.problems == []

@@ -6,7 +6,7 @@ a number to a string. ``cel-expr-python`` declares variables as primitives, list
 maps of one value type (``Type.Map(STRING, DYN)``), and typed fields only as protobuf
 messages from a descriptor pool: a JSON object's own fields, which of them are required,
 and a JSON number that is an int or a double as written, cannot be declared to it.
-:class:`Checker` walks the expression's syntax tree (:mod:`jsoncontract.business.celast`)
+:class:`CelChecker` walks the expression's syntax tree (:mod:`jsoncontract.business.celast`)
 with the types the tool's schema gives
 (:mod:`jsoncontract.business.celtypes`) and reports, each with its offset in the
 expression:
@@ -187,7 +187,7 @@ class _Typed:
     path: Path | None = None
 
 
-class Checker:
+class CelChecker:
     """Checks one expression against the types of its variables.
 
     Arguments:

@@ -1,4 +1,5 @@
-"""Strings that match a ``pattern``: how the generator satisfies regular expressions.
+"""Strings that match a ``pattern``: how the fixture generator satisfies regular expressions
+(and how long a match can be, which the business rules' type checker asks).
 
 The pattern is parsed with the standard library's regular-expression parser and walked to
 build one matching string: literals as written, the first (or, with a seed, a chosen)

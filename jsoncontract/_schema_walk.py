@@ -1,4 +1,5 @@
-"""Reading a tool's input schema the way the generator needs it: one effective schema per node.
+"""Reading a tool's input schema the way the fixture generator and the business rules' type
+checker need it: one effective schema per node.
 
 A subschema may say what it means through ``$ref``, ``allOf`` and unions. :class:`Resolver`
 folds ``$ref`` targets and ``allOf`` members into one flat dictionary (types intersected,
@@ -98,9 +99,7 @@ def _types_of(schema: dict[str, Any]) -> tuple[str, ...] | None:
     return None
 
 
-def _intersect_types(
-    a: tuple[str, ...] | None, b: tuple[str, ...] | None
-) -> tuple[str, ...] | None:
+def intersect_types(a: tuple[str, ...] | None, b: tuple[str, ...] | None) -> tuple[str, ...] | None:
     if a is None:
         return b
     if b is None:
@@ -223,7 +222,7 @@ class Resolver:
         target = out.schema
         types = _types_of(schema)
         if types is not None:
-            out.types = _intersect_types(out.types, types)
+            out.types = intersect_types(out.types, types)
         pattern = schema.get("pattern")
         if isinstance(pattern, str):
             out.patterns.append(pattern)

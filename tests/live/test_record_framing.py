@@ -1,0 +1,269 @@
+"""``mcp record`` and ``mcp replay`` framing: linear time and bounded memory whatever a frame's
+length, whole answers when the host stops writing, bodies stored as one JSON line (or marked
+raw), bounded depth, exit codes as a shell says them, and no wait on a helper that left."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+from tests.live.conftest import PYTHON
+
+pytestmark = pytest.mark.slow
+
+JSONCONTRACT = [PYTHON, "-m", "jsoncontract"]
+#: A server that reads one request and answers it with a frame of SIZE bytes (written in
+#: pieces), then exits when its input ends.
+BIG = """
+import json, sys
+size = int(sys.argv[1])
+line = sys.stdin.buffer.readline()
+request = json.loads(line)
+head = b'{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"' % request["id"]
+tail = b'"}]}}\\n'
+body = b"x" * (size - len(head) - len(tail))
+out = sys.stdout.buffer
+out.write(head)
+for i in range(0, len(body), 1 << 20):
+    out.write(body[i : i + (1 << 20)])
+out.write(tail)
+out.flush()
+sys.stdin.buffer.read()
+"""
+REQUEST = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}\n'
+
+
+def _big(tmp_path: Path) -> Path:
+    script = tmp_path / "big.py"
+    script.write_text(BIG)
+    return script
+
+
+def test_framing_is_linear_in_the_frame_length() -> None:
+    """Defect 9: long frames were buffered with quadratic cost (40 MB: 6.7 s through the
+    proxy, 0.16 s direct; 160 MB: 112 s). Framing one line read in 64 KiB pieces is linear:
+    the copies of a quadratic framing of 128 MB add up to 128 GB, seconds at any speed."""
+
+    from jsoncontract.live.record import fd_lines
+
+    class Pieces:
+        def __init__(self, size: int) -> None:
+            self.left = size // (1 << 16)
+            self.piece = b"x" * (1 << 16)
+
+        def read(self) -> bytes:
+            if self.left < 0:
+                return b""
+            self.left -= 1
+            return self.piece if self.left >= 0 else b"\n"
+
+    def framed(size: int) -> float:
+        start = time.perf_counter()
+        (line,) = list(fd_lines(Pieces(size), limit=1 << 30))  # type: ignore[arg-type]
+        assert len(line) == size + 1
+        return time.perf_counter() - start
+
+    assert min(framed(128 << 20) for _ in range(2)) < 1.5
+
+
+def test_a_line_past_the_limit_is_passed_on_in_pieces() -> None:
+    """A server writing without a newline grew the buffer until MemoryError or SIGSEGV:
+    past the limit, a line is passed on as it comes, never held whole."""
+    from jsoncontract.live.record import FramePart, fd_lines
+
+    read, write = os.pipe()
+    os.write(write, b"a" * 5000 + b"\nshort\n" + b"b" * 3000)
+    os.close(write)
+    items = list(fd_lines(read, limit=1024))
+    os.close(read)
+    parts = [i for i in items if isinstance(i, FramePart)]
+    assert all(len(p.data) <= 1 << 16 for p in parts)
+    assert [p.size for p in parts if p.end] == [5001, 3000]
+    assert b"short\n" in items
+    assert b"".join(i.data if isinstance(i, FramePart) else i for i in items) == (
+        b"a" * 5000 + b"\nshort\n" + b"b" * 3000
+    )
+
+
+def test_the_answer_is_whole_when_the_host_stops_writing(tmp_path: Path) -> None:
+    """Defect 9: the host closed stdin after its request and got 26 of 40 MB; the answer
+    is whole, and a frame over --max-frame is passed on and recorded as too large."""
+    trace = tmp_path / "t.jsonl"
+    size = 12 << 20
+    proxied = subprocess.run(
+        [
+            *JSONCONTRACT,
+            "mcp",
+            "record",
+            "-o",
+            str(trace),
+            "--max-frame",
+            "4",
+            "--",
+            PYTHON,
+            str(_big(tmp_path)),
+            str(size),
+        ],
+        input=REQUEST,
+        capture_output=True,
+        check=False,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert proxied.returncode == 0, proxied.stderr
+    assert len(proxied.stdout) == size and proxied.stdout.endswith(b'"}]}}\n')
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert (large["from"], large["bytes"]) == ("server", size)
+    assert "passed on unrecorded" in proxied.stderr.decode()
+
+
+def test_a_server_killed_by_a_signal_exits_128_plus_it(tmp_path: Path) -> None:
+    """Defect 17: a server that died by a signal gave exit 241 or 247."""
+    script = tmp_path / "die.py"
+    script.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n")
+    done = subprocess.run(
+        [
+            *JSONCONTRACT,
+            "mcp",
+            "record",
+            "-o",
+            str(tmp_path / "t.jsonl"),
+            "--",
+            PYTHON,
+            str(script),
+        ],
+        input=b"",
+        capture_output=True,
+        check=False,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 128 + 15, done.stderr
+
+
+def test_no_wait_on_a_helper_that_left_the_process_group(tmp_path: Path) -> None:
+    """Defect 17: the recording waited forever while a process the server started with
+    setsid held its stdout."""
+    pid_file = tmp_path / "helper.pid"
+    script = tmp_path / "escape.py"
+    script.write_text(
+        "import subprocess, sys\n"
+        f"helper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+        "start_new_session=True, stderr=subprocess.DEVNULL)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(helper.pid))\n"
+        'sys.stdout.write(\'{"jsonrpc":"2.0","method":"bye"}\\n\'); sys.stdout.flush()\n'
+    )
+    start = time.monotonic()
+    try:
+        done = subprocess.run(
+            [
+                *JSONCONTRACT,
+                "mcp",
+                "record",
+                "-o",
+                str(tmp_path / "t.jsonl"),
+                "--",
+                PYTHON,
+                str(script),
+            ],
+            input=b"",
+            capture_output=True,
+            check=False,
+            cwd=REPO,
+            timeout=30,
+        )
+    finally:
+        if pid_file.exists():
+            import contextlib
+            import signal
+
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert time.monotonic() - start < 20
+    assert done.returncode == 0 and b'"bye"' in done.stdout
+
+
+def test_replay_refuses_a_too_deep_request_and_serves_on(tmp_path: Path) -> None:
+    """Defect 11: replay died on arguments nested about 300 deep (an internal error), and
+    later requests went unanswered."""
+    deep: object = "x"
+    for _ in range(300):
+        deep = {"a": deep}
+    trace = tmp_path / "trace.jsonl"
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "t", "arguments": deep},
+    }
+    answer = {"jsonrpc": "2.0", "id": 1, "result": {"content": []}}
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    pong = {"jsonrpc": "2.0", "id": 2, "result": {}}
+    lines = [
+        {"trace": "mcp", "seq": n, "from": d, "frame": f}
+        for n, (d, f) in enumerate(
+            [("client", call), ("server", answer), ("client", ping), ("server", pong)]
+        )
+    ]
+    # the deep frame is written as it would be recorded (orjson cannot write it)
+    trace.write_text("\n".join(_dump(line) for line in lines) + "\n")
+    asked = (_dump(call) + "\n" + _dump(ping) + "\n").encode()
+    done = subprocess.run(
+        [*JSONCONTRACT, "mcp", "replay", str(trace)],
+        input=asked,
+        capture_output=True,
+        check=False,
+        cwd=REPO,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = [json.loads(line) for line in done.stdout.splitlines()]
+    assert first["error"]["code"] == -32600 and "deep" in first["error"]["message"]
+    assert second == pong
+
+
+def _dump(value: object) -> str:
+    """JSON of a value nested deeper than the stdlib writes by default (the limit is put
+    back: other tests rely on it)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 5000))
+    try:
+        return json.dumps(value)
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:
+    """Defect 10: ``--listen`` pasted multi-line JSON bodies raw into the trace (``check``
+    read 19 unknown calls and lost the real one) and stored a gzip answer mangled."""
+    from jsoncontract.live.record import _decoded
+    from jsoncontract.live.trace import TraceWriter
+
+    trace = tmp_path / "t.jsonl"
+    writer = TraceWriter(trace, server="s", transport="http")
+    pretty = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "t", "arguments": {"a": 1}},
+        },
+        indent=2,
+    ).encode()
+    writer.frame("client", pretty)
+    answer = b'{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
+    writer.frame("server", _decoded(gzip.compress(answer), {"content-encoding": "gzip"}))
+    writer.close()
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert len(records) == 3
+    assert records[1]["frame"]["params"]["arguments"] == {"a": 1}
+    assert records[2]["frame"] == json.loads(answer)

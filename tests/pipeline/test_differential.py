@@ -1,0 +1,136 @@
+"""The differential test of call identity: every generated trace (see
+:mod:`tests.pipeline.corpus`) is checked on every local path, and each must count every call
+exactly once and write the same report.
+
+The paths: the full path and the fast lane, one process and two workers, plain, gzip and
+Zstandard files (Spark is compared in ``tests/test_spark.py``, on one shared session). The
+reference is the full path in one process on plain files. The count is the contract's
+(:func:`~tests.pipeline.corpus.expected_calls`), and a result that leaks a key is reported
+wherever it sits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from jsoncontract.api import iter_results
+from jsoncontract.business import load_business
+from jsoncontract.model import Summary
+from jsoncontract.reporters import ReportOptions, render
+from jsoncontract.tools import ToolSet
+from tests.pipeline import corpus
+
+#: Local paths besides the reference: (lane, jobs, compression).
+PATHS = [(True, 1, ""), (False, 2, ""), (True, 2, ""), (True, 1, ".gz"), (False, 1, ".zst")]
+#: Calls and shapes checked, over the whole session (reported by the last test).
+TALLY: dict[str, Any] = {"traces": 0, "calls": 0, "shapes": set()}
+
+
+class _Sink:
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        return len(data)
+
+
+def report(
+    paths: list[Path], tools: Path, rules: Path, *, fast: bool, jobs: int, window: int
+) -> bytes:
+    """The JSON report of ``paths`` (file names without their compression suffix)."""
+    toolset = ToolSet.from_paths([tools])
+    summary = Summary()
+    results = iter_results(
+        paths,
+        tools=toolset,
+        business=load_business([rules], tools=toolset),
+        summary=summary,
+        fast=fast,
+        jobs=jobs,
+        window=window,
+    )
+    out = _Sink()
+    render("check", "json", out, ReportOptions(), summary, results)
+    return out.data.replace(b".jsonl.gz", b".jsonl").replace(b".jsonl.zst", b".jsonl")
+
+
+def compare(trace: corpus.Trace, where: Path) -> dict[str, Any]:
+    """Check ``trace`` on every local path; returns the reference report."""
+    tools, rules = corpus.write_tools(where)
+    plain = where / "plain"
+    plain.mkdir()
+    reference = report(trace.write(plain), tools, rules, fast=False, jobs=1, window=trace.window)
+    for fast, jobs, compression in PATHS:
+        folder = where / f"{int(fast)}{jobs}{compression or '.plain'}"
+        folder.mkdir()
+        paths = trace.write(folder, compression)
+        # the same names as the reference's, in another folder
+        other = report(paths, tools, rules, fast=fast, jobs=jobs, window=trace.window)
+        assert other.replace(str(folder).encode(), str(plain).encode()) == reference, (
+            fast,
+            jobs,
+            compression,
+        )
+    found: dict[str, Any] = json.loads(reference)
+    return found
+
+
+SETTINGS = settings(
+    max_examples=int(os.environ.get("DIFFERENTIAL_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=not os.environ.get("DIFFERENTIAL_EXAMPLES"),
+    database=None,
+)
+
+
+def _one(trace: corpus.Trace) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        found = compare(trace, Path(folder))
+    summary = found["summary"]
+    assert summary["calls"] == corpus.expected_calls(trace.steps)
+    if any(c.result == 2 for s in trace.steps for c in s.calls):
+        # a result the tool saw is checked, wherever it sits
+        assert summary["by_code"].get("result.secret", 0) > 0
+    assert corpus._STRIPE not in json.dumps(found)  # and its secret is never shown
+    TALLY["traces"] += 1
+    TALLY["calls"] += summary["calls"] * (len(PATHS) + 1)
+    TALLY["shapes"].update(s.shape for s in trace.steps)
+
+
+@SETTINGS
+@given(corpus.traces())
+def test_every_path_counts_every_call_once_and_reports_the_same(trace: corpus.Trace) -> None:
+    _one(trace)
+
+
+@pytest.mark.parametrize("shape", sorted(corpus.SHAPES))
+def test_every_shape_among_others(shape: str) -> None:
+    """A few traces that hold each shape, so that every shape is checked whatever the
+    draw."""
+
+    @settings(SETTINGS, max_examples=max(3, SETTINGS.max_examples // 8))
+    @given(corpus.traces(max_steps=6, shape=shape))
+    def check(trace: corpus.Trace) -> None:
+        _one(trace)
+
+    check()
+
+
+def test_the_corpus_covered_every_shape() -> None:
+    """Runs after the tests above (same module, in order, in one process): every shape came
+    up; the tally is printed (``-s``)."""
+    if TALLY["traces"] >= len(corpus.SHAPES):
+        assert set(corpus.SHAPES) <= TALLY["shapes"], set(corpus.SHAPES) - TALLY["shapes"]
+        print(
+            f"\ndifferential: {TALLY['traces']} traces, {TALLY['calls']} calls checked "
+            f"over {len(TALLY['shapes'])} shapes and {len(PATHS) + 1} paths"
+        )
