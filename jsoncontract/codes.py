@@ -1717,6 +1717,17 @@ GUARD_MALFORMED_FRAME: Final = _code(
     "Either way the session goes on.",
     severity=WARNING,
 )
+GUARD_FRAME_TOO_LARGE: Final = _code(
+    GUARD,
+    "guard.frame_too_large",
+    "a frame longer than --max-frame, which the guard cannot check",
+    "The stdio guard holds at most `--max-frame` MB (64) of one line; a longer frame cannot "
+    "be judged, so it is kept from the other side (with `--observe`, passed on as it comes). "
+    "A request from the client is answered with JSON-RPC error -32600; an answer of the "
+    "server is replaced by this error for the request it answered, when its id comes before "
+    "its result (as the SDKs write it). The trace records a `too_large` event with the size.",
+    severity=WARNING,
+)
 
 # -- input ---------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ is a ``tools`` event. With ``observe``, everything is passed on as it came.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -533,18 +534,32 @@ class GuardSession:
             out.extend(self._release_held())
         return out
 
+    @property
+    def settled(self) -> bool:
+        """Whether the guard has nothing more to send the server on its own: no call waits
+        for the tool list, and no request of the guard's waits for its answer."""
+        with self._lock:
+            return not self._held and not self._own
+
+    @property
+    def in_flight(self) -> bool:
+        """Whether a request passed on to the server waits for its answer."""
+        with self._lock:
+            return bool(self._pending)
+
     # -- frames too long to judge ----------------------------------------------------------------
 
-    def too_large(self, direction: str, size: int, limit: int) -> list[Out]:
-        """A frame longer than ``limit`` bytes came from ``direction`` (the proxy never
-        holds it whole, so it cannot be judged): it was passed on as it came under
-        ``observe``, and kept away otherwise. One from the client is answered
-        ``-32600`` (its id is not known: ``null``); one from the server never reaches the
-        client, and the request it answered waits on."""
+    def too_large(self, direction: str, size: int, limit: int, head: bytes = b"") -> list[Out]:
+        """A frame longer than ``limit`` bytes came from ``direction`` (``head``: its first
+        bytes). The proxy never holds it whole, so it cannot be judged: it was passed on as
+        it came under ``observe``, and kept away otherwise. A request from the client is
+        answered ``-32600``; an answer of the server is replaced by a
+        ``guard.frame_too_large`` error for the request it answered, when its id comes
+        before its result (:func:`leading_id`), and its request waits on when not."""
         with self._lock:
             frame = "client" if direction == CLIENT else "server"
             finding = Finding(
-                codes.GUARD_MALFORMED_FRAME,
+                codes.GUARD_FRAME_TOO_LARGE,
                 Severity.WARNING,
                 f"the {frame} sent a frame of {size:,} bytes, over the guard's limit of "
                 f"{limit:,} (--max-frame): it cannot be checked",
@@ -558,16 +573,35 @@ class GuardSession:
                     guard={"decision": decision, "findings": [finding.to_dict()]},
                 )
             self._tell(finding.message)
-            if self.observe or direction != CLIENT:
-                return []
-            answer = _dumps(
-                answers.protocol_error(
-                    None,
+            found, request_id = leading_id(head)
+            if direction == CLIENT:
+                if self.observe:
+                    if found:  # its answer is passed on as any other
+                        self._pending[_key(request_id)] = _Pending("unknown")
+                    return []
+                reply = answers.protocol_error(
+                    request_id if found and type(request_id) in (str, int) else None,
                     answers.INVALID_REQUEST,
                     f"Invalid Request: a frame of {size:,} bytes is over the limit of {limit:,}",
                 )
-            )
-            self._record(GUARD, answer)
+            else:
+                pending = self._pending.pop(_key(request_id), None) if found else None
+                if pending is None or self.observe:
+                    return []
+                error = {
+                    "code": codes.GUARD_FRAME_TOO_LARGE,
+                    "message": f"the server's answer of {size:,} bytes was too large to check, "
+                    "so it was not passed on",
+                    "next": "ask for less (a narrower query, a page of the results)",
+                }
+                if pending.method == "tools/call":
+                    reply = answers.tool_error(request_id, error, self.state.version)
+                else:
+                    reply = answers.protocol_error(
+                        request_id, answers.INTERNAL_ERROR, error["message"]
+                    )
+            answer = _dumps(reply)
+            self._record(GUARD, answer, mark={"decision": "too_large"})
             return [Out(CLIENT, answer)]
 
     # -- the server's end -------------------------------------------------------------------------
@@ -622,6 +656,30 @@ class GuardSession:
             return out
 
 
+_LEADING_ID: Final = re.compile(
+    rb'\A\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*[,}]'
+)
+
+
+def leading_id(head: bytes) -> tuple[bool, Any]:
+    """The id of a JSON-RPC message from its first bytes, when it is the first member (or
+    the second, after ``"jsonrpc": "2.0"``), as the SDKs write their messages: ``(True,
+    id)``; ``(False, None)`` otherwise (a member named ``id`` further on may be a result's).
+
+    >>> leading_id(b'{"jsonrpc":"2.0","id":7,"result":{"content":[')
+    (True, 7)
+    >>> leading_id(b'{"result":{"id":1},"id":2')
+    (False, None)
+    """
+    match = _LEADING_ID.match(head)
+    if match is None:
+        return False, None
+    try:
+        return True, orjson.loads(match.group(1))
+    except orjson.JSONDecodeError:
+        return False, None
+
+
 def _no_tool_list(message: dict[str, Any], why: str, version: str | None) -> dict[str, Any]:
     params = message.get("params")
     name = params.get("name") if isinstance(params, dict) else None
@@ -643,4 +701,4 @@ def _may_hold_secret(data: bytes) -> bool:
         return True
 
 
-__all__ = ["OWN_ID", "GuardSession", "Out"]
+__all__ = ["OWN_ID", "GuardSession", "Out", "leading_id"]

@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Final
 
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 #: How often calls waiting for the tool list are looked at (seconds).
 _TICK: Final = 0.2
+#: How much of a frame past the limit is kept to find its id.
+_HEAD: Final = 512
 
 
 class GuardProxy:
@@ -83,9 +86,13 @@ class GuardProxy:
         # held while a frame of the host is judged and written, and while the server is
         # started again: a request is never answered twice, or lost between two servers
         self._turn = threading.Lock()
+        # held while a frame of the server is judged and written: the host's hang-up closes
+        # the server's stdin between two of them, once the guard has nothing more to send
+        self._upstream = threading.Lock()
         self._server: FrameWriter | None = None
         self._child: subprocess.Popen[bytes] | None = None
         self._source: Source | None = None  # the reader of the server's stdout
+        self._heads: dict[str, bytes] = {}  # the first bytes of a frame past the limit
         self._hung_up = threading.Event()
         self._done = threading.Event()
 
@@ -120,12 +127,17 @@ class GuardProxy:
                     if isinstance(line, FramePart):
                         self._too_large(SERVER, line)
                     else:
-                        self._write(self.session.server(line.rstrip(b"\r\n")))
+                        with self._upstream:
+                            self._write(self.session.server(line.rstrip(b"\r\n")))
                 code = stop_server(child)
-                if self._hung_up.is_set() or restarts <= 0:
-                    if not self._hung_up.is_set():
+                hung_up = self._hung_up.is_set()
+                if hung_up or restarts <= 0:
+                    # requests it never answered are answered (after a hang-up, the host
+                    # may still read)
+                    if not hung_up or self.session.in_flight:
                         with self._turn:
                             self._write(self.session.server_exited(code))
+                    if not hung_up:
                         self._say(
                             f"the server exited with code {code} and was restarted too often; "
                             "the guard stops"
@@ -159,13 +171,15 @@ class GuardProxy:
 
     def _too_large(self, direction: str, part: FramePart) -> None:
         """A piece of a frame past the limit: passed on only under ``observe``; its end
-        is told to the session."""
+        is told to the session, with the frame's first bytes (which may name its id)."""
+        head = self._heads.setdefault(direction, part.data[:_HEAD])
         if self.session.observe:
             target = self._client if direction == SERVER else self._server
             if target is not None:
                 target.write(part.data)
         if part.end:
-            self._write(self.session.too_large(direction, part.size, self.max_frame))
+            del self._heads[direction]
+            self._write(self.session.too_large(direction, part.size, self.max_frame, head))
 
     def _write(self, outs: Iterable[Out]) -> None:
         for out in outs:
@@ -183,9 +197,17 @@ class GuardProxy:
                     self._write(self.session.client(line.rstrip(b"\r\n")))
             if self._client.broken:
                 break
-        # the host hung up: the server answers what it was asked, then goes with its group
+        # the host hung up: the server answers what it was asked (the calls that waited
+        # for the tool list included), then goes with its group
+        deadline = time.monotonic() + self.session.guard.settings.list_timeout + 1
+        while not self._done.is_set():
+            with self._upstream:  # no answer of the server is being judged meanwhile
+                if self.session.settled or time.monotonic() > deadline:
+                    self._server = None  # nothing more goes to its stdin, closed below
+                    break
+            time.sleep(0.02)
         self._hung_up.set()
-        with self._turn:  # nothing more is written to its stdin, whose fd is closed
+        with self._turn:
             self._server = None
         child = self._child
         if child is not None:
