@@ -66,9 +66,9 @@ class ResultDecision:
 
 
 def map_strings(value: Any, change: Callable[[str], str], depth: int = _DEPTH) -> Any:
-    """A copy of ``value`` with ``change`` applied to every string in it (not to member
-    names), walked without recursion (containers deeper than ``depth`` are kept as they
-    are)."""
+    """A copy of ``value`` with ``change`` applied to every string in it, member names
+    included (a secret used as a name is hidden like a value), walked without recursion
+    (containers deeper than ``depth`` are kept as they are)."""
     if isinstance(value, str):
         return change(value)
     if not isinstance(value, dict | list):
@@ -88,7 +88,7 @@ def map_strings(value: Any, change: Callable[[str], str], depth: int = _DEPTH) -
             else:
                 new = item
             if isinstance(target, dict):
-                target[key] = new
+                target[change(key) if isinstance(key, str) else key] = new
             else:
                 target.append(new)
     return out
@@ -185,11 +185,14 @@ def judge_result(
     ctx = DocContext(call.source.file, call.source.line)
     result = read_result(message, ctx, session, call.call_id)
     call.result = result
-    if raw is not None and checks.settings.leaks and quiet(raw):
+    silent = raw is not None and quiet(raw)
+    if silent and checks.settings.leaks:
         checks = _without_leaks(checks)
     findings = list(result.load_findings) + list(checks.check(call, tool, checked))
     failed = result.is_error is True or says_failed(result)
-    decision = _decide(message, call, findings, failed, settings, version)
+    # the leak checks find secrets in values; one used as a member name is masked too
+    scan = checks.settings.leaks and not silent
+    decision = _decide(message, call, findings, failed, settings, version, scan=scan)
     if settings.observe:
         would = decision.action if decision.action != "pass" else None
         return ResultDecision("pass", findings, failed, would=would)
@@ -203,8 +206,11 @@ def _decide(
     failed: bool,
     settings: GuardSettings,
     version: str | None,
+    *,
+    scan: bool = False,
 ) -> ResultDecision:
-    """What enforcing makes of an answer with these findings."""
+    """What enforcing makes of an answer with these findings (``scan``: its strings are
+    searched for secrets even without a ``result.secret`` finding)."""
     request_id = message.get("id")
     name = call.tool or "the tool"
     replacing = [f for f in findings if f.code in _REPLACING and f.severity is Severity.ERROR]
@@ -235,7 +241,7 @@ def _decide(
             }
             action = "mask"
     labels: list[str] = []
-    if any(f.code == codes.RESULT_SECRET for f in findings):
+    if scan or any(f.code == codes.RESULT_SECRET for f in findings):
         for member in ("result", "error"):
             if member in answer:
                 changed, found = mask_secrets(answer[member])

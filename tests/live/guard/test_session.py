@@ -184,3 +184,23 @@ def test_a_secret_spelt_with_escapes_is_still_masked() -> None:
     )
     (delivered,) = decoded(session.server(raw))
     assert delivered[1]["result"]["content"][0]["text"].startswith("<redacted openai-api-key")
+
+
+def test_a_secret_used_as_a_member_name_is_masked_for_the_client_and_in_the_trace(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "trace.jsonl"
+    writer = TraceWriter(path, server="t", transport="stdio")
+    session = GuardSession(Guard(tools=[QUOTE]), writer=writer)
+    session.client(call(1, {"destination": "AMS"}))
+    secret = "sk-proj-" + "Qq1Ww2Ee3Rr4Tt5Yy6Uu7Ii8"
+    result = {
+        "content": [{"type": "text", "text": "keys"}],
+        "structuredContent": {"keys": {secret: "active"}},
+        "resultType": "complete",
+    }
+    (delivered,) = decoded(session.server(frame({"jsonrpc": "2.0", "id": 1, "result": result})))
+    writer.close()
+    (name,) = delivered[1]["result"]["structuredContent"]["keys"]
+    assert secret not in json.dumps(delivered) and name.startswith("<redacted openai-api-key")
+    assert secret not in path.read_text()
