@@ -12,8 +12,8 @@ from jsoncontract.cli.mcp.options import (
     EnvOpt,
     HeaderOpt,
     HostConfigOpt,
-    MaxFrameOpt,
     NameOpt,
+    ProxyOptions,
     ServerArg,
     ServerOptions,
     quiet_sdk_logs,
@@ -84,12 +84,7 @@ def guard_cli(
         help="How many times a stdio server that exits while the host is connected is "
         "started again (default 3).", min=0, show_default=False)] = None,
     context: ContextOpt = None,
-    listen: Annotated[str | None, typer.Option(
-        help="Guard a Streamable HTTP server: listen on HOST:PORT (port 0: any free port; "
-        "the URL is printed on stderr).", show_default=False)] = None,
-    upstream: Annotated[str | None, typer.Option(
-        help="With --listen: the server's endpoint URL.", show_default=False)] = None,
-    max_frame: MaxFrameOpt = 64,
+    proxy: ProxyOptions,
     header: HeaderOpt = None,
     env: EnvOpt = None,
     name: NameOpt = None,
@@ -111,15 +106,10 @@ def guard_cli(
     from jsoncontract.errors import UsageError
     from jsoncontract.live.server import safe_url
 
-    if (listen is None) != (upstream is None):
-        raise UsageError("an HTTP guard needs both --listen HOST:PORT and --upstream URL")
+    upstream = proxy.http_upstream(server)
     cfg = load_config(config, discover=not no_config)
     reach = ServerOptions(header=header, env=env, name=name, mcp_config=mcp_config)
-    if listen is not None and upstream is not None:
-        if server:
-            raise UsageError("--upstream names the server; give no SERVER with --listen")
-        if not upstream.startswith(("http://", "https://")):
-            raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
+    if upstream is not None:
         spec = reach.resolve([upstream], [], cfg)
     else:
         spec = reach.resolve(*split_server(server), cfg)
@@ -138,7 +128,7 @@ def guard_cli(
     from jsoncontract.live.guard.session import GuardSession
 
     try:
-        if listen is not None and upstream is not None:
+        if upstream is not None:
             from jsoncontract.live.guard.http import guard_http
 
             def ready(url: str) -> None:
@@ -146,12 +136,12 @@ def guard_cli(
                 sys.stderr.flush()
 
             quiet_sdk_logs()
-            return guard_http(guard, upstream, listen, writer=writer, say=note, on_ready=ready,
-                              headers=dict(spec.headers))
+            return guard_http(guard, upstream, str(proxy.listen), writer=writer, say=note,
+                              on_ready=ready, headers=dict(spec.headers))
         from jsoncontract.live.guard.stdio import guard_stdio
 
         session = GuardSession(guard, writer=writer, say=note)
-        return guard_stdio(spec, session, on_message=note, max_frame=max_frame * 2**20)
+        return guard_stdio(spec, session, on_message=note, max_frame=proxy.frame_bytes)
     finally:
         guard.close()
         if writer is not None:

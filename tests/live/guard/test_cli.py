@@ -18,7 +18,7 @@ from jsoncontract.live.guard.settings import GuardSettings, MissingKey, OnDrift,
     [
         (
             ["--listen", "127.0.0.1:0"],
-            "an HTTP guard needs both --listen HOST:PORT and --upstream URL",
+            "an HTTP proxy needs both --listen HOST:PORT and --upstream URL",
         ),
         (["--listen", "127.0.0.1:0", "--upstream", "ftp://x"], "is not an http(s):// URL"),
         (["--on-drift", "ignore", "--", "true"], "'ignore' is not one of"),
