@@ -434,7 +434,7 @@ def _signal_group(pgid: int, sig: int) -> bool:
 # -- Streamable HTTP --------------------------------------------------------------------------
 
 #: Headers that belong to one connection and are not forwarded.
-_HOP_BY_HOP: Final = frozenset(
+HOP_BY_HOP: Final = frozenset(
     {
         "connection",
         "keep-alive",
@@ -562,7 +562,7 @@ class HttpProxy:
             body = await request.body()
             if writer is not None and body.strip():
                 writer.frame(CLIENT, _decoded(body, request.headers))
-            headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
+            headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
                 upstream_request = client.build_request(
@@ -575,7 +575,7 @@ class HttpProxy:
                 return
             kind = response.headers.get("content-type", "")
             out_headers = {
-                k: v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP
+                k: v for k, v in response.headers.items() if k.lower() not in HOP_BY_HOP
             }
 
             async def stream() -> Any:
@@ -677,6 +677,7 @@ def record_http(
 
 __all__ = [
     "GRACE",
+    "HOP_BY_HOP",
     "MAX_FRAME",
     "FramePart",
     "FrameWriter",

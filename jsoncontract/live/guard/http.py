@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract.live.guard.session import OWN_ID, GuardSession, Out
-from jsoncontract.live.record import HttpProxy, parse_listen
+from jsoncontract.live.record import HOP_BY_HOP, HttpProxy, parse_listen
 from jsoncontract.live.trace import CLIENT
 
 if TYPE_CHECKING:
@@ -39,21 +39,10 @@ if TYPE_CHECKING:
     from jsoncontract.live.trace import TraceWriter
 
 _SESSION: Final = "mcp-session-id"
-_HOP_BY_HOP: Final = frozenset(
-    {
-        "connection",
-        "keep-alive",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-        "host",
-        "content-length",
-        "accept-encoding",
-    }
-)
+#: Headers not forwarded: the recorder's hop-by-hop ones, and the client's Accept-Encoding
+#: (the guard's HTTP client asks for the encodings it undoes, and the answers it passes on
+#: are decoded, so their Content-Encoding goes too).
+_HOP_BY_HOP: Final = HOP_BY_HOP | {"accept-encoding"}
 _ACCEPT: Final = "application/json, text/event-stream"
 #: 2026-07-28 headers that mirror one request's body.
 _METHOD: Final = "mcp-method"

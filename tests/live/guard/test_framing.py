@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.live.conftest import PYTHON
+from tests.live.guard.conftest import INIT
 
 pytestmark = pytest.mark.slow
 
@@ -47,16 +48,6 @@ for line in sys.stdin.buffer:
     out.flush()
 """
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"},
-    },
-}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 

@@ -13,6 +13,7 @@ from jsoncontract import Guard
 from jsoncontract.live.guard.gate import Action
 from jsoncontract.live.guard.settings import GuardSettings, MissingKey, OnBadResult, OnDrift
 from jsoncontract.live.guard.tools import closed_schema
+from tests.live.guard.conftest import RULES
 
 SHIP = {
     "name": "create_shipment",
@@ -42,15 +43,6 @@ QUOTE = {
     },
     "annotations": {"readOnlyHint": True},
 }
-RULES = """version = 1
-
-[[tools.create_shipment]]
-id = "max-quantity"
-rule = "self.quantity <= 100"
-fieldPath = "/quantity"
-message = "at most 100 units per shipment"
-hint = "split the order into shipments of 100 units or fewer"
-"""
 
 
 def call(

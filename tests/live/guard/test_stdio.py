@@ -19,21 +19,13 @@ import pytest
 
 from tests.conftest import REPO
 from tests.live.conftest import PYTHON, SERVERS, alive, wait_for, wait_gone
+from tests.live.guard.conftest import INIT, RULES
 
 pytestmark = pytest.mark.slow
 
 SHIPPING = SERVERS / "shipping.py"
 JSONCONTRACT = [PYTHON, "-m", "jsoncontract"]
 KEY = "sk-proj-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2"
-RULES = """version = 1
-
-[[tools.create_shipment]]
-id = "max-quantity"
-rule = "self.quantity <= 100"
-fieldPath = "/quantity"
-message = "at most 100 units per shipment"
-hint = "split the order into shipments of 100 units or fewer"
-"""
 
 
 def guarded(*options: str, server: list[str], stdin_copy: Path | None = None) -> list[str]:
@@ -321,17 +313,6 @@ def test_a_server_that_crashes_mid_call_is_answered_and_started_again(tmp_path: 
 
 
 # -- raw frames -------------------------------------------------------------------------------
-
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"},
-    },
-}
 
 
 def _raw(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[bytes], Path]:
