@@ -561,7 +561,7 @@ class HttpProxy:
                 return
             body = await request.body()
             if writer is not None and body.strip():
-                writer.frame(CLIENT, _decoded(body, request.headers))
+                writer.frame(CLIENT, decoded_body(body, request.headers))
             headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
@@ -574,9 +574,7 @@ class HttpProxy:
                 await Response(message, status_code=502)(scope, receive, send)
                 return
             kind = response.headers.get("content-type", "")
-            out_headers = {
-                k: v for k, v in response.headers.items() if k.lower() not in HOP_BY_HOP
-            }
+            out_headers = {k: v for k, v in response.headers.items() if k.lower() not in HOP_BY_HOP}
 
             async def stream() -> Any:
                 """The upstream body, each message recorded before the client gets it."""
@@ -596,7 +594,7 @@ class HttpProxy:
                 if collected:
                     assert writer is not None
                     # recorded as the message it is (a gzip answer unpacked), sent unchanged
-                    message = _decoded(bytes(collected), response.headers)
+                    message = decoded_body(bytes(collected), response.headers)
                     if message.strip():
                         writer.frame(SERVER, message)
                     yield bytes(collected)
@@ -608,7 +606,7 @@ class HttpProxy:
         return app
 
 
-def _decoded(body: bytes, headers: Any) -> bytes:
+def decoded_body(body: bytes, headers: Any) -> bytes:
     """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
     gzip or deflate (at most :data:`MAX_FRAME` bytes); as it is otherwise, or when it does
     not unpack (then the trace keeps its bytes, marked as such)."""
@@ -684,6 +682,7 @@ __all__ = [
     "HttpProxy",
     "Source",
     "StdioProxy",
+    "decoded_body",
     "end_after_exit",
     "exit_on_signal",
     "fd_lines",

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract.live.guard.session import OWN_ID, GuardSession, Out
-from jsoncontract.live.record import HOP_BY_HOP, HttpProxy, parse_listen
+from jsoncontract.live.record import HOP_BY_HOP, HttpProxy, decoded_body, parse_listen
 from jsoncontract.live.trace import CLIENT
 
 if TYPE_CHECKING:
@@ -229,9 +229,12 @@ class GuardHttpProxy(HttpProxy):
                 await Response(status_code=404)(scope, receive, send)
                 return
             session_id = request.headers.get(_SESSION)
-            body = await request.body()
+            raw = await request.body()
+            body = decoded_body(raw, request.headers)  # judged and sent on unpacked
             route = self._route(session_id, body)
             headers = forwarded(request, route if request.method == "POST" else None)
+            if body is not raw:
+                headers = [(k, v) for k, v in headers if k.lower() != "content-encoding"]
             if request.method != "POST" or not body.strip():
                 await passthrough(request, route, headers, body, scope, receive, send)
                 return

@@ -86,3 +86,49 @@ def test_the_guard_in_front_of_an_http_server(guard_url: tuple[str, Path, Path],
     assert any(
         line.get("event") == "tools" for line in map(json.loads, trace.read_text().splitlines())
     )
+
+
+def test_a_compressed_request_is_judged_unpacked(guard_url: tuple[str, Path, Path]) -> None:
+    """A body sent with Content-Encoding: gzip is judged as the message it carries, and
+    reaches the server unpacked when it passes."""
+    import gzip
+
+    import httpx2 as httpx
+
+    url, _trace, calls = guard_url
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "content-encoding": "gzip",
+        "mcp-protocol-version": "2025-06-18",
+    }
+
+    def post(request_id: int, arguments: dict[str, Any]) -> dict[str, Any]:
+        params = {"name": "quote", "arguments": arguments}
+        body = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+        response = httpx.post(url, content=gzip.compress(json.dumps(body).encode()),
+                              headers=headers, timeout=30)  # fmt: skip
+        answer = response.text
+        if "text/event-stream" in response.headers.get("content-type", ""):
+            answer = next(line[5:] for line in answer.splitlines() if line.startswith("data:"))
+        parsed: dict[str, Any] = json.loads(answer)
+        return parsed
+
+    init = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}},
+    }  # fmt: skip
+    response = httpx.post(url, content=gzip.compress(json.dumps(init).encode()), headers=headers)
+    session = response.headers.get("mcp-session-id")
+    if session:
+        headers["mcp-session-id"] = session
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    httpx.post(url, content=gzip.compress(json.dumps(initialized).encode()), headers=headers)
+    refused = post(2, {"destination": "MARS", "weight_kg": 1})
+    assert refused["error"]["code"] == -32602  # 2025-06-18: Invalid params
+    assert refused["error"]["data"]["findings"][0]["path"] == "/destination"
+    passed = post(3, {"destination": "AMS", "weight_kg": 1})
+    assert passed["result"]["isError"] is False
+    received = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [c["arguments"]["destination"] for c in received] == ["AMS"]
