@@ -31,7 +31,13 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract.live.guard.session import OWN_ID, GuardSession, Out
-from jsoncontract.live.record import HOP_BY_HOP, HttpProxy, decoded_body, parse_listen
+from jsoncontract.live.record import (
+    HOP_BY_HOP,
+    HttpProxy,
+    SseEvents,
+    decoded_body,
+    parse_listen,
+)
 from jsoncontract.live.trace import CLIENT
 
 if TYPE_CHECKING:
@@ -286,14 +292,13 @@ class GuardHttpProxy(HttpProxy):
             async def stream() -> AsyncIterator[bytes]:
                 try:
                     if "text/event-stream" in kind:
-                        pending = b""
+                        events = SseEvents()
                         async for chunk in response.aiter_bytes():
-                            pending += chunk.replace(b"\r\n", b"\n")
-                            while b"\n\n" in pending:
-                                event, pending = pending.split(b"\n\n", 1)
+                            for event in events.feed(chunk):
                                 yield await relay_event(route, event)
-                        if pending.strip():
-                            yield await relay_event(route, pending)
+                        rest = events.end()
+                        if rest.strip():
+                            yield await relay_event(route, rest)
                         return
                     whole = await response.aread()
                     if "json" not in kind or not whole.strip():
