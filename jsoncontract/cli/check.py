@@ -28,10 +28,9 @@ if TYPE_CHECKING:
 
     from jsoncontract.baseline import Baseline
     from jsoncontract.capture.reader import CaptureReader
-    from jsoncontract.model import CallResult, PassedCall, Summary, ToolContract
+    from jsoncontract.model import CallResult, PassedCall, Summary
     from jsoncontract.pipeline.settings import CheckSettings
     from jsoncontract.reporters.progress import CallProgress
-    from jsoncontract.settings import Config
 
     CheckFormat = str
     DialectChoice = str
@@ -137,11 +136,11 @@ def check_cli(
     from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.parallel import default_jobs
     from jsoncontract.pipeline.result import ResultChecks
-    from jsoncontract.pipeline.settings import check_settings
+    from jsoncontract.pipeline.settings import check_settings, trace_tools
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
-    embedded = _embedded_tools(captures, tools, cfg, spark)
+    embedded = trace_tools(cfg, captures=captures, tools=tools, spark=spark)
     settings = check_settings(
         cfg,
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
@@ -184,34 +183,6 @@ def check_cli(
     note_skipped(reader.skipped, "capture")
     # findings a baseline holds do not count toward the exit code
     return exit_code(summary.worst(new=True), settings.report.fail_on)
-
-
-def _embedded_tools(
-    captures: list[str] | None, tools: list[Path] | None, cfg: Config, spark: str | None
-) -> list[ToolContract]:
-    """The tools a trace of ``mcp guard`` carries, when neither ``--tools`` nor the config
-    names any (empty otherwise, or when no capture carries them)."""
-    if tools or cfg.get("tools") or not captures:
-        return []
-    from jsoncontract.capture.mcp_trace import embedded_tools
-
-    found = embedded_tools(captures, exclude=tuple(cfg.get("exclude", ()) or ()))
-    if not found:
-        return []
-    if spark is not None:
-        from jsoncontract.errors import UsageError
-
-        raise UsageError(
-            "check --spark reads the tools from files: name them with --tools (the trace's "
-            "own tool list is read by a local check)"
-        )
-    import orjson
-
-    from jsoncontract.model import Dialect
-    from jsoncontract.tools.loader import load_tool_file
-
-    label = f"{captures[0]} (the tools the guard enforced)"
-    return load_tool_file(label, data=orjson.dumps({"tools": found}), dialect=Dialect.MCP)
 
 
 def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
