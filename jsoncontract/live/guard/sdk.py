@@ -14,7 +14,7 @@ here), and an undeclared property is still there to refuse:
 
     app = MCPServer("orders")
     guard = Guard(rules=["rules.toml"])
-    app._lowlevel_server.middleware.append(guard_middleware(guard, app))
+    app.middleware.append(guard_middleware(guard, app))
 
 Each ``tools/call`` gets the :class:`~jsoncontract.live.guard.gate.Guard`'s verdict: a call
 that may go on reaches the tool function, and its result goes through the result stage; any

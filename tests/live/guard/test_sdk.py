@@ -33,7 +33,7 @@ def _server(guard: Guard) -> tuple[Any, list[dict[str, Any]]]:
         seen.append({"order_id": order_id, "quantity": quantity})
         return f"SHP-{len(seen):04d} key sk-proj-Pp1Oo2Ii3Uu4Yy5Tt6Rr7Ee8"
 
-    app._lowlevel_server.middleware.append(guard_middleware(guard, app))
+    app.middleware.append(guard_middleware(guard, app))
     return app, seen
 
 
