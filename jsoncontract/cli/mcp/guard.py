@@ -137,7 +137,8 @@ def guard_cli(
 
             quiet_sdk_logs()
             return guard_http(guard, upstream, str(proxy.listen), writer=writer, say=note,
-                              on_ready=ready, headers=dict(spec.headers))
+                              on_ready=ready, headers=dict(spec.headers),
+                              max_frame=proxy.frame_bytes)
         from jsoncontract.live.guard.stdio import guard_stdio
 
         session = GuardSession(guard, writer=writer, say=note)

@@ -213,8 +213,9 @@ MaxFrameOpt = Annotated[
         "--max-frame",
         min=1,
         metavar="MB",
-        help="The longest frame held whole, in MB (stdio): a longer one is recorded as "
-        "too_large and passed on as it comes (by mcp guard only with --observe).",
+        help="The longest frame held whole, in MB: a longer one is recorded as too_large "
+        "and passed on as it comes (stdio); mcp guard keeps it away unless --observe (and "
+        "refuses an HTTP request body past it with 413).",
     ),
 ]
 

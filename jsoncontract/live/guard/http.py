@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -33,6 +34,7 @@ import orjson
 from jsoncontract.live.guard.session import OWN_ID, GuardSession, Out
 from jsoncontract.live.record import (
     HOP_BY_HOP,
+    MAX_FRAME,
     HttpProxy,
     SseEvents,
     decoded_body,
@@ -45,6 +47,8 @@ if TYPE_CHECKING:
     from jsoncontract.live.trace import TraceWriter
 
 _SESSION: Final = "mcp-session-id"
+#: How much of a body past the limit is kept to find its id.
+_HEAD: Final = 512
 #: Headers not forwarded: the recorder's hop-by-hop ones, and the client's Accept-Encoding
 #: (the guard's HTTP client asks for the encodings it undoes, and the answers it passes on
 #: are decoded, so their Content-Encoding goes too).
@@ -66,6 +70,16 @@ def _id_of(data: bytes) -> Any:
 
 def _key(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
+
+
+@dataclass(slots=True)
+class _Over:
+    """A request body past the limit: the chunks read, the rest of its stream, its size so
+    far."""
+
+    held: list[bytes]
+    rest: AsyncIterator[bytes]
+    size: int
 
 
 class _Route:
@@ -90,6 +104,7 @@ class GuardHttpProxy(HttpProxy):
         say: told of what the user should know.
         on_ready: told the local URL once the proxy listens.
         headers: headers sent upstream with every request (credentials from the config).
+        max_frame: the longest request body held whole to be judged (bytes).
     """
 
     def __init__(
@@ -103,9 +118,11 @@ class GuardHttpProxy(HttpProxy):
         say: Callable[[str], None] | None = None,
         on_ready: Callable[[str], None] | None = None,
         headers: dict[str, str] | None = None,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         super().__init__(upstream, listen, trace=None, label=label, on_ready=on_ready)
         self.guard = guard
+        self.max_frame = max_frame
         self.writer = writer
         self.say = say
         self.extra = dict(headers or {})
@@ -235,7 +252,10 @@ class GuardHttpProxy(HttpProxy):
                 await Response(status_code=404)(scope, receive, send)
                 return
             session_id = request.headers.get(_SESSION)
-            raw = await request.body()
+            raw, over = await bounded(request)
+            if over is not None:
+                await too_large(request, self._route(session_id, b""), over, scope, receive, send)
+                return
             body = decoded_body(raw, request.headers)  # judged and sent on unpacked
             route = self._route(session_id, body)
             headers = forwarded(request, route if request.method == "POST" else None)
@@ -262,11 +282,51 @@ class GuardHttpProxy(HttpProxy):
                 return
             await passthrough(request, route, headers, found.data, scope, receive, send)
 
+        async def bounded(request: Request) -> tuple[bytes, _Over | None]:
+            """The request's body, when it is at most ``max_frame`` bytes; past that, what
+            was read of it and the rest of its stream."""
+            held: list[bytes] = []
+            size = 0
+            stream = request.stream()
+            async for chunk in stream:
+                held.append(chunk)
+                size += len(chunk)
+                if size > self.max_frame:
+                    return b"", _Over(held, stream, size)
+            return b"".join(held), None
+
+        async def too_large(
+            request: Request, route: _Route, over: _Over, scope: Any, receive: Any, send: Any
+        ) -> None:
+            """A body past ``max_frame``: never held whole, so never judged. Refused with
+            413 and a JSON-RPC error (``-32600``); under ``observe``, streamed on as it comes."""
+            head = b"".join(over.held[:8])[:_HEAD]
+            if route.session.observe:
+
+                async def content() -> AsyncIterator[bytes]:
+                    for chunk in over.held:
+                        yield chunk
+                    async for chunk in over.rest:
+                        over.size += len(chunk)
+                        yield chunk
+
+                headers = forwarded(request, None)
+                await passthrough(request, route, headers, content(), scope, receive, send)
+                route.session.too_large(CLIENT, over.size, self.max_frame, head)
+                return
+            async for chunk in over.rest:  # read to its end (to say its size), held nowhere
+                over.size += len(chunk)
+            outs = route.session.too_large(CLIENT, over.size, self.max_frame, head)
+            answer = outs[0].data if outs else b""
+            await Response(answer, status_code=413, media_type="application/json")(
+                scope, receive, send
+            )
+
         async def passthrough(
             request: Request,
             route: _Route,
             headers: list[tuple[str, str]],
-            body: bytes,
+            body: bytes | AsyncIterator[bytes],
             scope: Any,
             receive: Any,
             send: Any,
@@ -359,6 +419,7 @@ def guard_http(
     say: Callable[[str], None] | None = None,
     on_ready: Callable[[str], None] | None = None,
     headers: dict[str, str] | None = None,
+    max_frame: int = MAX_FRAME,
 ) -> int:
     """Run the Streamable HTTP guard until interrupted (see :class:`GuardHttpProxy`)."""
     from jsoncontract.live.server import safe_url
@@ -372,6 +433,7 @@ def guard_http(
         say=say,
         on_ready=on_ready,
         headers=headers,
+        max_frame=max_frame,
     ).run()
 
 

@@ -25,15 +25,19 @@ KEY = "sk-proj-" + "Hh1Jj2Kk3Ll4Zz5Xx6Cc7Vv8"
 
 @pytest.fixture
 def guard_url(
-    http_server: Callable[..., str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    http_server: Callable[..., str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
 ) -> Iterator[tuple[str, Path, Path]]:
-    """The guard's URL in front of the shipping server over HTTP; its trace, the server's
-    call log."""
+    """The guard's URL in front of the shipping server over HTTP (with the options a test
+    gives as the fixture's parameter); its trace, the server's call log."""
     monkeypatch.setenv("SHIPPING_API_KEY", KEY)
     calls, trace = tmp_path / "calls.jsonl", tmp_path / "trace.jsonl"
     upstream = http_server(SERVERS / "shipping.py", "--call-log", str(calls))
+    options: list[str] = list(getattr(request, "param", ()))
     process = subprocess.Popen(
-        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace),
+        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace), *options,
          "--listen", "127.0.0.1:0", "--upstream", upstream],
         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=REPO,
     )  # fmt: skip
@@ -132,3 +136,56 @@ def test_a_compressed_request_is_judged_unpacked(guard_url: tuple[str, Path, Pat
     assert passed["result"]["isError"] is False
     received = [json.loads(line) for line in calls.read_text().splitlines()]
     assert [c["arguments"]["destination"] for c in received] == ["AMS"]
+
+
+@pytest.mark.parametrize("guard_url", [("--max-frame", "1")], indirect=True)
+def test_a_body_over_the_limit_is_refused_and_never_reaches_the_server(
+    guard_url: tuple[str, Path, Path],
+) -> None:
+    import httpx2 as httpx
+
+    url, trace, calls = guard_url
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    params = {"name": "quote", "arguments": {"destination": "AMS", "pad": "y" * (2 << 20)}}
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}
+    response = httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=30)
+    assert response.status_code == 413
+    answer = response.json()
+    assert (answer["id"], answer["error"]["code"]) == (9, -32600)
+    assert not calls.exists() or not calls.read_text()
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert (large["from"], large["guard"]["decision"]) == ("client", "drop")
+    assert large["bytes"] == len(json.dumps(body))
+
+
+@pytest.mark.parametrize("guard_url", [("--max-frame", "1", "--observe")], indirect=True)
+def test_under_observe_a_body_over_the_limit_is_streamed_on(
+    guard_url: tuple[str, Path, Path],
+) -> None:
+    import httpx2 as httpx
+
+    url, trace, calls = guard_url
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+    }
+    init = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}},
+    }  # fmt: skip
+    started = httpx.post(url, content=json.dumps(init).encode(), headers=headers, timeout=30)
+    headers["mcp-session-id"] = started.headers["mcp-session-id"]
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    httpx.post(url, content=json.dumps(initialized).encode(), headers=headers, timeout=30)
+    params = {"name": "quote", "arguments": {"destination": "AMS", "pad": "y" * (2 << 20)}}
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}
+    response = httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=30)
+    assert response.status_code == 200, response.text[:500]
+    assert '\\"eur\\": 12.5' in response.text  # the server's answer
+    assert [c["tool"] for c in map(json.loads, calls.read_text().splitlines())] == ["quote"]
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert (large["bytes"], large["guard"]["decision"]) == (len(json.dumps(body)), "pass")
