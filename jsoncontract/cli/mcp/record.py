@@ -56,9 +56,6 @@ def record_cli(
         raise UsageError("name the trace with -o TRACE.jsonl (or give --inject rules to only "
                          "inject faults)")
     if upstream is not None:
-        if injector.active:
-            raise UsageError("--inject works on stdio servers (and replay); the HTTP proxy "
-                             "records only")
         from jsoncontract.live.record import record_http
         from jsoncontract.live.server import safe_url
 
@@ -68,7 +65,7 @@ def record_cli(
 
         quiet_sdk_logs()
         return record_http(upstream, str(proxy.listen), trace=output,
-                           label=safe_url(upstream), on_ready=ready)
+                           label=safe_url(upstream), on_ready=ready, injector=injector)
     cfg = load_config(config, discover=not no_config)
     reach = ServerOptions(env=env, name=name, mcp_config=mcp_config)
     spec = reach.resolve(*split_server(server), cfg)
