@@ -10,10 +10,10 @@ through the library (``iter_check``), the peak RSS of the CLI run, and the cold 
 
 from __future__ import annotations
 
-import argparse
 import time
 
 from _common import (
+    BenchParser,
     cli,
     make_catalog,
     median_time,
@@ -25,7 +25,7 @@ from _common import (
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--tools", type=int, default=120)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")

@@ -21,14 +21,13 @@ result stage and the checks over a run add is measured by ``bench_results.py``.
 
 from __future__ import annotations
 
-import argparse
 import random
 import resource
 from pathlib import Path
 from typing import Any
 
 import orjson
-from _common import make_arguments, make_catalog, out_dir, write_tools
+from _common import BenchParser, make_arguments, make_catalog, out_dir, write_tools
 
 
 def _call(rng: random.Random, tool: dict[str, Any], call_id: str) -> dict[str, Any]:
@@ -109,7 +108,7 @@ def cpu() -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--conversations", type=int, default=5_000)
     parser.add_argument("--turns", type=int, default=3, help="tool turns per conversation")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (best)")

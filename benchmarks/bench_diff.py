@@ -11,7 +11,6 @@ reference, and the cold start of ``jsoncontract diff --help``.
 
 from __future__ import annotations
 
-import argparse
 import random
 import resource
 import time
@@ -20,6 +19,7 @@ from typing import Any
 
 import orjson
 from _common import (
+    BenchParser,
     _event,
     cli,
     make_arguments,
@@ -136,7 +136,7 @@ def timed(command: list[str]) -> tuple[float, float, int, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=10_000)
     parser.add_argument("--tools", type=int, default=120)
     parser.add_argument("--size", type=int, default=1_000_000, help="bytes per large document")

@@ -10,7 +10,6 @@ python-jsonschema for comparison.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import resource
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import make_catalog, write_tools
+from _common import BenchParser, make_catalog, write_tools
 
 WORDS = ["order", "invoice", "customer", "ticket", "shipment", "refund", "report", "user"]
 VERBS = ["get", "list", "search", "create", "update", "delete", "send", "cancel"]
@@ -197,7 +196,7 @@ def _child_cpu(command: list[str], repeat: int) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = BenchParser(__doc__)
     parser.add_argument("--tools", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()

@@ -15,7 +15,6 @@ tools that answer at once, once with tools that take ``--latency`` ms (a backend
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -23,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import IO
+
+from _common import BenchParser
 
 REPO = Path(__file__).resolve().parent.parent
 ECHO = (
@@ -119,7 +120,7 @@ def probe_time(tools: int, concurrency: int, latency: float) -> dict[str, float]
 
 def main() -> None:
     """Print the figures."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = BenchParser(__doc__)
     parser.add_argument("--frames", type=int, default=2000)
     parser.add_argument("--tools", type=int, default=20)
     parser.add_argument("--latency", type=float, default=50.0, help="ms per call, second run")

@@ -14,7 +14,6 @@ Figures (each a child process's peak RSS and CPU time, from ``wait4``):
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import os
 import statistics
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 
 import orjson
-from _common import COMMAND_ENV, cli, make_catalog, out_dir, write_tools, write_trace
+from _common import COMMAND_ENV, BenchParser, cli, make_catalog, out_dir, write_tools, write_trace
 
 
 def run(args: list[str]) -> tuple[float, float, int]:
@@ -63,7 +62,7 @@ def write_keys(path: Path, calls: int) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=1, help="plain/gzip alternations")

@@ -65,7 +65,7 @@ from typing import Any
 
 import orjson
 from _bfcl import BFCL_VERSION, SHAPES, Plan, Workload, bfcl_wheel, build_workload
-from _common import COMMAND_ENV, cli, out_dir
+from _common import COMMAND_ENV, BenchParser, cli, out_dir
 
 PEER_PACKAGE = "@sourcemeta/jsonschema"
 PEER_VERSION = "16.11.0"
@@ -541,12 +541,11 @@ def _short(file: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, one round (for tests)")
+    parser = BenchParser(__doc__)  # --quick: small sizes, one round (for tests)
     parser.add_argument("--calls", type=int, help=f"calls in the trace (default {FULL.calls:,})")
     parser.add_argument("--rounds", type=int, help=f"alternating rounds (default {FULL.rounds})")
     parser.add_argument("--shapes", nargs="+", choices=SHAPES, default=list(SHAPES))
-    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--seed", type=int, default=21, quick=21)
     parser.add_argument("--invalid", type=float, default=0.1, help="share of damaged calls")
     parser.add_argument("--bfcl-version", default=BFCL_VERSION)
     parser.add_argument("--wheel", type=Path, help="a bfcl-eval wheel to read (no download)")
@@ -559,7 +558,7 @@ def main() -> None:
         choices=[*SHAPES, "body"],
         help="profile check --jobs 1 on these shapes instead of comparing",
     )
-    parser.add_argument("--top", type=int, default=30, help="functions a profile lists")
+    parser.add_argument("--top", type=int, default=30, quick=30, help="functions a profile lists")
     parser.add_argument("--bare-loop", choices=[*SHAPES, "body"], help=argparse.SUPPRESS)
     parser.add_argument("--tools", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("trace", nargs="?", type=Path, help=argparse.SUPPRESS)

@@ -18,15 +18,14 @@ the checks over the run run).
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import make_catalog, out_dir, write_tools
+from _common import BenchParser, make_catalog, out_dir, write_tools
 from bench_conversation import cpu, write_captures
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--conversations", type=int, default=5_000)
     parser.add_argument("--turns", type=int, default=3, help="tool turns per conversation")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (best)")

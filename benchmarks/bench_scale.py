@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from _common import COMMAND_ENV, cli, make_catalog, out_dir, write_tools, write_trace
+from _common import COMMAND_ENV, BenchParser, cli, make_catalog, out_dir, write_tools, write_trace
 
 
 def bare_loop(trace: Path, catalog: list[dict[str, Any]]) -> tuple[float, float, int]:
@@ -74,7 +74,7 @@ def run_check(args: list[str]) -> tuple[float, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--tools", type=int, default=120)
     parser.add_argument("--rounds", type=int, default=1, help="alternating rounds (median)")

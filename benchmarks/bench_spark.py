@@ -9,15 +9,14 @@ summary, session start-up excluded) and whether its summary is the local run's.
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
-from _common import make_catalog, out_dir, write_tools, write_trace
+from _common import BenchParser, make_catalog, out_dir, write_tools, write_trace
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=100_000)
     parser.add_argument("--master", default="local[2]")
     options = parser.parse_args()

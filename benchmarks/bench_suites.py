@@ -13,7 +13,6 @@ choice of a hand-written generator.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import random
@@ -23,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from _common import BenchParser
 
 WORDS = ["order", "customer", "invoice", "shipment", "ticket", "account", "user", "file", "event"]
 FORMATS = ["date", "date-time", "email", "uuid", "uri"]
@@ -260,7 +261,7 @@ def _declared(schema: Any) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = BenchParser(__doc__)
     parser.add_argument("--tools", type=int, default=2000, help="catalog size (default 2000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs; the best is shown")
     parser.add_argument(

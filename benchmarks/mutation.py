@@ -7,7 +7,9 @@ fast lane (``pipeline/fast.py``), the result stage (``pipeline/result.py``) and 
 (``redact.py``, ``scrub.py``), each mutant checked by the tests of those modules (the
 generative differential test is left out: it would check every mutant for minutes). Prints
 the kill rate per module and overall: mutants killed (or stopped by a timeout) over all
-mutants, a mutant no selected test runs counting as a survivor; writes the survivors to
+mutants, a mutant no selected test runs counting as a survivor. A survivor that
+:data:`EQUIVALENT` names (a change no behaviour can show, with the reason) is counted apart,
+neither killed nor survived. Writes each other survivor, with its change, to
 ``mutation-survivors.txt`` in the working directory.
 
     python benchmarks/mutation.py                 # every module (about an hour on 2 cores)
@@ -75,6 +77,12 @@ MODULES = {
 }
 
 
+#: Survivors that are equivalent mutants: no input can tell them from the code. Each is
+#: named by its module, its function (as mutmut names it, without the mutant's number) and
+#: the changed line before and after (stripped), with the reason it cannot be observed.
+EQUIVALENT: dict[tuple[str, str, str, str], str] = {}
+
+
 def _copy_tree(target: Path) -> None:
     """The committed tree (HEAD) into ``target``."""
     archive = subprocess.run(
@@ -114,26 +122,48 @@ def _config(target: Path, files: list[str], tests: list[str]) -> None:
     (target / "setup.cfg").write_text("\n".join(lines) + "\n")
 
 
-def _statuses(target: Path) -> Counter[str]:
-    """Each mutant's status, from mutmut's own results."""
-    done = subprocess.run(
-        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+def _mutmut(target: Path, *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, "-m", "mutmut", *args],
         cwd=target,
         capture_output=True,
         text=True,
         check=False,
-    )
+    ).stdout
+
+
+def _change(diff: str) -> tuple[str, str]:
+    """The lines a mutant's diff removes and adds, each stripped and joined."""
+    lines = [line for line in diff.splitlines() if not line.startswith(("---", "+++"))]
+    before = " ".join(line[1:].strip() for line in lines if line.startswith("-"))
+    after = " ".join(line[1:].strip() for line in lines if line.startswith("+"))
+    return before, after
+
+
+def _equivalent(name: str, diff: str) -> str | None:
+    """The reason a survivor is an equivalent mutant, or ``None``."""
+    module, _, function = name.rpartition("__mutmut_")[0].rpartition(".")
+    return EQUIVALENT.get((module, function, *_change(diff)))
+
+
+def _statuses(target: Path) -> Counter[str]:
+    """Each mutant's status, from mutmut's own results (a survivor named in
+    :data:`EQUIVALENT` as ``equivalent``)."""
     counts: Counter[str] = Counter()
     survivors = []
-    for line in done.stdout.splitlines():
+    for line in _mutmut(target, "results", "--all", "true").splitlines():
         name, _, status = line.strip().rpartition(": ")
         if not name:
             continue
-        counts[status] += 1
         if status in ("survived", "no tests"):
-            survivors.append(name)
+            diff = _mutmut(target, "show", name)
+            if _equivalent(name, diff) is not None:
+                status = "equivalent"
+            else:
+                survivors.append(f"{name}: {status}\n{diff}\n")
+        counts[status] += 1
     with Path("mutation-survivors.txt").open("a") as out:
-        out.writelines(f"{name}\n" for name in survivors)
+        out.writelines(survivors)
     return counts
 
 
@@ -164,11 +194,17 @@ def main() -> int:
         run = sum(counts[s] for s in ("killed", "timeout", "survived", "no tests"))
         report[module] = {**counts, "kill_rate": round(killed / run, 3) if run else None}
         totals.update(counts)
-        print(f"{module}: {killed} of {run} mutants killed ({killed / max(run, 1):.0%})")
+        print(
+            f"{module}: {killed} of {run} mutants killed ({killed / max(run, 1):.1%}), "
+            f"{counts['equivalent']} equivalent left out"
+        )
     killed = totals["killed"] + totals["timeout"]
     run = sum(totals[s] for s in ("killed", "timeout", "survived", "no tests"))
     print(json.dumps(report, indent=2))
-    print(f"overall: {killed} of {run} killed ({killed / max(run, 1):.1%})")
+    print(
+        f"overall: {killed} of {run} killed ({killed / max(run, 1):.1%}), "
+        f"{totals['equivalent']} equivalent left out"
+    )
     return 0
 
 

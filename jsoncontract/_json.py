@@ -507,7 +507,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
             codes.PARSE_CODE_FENCE,
             "the JSON is wrapped in a markdown code fence",
             "strip the ``` fence before parsing, and tell the model to return bare JSON",
-            inner if _parses(inner) else None,
+            inner if is_document(inner) else None,
         )
     stripped = text.strip()
     if stripped[0] not in "{[" or msg == "unexpected content after document":
@@ -548,7 +548,7 @@ def diagnose(data: str | bytes) -> Diagnosis:
             codes.PARSE_TRAILING_COMMA,
             "a comma comes right before a closing bracket",
             "remove the trailing comma",
-            repaired if _parses(repaired) else None,
+            repaired if is_document(repaired) else None,
         )
     char = text[pos] if pos < len(text) else ""
     if char == "'":
@@ -595,9 +595,11 @@ def diagnose(data: str | bytes) -> Diagnosis:
     return found(codes.PARSE_INVALID_JSON, msg, "send one well-formed JSON document")
 
 
-def _parses(text: str) -> bool:
+def is_document(data: str | bytes) -> bool:
+    """Whether ``data`` is one JSON document as orjson reads it (a capture file that is not
+    lines, a body that can be spliced into a trace line, a repair that worked)."""
     try:
-        orjson.loads(text)
+        orjson.loads(data)
     except orjson.JSONDecodeError:
         return False
     return True
@@ -610,7 +612,7 @@ def _embedded_json(text: str) -> str | None:
         end = text.rfind(closer)
         if start != -1 and end > start:
             candidate = text[start : end + 1]
-            if _parses(candidate):
+            if is_document(candidate):
                 return candidate
     return None
 
@@ -716,7 +718,7 @@ def _escape_controls(text: str) -> str | None:
             in_string = True
         out.append(char)
     repaired = "".join(out)
-    return repaired if _parses(repaired) else None
+    return repaired if is_document(repaired) else None
 
 
 def _strip_comments(text: str) -> str | None:
@@ -748,7 +750,7 @@ def _strip_comments(text: str) -> str | None:
             out.append(char)
         i += 1
     repaired = "".join(out)
-    return repaired if _parses(repaired) else None
+    return repaired if is_document(repaired) else None
 
 
 def json_type(value: Any) -> str:

@@ -31,17 +31,14 @@ root-relative paths and fingerprints, and work from anywhere in the project).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from jsoncontract import codes
 from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import BaselineState, Finding, Severity, Source
-
-if TYPE_CHECKING:
-    from jsoncontract.model import CallResult
 
 #: The commands that take a baseline.
 COMMANDS: Final = ("check", "lint", "test")
@@ -114,14 +111,6 @@ class Baseline:
         return BaselineMatcher(self)
 
     # -- each command's results ------------------------------------------------------------
-
-    def mark_results(self, results: Iterable[CallResult]) -> Iterator[CallResult]:
-        """``check`` results as they stream, their findings marked."""
-        matcher = self.matcher()
-        for result in results:
-            if result.findings:
-                result.findings = matcher.mark(result.findings)
-            yield result
 
 
 class BaselineMatcher:

@@ -596,13 +596,14 @@ def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
     standard input are read as the plain file they hold (standard input is told by its
     content); the output is compressed as its name says (``.gz``, ``.zst``)."""
     from jsoncontract._files import STDIN, plain_suffix, read_bytes
+    from jsoncontract._json import is_document
 
     name = str(path)
     result = FileResult(name, None if target is None else str(target))
     suffix = plain_suffix(name)
     if suffix in _LINES or suffix == ".sse" or name == STDIN:
         lines = list(_whole_lines(path)) if name == STDIN else None
-        if lines is not None and _one_document(b"".join(raw for _, raw in lines)):
+        if lines is not None and is_document(b"".join(raw for _, raw in lines)):
             text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")
             return _redact_document(text, target, key, check, result)
 
@@ -643,17 +644,6 @@ def _redact_document(
         with _written(target) as out:
             out.write(new.encode("utf-8", "surrogateescape"))
     return result
-
-
-def _one_document(data: bytes) -> bool:
-    """Whether ``data`` is one JSON document (else lines, or text)."""
-    import orjson
-
-    try:
-        orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 @contextmanager

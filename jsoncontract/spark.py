@@ -1,5 +1,5 @@
 """``check`` on Apache Spark, for traces that outgrow one machine (the ``spark`` extra:
-``pip install -e '.[spark]'`` in a clone of jsoncontract).
+``pip install '.[spark]'`` in a clone of jsoncontract).
 
     >>> from jsoncontract import spark  # doctest: +SKIP
     >>> lines = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
@@ -87,8 +87,8 @@ def _spark() -> Any:
         import pyspark
     except ImportError:
         raise UsageError(
-            "Apache Spark support needs pyspark 4.0: install the spark extra "
-            "(pip install -e '.[spark]' in a clone of jsoncontract)"
+            "--spark needs the spark extra (pyspark 4.0, on Java 17): "
+            "pip install '.[spark]' in a clone of jsoncontract"
         ) from None
     return pyspark
 

@@ -48,6 +48,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that compare with a golden file are marked ``golden`` (run from a deep
+    checkout by ``tests/test_checkout_path.py``). The ``long`` tests run first, then the
+    ``slow`` ones, so that the parallel workers do not end waiting for one long test that
+    started last."""
+    for item in items:
+        if "golden" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.golden)
+    items.sort(
+        key=lambda item: (not item.get_closest_marker("long"), not item.get_closest_marker("slow"))
+    )
+
+
 @dataclass
 class CliResult:
     code: int

@@ -188,10 +188,10 @@ def test_an_unknown_code_names_the_closest(run_cli: Run) -> None:
     assert "unknown rule 'JC200'" in run_cli("rules", "JC200").stderr
 
 
-def test_the_readme_lists_every_code_of_check() -> None:
-    readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("### Finding codes") :]
+def test_the_reports_page_lists_every_code_of_check() -> None:
+    page = (REPO / "docs" / "reports.md").read_text()
+    section = page[page.index("### Finding codes") :]
     checked = [*CATALOG.of(codes.ENVELOPE), *CATALOG.of(codes.PARSE), *CATALOG.of(codes.SESSION)]
     for code in [*(entry.code for entry in checked), codes.RESULT_MALFORMED]:
         assert f"`{code}`" in section, code
-    assert "docs/codes.md" in section
+    assert "(codes.md)" in section

@@ -188,9 +188,9 @@ def test_pattern_work_is_linear_on_hostile_text() -> None:
         "eyJ" + "a" * 100_000 + ".eyJ" + "b" * 100_000,
     ]
     for text in hostile:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU: what load on a shared machine disturbs least
         masked(text)
-        assert time.perf_counter() - start < 1.0, text[:20]
+        assert time.process_time() - start < 1.0, text[:20]
 
 
 def test_every_match_holds_a_marker_of_its_pattern() -> None:

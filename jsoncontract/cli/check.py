@@ -189,8 +189,8 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     assert settings.spark is not None
     business = settings.business
     config = business.config.path
+    running = spark.active_session()  # the spark extra is there
     files = spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark
-    running = spark.active_session()
     session = spark.session(settings.spark)
     try:
         lines = spark.read_captures(session, files)

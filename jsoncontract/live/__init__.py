@@ -1,6 +1,6 @@
 """Live MCP servers: list, lint, pin, probe and test them; record, replay and break traffic.
 
-The client side is the official MCP SDK (``pip install 'jsoncontract[mcp]'``), imported
+The client side is the official MCP SDK (the ``mcp`` extra), imported
 only when a server is contacted. Nothing here prints or exits: functions return reports,
 and raise :class:`~jsoncontract.errors.ServerError` when a server cannot be started,
 reached or spoken to. The public API is imported lazily:

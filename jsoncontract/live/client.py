@@ -74,8 +74,8 @@ _LEADING_ID: Final = re.compile(
 )
 
 SDK_MISSING: Final = (
-    "jsoncontract mcp needs the official MCP SDK, which is not installed: "
-    "pip install 'jsoncontract[mcp]'"
+    "the mcp commands need the mcp extra (the official MCP SDK): "
+    "pip install '.[mcp]' in a clone of jsoncontract"
 )
 
 

@@ -40,6 +40,7 @@ from typing import IO, Any, Final
 
 import orjson
 
+from jsoncontract._json import is_document
 from jsoncontract.errors import InputError
 
 TRACE_KEY: Final = "trace"
@@ -53,15 +54,6 @@ SERVER: Final = "server"
 def now_iso() -> str:
     """The current UTC time, ISO 8601 with microseconds."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def is_json(data: bytes) -> bool:
-    """Whether ``data`` is one JSON document (so it can be spliced into a trace line)."""
-    try:
-        orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return False
-    return True
 
 
 class TraceWriter:
@@ -162,7 +154,7 @@ def _member(key: str, data: bytes) -> bytes:
     else changes); else the text (``"text"``), or, when it is not UTF-8, its bytes in
     base64 (``"text_base64"``), never a guess at its characters."""
     stripped = data.rstrip(b"\r")
-    if stripped.strip() and is_json(stripped):
+    if stripped.strip() and is_document(stripped):
         if b"\n" in stripped or b"\r" in stripped:
             stripped = stripped.replace(b"\r", b" ").replace(b"\n", b" ")
         return b',"' + key.encode() + b'":' + stripped

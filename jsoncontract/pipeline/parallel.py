@@ -21,6 +21,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -78,6 +79,33 @@ def _check_part(part: Part, first: bool) -> Outcome:
     return _WORKER["worker"].part(part, first)
 
 
+#: Signals held while the workers are forked (see :func:`_signals_held`).
+_HELD: Final = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """While workers may be forked, Ctrl-C (and SIGTERM, SIGHUP) wait until the block
+    ends, then take effect.
+
+    Python runs its own callbacks around a fork (logging's locks, the random module's
+    reseeding), and an exception a signal handler raises in one of them is printed and
+    dropped: Ctrl-C there was lost and the run went on to the end (exit 1 instead of 130),
+    and a worker stopped there printed a traceback. Held, a signal is taken here after the
+    fork; a worker inherits it held, and lets it through once its own handlers are set.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _start_worker() -> None:
     # the parent stops the workers on Ctrl-C; a worker does not take the signal itself
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -86,6 +114,8 @@ def _start_worker() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with them held (_signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
 
 
 # -- the parent side --------------------------------------------------------------------------
@@ -168,15 +198,16 @@ def iter_parallel(
         unsent: list[Part] = []  # a part the pool refused: a worker died meanwhile
 
         def refill() -> None:
-            while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
-                nxt = next(queue, None)
-                if nxt is None:
-                    return
-                index, part = nxt
-                try:
-                    pending.append((part, pool.submit(_check_part, part, index == 0)))
-                except BrokenProcessPool:
-                    unsent.append(part)
+            with _signals_held():  # a submit may fork the workers
+                while pool is not None and len(pending) < jobs * _AHEAD and not unsent:
+                    nxt = next(queue, None)
+                    if nxt is None:
+                        return
+                    index, part = nxt
+                    try:
+                        pending.append((part, pool.submit(_check_part, part, index == 0)))
+                    except BrokenProcessPool:
+                        unsent.append(part)
 
         refill()
         index = -1

@@ -106,13 +106,6 @@ def _root(options: ReportOptions) -> str:
     return options.root if options.root is not None else str(project_root())
 
 
-def _severities(counts: dict[str, int]) -> str:
-    return (
-        f"{plural(counts.get('error', 0), 'error')}, "
-        f"{plural(counts.get('warning', 0), 'warning')}, {counts.get('info', 0)} info"
-    )
-
-
 def _finding_cell(finding: Finding) -> str:
     text = f"{_ICON[finding.severity]} **{md(finding.code)}** {md(finding.path or '/')}: "
     text += md(finding.message)

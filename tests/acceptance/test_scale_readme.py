@@ -1,4 +1,4 @@
-"""The README's "Checking at scale" commands and Python example run as written."""
+"""The "Checking at scale" commands and Python example of docs/commands/check.md run as written."""
 
 from __future__ import annotations
 
@@ -13,7 +13,11 @@ import pytest
 
 from tests.conftest import REPO
 
-SECTION = REPO.joinpath("README.md").read_text(encoding="utf-8").split("## Checking at scale")[1]
+SECTION = (
+    REPO.joinpath("docs", "commands", "check.md")
+    .read_text(encoding="utf-8")
+    .split("## Checking at scale")[1]
+)
 SECTION = SECTION.split("\n## ")[0]
 COMMANDS = re.search(r"```sh\n(.*?)```", SECTION, re.DOTALL)
 EXAMPLE = re.search(r"```python\n(.*?)```", SECTION, re.DOTALL)
@@ -32,7 +36,7 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
 
 
-#: The section's commands but the installation of the spark extra, which the README test
+#: The section's commands but the installation of the spark extra, which the docs test
 #: runs in a clean checkout (tests/test_readme.py); here the extra is installed already.
 CHECKS = [c for c in COMMANDS.group(1).strip().splitlines() if not c.startswith("pip install")]
 

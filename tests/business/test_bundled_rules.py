@@ -197,8 +197,7 @@ def test_messages_quote_values(gate: BusinessRules, tools: ToolSet, bz: Any) -> 
 
 
 def test_readme_shows_real_output() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Business rules", 1)[1].split("\n## ", 1)[0]
+    section = (REPO / "docs" / "commands" / "business.md").read_text(encoding="utf-8")
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
     produced = (REPO / "tests" / "golden" / "business-example.txt").read_text(encoding="utf-8")
     lines = [line for line in shown.splitlines() if line and line != "..."]

@@ -74,8 +74,8 @@ LISTS: list[tuple[str, Callable[[], list[str]], str, Callable[[], list[str]]]] =
     (
         "dialects",
         dialects,
-        "README.md",
-        _backticked(r"\| `--dialect D` \| (.*?) \|\n", "README.md"),
+        "docs/commands/check.md",
+        _backticked(r"\| `--dialect D` \| (.*?) \|\n", "docs/commands/check.md"),
     ),
     ("kinds", kinds, "fixtures --kind", lambda: cli_choices("fixtures", "--kind")),
     (

@@ -424,12 +424,11 @@ def test_help_and_start_up_stay_light(run_cli: Run) -> None:
 
 
 def test_the_readme_shows_real_output(run_cli: Run, in_repo: Path) -> None:
-    """Every ``$ jsoncontract diff ...`` block in the README's diff section is what it prints."""
+    """Every ``$ jsoncontract diff ...`` block of the diff command's page is what it prints."""
     import glob
     import shlex
 
-    readme = Path("README.md").read_text(encoding="utf-8")
-    section = readme.split("## Diffing the three hops", 1)[1].split("\n## ", 1)[0]
+    section = Path("docs/commands/diff.md").read_text(encoding="utf-8")
     blocks = section.split("```text\n")[1:]
     assert len(blocks) == 2
     for block in blocks:

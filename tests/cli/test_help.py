@@ -82,9 +82,14 @@ def test_shell_completion() -> None:
     assert complete("jsoncontract ch") == ["check"]
     assert complete("jsoncontract check --for") == ["--format"]
     assert "sarif" in complete("jsoncontract check --format ")
+    # --show-completion takes no shell name: it detects the shell it was started from, in
+    # the process's parents. Started from bash, as a person types it (a compound command, so
+    # that bash stays the parent rather than exec-ing it), whatever started the tests.
     script = subprocess.run(
-        [sys.executable, "-m", "jsoncontract", "--show-completion", "bash"],
+        ["bash", "-c", f'"{sys.executable}" -m jsoncontract --show-completion; exit $?'],
         capture_output=True,
         check=False,
     )
+    assert script.returncode == 0, script.stderr
     assert b"_JSONCONTRACT_COMPLETE" in script.stdout
+    assert b"complete -o default -F _jsoncontract_completion jsoncontract" in script.stdout

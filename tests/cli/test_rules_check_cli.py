@@ -142,8 +142,8 @@ def test_check_stops_at_a_rule_that_does_not_fit_its_tool(run_cli: Run, in_repo:
 
 
 def test_readme_shows_real_output(run_cli: Run, in_repo: Path) -> None:
-    text = Path("README.md").read_text(encoding="utf-8")
-    section = text.split("### Rules checked against the schema, without traffic", 1)[1]
+    text = Path("docs/commands/business.md").read_text(encoding="utf-8")
+    section = text.split("## Rules checked against the schema, without traffic", 1)[1]
     command = section.split("```sh\n", 1)[1].split("```", 1)[0].strip()
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
     args = command.split()

@@ -200,19 +200,6 @@ def test_usage_errors_are_one_line(
     assert "Traceback" not in result.stderr
 
 
-def test_a_missing_sdk_says_how_to_install_it(
-    run_cli: Run, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "mcp", None)
-    monkeypatch.setitem(sys.modules, "mcp.client.session", None)
-    result = run_cli("mcp", "tools", "--", "python", "server.py")
-    assert result.code == 2
-    assert result.stderr == (
-        "jsoncontract: error: jsoncontract mcp needs the official MCP SDK, which is not "
-        "installed: pip install 'jsoncontract[mcp]'\n"
-    )
-
-
 def test_help_does_not_import_the_sdk() -> None:
     code = (
         "import sys; from jsoncontract.cli.app import build; build(['mcp', 'probe']); "

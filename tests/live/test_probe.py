@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,8 +29,13 @@ from tests.live.conftest import PYTHON, WAREHOUSE, WORKBENCH, untimed
 pytestmark = pytest.mark.slow
 
 Run = Callable[..., CliResult]
+#: Started as ``python ...`` with this interpreter first on PATH, as a user would write it:
+#: the report holds no path of the checkout (one it cut to a width could not be put back).
 BENCH = ServerSpec(
-    command=(PYTHON, "tests/live/servers/workbench.py"), name="workbench", cwd=str(REPO)
+    command=("python", "tests/live/servers/workbench.py"),
+    name="workbench",
+    cwd=str(REPO),
+    env={"PATH": str(Path(PYTHON).parent) + os.pathsep + os.environ["PATH"]},
 )
 
 

@@ -1,4 +1,4 @@
-"""The README's "Live MCP servers" section runs as written and prints what it shows."""
+"""The "Live MCP servers" page (docs/commands/mcp.md) runs as written and prints what it shows."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ _BLOCK = re.compile(r"```(sh|text)\n(.*?)```", re.S)
 
 
 def _section() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return readme.split("## Live MCP servers", 1)[1].split("\n## ", 1)[0]
+    return (REPO / "docs" / "commands" / "mcp.md").read_text(encoding="utf-8")
 
 
 def test_the_readme_commands_run_as_written(

@@ -232,8 +232,14 @@ def test_replay_refuses_a_too_deep_request_and_serves_on(tmp_path: Path) -> None
 
 
 def _dump(value: object) -> str:
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
-    return json.dumps(value)
+    """JSON of a value nested deeper than the stdlib writes by default (the limit is put
+    back: other tests rely on it)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 5000))
+    try:
+        return json.dumps(value)
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:

@@ -1,207 +1,113 @@
-"""A real headless Chromium (Debian's ``chromium`` package), driven over the DevTools
-protocol on a pipe: HTML reports are opened as a person would open them, and whatever the
-page logs, throws or tries to fetch is recorded."""
+"""A real headless Chromium, the one on ``PATH`` (Debian's ``chromium`` package), driven by
+Playwright: HTML reports are opened as a person would open them, and whatever the page
+logs, throws or tries to fetch is recorded.
+
+Without Chromium on ``PATH`` the browser tests are skipped, under one line that says how to
+install it; under CI (``CI`` set) they fail instead, and ``.ci/run`` installs it.
+
+While Playwright runs, its event loop is the thread's: ``asyncio.run`` cannot be called. The
+browser therefore lives as long as one test module, and no module that needs it talks to
+an MCP server.
+"""
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import json
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+#: The names Chromium goes by on PATH (Debian: chromium; Ubuntu and others:
+#: chromium-browser).
+NAMES = ("chromium", "chromium-browser")
+MISSING = "no chromium on PATH: the browser tests are skipped (apt-get install chromium)"
 #: Where tests leave what a person may want to look at (screenshots).
 ARTIFACTS = Path(
     os.environ.get("JSONCONTRACT_TEST_ARTIFACTS")
     or Path(__file__).resolve().parents[2] / "test-artifacts"
 )
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--hide-scrollbars",
-    "--remote-debugging-pipe",
-)
+
+
+def find_chromium() -> str | None:
+    """The Chromium on PATH, if any."""
+    return next(filter(None, map(shutil.which, NAMES)), None)
 
 
 @dataclass
 class Visit:
-    """What happened while a page was open."""
+    """What happened while a page was open: console errors and warnings, uncaught
+    exceptions and the browser's own error entries (a Content-Security-Policy violation),
+    as text; and every URL the page requested."""
 
-    console: list[dict[str, Any]] = field(default_factory=list)
-    exceptions: list[dict[str, Any]] = field(default_factory=list)
-    log: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
 
-    @property
-    def errors(self) -> list[str]:
-        """Console errors, uncaught exceptions and error log entries (CSP violations
-        included), as text."""
-        out = [
-            " ".join(str(a.get("value", a.get("description", ""))) for a in c.get("args", []))
-            for c in self.console
-            if c.get("type") in ("error", "assert", "warning")
-        ]
-        out.extend(e.get("exceptionDetails", {}).get("text", "exception") for e in self.exceptions)
-        out.extend(e["entry"]["text"] for e in self.log if e["entry"].get("level") == "error")
-        return out
+
+def _errors(kind: str) -> bool:
+    return kind in ("error", "assert", "warning")
 
 
 class Chromium:
-    """One browser process; :meth:`open` a page, then evaluate and take screenshots."""
+    """One browser; :meth:`open` a page, then evaluate and take screenshots."""
 
-    def __init__(self) -> None:
-        self.profile = tempfile.mkdtemp(prefix="jsoncontract-chromium-")
-        commands_read, self._commands = os.pipe()
-        self._events, events_write = os.pipe()
-
-        def wire() -> None:  # the protocol's pipe is fds 3 (commands) and 4 (replies)
-            a, b = os.dup(commands_read), os.dup(events_write)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-
-        self.process = subprocess.Popen(
-            [CHROMIUM, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-            preexec_fn=wire,
-            close_fds=False,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        os.close(commands_read)
-        os.close(events_write)
-        self._out: IO[bytes] = os.fdopen(self._commands, "wb", buffering=0)
-        self._in: IO[bytes] = os.fdopen(self._events, "rb", buffering=0)
-        self._buffer = b""
-        self._next = 0
-        self.session: str | None = None
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._page: Any = None
         self.visit = Visit()
-
-    def send(self, method: str, params: dict[str, Any] | None = None, *, page: bool = True) -> Any:
-        """Call a protocol method and wait for its answer (recording events meanwhile)."""
-        self._next += 1
-        message: dict[str, Any] = {"id": self._next, "method": method, "params": params or {}}
-        if page and self.session is not None:
-            message["sessionId"] = self.session
-        self._out.write(json.dumps(message).encode() + b"\0")
-        while True:
-            reply = self._read()
-            if reply.get("id") == self._next:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply.get("result", {})
-            self._event(reply)
-
-    def _read(self) -> dict[str, Any]:
-        while b"\0" not in self._buffer:
-            chunk = self._in.read(1 << 16)
-            if not chunk:
-                raise RuntimeError("chromium closed the DevTools pipe")
-            self._buffer += chunk
-        message, self._buffer = self._buffer.split(b"\0", 1)
-        return json.loads(message)  # type: ignore[no-any-return]
-
-    def _event(self, event: dict[str, Any]) -> None:
-        method, params = event.get("method"), event.get("params", {})
-        if method == "Runtime.consoleAPICalled":
-            self.visit.console.append(params)
-        elif method == "Runtime.exceptionThrown":
-            self.visit.exceptions.append(params)
-        elif method == "Log.entryAdded":
-            self.visit.log.append(params)
-        elif method == "Network.requestWillBeSent":
-            self.visit.requests.append(params["request"]["url"])
-        elif method == "Page.loadEventFired":
-            self._loaded = True
 
     def open(self, path: Path, width: int = 1280, height: int = 900) -> Visit:
-        """Open a file in a fresh tab and wait until it has loaded."""
-        target = self.send("Target.createTarget", {"url": "about:blank"}, page=False)
-        attached = self.send(
-            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}, page=False
-        )
-        self.session = attached["sessionId"]
-        self.visit = Visit()
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            self.send(f"{domain}.enable")
-        self.send(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
-        )
-        self._loaded = False
-        self.send("Page.navigate", {"url": path.resolve().as_uri()})
-        while not self._loaded:
-            self._event(self._read())
+        """Open a file in a fresh tab, wait until it has loaded and painted."""
+        if self._page is not None:
+            self._page.close()
+        visit = self.visit = Visit()
+        page = self._page = self._browser.new_page(viewport={"width": width, "height": height})
+        page.on("console", lambda m: _errors(m.type) and visit.errors.append(m.text))
+        page.on("pageerror", lambda exc: visit.errors.append(str(exc)))
+        page.on("request", lambda request: visit.requests.append(request.url))
+        page.goto(path.resolve().as_uri(), wait_until="load")
         self.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        return self.visit
+        return visit
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (promises awaited)."""
-        result = self.send(
-            "Runtime.evaluate",
-            {"expression": expression, "returnByValue": True, "awaitPromise": True},
-        )
-        if "exceptionDetails" in result:
-            raise RuntimeError(result["exceptionDetails"].get("text"))
-        return result["result"].get("value")
+        return self._page.evaluate(expression)
 
     def screenshot(self, path: Path, selector: str | None = None) -> Path:
-        """A PNG of the page (the whole of it), or of the element ``selector`` matches."""
-        params: dict[str, Any] = {"format": "png", "captureBeyondViewport": True}
-        if selector is not None:
-            box = self.evaluate(
-                f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-                ".getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width, "
-                "r.height]; })()"
-            )
-        else:
-            box = self.evaluate(
-                "[0, 0, document.documentElement.scrollWidth, "
-                "document.documentElement.scrollHeight]"
-            )
-        x, y, width, height = box
-        params["clip"] = {"x": x, "y": y, "width": width, "height": height, "scale": 1}
-        data = base64.b64decode(self.send("Page.captureScreenshot", params)["data"])
+        """A PNG of the whole page, or of the element ``selector`` matches."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        if selector is None:
+            self._page.screenshot(path=str(path), full_page=True)
+        else:
+            self._page.locator(selector).screenshot(path=str(path))
         return path
 
-    def close(self) -> None:
-        with contextlib.suppress(RuntimeError, OSError):
-            self.send("Browser.close", page=False)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self._out.close()
-        self._in.close()
-        shutil.rmtree(self.profile, ignore_errors=True)
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip a browser test when there is no Chromium (from here, not from the fixture: the
+    skips then share one place, and ``-ra`` folds them into one line)."""
+    wants = "chromium" in getattr(item, "fixturenames", ())
+    if wants and not os.environ.get("CI") and find_chromium() is None:
+        pytest.skip(MISSING)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Chromium]:
-    """A headless Chromium for the session (Debian's package; .ci/run installs it)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (as .ci/run does)")
-    browser = Chromium()
-    try:
-        yield browser
-    finally:
-        browser.close()
+    """A headless Chromium for the module's tests."""
+    executable = find_chromium()
+    if executable is None:
+        pytest.fail("no chromium on PATH, and CI runs the browser tests: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            yield Chromium(browser)
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -24,9 +24,13 @@ COMMANDS = list(REPORTERS)
 #: Other places that list a command's formats: (file, the list, command). A format added to
 #: a table must be added there too.
 LISTED: list[tuple[str, str, str]] = [
-    ("README.md", r"\| `--format/-f` \| (.*?) \|\n", "check"),
-    ("README.md", r"offending node and its JSON Pointer; formats are (.*?)\.\n", "lint"),
-    ("README.md", r"\*\*Running\*\*: .*?`--format`\s(.*?);", "test"),
+    ("docs/commands/check.md", r"\| `--format/-f` \| (.*?) \|\n", "check"),
+    (
+        "docs/commands/lint.md",
+        r"offending node and its JSON Pointer; formats are (.*?)\.\n",
+        "lint",
+    ),
+    ("docs/commands/suites.md", r"\*\*Running\*\*: .*?`--format`\s(.*?);", "test"),
     ("docs/lint.md", r"`--format ([a-z0-9|-]+)`", "lint"),
     ("docs/suites.md", r"\| `--format/-f` \| (.*?) \|\n", "test"),
     ("docs/diff.md", r'\nformat = "text" +# (.*?)\n', "diff"),
@@ -41,12 +45,12 @@ def _names(text: str) -> list[str]:
 
 
 def readme_table() -> dict[str, set[str]]:
-    """command -> formats, from the README's "Report formats" table."""
-    readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("## Report formats") :]
+    """command -> formats, from the "Report formats" table of docs/reports.md."""
+    page = (REPO / "docs" / "reports.md").read_text()
+    section = page[page.index("## Report formats") :]
     section = section[: section.index("\n## ")]
     rows = re.findall(r"^\| `([a-z0-9-]+)` \| .+ \| ([a-z, ]+) \|$", section, re.MULTILINE)
-    assert rows, "the README has no Report formats table"
+    assert rows, "docs/reports.md has no Report formats table"
     out: dict[str, set[str]] = defaultdict(set)
     for fmt, commands in rows:
         for command in commands.split(", "):
@@ -84,7 +88,7 @@ def test_one_list_of_formats(command: str) -> None:
     for (section, key), of in FORMAT_KEYS.items():
         if of == command:
             assert config_schema()["properties"][section]["properties"][key]["enum"] == table
-    assert readme_table()[command] == set(table), "README.md: the Report formats table"
+    assert readme_table()[command] == set(table), "docs/reports.md: the Report formats table"
     for name, pattern, of in LISTED:
         if of == command:
             found = re.search(pattern, (REPO / name).read_text(), re.DOTALL)

@@ -158,54 +158,46 @@ def hostile_capture(tmp_path: Path) -> Path:
     return path
 
 
-def test_payloads_are_escaped_and_secrets_hashed(
-    hostile_capture: Path,
-    run_cli: Callable[..., Any],
-    in_repo: Path,
-    tmp_path: Path,
-    chromium: Any,
-) -> None:
+@pytest.fixture
+def hostile_page(
+    hostile_capture: Path, run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path
+) -> Path:
     page = tmp_path / "hostile.html"
     result = run_cli(
-        "check",
-        "--no-config",
-        "-t",
-        "fixtures/tools",
-        str(hostile_capture),
-        "-f",
-        "html",
-        "-o",
-        str(page),
-    )
+        "check", "--no-config", "-t", "fixtures/tools", str(hostile_capture), "-f", "html",
+        "-o", str(page),
+    )  # fmt: skip
     assert result.code == 1, result.stderr
-    text = page.read_text()
+    return page
+
+
+def test_payloads_are_escaped_and_secrets_hashed(
+    hostile_page: Path, hostile_capture: Path, run_cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    text = hostile_page.read_text()
     assert "<script>alert" not in text and "<img src=x" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert "SECRETVALUE" not in text and "hunter2" not in text
     assert text.count("&lt;redacted sha256:") >= 2
-    visit = chromium.open(page)
-    assert visit.errors == [] and len(visit.requests) == 1
-    assert chromium.evaluate("document.querySelectorAll('script').length") == 1
-    assert chromium.evaluate("document.querySelectorAll('img').length") == 0
     shown = tmp_path / "shown.html"
     run_cli(
-        "check",
-        "--no-config",
-        "-t",
-        "fixtures/tools",
-        str(hostile_capture),
-        "-f",
-        "html",
-        "-o",
-        str(shown),
-        "--show-values",
-    )
+        "check", "--no-config", "-t", "fixtures/tools", str(hostile_capture), "-f", "html",
+        "-o", str(shown), "--show-values",
+    )  # fmt: skip
     assert "sk-live-SECRETVALUE1234567890" in shown.read_text()
 
 
-def test_a_large_run_keeps_to_max_shown(
-    run_cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chromium: Any
-) -> None:
+def test_a_hostile_page_runs_nothing_in_a_browser(hostile_page: Path, chromium: Any) -> None:
+    visit = chromium.open(hostile_page)
+    assert visit.errors == [] and len(visit.requests) == 1
+    assert chromium.evaluate("document.querySelectorAll('script').length") == 1
+    assert chromium.evaluate("document.querySelectorAll('img').length") == 0
+
+
+@pytest.fixture
+def large_page(
+    run_cli: Callable[..., Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     import shutil
 
     repo = Path(__file__).resolve().parents[2]
@@ -227,9 +219,32 @@ def test_a_large_run_keeps_to_max_shown(
         "check", "--no-config", "-t", "tools", "trace.jsonl", "-f", "html", "-o", "page.html"
     )
     assert result.code == 1
-    page = tmp_path / "page.html"
-    assert page.stat().st_size < 500_000
-    assert "4,950 more calls not shown (--max-shown 0 shows all" in page.read_text()
-    visit = chromium.open(page)
+    return tmp_path / "page.html"
+
+
+def test_a_large_run_keeps_to_max_shown(large_page: Path) -> None:
+    assert large_page.stat().st_size < 500_000
+    assert "4,950 more calls not shown (--max-shown 0 shows all" in large_page.read_text()
+
+
+def test_a_large_page_in_a_browser(large_page: Path, chromium: Any) -> None:
+    visit = chromium.open(large_page)
     assert visit.errors == []
     assert chromium.evaluate("document.querySelectorAll('details.item').length") == 50
+
+
+def test_the_browser_sees_what_goes_wrong(tmp_path: Path, chromium: Any) -> None:
+    """The harness is not blind: a console error, an uncaught exception and a load the
+    page's policy blocks are all errors, and the blocked load is a request."""
+    page = tmp_path / "broken.html"
+    page.write_text(
+        "<!doctype html><meta http-equiv='Content-Security-Policy' "
+        "content=\"default-src 'none'; script-src 'unsafe-inline'\">"
+        "<script>console.error('logged'); setTimeout(() => { throw new Error('thrown') });"
+        "</script><img src='file:///nonexistent/x.png'>"
+    )
+    visit = chromium.open(page)
+    chromium.evaluate("new Promise(r => setTimeout(r, 0))")  # the timer has fired
+    assert any("logged" in e for e in visit.errors)
+    assert any("thrown" in e for e in visit.errors)
+    assert any("Content Security Policy" in e for e in visit.errors)

@@ -297,9 +297,9 @@ def test_schemas_without_a_valid_instance_are_named_fast(
     tools = toolset(schema)
     tool = tools.get("ship")
     assert tool is not None
-    start = time.perf_counter()
+    start = time.process_time()  # CPU: what load on a shared machine disturbs least
     built = build_valid(tool, tools.schema("ship"))
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert built.error is not None and reason in built.error
 
 

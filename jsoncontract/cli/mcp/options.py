@@ -167,9 +167,17 @@ class ServerOptions:
         )
 
     def connect_options(self, cfg: Config, spec: ServerSpec) -> ConnectOptions:
-        """Timeouts and negotiation from the command line, the server's entry, then [mcp]."""
+        """Timeouts and negotiation from the command line, the server's entry, then [mcp].
+
+        Raises:
+            ServerError: the mcp extra (the SDK) is missing, which every command that
+                contacts a server needs.
+        """
         from jsoncontract.errors import UsageError
+        from jsoncontract.live.client import require_sdk
         from jsoncontract.live.wire import DEFAULT_TIMEOUT, ConnectOptions
+
+        require_sdk()
         from jsoncontract.pipeline.answers import HANDSHAKE_VERSIONS, MODERN_VERSIONS
 
         protocol = self.protocol
