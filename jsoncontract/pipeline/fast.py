@@ -71,6 +71,9 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     wants = getattr(business, "wants", None)
     if business is not None and wants is None:
         return None  # a gate of unknown kind sees every call
+    # a gate that keeps a record of the call it checked last, read after each result (a
+    # worker's business gate): a line's calls it checks come one at a time, on the full path
+    alone = bool(getattr(business, "records_last", False))
     session = checker.session
     passed_hook: Callable[[PassedCall], object] | None = None
     if session is not None and getattr(session, "per_call", True):
@@ -132,10 +135,13 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             return None
         # every call decided before any is remembered
         parsed: list[Any] = []
+        several = alone and len(calls) > 1
         for name, _, arguments, form, _ in calls:
             key = (name, hop)
             if (validators[key] if key in validators else validator(name, hop)) is None:
                 return None  # an unknown tool: the full path names it
+            if several and needs[key]:
+                return None  # its gate's record would be another call's by the time it is read
             if form is _TEXT:
                 try:
                     value = loads(arguments)

@@ -134,3 +134,22 @@ def test_the_corpus_covered_every_shape() -> None:
             f"\ndifferential: {TALLY['traces']} traces, {TALLY['calls']} calls checked "
             f"over {len(TALLY['shapes'])} shapes and {len(PATHS) + 1} paths"
         )
+
+
+def test_a_line_of_several_calls_one_a_write_the_gate_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A failing call, then a write the business gate keeps a record of, in one line: with
+    workers each result keeps its own record (when the lane took such a line whole, the
+    failing call's result was handed the write's record, and with it the write's finding).
+    Parts of a line each, so that the workers check them."""
+    from jsoncontract.pipeline import runner
+
+    monkeypatch.setattr(runner, "PART_BYTES", 64)
+    first = corpus.Call("call_1", "pay", {"amount": 5, "idempotency_key": "k1"})
+    again = corpus.Call("call_3", "pay", {"amount": 7, "idempotency_key": "k1"})
+    steps = [
+        corpus.Step("chat_response", (first,), 0, 1),
+        corpus.Step("chat_response", (corpus.Call("call_2", "lookup", {"id": -1}), again), 0, 2),
+    ]
+    _one(corpus.Trace(steps, window=0))

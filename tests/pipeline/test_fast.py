@@ -199,9 +199,7 @@ def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) 
     full_path = [i for i, item in enumerate(taken) if item is None]
     assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, 24, 25, *range(27, 36), *range(40, 44)]
     # the rest are failures the lane hands, read, to the checker's gates
-    assert all(
-        (found := taken[i]) is not None and found[0].stage for i in (1, 10, *range(12, 19))
-    )
+    assert all((found := taken[i]) is not None and found[0].stage for i in (1, 10, *range(12, 19)))
 
 
 def test_a_passed_call_is_the_full_result(tmp_path: Path) -> None:
