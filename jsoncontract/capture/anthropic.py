@@ -233,6 +233,8 @@ class Anthropic:
     name: Final = Dialect.ANTHROPIC
     hop: Final = Hop.MODEL
     mark: Final = "type"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"type", "role", "messages"})
     tools: Final = ToolLayout(
         lambda entry: "input_schema" in entry,
         input=("/input_schema",),

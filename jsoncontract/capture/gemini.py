@@ -298,6 +298,18 @@ class Gemini:
     name: Final = Dialect.GEMINI
     hop: Final = Hop.MODEL
     mark: Final = "candidates"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset(
+        {
+            "contents",
+            "parts",
+            "functionResponse",
+            "function_response",
+            "function_call",
+            "functionCall",
+            "name",
+        }
+    )
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in _INPUT),

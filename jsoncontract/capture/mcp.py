@@ -403,6 +403,8 @@ class Mcp:
     name: Final = Dialect.MCP
     hop: Final = Hop.MCP
     mark: Final = "jsonrpc"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"method"})
     tools: Final = ToolLayout(
         lambda entry: "inputSchema" in entry,
         input=("/inputSchema",),

@@ -441,6 +441,8 @@ class OpenAIChat:
     name: Final = Dialect.OPENAI_CHAT
     hop: Final = Hop.MODEL
     mark: Final = "choices"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"object", "function_call", "tool_calls", "type", "role", "messages"})
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/function/" + member for member in FUNCTION_INPUT),

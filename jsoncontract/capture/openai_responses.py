@@ -274,6 +274,8 @@ class OpenAIResponses:
     name: Final = Dialect.OPENAI_RESPONSES
     hop: Final = Hop.MODEL
     mark: Final = "object"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"type", "output", "input"})
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in FUNCTION_INPUT),

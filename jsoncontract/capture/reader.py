@@ -193,10 +193,22 @@ class CaptureReader:
         )
         self._parts = tuple((d.part, i) for i, d in enumerate(detected))
         self._index = {d.name: i for i, d in enumerate(dialects)}
+        # the members some dialect reads an object by (its mark, and what its part needs):
+        # an object with none of them is no dialect's (None: a dialect does not say)
+        claimed: set[str] | None = set()
+        for d in detected:
+            claims = getattr(d, "claims", None)
+            if claimed is None or claims is None:
+                claimed = None
+                continue
+            claimed.update(claims)
+            if d.mark is not None:
+                claimed.add(d.mark)
+        self._claims = frozenset(claimed) if claimed is not None else None
         # the fast lane's readings of ordinary documents, by the function of their handler
         self._shortcuts: dict[Any, tuple[Shortcut, CaptureDialect]] = {
             function: (shortcut, d)
-            for d in detected
+            for d in (*detected, self._fallback)
             for function, shortcut in getattr(d, "shortcuts", {}).items()
         }
 
@@ -874,15 +886,25 @@ class CaptureReader:
         self, value: dict[str, Any], state: _FileState
     ) -> tuple[Shortcut, Any, CaptureDialect] | None:
         """How the fast lane may read the object ``value`` (a JSONL line's document): the
-        :class:`~jsoncontract.capture.interface.Shortcut` of the handler that would read
-        it, the dialect's memory of the file that handler belongs to (``None`` for a
-        function of the module), and its dialect; ``None`` when its handler has none (or a
-        trace record would be read)."""
+        :class:`~jsoncontract.capture.interface.Shortcut` of the handler that would read it,
+        the dialect's memory of the file that handler belongs to (``None`` for a function of
+        the module; for a bare body, the tool named), and its dialect; ``None`` when its
+        handler has none (or a trace record would be read)."""
         if "payload" in value:
             return None
-        handler = self._handler(value, state)
+        claims = self._claims
+        if claims is not None and self.tool and value.keys().isdisjoint(claims):
+            handler = None  # no dialect reads an object by any of its members
+        else:
+            handler = self._handler(value, state)
         if handler is None:
-            return None
+            # no dialect reads it: a bare body of the tool the caller named (a line with a
+            # custom_id may be a batch request's, read on the full path)
+            tool = self.tool
+            if not tool or "custom_id" in value:
+                return None
+            found = self._shortcuts.get(self._fallback.part(value, state.states[-1]))
+            return None if found is None else (found[0], tool, found[1])
         found = self._shortcuts.get(getattr(handler, "__func__", handler))
         if found is None:
             return None
