@@ -21,6 +21,7 @@ Not run in CI: it takes far longer than the suite.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -111,8 +112,9 @@ def _config(target: Path, files: list[str], tests: list[str]) -> None:
         "pytest_add_cli_args_test_selection =",
         *(f"    {t}" for t in tests if (target / t).exists()),
         "pytest_add_cli_args =",
-        "    -p",
-        "    no:xdist",
+        # one process: the suite's own -n auto would start workers under each mutant's run
+        "    -n",
+        "    0",
         "    -p",
         "    no:cacheprovider",
         # a timing bound, which the tracing of the first run makes miss
@@ -175,6 +177,8 @@ def main() -> int:
     unknown = [m for m in args.modules if m not in MODULES]
     if unknown:
         parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(MODULES)}")
+    if importlib.util.find_spec("mutmut") is None:
+        parser.error("mutmut is not installed: pip install mutmut")
     totals: Counter[str] = Counter()
     report = {}
     for module in args.modules or list(MODULES):
@@ -183,13 +187,19 @@ def main() -> int:
             target = Path(folder)
             _copy_tree(target)
             _config(target, files, tests)
-            subprocess.run(
+            done = subprocess.run(
                 [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)],
                 cwd=target,
                 check=False,
                 stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             counts = _statuses(target)
+        if not any(counts[s] for s in ("killed", "timeout", "survived", "no tests")):
+            # mutmut stopped before its first mutant (the tests did not run unmutated)
+            print(f"{module}: mutmut checked no mutant:\n{done.stderr[-2000:]}", file=sys.stderr)
+            return 2
         killed = counts["killed"] + counts["timeout"]
         run = sum(counts[s] for s in ("killed", "timeout", "survived", "no tests"))
         report[module] = {**counts, "kill_rate": round(killed / run, 3) if run else None}
