@@ -892,22 +892,24 @@ class CaptureReader:
         handler has none (or a trace record would be read)."""
         if "payload" in value:
             return None
+        tool = self.tool
         claims = self._claims
-        if claims is not None and self.tool and value.keys().isdisjoint(claims):
+        if claims is not None and tool and self._forced is None and value.keys().isdisjoint(claims):
             handler = None  # no dialect reads an object by any of its members
         else:
             handler = self._handler(value, state)
         if handler is None:
             # no dialect reads it: a bare body of the tool the caller named (a line with a
             # custom_id may be a batch request's, read on the full path)
-            tool = self.tool
-            if not tool or "custom_id" in value:
+            if not tool or "custom_id" in value or self._forced is not None:
                 return None
             found = self._shortcuts.get(self._fallback.part(value, state.states[-1]))
             return None if found is None else (found[0], tool, found[1])
         found = self._shortcuts.get(getattr(handler, "__func__", handler))
         if found is None:
             return None
+        if found[1] is self._fallback:  # forced: every object is a body of the tool named
+            return (found[0], tool, found[1]) if tool else None
         return found[0], getattr(handler, "__self__", None), found[1]
 
     def _message(self, value: dict[str, Any], state: _FileState) -> bool:

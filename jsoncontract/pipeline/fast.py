@@ -63,8 +63,8 @@ _MODEL: Final = Hop.MODEL
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     """The lane for ``checker`` and ``reader``, or ``None`` when it cannot be exact (a
-    forced dialect, or a gate of unknown kind)."""
-    if reader.forced is not None:
+    forced dialect other than bare bodies', or a gate of unknown kind)."""
+    if reader.forced is not None and reader.forced is not reader.dialects.fallback:
         return None
     tools = checker.tools
     business = checker.business
