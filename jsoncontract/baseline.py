@@ -41,7 +41,7 @@ from jsoncontract.errors import InputError, UsageError
 from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 #: The commands that take a baseline.
-COMMANDS: Final = ("check", "lint", "test")
+COMMANDS: Final = ("check", "lint", "test", "probe")
 _FINGERPRINT: Final = "jsoncontract/v1"
 _LEFT_OUT: Final = codes.REPORT_RESULTS_LEFT_OUT
 
@@ -182,6 +182,9 @@ def _read(documents: list[Any], name: str, root: str) -> tuple[str | None, list[
     if len(documents) == 1 and isinstance(first, dict):
         if isinstance(first.get("runs"), list):
             return _sarif(first, name)
+        servers = first.get("servers")
+        if isinstance(servers, list) and all(isinstance(s, dict) for s in servers):
+            return "probe", _probe(servers, root), []
         results = first.get("results")
         if isinstance(results, list) and all(isinstance(r, dict) for r in results):
             if any("case" in r for r in results):
@@ -267,6 +270,21 @@ def _check(results: list[dict[str, Any]], root: str) -> list[str]:
         if isinstance(findings, list):
             out.extend(_from_dicts(findings, root, "check"))
     return out
+
+
+def _probe(servers: list[dict[str, Any]], root: str) -> list[str]:
+    """The fingerprints of an ``mcp probe`` JSON report: every finding of every server."""
+    found: list[Any] = []
+    for server in servers:
+        found.extend(server.get("findings") or ())
+        for key in ("protocol", "tools", "extras"):
+            for part in server.get(key) or ():
+                if isinstance(part, dict):
+                    found.extend(part.get("findings") or ())
+                    for case in part.get("cases") or ():
+                        if isinstance(case, dict):
+                            found.extend(case.get("findings") or ())
+    return _from_dicts(found, root, "probe")
 
 
 def _test(results: list[dict[str, Any]], root: str) -> list[str]:

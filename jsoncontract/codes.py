@@ -1385,6 +1385,52 @@ PROBE_AUTH_NOT_ENFORCED: Final = _code(
     "was not refused with HTTP 401: anyone who can reach the endpoint can use the server.",
     name="auth-not-enforced",
 )
+PROBE_CAPABILITY_UNDECLARED: Final = _code(
+    PROBE,
+    "probe.capability_undeclared",
+    "the server sent a request for a capability the client did not declare",
+    "The server sent `roots/list`, `sampling/createMessage` or `elicitation/create` to a "
+    "client that did not declare that capability: a host without it refuses the request, "
+    "and the tool that needed it fails.",
+    severity=WARNING,
+    name="capability-undeclared",
+)
+PROBE_RESOURCE_UNREADABLE: Final = _code(
+    PROBE,
+    "probe.resource_unreadable",
+    "a listed resource could not be read",
+    "`resources/read` of a resource the server lists was answered with an error, a timeout "
+    "or a result without contents: a host that offers the resource to a model gets nothing.",
+    name="resource-unreadable",
+)
+PROBE_PROMPT_FAILED: Final = _code(
+    PROBE,
+    "probe.prompt_failed",
+    "a listed prompt could not be got with arguments its definition accepts",
+    "`prompts/get` of a prompt the server lists, with every required argument given, was "
+    "answered with an error, a timeout or a result without messages.",
+    name="prompt-failed",
+)
+PROBE_AUTH_DISCOVERY: Final = _code(
+    PROBE,
+    "probe.auth_discovery",
+    "the 401 does not lead a client to the authorization server",
+    "A refused request must carry `WWW-Authenticate: Bearer` with `resource_metadata` (MCP "
+    "authorization, RFC 9728), whose protected-resource metadata names the resource and its "
+    "authorization servers, whose metadata (RFC 8414) a client can fetch: otherwise a client "
+    "cannot obtain a token.",
+    severity=WARNING,
+    name="auth-discovery",
+)
+PROBE_AUTH_AUDIENCE: Final = _code(
+    PROBE,
+    "probe.auth_audience",
+    "a token issued for another audience was accepted",
+    "A request carrying a token the user supplied as issued for another resource was not "
+    "refused: a server must accept only tokens issued for itself (MCP authorization, token "
+    "audience validation), or a token stolen from another service works here.",
+    name="auth-audience",
+)
 
 RESULT: Final = CATALOG.family(
     "result",

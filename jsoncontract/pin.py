@@ -445,6 +445,8 @@ def _changed(
                 what = f"{where} was added: {_short(change.after)}"
             elif change.kind == "removed":
                 what = f"{where} was removed (was {_short(change.before)})"
+            elif isinstance(change.before, str) and isinstance(change.after, str):
+                what = f"{where} changed: {text_change(change.before, change.after)}"
             else:
                 what = f"{where} changed from {_short(change.before)} to {_short(change.after)}"
             yield Finding(
@@ -482,13 +484,112 @@ def _locate(
 
 
 @dataclass(frozen=True, slots=True)
+class ChangedText:
+    """A pinned text that changed (a description), in full before and after, and the words
+    that changed (``word_diff``: ``[-old-]{+new+}`` around the words kept), every secret in
+    them shown by kind and hash."""
+
+    tool: str
+    part: str
+    before: str | None
+    after: str | None
+
+    @property
+    def word_diff(self) -> str:
+        """Every word of the texts, the removed ones in ``[-...-]``, the added in ``{+...+}``."""
+        return word_diff(self.before or "", self.after or "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The change in the JSON report."""
+        return {
+            "tool": self.tool,
+            "part": self.part,
+            "before": self.before,
+            "after": self.after,
+            "word_diff": self.word_diff,
+        }
+
+
+def word_diff(before: str, after: str) -> str:
+    """``the [-old-]{+new+} words`` between two texts, word by word (whitespace kept as
+    single spaces)."""
+    import difflib
+
+    old, new = before.split(), after.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.extend(old[i1:i2])
+            continue
+        if i2 > i1:
+            out.append("[-" + " ".join(old[i1:i2]) + "-]")
+        if j2 > j1:
+            out.append("{+" + " ".join(new[j1:j2]) + "+}")
+    return " ".join(out)
+
+
+def changed_texts(locked: Lock, current: Lock) -> list[ChangedText]:
+    """Every description that changed since the lock, in full (for the reports): the tool's
+    own, and each one inside its input and output schemas (a property's, a prompt
+    argument's), named by where it is (``input_schema/properties/tz/description``)."""
+    out = []
+    for file, tools in sorted(current.files.items()):
+        then = locked.files.get(file) or {}
+        for name, tool in tools.items():
+            old = then.get(name)
+            if old is None or old.sha256 == tool.sha256:
+                continue
+            texts = _descriptions(old.parts)
+            now = _descriptions(tool.parts)
+            for part in sorted(texts.keys() | now.keys(), key=lambda p: (p != "description", p)):
+                before, after = texts.get(part), now.get(part)
+                if before != after:
+                    out.append(
+                        ChangedText(
+                            name,
+                            part,
+                            masked(before) if before is not None else None,
+                            masked(after) if after is not None else None,
+                        )
+                    )
+    return out
+
+
+def _descriptions(parts: dict[str, Any]) -> dict[str, str]:
+    """The descriptions among a tool's pinned parts, by where each is: ``description``, and
+    ``input_schema/<pointer>`` or ``output_schema/<pointer>`` for those in its schemas."""
+    from jsoncontract.pointer import escape_pointer_token
+
+    found: dict[str, str] = {}
+    if isinstance(parts.get("description"), str):
+        found["description"] = parts["description"]
+    stack: list[tuple[str, Any]] = [
+        (key, parts.get(key)) for key in ("input_schema", "output_schema")
+    ]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                at = f"{where}/{escape_pointer_token(str(key))}"
+                if key == "description" and isinstance(item, str):
+                    found[at] = item
+                else:
+                    stack.append((at, item))
+        elif isinstance(value, list):
+            stack.extend((f"{where}/{i}", item) for i, item in enumerate(value))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class DriftReport:
-    """What ``pin --check`` found: the tools as they are now against one lock."""
+    """What ``pin --check`` found: the tools as they are now against one lock, and each
+    changed text in full."""
 
     lock: str
     tools: int
     files: int
     findings: list[Finding]
+    changes: list[ChangedText] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """The ``summary`` object of the JSON report."""
@@ -508,6 +609,7 @@ class DriftReport:
             "version": 1,
             "summary": self.summary(),
             "findings": [f.to_dict() for f in self.findings],
+            "changes": [c.to_dict() for c in self.changes],
         }
 
 
@@ -517,8 +619,10 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
     Raises:
         InputError: the lock file is missing or unreadable.
     """
-    findings = drift(read_lock(lock_path), current, base=base)
-    return DriftReport(str(lock_path), current.count(), len(current.files), findings)
+    locked = read_lock(lock_path)
+    findings = drift(locked, current, base=base)
+    changes = changed_texts(locked, current)
+    return DriftReport(str(lock_path), current.count(), len(current.files), findings, changes)
 
 
 @dataclass(frozen=True, slots=True)

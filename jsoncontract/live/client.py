@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
@@ -30,6 +29,8 @@ from time import perf_counter
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live import unreadable
+from jsoncontract.live.capabilities import ClientAnswers, sdk_callbacks
 from jsoncontract.live.transport import (
     implementation,
     open_transport,
@@ -37,7 +38,9 @@ from jsoncontract.live.transport import (
     unwrapped_error,
     verbatim_message,
 )
-from jsoncontract.live.wire import (
+from jsoncontract.live.wire import (  # re-exported: the connection's vocabulary
+    DEFAULT_TIMEOUT,
+    MAX_WAIT,
     ConnectOptions,
     Negotiated,
     Noise,
@@ -58,6 +61,9 @@ if TYPE_CHECKING:
 
     from jsoncontract.live.server import ServerSpec
 
+#: Rounds of a 2026-07-28 ``InputRequiredResult`` answered before a request gives up (the
+#: SDKs' own limit).
+_INPUT_ROUNDS: Final = 10
 #: Bytes of a server's stderr kept for messages (the end of it).
 _STDERR_TAIL: Final = 4096
 #: Characters of a stray stdout line quoted in a message.
@@ -68,11 +74,6 @@ _NOISE_KEPT: Final = 50
 _FIRST_ID: Final = 1000
 #: JSON-RPC method the SDK sends to negotiate on 2026-07-28 servers.
 _DISCOVER: Final = "server/discover"
-#: ``{"jsonrpc": "2.0", "id": N`` at the start of a message, as SDKs write them.
-_LEADING_ID: Final = re.compile(
-    r'\s*\{\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*(-?\d{1,18})\s*[,}]'
-)
-
 SDK_MISSING: Final = (
     "the mcp commands need the mcp extra (the official MCP SDK): "
     "pip install '.[mcp]' in a clone of jsoncontract"
@@ -122,6 +123,12 @@ class Connection:
         self._verbatim: tuple[int | None, _Waiter] | None = None
         self._modern = False
         self._header_maps: dict[str, Any] = {}
+        #: what the client answered the server's own requests
+        self.answers = ClientAnswers(options.client)
+        #: progress notifications received for this connection's requests
+        self.progress_seen = 0
+        #: requests whose deadline progress extended
+        self.extended = 0
 
     # -- what reports show -----------------------------------------------------------
 
@@ -186,7 +193,7 @@ class Connection:
         meta = dict(meta) if isinstance(meta, dict) else {}
         meta[PROTOCOL_VERSION_META_KEY] = version
         meta[CLIENT_INFO_META_KEY] = self._client_info()
-        meta[CLIENT_CAPABILITIES_META_KEY] = {}
+        meta[CLIENT_CAPABILITIES_META_KEY] = self.options.client.declared()
         params["_meta"] = meta
         headers[MCP_METHOD_HEADER] = method
         key = NAME_BEARING_METHODS.get(method)
@@ -221,7 +228,42 @@ class Connection:
     async def request(
         self, method: str, params: dict[str, Any] | None = None, *, timeout: float | None = None
     ) -> Reply:
-        """Send one request and wait for its answer (at most ``timeout`` seconds)."""
+        """Send one request and wait for its answer (at most ``timeout`` seconds, restarted
+        by each progress notification up to :attr:`ConnectOptions.progress_limit`). A
+        2026-07-28 ``InputRequiredResult`` is answered as the client's profile says and the
+        request sent again, as a host does; the reply is the last answer."""
+        reply = await self._request_once(method, params, timeout)
+        rounds = 0
+        while reply.kind is ReplyKind.RESULT and _input_required(reply.result):
+            rounds += 1
+            if rounds > _INPUT_ROUNDS:
+                detail = f"the server asked for input {_INPUT_ROUNDS} times; the client gave up"
+                return Reply(ReplyKind.INVALID, reply.seconds, raw=reply.result, detail=detail)
+            result = reply.result or {}
+            again = dict(params or {})
+            requests = result.get("inputRequests")
+            if isinstance(requests, dict):
+                again["inputResponses"] = self._input_responses(requests)
+            if isinstance(result.get("requestState"), str):
+                again["requestState"] = result["requestState"]
+            seconds = reply.seconds
+            reply = await self._request_once(method, again, timeout)
+            reply = replace(reply, seconds=reply.seconds + seconds)
+        return reply
+
+    def _input_responses(self, requests: dict[str, Any]) -> dict[str, Any]:
+        """The answers to the input requests of an ``InputRequiredResult``."""
+        out: dict[str, Any] = {}
+        for key, request in requests.items():
+            if not isinstance(request, dict):
+                continue
+            kind, body = self.answers.answer(str(request.get("method")), request.get("params"))
+            out[key] = body if kind == "result" else {"error": body}
+        return out
+
+    async def _request_once(
+        self, method: str, params: dict[str, Any] | None, timeout: float | None
+    ) -> Reply:
         import anyio
         from mcp.shared.exceptions import MCPError
 
@@ -234,7 +276,23 @@ class Connection:
         self._waiting[request_id] = waiter
         start = perf_counter()
         reply: Reply | None = None
-        options: dict[str, Any] = {"request_id": request_id}
+        hard = start + max(limit, self.options.progress_limit)
+        extended = False
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            nonlocal extended
+            self.progress_seen += 1
+            scope = waiter.scope
+            if scope is None:
+                return
+            wanted = min(anyio.current_time() + limit, _clock(hard))
+            if wanted > scope.deadline:
+                scope.deadline = wanted
+                if not extended:
+                    extended = True
+                    self.extended += 1
+
+        options: dict[str, Any] = {"request_id": request_id, "on_progress": on_progress}
         if headers:
             options["headers"] = headers
         try:
@@ -251,7 +309,9 @@ class Connection:
         if waiter.invalid is not None:
             return replace(waiter.invalid, seconds=seconds)
         if reply is None:
-            return Reply(ReplyKind.TIMEOUT, seconds, detail=f"no answer within {_seconds(limit)}")
+            waited = _seconds(seconds) if extended else _seconds(limit)
+            more = " (progress kept it open until the hard maximum)" if extended else ""
+            return Reply(ReplyKind.TIMEOUT, seconds, detail=f"no answer within {waited}{more}")
         return reply
 
     def _error_reply(self, exc: Any, seconds: float) -> Reply:
@@ -331,20 +391,20 @@ class Connection:
 
     def _unparsed(self, exc: Exception) -> None:
         """A line (or HTTP body) the SDK could not read as JSON-RPC."""
-        raw = _input_of(exc)
-        if isinstance(raw, str) and _undecoded(raw):
-            request_id = _id_of(raw)
-            raw = _bytes_shown(raw)
+        raw = unreadable.input_of(exc)
+        if isinstance(raw, str) and unreadable.undecoded(raw):
+            request_id = unreadable.id_of(raw)
+            raw = unreadable.bytes_shown(raw)
             reason = "bytes that are not UTF-8: MCP messages are UTF-8 text"
-        elif isinstance(raw, str) and _too_deep(exc):
-            request_id = _id_of(raw)
+        elif isinstance(raw, str) and unreadable.too_deep(exc):
+            request_id = unreadable.id_of(raw)
             reason = (
                 "a JSON message nested more deeply than the MCP SDK reads (about 250 levels): "
                 "clients cannot read it"
             )
         else:
             request_id = raw.get("id") if isinstance(raw, dict) else None
-            reason = _why_invalid(raw)
+            reason = unreadable.why_invalid(raw)
         reply = Reply(ReplyKind.INVALID, 0.0, raw=raw, detail=reason)
         waiter = self._waiting.get(request_id) if isinstance(request_id, int) else None
         if waiter is None and self._verbatim is not None and isinstance(raw, dict):
@@ -356,7 +416,9 @@ class Connection:
             return
         self.noise_count += 1
         if len(self.noise) < _NOISE_KEPT:
-            self.noise.append(Noise(cut_short(masked_text(_text_of(raw)), _QUOTED), reason))
+            self.noise.append(
+                Noise(cut_short(masked_text(unreadable.text_of(raw)), _QUOTED), reason)
+            )
 
     # -- opening -----------------------------------------------------------------------
 
@@ -427,7 +489,8 @@ class Connection:
             try:
                 result = DiscoverResult.model_validate(raw)
             except ValidationError as exc:
-                return f"the server/discover answer is not a DiscoverResult ({_first_error(exc)})"
+                why = unreadable.first_error(exc)
+                return f"the server/discover answer is not a DiscoverResult ({why})"
             if not any(v in result.supported_versions for v in MODERN_VERSIONS):
                 return "server/discover lists no 2026 version"
             session.adopt(result)
@@ -459,7 +522,7 @@ class Connection:
         offered = version or HANDSHAKE_VERSIONS[-1]
         params = {
             "protocolVersion": offered,
-            "capabilities": {},
+            "capabilities": self.options.client.declared(),
             "clientInfo": self._client_info(),
         }
         try:
@@ -480,7 +543,7 @@ class Connection:
             raise ServerError(
                 self._failure(
                     f"answered initialize with something that is not an "
-                    f"InitializeResult ({_first_error(exc)})"
+                    f"InitializeResult ({unreadable.first_error(exc)})"
                 )
             ) from None
         if result.protocol_version not in HANDSHAKE_VERSIONS:
@@ -572,7 +635,9 @@ async def connect(
                 from_tap, to_tap, on_stream_exception=on_exception
             )
             session = ClientSession(
-                dispatcher=dispatcher, client_info=implementation(chosen.client_name)
+                dispatcher=dispatcher,
+                client_info=implementation(chosen.client_name),
+                **sdk_callbacks(conn.answers),
             )
             conn._dispatcher = dispatcher
             conn._session = session
@@ -583,6 +648,18 @@ async def connect(
         raise unwrapped_error(group, spec) from None
     except Exception as exc:
         raise reported_error(exc, spec) from None
+
+
+def _input_required(result: Any) -> bool:
+    """Whether a result is a 2026-07-28 ``InputRequiredResult``."""
+    return isinstance(result, dict) and result.get("resultType") == "input_required"
+
+
+def _clock(deadline: float) -> float:
+    """A :func:`time.perf_counter` deadline on anyio's clock."""
+    import anyio
+
+    return anyio.current_time() + (deadline - perf_counter())
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -604,88 +681,17 @@ def _supported(data: Any) -> list[str]:
     return []
 
 
-def _first_error(exc: Any) -> str:
-    errors = exc.errors()
-    if not errors:
-        return str(exc)
-    first = errors[0]
-    where = ".".join(str(p) for p in first.get("loc", ())) or "(root)"
-    return f"{where}: {first.get('msg', '')}"
-
-
-def _input_of(exc: Exception) -> Any:
-    """What the server sent, as far as a parse error tells: the text or the JSON value."""
-    errors = getattr(exc, "errors", None)
-    if callable(errors):
-        try:
-            found = errors()
-        except Exception:  # pragma: no cover - errors() of a foreign exception type
-            found = []
-        if found:
-            return found[0].get("input")
-    return str(exc)
-
-
-def _undecoded(text: str) -> bool:
-    """Whether a line holds bytes that were not UTF-8 (read as lone surrogates)."""
-    return any("\udc80" <= c <= "\udcff" for c in text)
-
-
-def _too_deep(exc: Exception) -> bool:
-    """Whether the SDK could not read a message because of its depth (valid JSON)."""
-    errors = getattr(exc, "errors", None)
-    if not callable(errors):
-        return False
-    try:
-        found = errors()
-    except Exception:  # pragma: no cover - errors() of a foreign exception type
-        return False
-    return bool(found) and "recursion limit" in str(found[0].get("msg", ""))
-
-
-def _bytes_shown(text: str) -> str:
-    """A line read with ``surrogateescape``, its bytes that are not UTF-8 written ``\\xNN``."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _id_of(text: str) -> Any:
-    """The ``id`` of a message the SDK could not read (a line read with ``surrogateescape``,
-    its stray bytes replaced; a message too deep for the SDK), else ``None``."""
-    import orjson
-
-    try:
-        value = orjson.loads(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
-    except orjson.JSONDecodeError:
-        found = _LEADING_ID.match(text)  # deeper than orjson reads too: the usual member order
-        return int(found.group(1)) if found else None
-    return value.get("id") if isinstance(value, dict) else None
-
-
-def _text_of(raw: Any) -> str:
-    if isinstance(raw, str):
-        return raw
-    import orjson
-
-    try:
-        return orjson.dumps(raw).decode()
-    except TypeError:
-        return repr(raw)
-
-
-def _why_invalid(raw: Any) -> str:
-    """Why a message is not JSON-RPC, in words."""
-    if isinstance(raw, str):
-        return "not JSON: stdout is for JSON-RPC messages only; log to stderr"
-    if not isinstance(raw, dict):
-        return "a JSON value that is not a JSON-RPC message object"
-    from jsoncontract.pipeline.answers import error_object_problems
-
-    if "error" in raw:
-        problems = error_object_problems(raw.get("error"))
-        if problems:
-            return "a malformed error object: " + "; ".join(problems)
-    if raw.get("jsonrpc") != "2.0":
-        return 'not JSON-RPC 2.0 ("jsonrpc": "2.0" is missing)'
-    if "result" in raw and "error" in raw:
-        return "a response with both result and error"
-    return "not a valid JSON-RPC message"
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "MAX_WAIT",
+    "ConnectOptions",
+    "Connection",
+    "Negotiated",
+    "Noise",
+    "Reply",
+    "ReplyKind",
+    "connect",
+    "display_name",
+    "require_sdk",
+    "verbatim_message",
+]

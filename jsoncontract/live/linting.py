@@ -7,7 +7,7 @@ tools by the server's name instead of a path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.pipeline.answers import version_at_least
 
@@ -74,8 +74,57 @@ def lint_listing(linter: Linter, listing: ToolListing) -> LintReport:
                 hint=problem.hint,
             )
         )
+    offered = offered_tools(listing)
+    if offered:
+        from jsoncontract.lint.codes import all_rules
+
+        describing = {code for code, rule in all_rules().items() if rule.family == "descriptions"}
+        document = orjson.dumps({"tools": offered}, option=orjson.OPT_INDENT_2)
+        extra = linter.lint_sources([(label, document)])
+        for item in extra.findings:
+            if item.code in describing:
+                item.path = _within_tool(item.path)
+                item.line = item.column = None
+                item.fix = item.refused = None
+                report.findings.append(item)
     report.findings.sort(key=lambda f: (f.tool or "", f.path, f.code))
     return report
+
+
+def offered_tools(listing: ToolListing) -> list[dict[str, Any]]:
+    """The server's prompts and resources as tool objects, for the description rules and the
+    lock: ``prompt:NAME`` (its arguments as a schema of strings) and ``resource:URI`` (its
+    MIME type among the annotations)."""
+    out: list[dict[str, Any]] = []
+    for catalog in listing.offered:
+        for item in catalog.named():
+            if catalog.kind == "prompts":
+                listed = item.get("arguments")
+                arguments = [a for a in listed or () if isinstance(a, dict) and "name" in a]
+                properties = {
+                    str(a["name"]): {"type": "string", "description": a.get("description", "")}
+                    for a in arguments
+                }
+                required = [str(a["name"]) for a in arguments if a.get("required") is True]
+                schema = {"type": "object", "properties": properties, "required": required}
+                out.append(
+                    {
+                        "name": f"prompt:{item['name']}",
+                        "description": item.get("description"),
+                        "inputSchema": schema,
+                    }
+                )
+            else:
+                annotations = {k: item[k] for k in ("mimeType", "name") if k in item}
+                out.append(
+                    {
+                        "name": f"resource:{item['uri']}",
+                        "description": item.get("description"),
+                        "inputSchema": {"type": "object"},
+                        "annotations": annotations,
+                    }
+                )
+    return out
 
 
 def _within_tool(pointer: str) -> str:
@@ -107,4 +156,13 @@ def pin_listing(listing: ToolListing, key: str) -> Lock:
         parts = parts_of(contract)
         pointer = contract.source.pointer
         tools[contract.name] = PinnedTool(parts, digest(parts), Source(key, pointer=pointer))
+    for item in offered_tools(listing):
+        parts = {
+            "name": item["name"],
+            "description": item.get("description"),
+            "input_schema": item["inputSchema"],
+            "output_schema": None,
+            "annotations": item.get("annotations"),
+        }
+        tools[item["name"]] = PinnedTool(parts, digest(parts), Source(key))
     return lock

@@ -15,7 +15,9 @@ and exits with the server's exit code. With ``--inject`` rules, server frames an
 **Streamable HTTP.** ``--listen 127.0.0.1:PORT --upstream URL`` serves the upstream's
 endpoint path on the local address and forwards every request and response (server-sent
 events streamed as they come). Request bodies and every JSON-RPC message of the responses are
-recorded, each before it is passed on; headers (credentials) never are.
+recorded, each before it is passed on; headers (credentials) never are. ``--inject`` rules
+apply to the JSON-RPC answers of both kinds of response: a JSON body, or each event of a
+stream (a ``list_changed`` notification then follows as an event of its own).
 """
 
 from __future__ import annotations
@@ -338,14 +340,7 @@ class StdioProxy:
         writer = self._writer
 
         def record(delivered: bool) -> None:
-            if writer is not None and data is not None:
-                writer.frame(
-                    SERVER,
-                    data,
-                    fault=delivery.fault,
-                    original=delivery.original,
-                    delivered=delivered,
-                )
+            _record_delivery(writer, delivery, delivered=delivered)
 
         def send() -> None:
             record(True)
@@ -453,9 +448,11 @@ class HttpProxy:
         trace: Path | None,
         label: str,
         on_ready: Callable[[str], None] | None = None,
+        injector: Injector | None = None,
     ) -> None:
         from urllib.parse import urlsplit
 
+        self.injector = injector if injector is not None else Injector([])
         self.upstream = upstream
         self.listen = listen
         self.trace_path = trace
@@ -522,6 +519,7 @@ class HttpProxy:
         client = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None), follow_redirects=False)
         writer = self._writer
         upstream = self.upstream
+        injector = self.injector
 
         async def app(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
@@ -533,6 +531,10 @@ class HttpProxy:
             body = await request.body()
             if writer is not None and body.strip():
                 writer.frame(CLIENT, _decoded(body, request.headers))
+            if injector.active and body.strip():
+                sent = _parse(_decoded(body, request.headers))
+                for message in sent if isinstance(sent, list) else [sent]:
+                    injector.client_frame(message)
             headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
@@ -548,6 +550,27 @@ class HttpProxy:
             out_headers = {
                 k: v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP
             }
+
+            async def injected() -> Any:
+                """The upstream body with the faults applied, message by message (unpacked:
+                the client gets it without its ``Content-Encoding``)."""
+                sse = "text/event-stream" in kind
+                pending = b""
+                try:
+                    async for chunk in response.aiter_bytes():
+                        if not sse:
+                            pending += chunk
+                            continue
+                        pending += chunk.replace(b"\r\n", b"\n")
+                        while b"\n\n" in pending:
+                            event, pending = pending.split(b"\n\n", 1)
+                            async for out in _inject_event(event, injector, writer):
+                                yield out
+                finally:
+                    await response.aclose()
+                if pending.strip() and not sse:
+                    async for out in _inject_body(pending, injector, writer):
+                        yield out
 
             async def stream() -> Any:
                 """The upstream body, each message recorded before the client gets it."""
@@ -572,11 +595,69 @@ class HttpProxy:
                         writer.frame(SERVER, message)
                     yield bytes(collected)
 
+            fault = injector.active and ("json" in kind or "text/event-stream" in kind)
+            if fault:
+                out_headers = {
+                    k: v for k, v in out_headers.items() if k.lower() != "content-encoding"
+                }
+            body_stream = injected() if fault else stream()
             await StreamingResponse(
-                stream(), status_code=response.status_code, headers=out_headers
+                body_stream, status_code=response.status_code, headers=out_headers
             )(scope, receive, send)
 
         return app
+
+
+async def _deliver_http(delivery: Delivery, writer: TraceWriter | None) -> bytes | None:
+    """Wait as the delivery says, record it, and give the frame to send (``None``: it is
+    withheld; an injected timeout holds the response open until the client gives up)."""
+    import anyio
+
+    _record_delivery(writer, delivery, delivered=delivery.delay != NEVER)
+    if delivery.delay == NEVER:
+        await anyio.sleep_forever()
+    if delivery.delay > 0:
+        await anyio.sleep(delivery.delay)
+    return delivery.data
+
+
+def _record_delivery(writer: TraceWriter | None, delivery: Delivery, *, delivered: bool) -> None:
+    """Record the server frame a delivery sends (or withholds), marked with its fault."""
+    if writer is not None and delivery.data is not None:
+        writer.frame(
+            SERVER,
+            delivery.data,
+            fault=delivery.fault,
+            original=delivery.original,
+            delivered=delivered,
+        )
+
+
+async def _inject_body(body: bytes, injector: Injector, writer: TraceWriter | None) -> Any:
+    """One JSON body (an answer), with the faults applied."""
+    delivery = injector.server_frame(body.strip(), _parse(body))
+    data = await _deliver_http(delivery, writer)
+    if data is not None:
+        yield data
+
+
+async def _inject_event(event: bytes, injector: Injector, writer: TraceWriter | None) -> Any:
+    """One server-sent event, its ``data`` with the faults applied, then the events the
+    faults add (a ``list_changed`` notification)."""
+    lines = event.split(b"\n")
+    data = b"\n".join(line[5:].removeprefix(b" ") for line in lines if line.startswith(b"data:"))
+    if not data.strip():
+        yield event + b"\n\n"
+        return
+    other = [line for line in lines if not line.startswith(b"data:")]
+    delivery = injector.server_frame(data, _parse(data))
+    sent = await _deliver_http(delivery, writer)
+    if sent is not None:
+        yield b"\n".join([*other, b"data: " + sent]) + b"\n\n"
+    for extra in delivery.then:
+        if writer is not None:
+            writer.frame(SERVER, extra, fault="list-changed", injected=True)
+        yield b"event: message\ndata: " + extra + b"\n\n"
 
 
 def _decoded(body: bytes, headers: Any) -> bytes:
@@ -639,10 +720,16 @@ def record_http(
     trace: Path | None,
     label: str,
     on_ready: Callable[[str], None] | None = None,
+    injector: Injector | None = None,
 ) -> int:
     """Run the Streamable HTTP proxy (see :class:`HttpProxy`)."""
     return HttpProxy(
-        upstream, parse_listen(listen), trace=trace, label=label, on_ready=on_ready
+        upstream,
+        parse_listen(listen),
+        trace=trace,
+        label=label,
+        on_ready=on_ready,
+        injector=injector,
     ).run()
 
 

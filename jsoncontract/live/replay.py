@@ -7,6 +7,10 @@ JSON: member order does not matter). The same call recorded several times is ans
 the recorded order, then with the last answer again. Anything not recorded gets a JSON-RPC
 error that says so, with the recorded arguments of that tool in ``data``, never a guess.
 
+A request the server sent the client while it worked on a call (``sampling/createMessage``,
+``elicitation/create``, ``roots/list``) is sent again when that call is replayed, before its
+answer, which waits for the client's response (at most :data:`RESPONSE_WAIT` seconds).
+
 ``--inject`` rules apply to the replayed answers as they do to a live server's.
 """
 
@@ -30,6 +34,9 @@ NOT_RECORDED: Final = -32010
 METHOD_NOT_FOUND: Final = -32601
 #: Recorded argument sets quoted in a "not recorded" error.
 _QUOTED: Final = 5
+#: Seconds a replayed answer waits for the client's responses to the requests re-sent
+#: before it.
+RESPONSE_WAIT: Final = 5.0
 
 
 #: How deep a frame's JSON may nest: a deeper request is refused with an error (and the
@@ -80,6 +87,9 @@ class Recording:
     arguments: dict[str, list[Any]] = field(default_factory=lambda: defaultdict(list))
     #: (method, canonical params) -> answer, for other requests
     other: dict[tuple[str, bytes], dict[str, Any]] = field(default_factory=dict)
+    #: (method, tool or "", canonical arguments or params) -> the requests the server sent
+    #: the client while it worked on that request (method and params of each)
+    asked: dict[tuple[str, str, bytes], list[dict[str, Any]]] = field(default_factory=dict)
     frames: int = 0
 
     def tools(self) -> int:
@@ -105,6 +115,14 @@ def load_recording(path: Path) -> Recording:
         recording.frames += 1
         key = _key(message.get("id"))
         is_request = "method" in message and "id" in message
+        if is_request and frame.direction not in (None, CLIENT) and pending:
+            # the server asks the client something while the latest request is pending
+            latest = list(pending.values())[-1]
+            asked = {"method": message["method"]}
+            if "params" in message:
+                asked["params"] = message["params"]
+            recording.asked.setdefault(_asked_key(latest), []).append(asked)
+            continue
         if is_request and frame.direction in (None, CLIENT):
             answer = early.pop(key, None)
             if answer is not None:
@@ -148,6 +166,16 @@ def _file(recording: Recording, request: dict[str, Any], answer: dict[str, Any])
         recording.other.setdefault((method, canonical(_without_meta(params))), answer)
 
 
+def _asked_key(request: dict[str, Any]) -> tuple[str, str, bytes]:
+    """What identifies a request across sessions: its method, tool, and arguments (or
+    params without ``_meta``)."""
+    params = _params(request)
+    method = str(request.get("method"))
+    if method == "tools/call":
+        return (method, str(params.get("name")), canonical(params.get("arguments", {})))
+    return (method, "", canonical(_without_meta(params)))
+
+
 def _params(request: dict[str, Any]) -> dict[str, Any]:
     params = request.get("params")
     return params if isinstance(params, dict) else {}
@@ -183,8 +211,8 @@ class Replayer:
                 return {"result": _handshake_from(rec.discover, params)}
         if method == "server/discover" and rec.discover is not None:
             return {"result": rec.discover}
-        if method == "ping":
-            return {"result": {}}
+        if method == "ping":  # as recorded (2026-07-28 servers may not know it), else {}
+            return rec.other.get(("ping", canonical({})), {"result": {}})
         if method == "tools/list":
             page = rec.pages.get(params.get("cursor"))
             if page is not None:
@@ -198,6 +226,11 @@ class Replayer:
         if found is not None:
             return found
         return _error(METHOD_NOT_FOUND, f"jsoncontract replay: {method} was not recorded")
+
+    def asked(self, request: dict[str, Any]) -> list[dict[str, Any]]:
+        """The requests the server sent the client while it worked on this one, as
+        recorded (``method`` and ``params`` each; the replay gives them new ids)."""
+        return list(self.recording.asked.get(_asked_key(request), ()))
 
     def _call(self, params: dict[str, Any]) -> dict[str, Any]:
         tool = params.get("name")
@@ -266,6 +299,8 @@ def serve_replay(
     out = FrameWriter((client_out or sys.stdout.buffer).fileno())
     fd = (client_in or sys.stdin.buffer).fileno()
     timers: list[threading.Timer] = []
+    waiting: dict[Any, _Held] = {}
+    asked_ids = 0
     for line in fd_lines(fd):
         if isinstance(line, FramePart):  # past the frame limit: refused once whole
             if line.end:
@@ -289,6 +324,11 @@ def serve_replay(
                 + b"\n"
             )
             continue
+        if "method" not in request:  # the client's response to a re-sent request
+            held = waiting.pop(_key(request.get("id")), None)
+            if held is not None:
+                held.answered()
+            continue
         request_id = request.get("id")
         if too_deep(request):
             refused = _error(-32600, f"Invalid Request: nested more than {MAX_DEPTH} levels deep")
@@ -304,6 +344,19 @@ def serve_replay(
         except TypeError:  # a recorded answer orjson cannot write: said, and serving goes on
             failed = _error(-32603, "Internal error: the recorded answer cannot be written")
             data = orjson.dumps({"jsonrpc": "2.0", "id": _plain_id(request_id), **failed})
+        asked = replayer.asked(request)
+        if asked:
+            held = _Held(len(asked), out, data + b"\n")
+            for question in asked:
+                asked_ids += 1
+                ident = f"replay-{asked_ids}"
+                waiting[_key(ident)] = held
+                out.write(orjson.dumps({"jsonrpc": "2.0", "id": ident, **question}) + b"\n")
+            timer = threading.Timer(RESPONSE_WAIT, held.release)
+            timer.daemon = True
+            timers.append(timer)
+            timer.start()
+            continue
         delivery = injector.server_frame(data, orjson.loads(data)) if injector.active else None
         if delivery is None:
             out.write(data + b"\n")
@@ -328,6 +381,30 @@ def serve_replay(
     for timer in timers:
         timer.join(timeout=5.0)
     return 0
+
+
+class _Held:
+    """A replayed answer waiting for the client's responses to the requests sent before it
+    (written when the last arrives, or after :data:`RESPONSE_WAIT` seconds)."""
+
+    def __init__(self, count: int, out: Any, data: bytes) -> None:
+        self._left = count
+        self._out = out
+        self._data: bytes | None = data
+        self._lock = threading.Lock()
+
+    def answered(self) -> None:
+        with self._lock:
+            self._left -= 1
+            done = self._left <= 0
+        if done:
+            self.release()
+
+    def release(self) -> None:
+        with self._lock:
+            data, self._data = self._data, None
+        if data is not None:
+            self._out.write(data)
 
 
 def _plain_id(value: Any) -> Any:

@@ -25,6 +25,7 @@ from jsoncontract.errors import ConfigError, UsageError
 from jsoncontract.redact import hide, is_sensitive, masked
 
 if TYPE_CHECKING:
+    from jsoncontract.live.probe.arguments import Seed
     from jsoncontract.settings import Config
 
 #: Longest label shown for a stdio command before the middle is elided.
@@ -53,6 +54,8 @@ class ServerSpec:
     requires_auth: bool = False
     allow: tuple[str, ...] = ()
     timeout: float | None = None
+    #: values for the probe's valid calls (the ``seeds`` table of its config entry)
+    seeds: tuple[Seed, ...] = ()
     #: where the server was defined (a config file and key), for messages
     origin: str | None = None
 
@@ -388,6 +391,7 @@ def _from_entry(key: str, entry: Mapping[str, Any], where: str, root: Path) -> S
         raise ConfigError(f"{where}: give either command (stdio) or url (Streamable HTTP)")
     allow = tuple(entry.get("allow") or ())
     timeout = entry.get("timeout")
+    seeds = _seeds(entry.get("seeds"), where)
     if url is not None:
         address = text(url, "url")
         if not address.startswith(("http://", "https://")):
@@ -399,6 +403,7 @@ def _from_entry(key: str, entry: Mapping[str, Any], where: str, root: Path) -> S
             requires_auth=bool(entry.get("requires_auth", False)),
             allow=allow,
             timeout=timeout,
+            seeds=seeds,
             origin=where,
         )
     args = entry.get("args") or []
@@ -412,5 +417,17 @@ def _from_entry(key: str, entry: Mapping[str, Any], where: str, root: Path) -> S
         cwd=str(root / text(cwd, "cwd")) if cwd is not None else None,
         allow=allow,
         timeout=timeout,
+        seeds=seeds,
         origin=where,
     )
+
+
+def _seeds(table: Any, where: str) -> tuple[Seed, ...]:
+    """The seeds of a config entry (a table of ``NAME`` or ``"TOOL.NAME"`` to a value)."""
+    if table is None:
+        return ()
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: seeds must be a table of NAME = VALUE")
+    from jsoncontract.live.probe.arguments import config_seeds
+
+    return tuple(config_seeds(table, f"{where} seeds"))

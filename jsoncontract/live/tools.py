@@ -17,6 +17,7 @@ from jsoncontract.errors import ServerError
 from jsoncontract.model import Dialect, Finding, Severity, Source, ToolContract
 
 if TYPE_CHECKING:
+    from jsoncontract.live.catalog import Catalog
     from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.wire import Negotiated
@@ -44,6 +45,8 @@ class ToolListing:
     problems: list[Finding] = field(default_factory=list)
     #: index in ``tools`` -> why the tool cannot be used
     unusable: dict[int, str] = field(default_factory=dict)
+    #: the resources and prompts the server lists, when asked for (lint and pin take them)
+    offered: list[Catalog] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -245,10 +248,10 @@ def _json_type(value: Any) -> str:
     return json_type(value)
 
 
-def fetch_tools(spec: ServerSpec, options: Any = None) -> ToolListing:
+def fetch_tools(spec: ServerSpec, options: Any = None, *, offered: bool = False) -> ToolListing:
     """Connect to ``spec``, negotiate, and list every tool (the synchronous entry point;
     inside an event loop, use :func:`~jsoncontract.live.client.connect` and
-    :func:`list_tools`).
+    :func:`list_tools`); ``offered``: its resources and prompts too.
 
     Raises:
         ServerError: the server cannot be started, reached, negotiated with, or listed.
@@ -258,7 +261,12 @@ def fetch_tools(spec: ServerSpec, options: Any = None) -> ToolListing:
     from jsoncontract.live.client import connect
 
     async def main() -> ToolListing:
+        from jsoncontract.live.catalog import list_catalog
+
         async with connect(spec, options) as conn:
-            return await list_tools(conn)
+            listing = await list_tools(conn)
+            if offered:
+                listing.offered = [await list_catalog(conn, k) for k in ("resources", "prompts")]
+            return listing
 
     return anyio.run(main)

@@ -8,12 +8,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract.live.capabilities import ClientProfile
+
 if TYPE_CHECKING:
     from jsoncontract.live.server import ServerSpec
 
 
 #: Seconds a request may take when nothing else is said.
 DEFAULT_TIMEOUT: Final = 10.0
+#: Seconds a request that keeps reporting progress may take at least, in all.
+MAX_WAIT: Final = 60.0
 
 
 class ReplyKind(StrEnum):
@@ -78,7 +82,9 @@ class ConnectOptions:
     ``legacy`` (the ``initialize`` handshake at the newest version it negotiates), or a
     protocol version to ask for. ``timeout`` bounds every request; ``connect_timeout`` the
     start of the server and the negotiation. ``show_stderr`` lets the server's stderr
-    through instead of keeping it.
+    through instead of keeping it. ``client`` is what the client declares and answers
+    (:mod:`jsoncontract.live.capabilities`). Every request carries a ``progressToken``;
+    each progress notification restarts its ``timeout``, up to ``max_wait`` seconds in all.
     """
 
     timeout: float = DEFAULT_TIMEOUT
@@ -87,6 +93,17 @@ class ConnectOptions:
     protocol: str = "auto"
     show_stderr: bool = False
     client_name: str = "jsoncontract"
+    client: ClientProfile = field(default_factory=ClientProfile)
+    #: seconds a request that reports progress may take in all (default: 6 timeouts, at
+    #: least 60)
+    max_wait: float | None = None
+
+    @property
+    def progress_limit(self) -> float:
+        """The hard maximum of a request that keeps reporting progress."""
+        if self.max_wait is not None:
+            return max(self.max_wait, self.timeout)
+        return max(self.timeout * 6, MAX_WAIT)
 
     @property
     def connect_seconds(self) -> float:

@@ -79,6 +79,7 @@ FIXTURES_REPORTERS: Final = {
 PIN_REPORTERS: Final = {
     "text": ".pin:TextPinReporter",
     "json": ".pin:JsonPinReporter",
+    "markdown": ".pin:MarkdownPinReporter",
 }
 #: The catalog (``text``, ``json``), and ``rules --check`` in all four formats.
 RULES_REPORTERS: Final = {
@@ -91,12 +92,25 @@ MCP_TOOLS_REPORTERS: Final = {
     "text": ".live:TextToolsReporter",
     "json": ".live:JsonToolsReporter",
 }
+MCP_RESOURCES_REPORTERS: Final = {
+    "text": ".live_catalog:TextCatalogReporter",
+    "json": ".live_catalog:JsonCatalogReporter",
+}
 MCP_PROBE_REPORTERS: Final = {
     "text": ".live:TextProbeReporter",
     "json": ".live:JsonProbeReporter",
     "junit": ".live:JUnitProbeReporter",
     "sarif": ".live:SarifProbeReporter",
     "github": ".live:GithubProbeReporter",
+}
+
+MCP_VERIFY_REPORTERS: Final = {
+    "text": ".live_verify:TextVerifyReporter",
+    "json": ".live_verify:JsonVerifyReporter",
+    "junit": ".live_verify:JUnitVerifyReporter",
+    "sarif": ".live_verify:SarifVerifyReporter",
+    "github": ".live_verify:GithubVerifyReporter",
+    "markdown": ".live_verify:MarkdownVerifyReporter",
 }
 
 REDACT_REPORTERS: Final = {
@@ -116,10 +130,13 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "redact": REDACT_REPORTERS,
     # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
     "mcp tools": MCP_TOOLS_REPORTERS,
+    "mcp resources": MCP_RESOURCES_REPORTERS,
+    "mcp prompts": MCP_RESOURCES_REPORTERS,
     "mcp lint": LINT_REPORTERS,
     "mcp pin": PIN_REPORTERS,
     "mcp probe": MCP_PROBE_REPORTERS,
     "mcp test": TEST_REPORTERS,
+    "mcp verify": MCP_VERIFY_REPORTERS,
 }
 
 

@@ -175,6 +175,8 @@ def _card_lines(card: ServerProbe, options: ReportOptions) -> list[list[Segment]
         lines.append([("  could not probe: ", "bold red"), (card.error, "")])
         return lines
     quiet = options.quiet
+    if not quiet and card.client is not None:
+        lines.append(_client_line(card.client))
     if not quiet:
         lines.append([("protocol", "bold")])
         width = max(len(c.name) for c in card.protocol) if card.protocol else 8
@@ -190,6 +192,7 @@ def _card_lines(card: ServerProbe, options: ReportOptions) -> list[list[Segment]
                 ]
             )
         lines.extend(_tool_table(card))
+        lines.extend(_extra_lines(card))
         if card.dry_run:
             lines.extend(_plan_lines(card))
     findings = card.all_findings()
@@ -198,6 +201,38 @@ def _card_lines(card: ServerProbe, options: ReportOptions) -> list[list[Segment]
         for finding in findings:
             lines.extend(probe_finding_lines(finding))
     lines.append(_verdict(card))
+    return lines
+
+
+def _client_line(client: dict[str, Any]) -> list[Segment]:
+    """``client  declares roots, sampling, elicitation; served roots/list 1``."""
+    declared = ", ".join(client.get("declared") or ()) or "no capability"
+    text = f"declares {declared}"
+    roots = client.get("roots") or []
+    if "roots" in (client.get("declared") or ()):
+        text += f" ({len(roots)} root{'s' if len(roots) != 1 else ''})"
+    served = client.get("served") or {}
+    if served:
+        text += "; served " + ", ".join(f"{m} {n}" for m, n in served.items())
+    return [("client ", "bold"), (text, "dim")]
+
+
+def _extra_lines(card: ServerProbe) -> list[list[Segment]]:
+    if not card.extras:
+        return []
+    lines: list[list[Segment]] = [[("resources and prompts", "bold")]]
+    lines.extend(
+        [
+            ("  ", ""),
+            _STATUS[extra.ok],
+            (f" {extra.method} ", ""),
+            (masked(extra.target), "magenta"),
+            ("  ", ""),
+            (extra.detail, ""),
+            (f"  {_ms(extra.seconds)}" if extra.seconds is not None else "", "dim"),
+        ]
+        for extra in card.extras
+    )
     return lines
 
 
@@ -264,18 +299,25 @@ def _tool_table(card: ServerProbe) -> list[list[Segment]]:
         bad = sum(1 for r in tool.results if not r.ok and r.not_sent is None)
         if bad:
             row.append((f"  {bad} with findings", "red"))
+        if tool.inconclusive:
+            row.append(("  inconclusive: no valid call was accepted", "yellow"))
         lines.append(row)
     return lines
 
 
 def _plan_lines(card: ServerProbe) -> list[list[Segment]]:
-    lines: list[list[Segment]] = [[("would send (dry run)", "bold")]]
+    if not any(tool.results for tool in card.tools):
+        return []
+    lines: list[list[Segment]] = [[("would call (dry run; nothing was sent)", "bold")]]
     for tool in card.tools:
         for result in tool.results:
             request = result.case.request()
             request["arguments"] = masked_value(request["arguments"])
             params = orjson.dumps(request).decode()
             lines.append([("  tools/call ", "dim"), (params, "")])
+            if result.case.sources:
+                sources = ", ".join(f"{p} {s}" for p, s in result.case.sources.items())
+                lines.append([("    values: ", "dim"), (sources, "dim")])
     return lines
 
 
@@ -283,10 +325,17 @@ def _verdict(card: ServerProbe) -> list[Segment]:
     summary = card.summary()
     answers = summary["answers"]
     sev = summary["by_severity"]
-    parts = [
-        f"{summary['tools_called']} of {summary['tools']} tools called",
-        f"{summary['calls']} calls",
-    ]
+    if card.dry_run:
+        planned = sum(len(t.results) for t in card.tools)
+        parts = [
+            f"dry run: would call {summary['tools_called']} of {summary['tools']} tools",
+            f"{planned} calls; nothing was sent",
+        ]
+    else:
+        parts = [
+            f"{summary['tools_called']} of {summary['tools']} tools called",
+            f"{summary['calls']} calls",
+        ]
     details = []
     if summary["accepted_invalid"]:
         details.append(f"{summary['accepted_invalid']} invalid accepted")
@@ -296,6 +345,8 @@ def _verdict(card: ServerProbe) -> list[Segment]:
         details.append(f"{answers['timeout']} timed out")
     if answers.get("crashed"):
         details.append(f"{answers['crashed']} crashed")
+    if summary["tools_inconclusive"]:
+        details.append(f"{summary['tools_inconclusive']} inconclusive")
     checks = summary["protocol_checks"]
     text = ", ".join(parts)
     if details:

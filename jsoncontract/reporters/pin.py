@@ -31,6 +31,15 @@ class TextPinReporter(Reporter[Never, "DriftReport"]):
             if finding.hint:
                 lines.append(note("hint", finding.hint))
             out.write(lines)
+        for change in report.changes:
+            out.write(
+                [
+                    [(f"{change.tool}: the {change.part} in full", "bold")],
+                    [("  was: ", "dim"), (change.before or "(none)", "")],
+                    [("  now: ", "dim"), (change.after or "(none)", "")],
+                    [("  words: ", "dim"), (change.word_diff, "")],
+                ]
+            )
         if findings:
             summary = report.summary()
             verdict = (
@@ -50,3 +59,46 @@ class JsonPinReporter(Reporter[Never, "DriftReport"]):
     def close(self, report: DriftReport) -> None:
         """Write the report object."""
         self.stream.write(orjson.dumps(report.to_dict(), option=orjson.OPT_APPEND_NEWLINE))
+
+
+class MarkdownPinReporter(Reporter[Never, "DriftReport"]):
+    """For a pull request: the verdict, each change, and each changed text in full with its
+    word diff (removed words struck through, added ones in bold)."""
+
+    def close(self, report: DriftReport) -> None:
+        """Write the Markdown."""
+        summary = report.summary()
+        if not report.findings:
+            lines = [f"**{plural(report.tools, 'tool')} match `{report.lock}`**"]
+        else:
+            lines = [
+                f"**{summary['changed']} changed, {summary['added']} added, "
+                f"{summary['removed']} removed since `{report.lock}`**",
+                "",
+                "| tool | change |",
+                "|---|---|",
+            ]
+            lines += [f"| `{f.tool or ''}` | {_md(f.message)} |" for f in report.findings]
+        for change in report.changes:
+            lines += [
+                "",
+                f"### `{change.tool}`: the {change.part}",
+                "",
+                f"- was: {_md(change.before or '(none)')}",
+                f"- now: {_md(change.after or '(none)')}",
+                f"- words: {_md_words(change.word_diff)}",
+            ]
+        self.stream.write(("\n".join(lines) + "\n").encode())
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _md_words(diff: str) -> str:
+    """``[-old-]`` as ~~old~~ and ``{+new+}`` as **new**."""
+    import re
+
+    text = _md(diff)
+    text = re.sub(r"\[-(.*?)-\]", r"~~\1~~", text)
+    return re.sub(r"\{\+(.*?)\+\}", r"**\1**", text)

@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,6 +79,28 @@ def untimed(text: str) -> str:
     return _TIMES.sub(" N ms", text)
 
 
+def verify_differences(run_cli: Callable[..., Any], trace: Path, edited: Path) -> set[str]:
+    """``mcp verify TRACE`` against a replay of ``edited``: it must exit 1; the kinds of the
+    differences it found."""
+    import json
+
+    differs = run_cli(
+        "mcp",
+        "verify",
+        "-f",
+        "json",
+        str(trace),
+        "--",
+        "jsoncontract",
+        "mcp",
+        "replay",
+        str(edited),
+    )
+    assert differs.code == 1, differs.stderr
+    report = json.loads(differs.stdout)
+    return {f["code"] for e in report["exchanges"] for f in e["findings"]}
+
+
 @pytest.fixture
 def http_server(tmp_path: Path) -> Iterator[Callable[..., str]]:
     """Start a test server over Streamable HTTP; returns its URL. Stopped (and checked
@@ -114,3 +137,34 @@ def repo_cwd(monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(root)
     monkeypatch.setenv("PATH", str(Path(PYTHON).parent) + os.pathsep + os.environ["PATH"])
     return root
+
+
+REAL = Path(__file__).resolve().parent / "real"
+
+
+@pytest.fixture(scope="session")
+def npm_servers() -> Path:
+    """The reference servers from npm (tests/live/real/package.json, pinned by its lock),
+    installed once with ``npm ci`` (under a lock: parallel workers share the install).
+    Returns the directory of their executables."""
+    import fcntl
+    import shutil
+
+    bin_dir = REAL / "node_modules" / ".bin"
+    npm = shutil.which("npm")
+    assert npm is not None, "the real-server tests need Node.js and npm (node 20 or later)"
+    with (REAL / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = REAL / "node_modules" / ".package-lock.json"
+        if (
+            not stamp.exists()
+            or stamp.stat().st_mtime < (REAL / "package-lock.json").stat().st_mtime
+        ):
+            subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"],
+                cwd=REAL,
+                check=True,
+                capture_output=True,
+                timeout=600,
+            )
+    return bin_dir

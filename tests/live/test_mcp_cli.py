@@ -248,7 +248,7 @@ def test_probe_every_configured_server(run_cli: Run, repo_cwd: Path, tmp_path: P
     result = run_cli("mcp", "probe", "--all", "--config", str(config), "-q")
     assert result.code == 2
     assert "bench 0.9.0 · MCP 2026-07-28 (server/discover)" in result.stdout
-    assert "scorecard: 1 of 1 tools called, 5 calls" in result.stdout
+    assert "scorecard: 1 of 1 tools called, 6 calls" in result.stdout
     assert "broken · stdio" in result.stdout and "could not probe" in result.stdout
     assert result.stderr.startswith("jsoncontract: error: broken: the server closed")
 

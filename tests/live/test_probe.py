@@ -59,6 +59,7 @@ def _cases(tool: ToolProbe) -> dict[str, tuple[str | None, list[str]]]:
 def test_a_tool_that_keeps_its_contract(report: ProbeReport) -> None:
     assert _cases(_tool(report, "lookup_order")) == {
         "valid": ("accepted", []),
+        "valid-required": ("accepted", []),
         "missing-field:/order_id": ("tool-error", []),
         "wrong-type:/order_id": ("tool-error", []),
         "wrong-type:/include_lines": ("tool-error", []),
@@ -109,11 +110,11 @@ def test_a_tool_that_crashes_the_server(report: ProbeReport) -> None:
     assert cases["valid"] == ("crashed", ["probe.crashed"])
     sent = [r for r in tool.results if r.not_sent is None]
     unsent = [r for r in tool.results if r.not_sent is not None]
-    assert len(sent) == 2 and all(r.answer and r.answer.value == "crashed" for r in sent)
-    assert unsent and all("crashed on 2 calls" in (r.not_sent or "") for r in unsent)
-    # a restart for the crash among concurrent calls, one after each crash of a lone call
-    assert report.servers[0].restarts == 3
-    assert [r.case.name for r in sent] == ["valid", "missing-field:/year"]
+    assert len(sent) == 1 and all(r.answer and r.answer.value == "crashed" for r in sent)
+    # the negative cases would crash it again and prove nothing: not sent, and said so
+    assert unsent and all("crashed on every valid call" in (r.not_sent or "") for r in unsent)
+    assert report.servers[0].restarts >= 1
+    assert [r.case.name for r in sent] == ["valid"]
     # the other tools' calls, in flight when it crashed, got their real answers
     assert not any(
         r.answer and r.answer.value == "crashed" for r in _tool(report, "get_stock").results
@@ -142,7 +143,7 @@ def test_the_scorecard(report: ProbeReport) -> None:
     summary = report.servers[0].summary()
     assert summary["tools"] == 8 and summary["tools_called"] == 7
     assert (summary["accepted_invalid"], summary["coerced"]) == (1, 1)
-    assert summary["answers"]["timeout"] == 4 and summary["answers"]["crashed"] == 2
+    assert summary["answers"]["timeout"] == 4 and summary["answers"]["crashed"] == 1
     assert report.worst() is not None and report.worst().value == "error"
 
 
@@ -201,7 +202,7 @@ def test_junit_and_github_reports(report: ProbeReport) -> None:
     assert failed == ["string-for-number:/quantity"]
     github = _render(report, "github")
     assert "::error title=probe.coerced coerced-string-to-number::workbench: [get_stock]" in github
-    assert github.endswith("jsoncontract mcp probe: 1 server, 9 errors, 4 warnings\n")
+    assert github.endswith("jsoncontract mcp probe: 1 server, 8 errors, 3 warnings\n")
 
 
 def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path) -> None:
@@ -209,12 +210,13 @@ def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path
     command = ["python", "tests/live/servers/workbench.py", "--call-log", str(log)]
     dry = run_cli("mcp", "probe", "--dry-run", "--name", "wb", "--", *command)
     assert dry.code == 0, dry.stderr
-    assert "would send (dry run)" in dry.stdout and "tools/call" in dry.stdout
-    assert "delete_order" not in dry.stdout.split("would send")[1]
+    assert "would call (dry run; nothing was sent)" in dry.stdout and "tools/call" in dry.stdout
+    assert "delete_order" not in dry.stdout.split("would call (dry run")[1]
     assert not log.exists()  # nothing was called
     clean = run_cli("mcp", "probe", "--tool", "lookup_order", "--timeout", "0.5", "--", *command)
-    assert clean.code == 0, clean.stdout  # one warning: the malformed request, unanswered
-    assert "0 errors, 1 warning\n" in clean.stdout
+    assert clean.code == 0, clean.stdout  # the unanswered malformed request is a note
+    assert "0 errors, 0 warnings\n" in clean.stdout
+    assert "info    probe.malformed_request" in clean.stdout
     strict = run_cli(
         "mcp",
         "probe",
@@ -224,10 +226,12 @@ def test_cli_exit_codes_and_dry_run(run_cli: Run, repo_cwd: Path, tmp_path: Path
         "warning",
         "--timeout",
         "0.5",
+        "--malformed-wait",
+        "0.1",
         "--",
         *command,
     )
-    assert strict.code == 1, strict.stdout
+    assert strict.code == 0, strict.stdout  # no warning either: the note is info
     called = {json.loads(line)["tool"] for line in log.read_text().splitlines()}
     assert called == {"lookup_order", UNKNOWN_TOOL}
 
@@ -320,7 +324,7 @@ def test_a_realistic_sdk_server(http_server: Callable[..., str]) -> None:
 LATE_NOTICE = """\
 import json, sys, time
 tool = {"name": "get_order", "inputSchema": {"type": "object", "properties": {}},
-        "annotations": {"readOnlyHint": True}}
+        "annotations": {"readOnlyHint": True, "openWorldHint": False}}
 for line in sys.stdin:
     message = json.loads(line)
     if "id" not in message:
@@ -372,9 +376,9 @@ def test_the_string_arguments_case_is_judged_on_its_own() -> None:
     """Arguments sent as a JSON string (not an object) are judged by what the server did
     with them: an error answer is right, with no finding about how invalid arguments are
     answered (they are not the schema's invalid arguments)."""
-    from jsoncontract.live.client import Reply, ReplyKind
     from jsoncontract.live.probe import CaseKind, ProbeCase
     from jsoncontract.live.probe.judging import judge
+    from jsoncontract.live.wire import Reply, ReplyKind
 
     case = ProbeCase(
         "lookup_order", "string arguments", CaseKind.STRING_ARGUMENTS, '{"a": 1}', False

@@ -49,7 +49,18 @@ def test_the_readme_commands_run_as_written(
 
 def test_every_subcommand_is_shown() -> None:
     section = _section()
-    for command in ("tools", "lint", "pin", "probe", "test", "record", "replay"):
+    for command in (
+        "tools",
+        "resources",
+        "prompts",
+        "lint",
+        "pin",
+        "probe",
+        "test",
+        "verify",
+        "record",
+        "replay",
+    ):
         assert f"$ jsoncontract mcp {command} " in section or (
             f"jsoncontract mcp {command} " in section
         ), command

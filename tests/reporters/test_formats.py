@@ -149,15 +149,16 @@ RUNS.update(
         "mcp lint": ["mcp", "lint", "--no-config", *LIVE],
         "mcp probe": ["mcp", "probe", "--no-config", "--timeout", "0.5", *LIVE],
         "mcp test": ["mcp", "test", "--no-config", "fixtures/suites/example", *LIVE],
+        "mcp verify": ["mcp", "verify", "--no-config", "tests/live/traces/lookup.jsonl", *LIVE],
     }
 )
 
 
 @pytest.mark.parametrize(
     "command",
-    # ``mcp tools -f json`` writes a tools/list result (for the file commands to read), and
+    # ``mcp tools`` (``resources``, ``prompts``) ``-f json`` writes a list result, and
     # ``mcp pin`` is ``pin``'s report (checked with pin)
-    [c for c in COMMANDS if c not in ("mcp tools", "mcp pin")],
+    [c for c in COMMANDS if c not in ("mcp tools", "mcp pin", "mcp resources", "mcp prompts")],
 )
 def test_json_reports_say_their_version_and_summary_first(
     command: str, run_cli: Callable[..., Any], in_repo: Path, tmp_path: Path

@@ -20,9 +20,21 @@ from typing import Final
 import typer
 
 #: The subcommands, in the order ``mcp --help`` lists them: each is the module of its name.
-SUBCOMMANDS: Final = ("tools", "lint", "pin", "probe", "test", "record", "replay")
+SUBCOMMANDS: Final = (
+    "tools",
+    "resources",
+    "prompts",
+    "lint",
+    "pin",
+    "probe",
+    "test",
+    "verify",
+    "record",
+    "replay",
+)
 
-HELP = """Live MCP servers: list, lint, pin, probe and test them; record and replay traffic.
+HELP = """Live MCP servers: list, lint, pin, probe and test them; record, replay and verify
+traffic.
 
 SERVER is -- COMMAND ARGS... (stdio), an http(s):// URL (Streamable HTTP, --header for
 credentials), or a name from [mcp.servers.NAME] in jsoncontract.toml. The protocol version

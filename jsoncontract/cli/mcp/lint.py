@@ -6,7 +6,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from jsoncontract.cli.mcp.options import ServerArg, ServerOptions, fetch_listing, split_server
+from jsoncontract.cli.mcp.options import (
+    ClientOptions,
+    ServerArg,
+    ServerOptions,
+    fetch_listing,
+    split_server,
+)
 from jsoncontract.cli.options import (
     ColorOpt,
     ConfigOpt,
@@ -48,6 +54,7 @@ def lint_cli(
     fail_on: FailOnOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
     reach: ServerOptions,
+    client: ClientOptions,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -68,8 +75,8 @@ def lint_cli(
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
     spec = reach.resolve(*split_server(server), cfg)
-    options = reach.connect_options(cfg, spec)
-    listing = fetch_listing(spec, options)
+    options = reach.connect_options(cfg, spec, client)
+    listing = fetch_listing(spec, options, offered=True)
     version, note = lint_version(listing.negotiated.version, mcp_version)
     if note:
         warn([note])

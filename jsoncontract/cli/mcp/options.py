@@ -17,6 +17,8 @@ import typer
 from jsoncontract.cli.options import warn
 
 if TYPE_CHECKING:
+    from jsoncontract.live.capabilities import ClientProfile
+    from jsoncontract.live.catalog import Catalog
     from jsoncontract.live.inject import Injector
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
@@ -166,8 +168,12 @@ class ServerOptions:
             requires_auth=requires_auth,
         )
 
-    def connect_options(self, cfg: Config, spec: ServerSpec) -> ConnectOptions:
-        """Timeouts and negotiation from the command line, the server's entry, then [mcp].
+    def connect_options(
+        self, cfg: Config, spec: ServerSpec, client: ClientOptions | None = None
+    ) -> ConnectOptions:
+        """Timeouts and negotiation from the command line, the server's entry, then [mcp];
+        the client's capabilities from ``client`` (default: roots, sampling and elicitation
+        declared, with canned answers).
 
         Raises:
             ServerError: the mcp extra (the SDK) is missing, which every command that
@@ -187,11 +193,87 @@ class ServerOptions:
         chosen = (
             self.timeout or spec.timeout or cfg.section("mcp").get("timeout") or DEFAULT_TIMEOUT
         )
+        chosen_client = client or ClientOptions()
         return ConnectOptions(
             timeout=float(chosen),
             connect_timeout=self.connect_timeout,
             protocol=protocol,
             show_stderr=self.server_stderr,
+            client=chosen_client.profile(),
+            max_wait=chosen_client.max_wait,
+        )
+
+
+RootOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--root",
+        metavar="DIR",
+        help="A directory the client offers the server as a root (roots/list; repeatable). "
+        "Paths the probe sends are taken under the first.",
+        file_okay=False,
+        show_default=False,
+    ),
+]
+SamplingOpt = Annotated[
+    str,
+    typer.Option(
+        "--sampling",
+        metavar="reply|decline|off",
+        help="How the client answers sampling/createMessage: reply (a fixed text, no model "
+        "runs), decline, or off (not declared).",
+    ),
+]
+ElicitationOpt = Annotated[
+    str,
+    typer.Option(
+        "--elicitation",
+        metavar="accept|decline|off",
+        help="How the client answers elicitation/create: accept (a form filled in from its "
+        "schema), decline, or off (not declared). URL elicitations are always declined.",
+    ),
+]
+NoCapabilitiesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-capabilities",
+        help="Declare no client capability (no roots, sampling or elicitation): what a bare "
+        "client sees.",
+    ),
+]
+MaxWaitOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--max-wait",
+        metavar="SECONDS",
+        help="Seconds a request that keeps sending progress notifications may take in all "
+        "(each one restarts --timeout; default: 6 timeouts, at least 60).",
+        min=0.001,
+        show_default=False,
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientOptions:
+    """What the client declares and how it answers a server's requests: the options of
+    every command that talks to a server (see :mod:`jsoncontract.live.capabilities`)."""
+
+    root: RootOpt = None
+    sampling: SamplingOpt = "reply"
+    elicitation: ElicitationOpt = "accept"
+    no_capabilities: NoCapabilitiesOpt = False
+    max_wait: MaxWaitOpt = None
+
+    def profile(self) -> ClientProfile:
+        """The client profile these options ask for (a usage error names a bad one)."""
+        from jsoncontract.live.capabilities import client_profile
+
+        return client_profile(
+            roots=self.root,
+            sampling=self.sampling,
+            elicitation=self.elicitation,
+            none=self.no_capabilities,
         )
 
 
@@ -262,14 +344,40 @@ def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return anyio.run(main)
 
 
-def fetch_listing(spec: ServerSpec, options: ConnectOptions) -> ToolListing:
-    """Connect, negotiate, and list every tool."""
+def fetch_listing(
+    spec: ServerSpec, options: ConnectOptions, *, offered: bool = False
+) -> ToolListing:
+    """Connect, negotiate, and list every tool (``offered``: the resources and prompts
+    too)."""
     from jsoncontract.live.tools import fetch_tools
 
     quiet_sdk_logs()
-    return fetch_tools(spec, options)
+    return fetch_tools(spec, options, offered=offered)
 
 
 def report_problems(listing: ToolListing) -> None:
     """Listing problems (a broken tool, stray stdout) as warning lines on stderr."""
     warn(f"{listing.label}: {finding.message}" for finding in listing.problems)
+
+
+def list_offered(
+    words: list[str] | None,
+    reach: ServerOptions,
+    client: ClientOptions,
+    config: Path | None,
+    no_config: bool,
+    kinds: tuple[str, ...],
+) -> list[Catalog]:
+    """Connect to the server the words name and list every item of each kind
+    (``resources``, ``templates``, ``prompts``)."""
+    from jsoncontract.config import load_config
+    from jsoncontract.live.catalog import fetch_catalog
+
+    cfg = load_config(config, discover=not no_config)
+    spec = reach.resolve(*split_server(words), cfg)
+    options = reach.connect_options(cfg, spec, client)
+    quiet_sdk_logs()
+    catalogs = fetch_catalog(spec, kinds, options)
+    for catalog in catalogs:
+        warn(f"{catalog.label}: {finding.message}" for finding in catalog.problems)
+    return catalogs

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from jsoncontract.cli.mcp.options import (
+    ClientOptions,
     ServerArg,
     ServerOptions,
     fetch_listing,
@@ -46,6 +47,7 @@ def pin_cli(
         "--format", "-f", help="Report format of --check.")] = "text",
     output: OutputOpt = None,
     reach: ServerOptions,
+    client: ClientOptions,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -58,13 +60,13 @@ def pin_cli(
     """
     from jsoncontract.config import load_config
     from jsoncontract.live.linting import pin_listing, server_key
-    from jsoncontract.pin import DriftReport, drift, read_lock, write_lock
+    from jsoncontract.pin import DriftReport, changed_texts, drift, read_lock, write_lock
     from jsoncontract.reporters import ReportOptions, render
 
     cfg = load_config(config, discover=not no_config)
     spec = reach.resolve(*split_server(server), cfg)
-    options = reach.connect_options(cfg, spec)
-    listing = fetch_listing(spec, options)
+    options = reach.connect_options(cfg, spec, client)
+    listing = fetch_listing(spec, options, offered=True)
     report_problems(listing)
     key = server_key(listing)
     current = pin_listing(listing, key)
@@ -86,8 +88,9 @@ def pin_cli(
             f"{lock}{note}\n"
         )
         return 0
-    findings = drift(_only(read_lock(lock), key), current, base=base)
-    report = DriftReport(str(lock), current.count(), 1, findings)
+    locked = _only(read_lock(lock), key)
+    findings = drift(locked, current, base=base)
+    report = DriftReport(str(lock), current.count(), 1, findings, changed_texts(locked, current))
     with output_stream(output) as stream:
         render("mcp pin", format, stream, ReportOptions(color=color), report)
     return 1 if findings else 0

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -11,6 +12,7 @@ import typer
 from jsoncontract.cli.mcp.options import (
     AllowOpt,
     AllowWritesOpt,
+    ClientOptions,
     ConcurrencyOpt,
     ServerArg,
     ServerOptions,
@@ -50,9 +52,25 @@ def probe_cli(
         "--tool", help="Probe only this tool (repeatable).", show_default=False)] = None,
     allow: AllowOpt = None,
     allow_writes: AllowWritesOpt = False,
+    allow_open_world: Annotated[bool, typer.Option(
+        "--allow-open-world", help="Call tools that may reach the outside world "
+        "(openWorldHint true or absent), and read web resources. Never in CI.")] = False,
+    seed: Annotated[list[str] | None, typer.Option(
+        "--seed", metavar="NAME=VALUE",
+        help="A value for the valid calls: NAME=VALUE (every property of that "
+        "name) or TOOL.NAME=VALUE; VALUE is JSON when it parses, else a string "
+        "(repeatable).", show_default=False)] = None,
+    seed_trace: Annotated[Path | None, typer.Option(
+        "--seed-trace", metavar="TRACE",
+        help="A trace of mcp record: the arguments of the calls the server "
+        "accepted become seeds.", dir_okay=False, show_default=False)] = None,
+    baseline: Annotated[Path | None, typer.Option(
+        "--baseline", metavar="FILE",
+        help="A previous mcp probe report (-f json or sarif): only findings it "
+        "does not hold decide the exit code.", dir_okay=False, show_default=False)] = None,
     dry_run: Annotated[bool, typer.Option(
         "--dry-run", help="Connect and list the tools, then print every call that would be "
-        "sent, and send none.")] = False,
+        "sent and why each skipped tool is skipped; send none.")] = False,
     cases: Annotated[str | None, typer.Option(
         help="Case kinds to send, comma-separated: valid, missing-field, wrong-type, "
         "wrong-enum, extra-field, string-for-number, out-of-range, string-arguments "
@@ -64,8 +82,18 @@ def probe_cli(
         "--all", help="Probe every server the config names.")] = False,
     requires_auth: Annotated[bool | None, typer.Option(
         "--requires-auth/--no-requires-auth", help="The HTTP server requires the credentials "
-        "in --header: check that a request without them is refused with 401.",
+        "in --header: check that a request without them is refused with 401, and that the "
+        "refusal leads to its authorization server (RFC 9728).",
         show_default=False)] = None,
+    foreign_token: Annotated[str | None, typer.Option(
+        "--foreign-token", metavar="TOKEN",
+        help="With --requires-auth: a bearer token issued for another "
+        "resource (${VAR} reads the environment); the server must refuse it. Never shown.",
+        show_default=False)] = None,
+    malformed_wait: Annotated[float, typer.Option(
+        "--malformed-wait", metavar="SECONDS",
+        help="Seconds to wait for the answer to a malformed request.",
+        min=0.001)] = 0.25,
     format: Annotated[ProbeFormat, typer.Option(
         "--format", "-f", help="Report format.")] = "text",
     output: OutputOpt = None,
@@ -73,6 +101,7 @@ def probe_cli(
     quiet: Annotated[bool, typer.Option(
         "--quiet", "-q", help="Print only each server's scorecard line.")] = False,
     reach: ServerOptions,
+    client: ClientOptions,
     progress: ProgressOpt = True,
     color: ColorOpt = None,
     config: ConfigOpt = None,
@@ -83,9 +112,12 @@ def probe_cli(
     its input schema (valid, missing required, wrong type, wrong enum, unknown property, a
     string for a number) and check what it answers; check the protocol too.
 
-    Only tools annotated readOnlyHint: true are called, unless --allow or --allow-writes
-    says otherwise. Exit 1 when the server accepts what its schema forbids (or any finding
-    at --fail-on); 2 when a server cannot be probed.
+    Valid calls use realistic values (seeds, the schema's examples, examples in the
+    descriptions, formats, well-known names, paths under --root), and the report says where
+    each came from. Only tools annotated readOnlyHint: true and openWorldHint: false are
+    called, unless --allow, --allow-writes or --allow-open-world says otherwise. Exit 1 when
+    the server accepts what its schema forbids (or any finding at --fail-on); 2 when a
+    server cannot be probed.
     """
     from jsoncontract.cli.options import item_progress, stderr_is_terminal
     from jsoncontract.config import load_config
@@ -98,10 +130,32 @@ def probe_cli(
         server, all_servers, reach, cfg=cfg, requires_auth=requires_auth
     )
     section = cfg.section("mcp")
+    from jsoncontract.live.probe.arguments import parse_seed, trace_seeds
+
+    seeds = [parse_seed(s) for s in seed or ()]
+    if seed_trace is not None:
+        seeds.extend(trace_seeds(seed_trace))
+    known = None
+    if baseline is not None:
+        from jsoncontract.baseline import Baseline
+
+        known = Baseline.load(baseline, command="probe")
+    token = None
+    if foreign_token is not None:
+        from jsoncontract.live.server import expand_variables
+
+        if not requires_auth and not any(s.requires_auth for s in specs):
+            raise UsageError("--foreign-token goes with --requires-auth (an HTTP server that "
+                             "requires credentials)")
+        token = expand_variables(foreign_token, "--foreign-token")
     settings = ProbeSettings(
         tools=tuple(tool or ()),
         allow=tuple(allow or ()),
         allow_writes=allow_writes,
+        allow_open_world=allow_open_world,
+        seeds=tuple(seeds),
+        malformed_wait=malformed_wait,
+        foreign_token=token,
         dry_run=dry_run,
         kinds=parse_kinds(cases) if cases is not None else ProbeSettings().kinds,
         max_cases=max_cases,
@@ -110,7 +164,7 @@ def probe_cli(
     if settings.tools and len(specs) > 1:
         raise UsageError("--tool names tools of one server; probe the servers one at a time")
     options = [
-        reach.connect_options(cfg, s) for s in specs
+        reach.connect_options(cfg, s, client) for s in specs
     ]
     with item_progress("probing", enabled=progress and stderr_is_terminal()) as tick:
 
@@ -124,6 +178,8 @@ def probe_cli(
             return ProbeReport(cards)
 
         report = run_async(main)
+    if known is not None:
+        report.mark(known)
     from jsoncontract.settings import fail_threshold
 
     threshold = fail_threshold(fail_on, cfg)

@@ -65,9 +65,6 @@ def record_cli(
     if listen is not None and upstream is not None:
         if server:
             raise UsageError("--upstream names the server; give no SERVER with --listen")
-        if injector.active:
-            raise UsageError("--inject works on stdio servers (and replay); the HTTP proxy "
-                             "records only")
         if not upstream.startswith(("http://", "https://")):
             raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
         from jsoncontract.live.record import record_http
@@ -79,7 +76,7 @@ def record_cli(
 
         quiet_sdk_logs()
         return record_http(upstream, listen, trace=output, label=safe_url(upstream),
-                           on_ready=ready)
+                           on_ready=ready, injector=injector)
     cfg = load_config(config, discover=not no_config)
     reach = ServerOptions(env=env, name=name, mcp_config=mcp_config)
     spec = reach.resolve(*split_server(server), cfg)

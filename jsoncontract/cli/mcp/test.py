@@ -10,6 +10,7 @@ import typer
 from jsoncontract.cli.mcp.options import (
     AllowOpt,
     AllowWritesOpt,
+    ClientOptions,
     ConcurrencyOpt,
     ServerOptions,
     report_problems,
@@ -67,6 +68,7 @@ def test_cli(
         "--verbose", "-v", help="List passing and skipped cases too.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the totals.")] = False,
     reach: ServerOptions,
+    client: ClientOptions,
     progress: ProgressOpt = True,
     color: ColorOpt = None,
     config: ConfigOpt = None,
@@ -108,7 +110,7 @@ def test_cli(
         raise UsageError("name the suite files or directories to run against the server")
     paths = [Path(w) for w in suite_words]
     spec = reach.resolve(server_words, command, cfg)
-    options = reach.connect_options(cfg, spec)
+    options = reach.connect_options(cfg, spec, client)
     suites = load_suites(paths)
     select = Selector(keyword) if keyword is not None else None
     settings = LiveTestSettings(
@@ -146,6 +148,14 @@ def test_cli(
     view = ReportOptions(color=color, verbose=verbose, quiet=quiet)
     with output_stream(output) as stream:
         render("mcp test", format, stream, view, report)
+    if dry_run:
+        planned = sum(
+            1
+            for o in report.outcomes
+            if o.server is not None and o.server.text.startswith("not sent (dry run)")
+        )
+        warn([f"dry run: nothing was sent to the server ({planned} call"
+              f"{'' if planned == 1 else 's'} planned); the verdicts are the contract's alone"])
     from jsoncontract.settings import fail_threshold
 
     threshold = fail_threshold(fail_on, cfg)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from jsoncontract.cli.mcp.options import (
+    ClientOptions,
     ServerArg,
     ServerOptions,
     fetch_listing,
@@ -39,6 +40,7 @@ def tools_cli(
         "check --tools, lint, pin and fixtures read unchanged.")] = "text",
     output: OutputOpt = None,
     reach: ServerOptions,
+    client: ClientOptions,
     color: ColorOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -54,7 +56,7 @@ def tools_cli(
 
     cfg = load_config(config, discover=not no_config)
     spec = reach.resolve(*split_server(server), cfg)
-    options = reach.connect_options(cfg, spec)
+    options = reach.connect_options(cfg, spec, client)
     listing = fetch_listing(spec, options)
     report_problems(listing)
     with output_stream(output) as stream:

@@ -64,8 +64,11 @@ def judge(
     version: str,
     output_schema: Any,
     label: str,
+    conclusive: bool = True,
 ) -> CaseResult:
-    """Compare what the server did with what the tool's schema says."""
+    """Compare what the server did with what the tool's schema says. ``conclusive`` is
+    false when no valid call of the tool was accepted: a rejection of a negative case then
+    proves nothing (it is marked inconclusive), an acceptance still does."""
     kind, code, said = answer_of(reply)
     out = CaseResult(case, kind, code, reply.seconds, said)
     findings = out.findings
@@ -116,16 +119,27 @@ def judge(
     if kind is AnswerKind.ACCEPTED or kind is AnswerKind.TOOL_ERROR:
         for finding in result_envelope_findings(reply.result, version, tool=tool):
             findings.append(_located(finding, case, where))
+    if not conclusive and case.base and kind.rejected:
+        out.inconclusive = True
+        return out
     if case.schema_accepts:
         if kind.rejected:
             how = kind.phrase(code) + (f": {said}" if said else "")
+            guessed = [p for p, s in case.sources.items() if s == "placeholder"]
+            names = ", ".join(guessed[:4])
             add(
                 codes.PROBE_REJECTED_VALID,
                 Severity.WARNING,
-                f"arguments the input schema accepts were {how}",
-                "if the server needs more than the schema says (an id that exists, a field "
-                "that depends on another), say it in the schema, or give examples the "
-                "generator uses",
+                f"arguments the input schema accepts were {how}"
+                + (f" (placeholder values at {names})" if guessed else ""),
+                (
+                    f"give real values: --seed {_seed_name(guessed[0])}=VALUE (or seeds in "
+                    "the server's config, or --seed-trace TRACE); "
+                    if guessed
+                    else ""
+                )
+                + "if the server needs more than the schema says (an id that exists, a field "
+                "that depends on another), say it in the schema, or give examples",
             )
         if kind is AnswerKind.ACCEPTED:
             for finding in structured_content_findings(
@@ -152,10 +166,18 @@ def judge(
                 "to say what the server really accepts)",
             )
         return out
+    if not conclusive:
+        out.inconclusive = True
+        return out
     if case.kind is not CaseKind.STRING_ARGUMENTS:
         for finding in invalid_arguments_findings(kind, code, version, tool=tool):
             findings.append(_located(finding, case, where))
     return out
+
+
+def _seed_name(pointer: str) -> str:
+    """``/repo_path`` -> ``repo_path`` (the last token: seeds are by property name)."""
+    return pointer.rsplit("/", 1)[-1] or "NAME"
 
 
 def _located(finding: Finding, case: ProbeCase, where: Source) -> Finding:

@@ -18,14 +18,21 @@ from jsoncontract.pipeline.answers import AnswerKind
 from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
+    from jsoncontract.baseline import Baseline
+    from jsoncontract.live.probe.arguments import Seed
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.wire import Negotiated
+
+#: Seconds the malformed-request check waits for an answer by default (the SDKs' servers
+#: drop a message they cannot read without answering, so the wait is usually spent whole).
+MALFORMED_WAIT: Final = 0.25
 
 
 class CaseKind(StrEnum):
     """The kinds of probe case, in the order they are sent."""
 
     VALID = "valid"
+    VALID_REQUIRED = "valid-required"
     MISSING_FIELD = "missing-field"
     WRONG_TYPE = "wrong-type"
     WRONG_ENUM = "wrong-enum"
@@ -38,6 +45,7 @@ class CaseKind(StrEnum):
 #: What a probe sends unless told otherwise.
 DEFAULT_KINDS: Final = (
     CaseKind.VALID,
+    CaseKind.VALID_REQUIRED,
     CaseKind.MISSING_FIELD,
     CaseKind.WRONG_TYPE,
     CaseKind.WRONG_ENUM,
@@ -51,18 +59,28 @@ class ProbeSettings:
     """What to probe and how.
 
     ``tools`` limits the probe to those tools; ``allow`` lets it call tools that are not
-    annotated read-only (``allow_writes``: every tool); ``kinds`` are the case kinds sent;
-    ``max_cases`` caps the cases per tool (0: all).
+    annotated read-only (``allow_writes``: every tool) or that may reach the outside world
+    (``allow_open_world``: every such tool); ``kinds`` are the case kinds sent;
+    ``max_cases`` caps the cases per tool (0: all). ``seeds`` give values for the valid
+    calls (:mod:`~jsoncontract.live.probe.arguments`); ``malformed_wait`` is how long the
+    malformed-request check waits for its answer.
     """
 
     tools: tuple[str, ...] = ()
     allow: tuple[str, ...] = ()
     allow_writes: bool = False
+    allow_open_world: bool = False
     dry_run: bool = False
     kinds: tuple[CaseKind, ...] = DEFAULT_KINDS
     max_cases: int = 0
     concurrency: int = 4
     protocol_checks: bool = True
+    seeds: tuple[Seed, ...] = ()
+    malformed_wait: float = MALFORMED_WAIT
+    #: probe resources/read and prompts/get too
+    resources: bool = True
+    #: a bearer token issued for another resource, which the server must refuse
+    foreign_token: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +96,10 @@ class ProbeCase:
     #: why the schema rejects them (``required at /order_id``), empty when it accepts
     because: str = ""
     path: str = ""
+    #: where each value of a valid call came from, by JSON Pointer
+    sources: dict[str, str] = field(default_factory=dict)
+    #: the valid case a negative one derives from
+    base: str = ""
 
     def request(self) -> dict[str, Any]:
         """The JSON-RPC params of the call."""
@@ -97,6 +119,9 @@ class CaseResult:
     findings: list[Finding] = field(default_factory=list)
     #: why the case was not sent (dry run, the server crashed too often...)
     not_sent: str | None = None
+    #: a rejection that proves nothing: no valid call was accepted, so the server may have
+    #: refused the call for the reason it refused the valid one
+    inconclusive: bool = False
 
     @property
     def ok(self) -> bool:
@@ -117,6 +142,10 @@ class CaseResult:
         }
         if case.because:
             out["because"] = case.because
+        if case.sources:
+            out["sources"] = case.sources
+        if case.base:
+            out["derived_from"] = case.base
         if self.not_sent is not None:
             out["sent"] = False
             out["reason"] = self.not_sent
@@ -129,6 +158,8 @@ class CaseResult:
             out["said"] = self.said
         if self.seconds is not None:
             out["ms"] = round(self.seconds * 1000, 1)
+        if self.inconclusive:
+            out["verdict"] = "inconclusive"
         out["ok"] = self.ok
         out["findings"] = [f.to_dict() for f in self.findings]
         return out
@@ -145,6 +176,8 @@ class ToolProbe:
     results: list[CaseResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     has_output_schema: bool = False
+    #: no valid call was accepted: the negative cases' rejections prove nothing
+    inconclusive: bool = False
 
     @property
     def sent(self) -> list[CaseResult]:
@@ -184,6 +217,9 @@ class ToolProbe:
         }
         if self.skipped is not None:
             out["skipped"] = self.skipped
+        out["annotations"] = self.annotations
+        if self.inconclusive:
+            out["verdict"] = "inconclusive"
         out["answers"] = dict(sorted(self.counts().items()))
         out["latency_ms"] = self.latency()
         out["findings"] = [f.to_dict() for f in self.findings]
@@ -215,6 +251,35 @@ class ProtocolCheck:
 
 
 @dataclass(slots=True)
+class ExtraCheck:
+    """One ``resources/read`` or ``prompts/get`` the probe sent (or would send)."""
+
+    method: str
+    target: str
+    ok: bool | None
+    detail: str
+    seconds: float | None = None
+    #: where the arguments came from (prompts), by argument name
+    sources: dict[str, str] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The check in the JSON report."""
+        out: dict[str, Any] = {
+            "method": self.method,
+            "target": self.target,
+            "ok": self.ok,
+            "detail": self.detail,
+        }
+        if self.seconds is not None:
+            out["ms"] = round(self.seconds * 1000, 1)
+        if self.sources:
+            out["sources"] = self.sources
+        out["findings"] = [f.to_dict() for f in self.findings]
+        return out
+
+
+@dataclass(slots=True)
 class ServerProbe:
     """The scorecard of one server."""
 
@@ -230,6 +295,10 @@ class ServerProbe:
     dry_run: bool = False
     #: the server could not be probed at all (it did not start, or never answered)
     error: str | None = None
+    #: what the client declared and served (:meth:`ClientAnswers.report`)
+    client: dict[str, Any] | None = None
+    #: the checks of resources/read and prompts/get (:mod:`.extras`)
+    extras: list[ExtraCheck] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -245,6 +314,8 @@ class ServerProbe:
             out.extend(check.findings)
         for tool in self.tools:
             out.extend(tool.all_findings())
+        for extra in self.extras:
+            out.extend(extra.findings)
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -257,6 +328,7 @@ class ServerProbe:
             "tools": self.tools_listed,
             "tools_called": sum(1 for t in self.tools if t.skipped is None),
             "tools_skipped": sum(1 for t in self.tools if t.skipped is not None),
+            "tools_inconclusive": sum(1 for t in self.tools if t.inconclusive),
             "calls": len(sent),
             "answers": {k.value: answers.get(k.value, 0) for k in AnswerKind},
             "accepted_invalid": by_code.get(codes.PROBE_ACCEPTED_INVALID, 0),
@@ -292,7 +364,10 @@ class ServerProbe:
         out["seconds"] = round(self.seconds, 3)
         out["findings"] = [f.to_dict() for f in self.findings]
         out["protocol"] = [c.to_dict() for c in self.protocol]
+        if self.client is not None:
+            out["client"] = self.client
         out["tools"] = [t.to_dict() for t in self.tools]
+        out["extras"] = [e.to_dict() for e in self.extras]
         return out
 
 
@@ -307,14 +382,34 @@ class ProbeReport:
         return [f for s in self.servers for f in s.all_findings()]
 
     def worst(self) -> Severity | None:
-        """The most severe finding, or ``None``."""
-        ranks = [f.severity for f in self.all_findings()]
+        """The most severe finding a baseline does not hold, or ``None``."""
+        ranks = [f.severity for f in self.counting()]
         return max(ranks, key=lambda s: s.rank) if ranks else None
 
     @property
     def failed(self) -> bool:
         """A server could not be probed."""
         return any(s.error is not None for s in self.servers)
+
+    def mark(self, baseline: Baseline) -> None:
+        """Mark every finding new or unchanged against a previous report's findings."""
+        matcher = baseline.matcher()
+        for card in self.servers:
+            card.findings = matcher.mark(card.findings)
+            for check in card.protocol:
+                check.findings = matcher.mark(check.findings)
+            for tool in card.tools:
+                tool.findings = matcher.mark(tool.findings)
+                for result in tool.results:
+                    result.findings = matcher.mark(result.findings)
+            for extra in card.extras:
+                extra.findings = matcher.mark(extra.findings)
+
+    def counting(self) -> list[Finding]:
+        """The findings that decide the exit code (those a baseline does not hold)."""
+        from jsoncontract.baseline import counts
+
+        return [f for f in self.all_findings() if counts(f)]
 
     def to_dict(self) -> dict[str, Any]:
         """The whole JSON report."""

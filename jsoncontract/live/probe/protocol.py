@@ -1,13 +1,14 @@
 """The checks of the protocol beyond the tools: the negotiation, an unknown method
 (-32601), a malformed request (-32600), an unknown tool, nothing but JSON-RPC on stdout,
-notifications the capabilities declare, and, for an HTTP server said to require
-credentials, a request without them refused with 401."""
+notifications the capabilities declare, and requests for capabilities the client did not
+declare (the credential checks are :mod:`~jsoncontract.live.probe.auth`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
 from jsoncontract import codes
+from jsoncontract.live.capabilities import REQUESTS
 from jsoncontract.live.probe.judging import answer_of
 from jsoncontract.live.probe.model import ProbeSettings, ProtocolCheck
 from jsoncontract.model import Finding, Severity, Source
@@ -17,13 +18,12 @@ if TYPE_CHECKING:
     from jsoncontract.live.client import Connection
     from jsoncontract.live.server import ServerSpec
     from jsoncontract.live.tools import ToolListing
-    from jsoncontract.live.wire import ConnectOptions
 
 #: A tool name no server has (the unknown-tool check calls it).
 UNKNOWN_TOOL: Final = "jsoncontract_probe_no_such_tool"
 UNKNOWN_METHOD: Final = "jsoncontract/probe-unknown-method"
-#: Seconds the protocol checks wait for an answer at most (a server that ignores a
-#: malformed request must not hold the run for the whole call timeout).
+#: Seconds the protocol checks wait for an answer at most (the malformed request waits
+#: :data:`~jsoncontract.live.probe.model.MALFORMED_WAIT` unless told otherwise).
 PROTOCOL_WAIT: Final = 1.0
 
 
@@ -47,16 +47,21 @@ async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pro
     label = conn.label
     version = conn.version
     wait = min(PROTOCOL_WAIT, conn.options.timeout)
+    malformed_wait = min(settings.malformed_wait, conn.options.timeout)
     if settings.dry_run:
         return [
-            ProtocolCheck("unknown method", None, f"would send {UNKNOWN_METHOD} (expects -32601)"),
+            ProtocolCheck(
+                "unknown method", None, f"would send {UNKNOWN_METHOD} (expects -32601); not sent"
+            ),
             ProtocolCheck(
                 "malformed request",
                 None,
-                "would send a request whose method is a number (expects -32600)",
+                "would send a request whose method is a number (expects -32600); not sent",
             ),
             ProtocolCheck(
-                "unknown tool", None, f"would call {UNKNOWN_TOOL} (expects a JSON-RPC error)"
+                "unknown tool",
+                None,
+                f"would call {UNKNOWN_TOOL} (expects a JSON-RPC error); not sent",
             ),
         ]
 
@@ -81,20 +86,28 @@ async def protocol_checks(conn: Connection, settings: ProbeSettings) -> list[Pro
 
     request_id = conn.allocate_id()
     text = f'{{"jsonrpc":"2.0","id":{request_id},"method":1,"params":"malformed"}}'
-    reply = await conn.send_verbatim(text, request_id, timeout=wait)
+    reply = await conn.send_verbatim(text, request_id, timeout=malformed_wait)
     check = ProtocolCheck(
         "malformed request", reply.code == -32600, reply.describe(), reply.seconds
     )
     if reply.kind is ReplyKind.ERROR:
         check.findings.extend(error_findings(reply.error))
     if not check.ok:
+        silent = reply.kind is ReplyKind.TIMEOUT
         check.findings.append(
             finding(
                 codes.PROBE_MALFORMED_REQUEST,
-                Severity.WARNING,
+                Severity.INFO if silent else Severity.WARNING,
                 f"a malformed request (method 1, params a string) {reply.answered()}; "
                 "JSON-RPC says -32600 (Invalid Request), with a null id when the id cannot be "
-                "read",
+                "read"
+                + (
+                    ". The official MCP SDKs' servers do this: their transport drops a "
+                    "message it cannot validate without answering, so every server built "
+                    "on one inherits it (--malformed-wait sets how long the probe waits)"
+                    if silent
+                    else ""
+                ),
                 "answer every request that cannot be read with an error: a host waiting for "
                 "an answer hangs until its timeout",
             )
@@ -158,6 +171,26 @@ def notification_findings(conn: Connection, label: str) -> list[Finding]:
     ]
 
 
+def capability_findings(conn: Connection, label: str) -> list[Finding]:
+    """A request for a capability the client did not declare (sampling from a client that
+    declared no sampling): a server must check the client's capabilities first."""
+    out = []
+    for method, count in sorted(conn.answers.undeclared.items()):
+        capability = REQUESTS[method]
+        out.append(
+            Finding(
+                codes.PROBE_CAPABILITY_UNDECLARED,
+                Severity.WARNING,
+                f"the server sent {method} ({count} time{'s' if count != 1 else ''}) to a "
+                f"client that did not declare the {capability} capability",
+                source=Source(label),
+                hint=f"check the client's capabilities before sending {method}, and offer "
+                "the tool that needs it only to clients that declare it",
+            )
+        )
+    return out
+
+
 def noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:
     """Stray output that came after the tool listing was reported."""
     from jsoncontract.live.tools import noise_findings
@@ -165,56 +198,3 @@ def noise_after(conn: Connection, listing: ToolListing) -> list[Finding]:
     if any(f.code == codes.MCP_STDOUT_NOISE for f in listing.problems):
         return []
     return noise_findings(conn)
-
-
-async def auth_check(spec: ServerSpec, options: ConnectOptions, label: str) -> ProtocolCheck:
-    """An ``initialize`` POST without the credential headers must be refused with 401."""
-    from time import perf_counter
-
-    import httpx2
-
-    from jsoncontract._version import __version__
-
-    assert spec.url is not None
-    body = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "jsoncontract", "version": __version__},
-        },
-    }
-    start = perf_counter()
-    headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    try:
-        async with httpx2.AsyncClient(timeout=options.timeout, follow_redirects=False) as client:
-            response = await client.post(spec.url, json=body, headers=headers)
-            status = response.status_code
-    except httpx2.HTTPError as exc:
-        return ProtocolCheck(
-            "authentication", False, f"the request failed: {exc}", perf_counter() - start
-        )
-    seconds = perf_counter() - start
-    if status == 401:
-        return ProtocolCheck("authentication", True, "a request without credentials: 401", seconds)
-    severity = Severity.WARNING if status == 403 else Severity.ERROR
-    return ProtocolCheck(
-        "authentication",
-        False,
-        f"a request without credentials: HTTP {status}",
-        seconds,
-        [
-            Finding(
-                codes.PROBE_AUTH_NOT_ENFORCED,
-                severity,
-                f"initialize without the credential headers was answered with HTTP {status}; a "
-                "server that requires credentials answers 401"
-                + (" (403 means authenticated but forbidden)" if status == 403 else ""),
-                source=Source(label),
-                hint="refuse unauthenticated requests with 401 and a WWW-Authenticate header "
-                "(MCP authorization, RFC 9110)",
-            )
-        ],
-    )

@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from jsoncontract.errors import ServerError
+from jsoncontract.live.probe.auth import auth_checks
+from jsoncontract.live.probe.extras import probe_extras
 from jsoncontract.live.probe.judging import judge
 from jsoncontract.live.probe.model import (
     CaseResult,
@@ -17,16 +19,17 @@ from jsoncontract.live.probe.model import (
     ProtocolCheck,
     ServerProbe,
 )
-from jsoncontract.live.probe.planning import plan_tools
+from jsoncontract.live.probe.planning import plan_tools, rederive
 from jsoncontract.live.probe.protocol import (
     PROTOCOL_WAIT,
-    auth_check,
+    capability_findings,
     negotiation_check,
     noise_after,
     notification_findings,
     protocol_checks,
     stdout_check,
 )
+from jsoncontract.pipeline.answers import AnswerKind
 
 if TYPE_CHECKING:
     from jsoncontract.live.client import Connection
@@ -68,33 +71,82 @@ async def probe_server(
                     listing.seconds,
                 )
             )
-            plan = plan_tools(listing, settings, card)
+            plan = plan_tools(listing, settings, card, roots=options.client.roots)
             if settings.protocol_checks:
                 card.protocol.extend(await protocol_checks(conn, settings))
-            cases = [c for tool_cases in plan.values() for c in tool_cases]
             if settings.dry_run:
                 for tool in card.tools:
                     tool.results = [
-                        CaseResult(c, not_sent="dry run") for c in plan.get(tool.name, [])
+                        CaseResult(c, not_sent="dry run: nothing was sent")
+                        for c in plan.get(tool.name, [])
                     ]
             else:
-                results = await _run_cases(
-                    conn, spec, options, listing, cases, settings, card, progress
-                )
-                for tool in card.tools:
-                    tool.results = [results[id(c)] for c in plan.get(tool.name, [])]
+                await _run_plan(conn, spec, options, listing, plan, settings, card, progress)
+            if settings.resources:
+                await probe_extras(conn, card, settings)
                 # A server writes in order: once a ping is answered, whatever it sent after
                 # its last answer (a list_changed notification, stray output) has been read.
                 await conn.request("ping", timeout=min(PROTOCOL_WAIT, conn.options.timeout))
             card.protocol.append(stdout_check(conn, spec))
+            card.client = conn.answers.report()
+            card.findings.extend(capability_findings(conn, card.label))
             card.findings.extend(noise_after(conn, listing))
             card.findings.extend(notification_findings(conn, card.label))
         if spec.requires_auth and not settings.dry_run:
-            card.protocol.append(await auth_check(spec, options, card.label))
+            card.protocol.extend(
+                await auth_checks(spec, options, card.label, settings.foreign_token)
+            )
     except ServerError as exc:
         card.error = str(exc)
     card.seconds = perf_counter() - start
     return card
+
+
+async def _run_plan(
+    conn: Connection,
+    spec: ServerSpec,
+    options: ConnectOptions,
+    listing: ToolListing,
+    plan: dict[str, list[ProbeCase]],
+    settings: ProbeSettings,
+    card: ServerProbe,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Send the valid calls first; then the negative cases, derived from the valid call
+    the server accepted (judged inconclusive when it accepted none)."""
+    valid = [c for cases in plan.values() for c in cases if c.schema_accepts and not c.base]
+    results = await _run_cases(conn, spec, options, listing, valid, settings, card, progress)
+    negatives: dict[str, list[ProbeCase]] = {}
+    conclusive: dict[str, bool] = {}
+    for name, cases in plan.items():
+        accepted = next(
+            (c for c in cases if id(c) in results and results[id(c)].answer is AnswerKind.ACCEPTED),
+            None,
+        )
+        planned = [c for c in cases if c.base or not c.schema_accepts]
+        conclusive[name] = accepted is not None
+        answers = [results[id(c)].answer for c in cases if id(c) in results]
+        if answers and all(a is AnswerKind.CRASHED for a in answers):
+            for case in planned:  # each would crash it again, and prove nothing
+                results[id(case)] = CaseResult(
+                    case, not_sent="the server crashed on every valid call of this tool"
+                )
+            negatives[name] = planned
+            continue
+        if accepted is not None and accepted.name != "valid":
+            planned = rederive(listing, name, accepted, settings, len(cases) - len(planned))
+        negatives[name] = planned
+    todo = [c for cases in negatives.values() for c in cases if id(c) not in results]
+    more = await _run_cases(
+        conn, spec, options, listing, todo, settings, card, progress, conclusive=conclusive
+    )
+    results.update(more)
+    for tool in card.tools:
+        sent = [c for c in plan.get(tool.name, []) if id(c) in results and not c.base]
+        sent += negatives.get(tool.name, [])
+        tool.results = [results[id(c)] for c in sent if id(c) in results]
+        if tool.results and not conclusive.get(tool.name, True):
+            tool.inconclusive = True
 
 
 async def _run_cases(
@@ -106,6 +158,8 @@ async def _run_cases(
     settings: ProbeSettings,
     card: ServerProbe,
     progress: Callable[[int, int], None] | None,
+    *,
+    conclusive: dict[str, bool] | None = None,
 ) -> dict[int, CaseResult]:
     """Send every case (see :func:`~jsoncontract.live.calls.send_calls`) and judge each
     answer."""
@@ -123,7 +177,7 @@ async def _run_cases(
         tools=usable,
         progress=progress,
     )
-    card.restarts = run.restarts
+    card.restarts += run.restarts
     results: dict[int, CaseResult] = {}
     for case in cases:
         outcome = run.outcomes[id(case)]
@@ -136,6 +190,7 @@ async def _run_cases(
             version=version,
             output_schema=outputs.get(case.tool),
             label=card.label,
+            conclusive=True if conclusive is None else conclusive.get(case.tool, True),
         )
     return results
 
