@@ -424,6 +424,11 @@ def hide(value: str) -> None:
         _masked.cache_clear()
 
 
+def hidden_count() -> int:
+    """How many values :func:`hide` took so far (what a text remembered masked may miss)."""
+    return len(_HIDDEN)
+
+
 def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
     if _HIDDEN:

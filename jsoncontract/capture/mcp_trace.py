@@ -63,6 +63,8 @@ class McpTrace:
     name: Final = Dialect.MCP_TRACE
     hop: Final = Hop.MCP
     mark: Final = MARK
+    #: members without one of which :meth:`part` takes no object
+    claims: Final[frozenset[str]] = frozenset()
     tools: Final = None
 
     def new_state(self) -> TraceState:
