@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from jsoncontract.business import load_business
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.errors import JsoncontractError
+    from jsoncontract.live.guard.gate import Guard
     from jsoncontract.model import (
         CallResult,
         CheckReport,
@@ -38,6 +39,7 @@ __all__ = [
     "CheckReport",
     "Checker",
     "Finding",
+    "Guard",
     "Hop",
     "JsoncontractError",
     "Severity",
@@ -58,6 +60,7 @@ _LAZY = {
     "load_business": "jsoncontract.business",
     "CaptureReader": "jsoncontract.capture.reader",
     "JsoncontractError": "jsoncontract.errors",
+    "Guard": "jsoncontract.live.guard.gate",
     "CallResult": "jsoncontract.model",
     "CheckReport": "jsoncontract.model",
     "Finding": "jsoncontract.model",

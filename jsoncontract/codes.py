@@ -1725,6 +1725,56 @@ SESSION_NEW_IDEMPOTENCY_KEY: Final = _code(
     severity=WARNING,
 )
 
+# -- guard ---------------------------------------------------------------------------------
+
+GUARD: Final = CATALOG.family(
+    "guard",
+    "The guard in line",
+    "`jsoncontract mcp guard` answers in the server's place when it cannot pass a call on; "
+    "these codes say why, in its answers and in the decisions its trace marks. Every other "
+    "refusal carries the code of the gate that refused (`schema.*`, `business.*`, `pin.*`, "
+    "`session.identical_retry`...).",
+    commands=("mcp guard",),
+)
+GUARD_SERVER_EXITED: Final = _code(
+    GUARD,
+    "guard.server_exited",
+    "the server exited while a request was in flight",
+    "The server's process ended before it answered: the guard answers the request itself "
+    "and starts the server again (its handshake replayed), up to `restarts` times. A call "
+    "that was in flight may or may not have taken effect: look before retrying a write.",
+)
+GUARD_NO_TOOL_LIST: Final = _code(
+    GUARD,
+    "guard.no_tool_list",
+    "the server did not give the guard its tool list, so no call can be checked",
+    "The guard asks the server for `tools/list` before it checks the first call (and again "
+    "after `notifications/tools/list_changed`); the server did not answer it in time, or "
+    "answered with an error. Calls are refused until it does: the guard never passes on a "
+    "call it could not check.",
+)
+GUARD_MALFORMED_FRAME: Final = _code(
+    GUARD,
+    "guard.malformed_frame",
+    "a frame that is not a JSON-RPC message, kept from the other side",
+    "A line on the wire is not JSON, or is JSON but no JSON-RPC request, notification or "
+    "response. From the client, the guard answers it with a JSON-RPC error (-32700, "
+    "-32600) and does not pass it on; from the server, it is not passed on to the client. "
+    "Either way the session goes on.",
+    severity=WARNING,
+)
+GUARD_FRAME_TOO_LARGE: Final = _code(
+    GUARD,
+    "guard.frame_too_large",
+    "a frame longer than --max-frame, which the guard cannot check",
+    "The stdio guard holds at most `--max-frame` MB (64) of one line; a longer frame cannot "
+    "be judged, so it is kept from the other side (with `--observe`, passed on as it comes). "
+    "A request from the client is answered with JSON-RPC error -32600; an answer of the "
+    "server is replaced by this error for the request it answered, when its id comes before "
+    "its result (as the SDKs write it). The trace records a `too_large` event with the size.",
+    severity=WARNING,
+)
+
 # -- input ---------------------------------------------------------------------------------
 
 INPUT: Final = CATALOG.family(

@@ -554,9 +554,10 @@ class PassedCall:
     :class:`Source` and no :class:`CallResult`. :meth:`result` builds them when a reader
     wants them; the report entry is the same either way.
 
-    ``text`` is the arguments as the capture sent them (a JSON string), ``arguments`` their
-    parsed value; ``response`` the ``id`` of the response that held the call (it names the
-    call's :attr:`turn`).
+    ``text`` is the arguments as the capture sent them (a JSON string when ``form`` is
+    text, else the value), ``arguments`` their parsed value; ``turn`` the assistant turn
+    the dialect put the call in; ``session`` and ``sighting`` an MCP call's (see
+    :class:`ToolCall`).
     """
 
     __slots__ = (
@@ -564,24 +565,30 @@ class PassedCall:
         "call_id",
         "dialect",
         "file",
+        "form",
         "hop",
         "line",
-        "response",
+        "session",
+        "sighting",
         "text",
         "tool",
+        "turn",
     )
 
     def __init__(
         self,
         tool: str,
         hop: Hop,
-        call_id: str,
+        call_id: str | None,
         dialect: str,
         file: str,
         line: int,
-        text: str,
+        text: Any,
         arguments: Any,
-        response: Any = None,
+        turn: str | None = None,
+        form: ArgumentsForm = ArgumentsForm.TEXT,
+        session: McpSession | None = None,
+        sighting: str | None = None,
     ) -> None:
         self.tool = tool
         self.hop = hop
@@ -591,28 +598,26 @@ class PassedCall:
         self.line = line
         self.text = text
         self.arguments = arguments
-        self.response = response
-
-    @property
-    def turn(self) -> str:
-        """The call's turn, as the reader names it (the first choice of its response)."""
-        response = self.response
-        if type(response) is str:
-            return f"{response}/0"
-        return f"{self.file}:{self.line}:/choices/0/message"
+        self.turn = turn
+        self.form = form
+        self.session = session
+        self.sighting = sighting
 
     def call(self) -> ToolCall:
         """The call, as the full path builds it."""
-        return ToolCall(
+        call = ToolCall(
             self.hop,
             self.dialect,
             self.tool,
             self.call_id,
             self.text,
-            ArgumentsForm.TEXT,
+            self.form,
             Source(self.file, self.line),
             turn=self.turn,
+            session=self.session,
         )
+        call.sighting = self.sighting
+        return call
 
     def result(self) -> CallResult:
         """The result, as the full path builds it."""

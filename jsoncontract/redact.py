@@ -425,6 +425,11 @@ def hide(value: str) -> None:
         _masked.cache_clear()
 
 
+def hidden_count() -> int:
+    """How many values :func:`hide` took so far (what a text remembered masked may miss)."""
+    return len(_HIDDEN)
+
+
 def _may_mask(text: str) -> bool:
     """Whether :func:`masked` may change ``text``: it holds a marker of some pattern, or a
     value has been hidden (:func:`hide`), which holds no marker."""

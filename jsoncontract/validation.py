@@ -28,7 +28,13 @@ from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
 from jsoncontract.pointer import get_in, join_pointer
-from jsoncontract.redact import masked_names, placeholder, pointer_is_sensitive, redacted
+from jsoncontract.redact import (
+    hidden_count,
+    masked_names,
+    placeholder,
+    pointer_is_sensitive,
+    redacted,
+)
 
 if TYPE_CHECKING:
     from jsoncontract.model import Source
@@ -76,13 +82,14 @@ class CompiledSchema:
             or has a ``$ref`` that does not resolve inside the document.
     """
 
-    __slots__ = ("_python", "_validator", "is_valid", "label", "schema")
+    __slots__ = ("_explained", "_python", "_validator", "is_valid", "label", "schema")
 
     def __init__(self, schema: Any, *, label: str = "schema", source: Source | None = None):
         self.schema = schema
         self.label = label
         self._python: Any = None
         self._validator: Any = None
+        self._explained: dict[tuple[Any, ...], tuple[list[Violation], list[Violation]]] = {}
         declared = schema.get("$schema") if isinstance(schema, dict) else None
         if isinstance(declared, str) and declared.rstrip("#") == DRAFT3:
             self._python = _python_validator(schema, label, source)
@@ -133,8 +140,28 @@ class CompiledSchema:
                 found = [_from_python(e, show_values) for e in errors]
             else:
                 found = []
+                finished: list[Violation] | None = []  # each already bounded and masked
+                explained = self._explained
                 for error in self._validator.iter_errors(instance):
-                    found.extend(_explain(error, self.schema, show_values))
+                    key = _memo_key(error, show_values)
+                    if key is None:
+                        found.extend(_explain(error, self.schema, show_values))
+                        finished = None
+                        continue
+                    known = explained.get(key)
+                    if known is None:
+                        raw = _explain(error, self.schema, show_values)
+                        known = (raw, _finished(raw, show_values))
+                        if len(explained) < MAX_EXPLAINED:
+                            explained[key] = known
+                    found.extend(known[0])
+                    if finished is not None:
+                        finished.extend(known[1])
+                if finished is not None and len(finished) <= MAX_VIOLATIONS:
+                    # what the lines below make of ``found``: each violation is bounded
+                    # and masked alone, and masking keeps a path's depth (its tokens)
+                    finished.sort(key=_relevance)
+                    return finished
         except (ValueError, RecursionError) as exc:
             # jsonschema-rs cannot hand back an error whose value is over 255 levels deep
             # (and python-jsonschema recurses): a value that deep is refused as such
@@ -144,6 +171,58 @@ class CompiledSchema:
         found.sort(key=_relevance)
         bounded = _bounded(found)
         return bounded if show_values else [_masked_names(v) for v in bounded]
+
+
+#: Explanations one schema remembers (see :func:`_memo_key`).
+MAX_EXPLAINED: Final = 4096
+#: Characters of a string value an explanation is remembered for.
+_MEMO_TEXT: Final = 200
+
+
+def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
+    """What an engine error's explanation depends on, when that is small enough to
+    remember it by: the keyword, where the value is, where in the schema it failed (the
+    keyword's parameters are the schema's at that place), and what of the value the
+    explainer reads (:data:`_BY_VALUE`: the scalar value itself; :data:`_BY_PARAMS`: the
+    parameter naming the members), and what the run shows or hides of values. ``None``:
+    explained afresh."""
+    keyword = error.kind.name
+    if keyword in _BY_VALUE:
+        value = error.instance
+        kind = type(value)
+        if kind is str:
+            if len(value) > _MEMO_TEXT:
+                return None
+        elif kind is float:
+            value = repr(value)  # -0.0 is shown as such, and equals 0.0
+        elif kind is not int and kind is not bool and value is not None:
+            return None  # an object or an array: quoted, sized, or searched
+        read: Any = (kind, value)
+    elif keyword in _BY_PARAMS:
+        read = error.kind.as_dict()[_BY_PARAMS[keyword]]
+        if type(read) is list:
+            read = tuple(read)
+        elif type(read) is not str:
+            return None
+    elif keyword in _BY_PLACE:
+        read = None
+    else:
+        return None
+    return (
+        keyword,
+        tuple(error.instance_path),
+        tuple(error.schema_path),
+        read,
+        show_values,
+        hidden_count(),  # a value hidden since is masked in what is explained next
+    )
+
+
+def _finished(found: list[Violation], show_values: bool) -> list[Violation]:
+    """Violations as :meth:`CompiledSchema.violations` hands them out, each alone: its texts
+    cut to :data:`MAX_MESSAGE`, and secrets in member names masked."""
+    bounded = [_bounded([v])[0] for v in found]
+    return bounded if show_values else [_masked_names(v) for v in bounded]
 
 
 #: Violations listed for one value; past this they are counted in the last one.
@@ -709,6 +788,29 @@ _EXPLAINERS: Final[dict[str, Callable[[_Failure], list[Violation]]]] = {
     "falseSchema": _false_schema,
     "multipleOf": _multiple_of,
 }
+
+
+#: Keywords whose explanation reads, of the value, the value alone (a scalar is remembered).
+_BY_VALUE: Final = frozenset(
+    {
+        "enum",
+        "type",
+        "const",
+        "format",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "multipleOf",
+    }
+)
+#: Keywords whose explanation reads one parameter of the engine's error, and not the value.
+_BY_PARAMS: Final = {"required": "property", "additionalProperties": "unexpected"}
+#: Keywords whose explanation reads neither the value nor a parameter.
+_BY_PLACE: Final = frozenset({"uniqueItems", "falseSchema"})
 
 
 def _best_branch_error(context: list[list[Any]]) -> Any:

@@ -109,6 +109,8 @@ def broken(copy: Path, module: str, line: str) -> str:
         ("cli/check.py", "import jsoncontract.cli.diff", "No command imports another"),
         ("capture/gemini.py", "import jsoncontract.capture.anthropic", "No capture dialect"),
         ("payload.py", "import pyspark", "pyspark (the spark extra)"),
+        # the guard's gate reaching up to the session that drives it
+        ("live/guard/gate.py", "import jsoncontract.live.guard.session", "The parts of mcp guard"),
     ],
 )
 def test_a_deliberate_break_fails(copy: Path, module: str, line: str, contract: str) -> None:

@@ -457,3 +457,55 @@ def test_other_keywords_keep_the_engine_message_unless_it_quotes_a_secret(
     assert v.keyword == keyword
     assert v.message.startswith(message)
     assert "hunter2" not in v.message
+
+
+# -- explanations remembered: the same violations as explained afresh ------------------------
+
+REMEMBERED: list[Any] = [
+    {**BASE, "priority": "urgent"},
+    {**BASE, "priority": "STANDARD"},
+    {**BASE, "limit": "50"},
+    {**BASE, "limit": 50.0, "flag": 1},
+    {**BASE, "flag": True, "limit": 0},
+    {**BASE, "flag": 1, "limit": True},
+    {**BASE, "price": 0.0},
+    {**BASE, "price": -0.0},
+    {**BASE, "price": 0},
+    {**BASE, "kind": True, "flag": 1.0},
+    {**BASE, "kind": 1, "flag": 1},
+    {**BASE, "key": "abc"},
+    {**BASE, "key": "x" * 300},
+    {**BASE, "key": "y" * 300},
+    {**BASE, "start": "2024-13-45", "kind": "parcel"},
+    {**BASE, "api_key": "sk-live-abcdefghijklmnopqrstuvwx", "limit": "ghp_" + "a" * 36},
+    {**BASE, "password": "hunter2", "adress": {}},
+    {**BASE, "sk-abcdefghijklmnopqrstuvwx": 1},
+    {**BASE, "address": {"zip": "1", "city": 2}},
+    {**BASE, "tags": [1, 1, 2]},
+    {"order_id": "ORD-123456"},
+    {},
+    {**BASE, **{f"extra{i}": i for i in range(120)}},
+    {**BASE, "address": {f"extra{i}": i for i in range(120)}, "priority": "x"},
+]
+
+
+@pytest.mark.parametrize("show_values", [False, True])
+def test_remembered_explanations_are_those_explained_afresh(show_values: bool) -> None:
+    schema = CompiledSchema(SHIPMENT)
+    for _ in range(2):  # the second round reads what the first remembered
+        for instance in [*REMEMBERED, *reversed(REMEMBERED)]:
+            fresh = CompiledSchema(SHIPMENT).violations(instance, show_values=show_values)
+            assert schema.violations(instance, show_values=show_values) == fresh
+
+
+def test_a_value_hidden_after_an_explanation_is_masked_in_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from jsoncontract import redact
+
+    monkeypatch.setattr(redact, "_HIDDEN", {})
+    schema = CompiledSchema(SHIPMENT)
+    instance = {**BASE, "priority": "q1w2e3-secret-path"}
+    assert "q1w2e3-secret-path" in schema.violations(instance)[0].message
+    redact.hide("q1w2e3-secret-path")
+    assert "q1w2e3-secret-path" not in schema.violations(instance)[0].message

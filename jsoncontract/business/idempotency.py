@@ -239,7 +239,7 @@ class IdempotencyTracker:
         kind = self.classify(tool)
         if not kind.writes:
             return None
-        key_field, key = self._key(arguments)
+        key_field, key = self.key_of(arguments)
         call_id = call.call_id
         return KeyRecord(
             call.hop.value if call.hop is not None else "",
@@ -354,7 +354,9 @@ class IdempotencyTracker:
         )
         return findings
 
-    def _key(self, arguments: dict[str, Any]) -> tuple[str, str | None]:
+    def key_of(self, arguments: dict[str, Any]) -> tuple[str, str | None]:
+        """The first key field ``arguments`` fill, and its key as text (``("", None)``
+        when none: a missing, empty, null or boolean value is no key)."""
         for name in self.settings.key_fields:
             value = arguments.get(name)
             if value is None or value == "" or isinstance(value, bool):

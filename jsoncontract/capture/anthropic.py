@@ -28,7 +28,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
@@ -197,16 +197,50 @@ class AnthropicStream:
         self.calls.flush(out)
 
 
+def lane_message(node: dict[str, Any], _: Any, file: str, line: int) -> list[LaneCall] | None:
+    """The calls of an ordinary Message, as :func:`message` reads them: ``tool_use`` blocks
+    with an id, a name and an input, among blocks that hold no call or result (text,
+    thinking)."""
+    content = node.get("content")
+    if type(content) is not list:
+        return None
+    message_id = node.get("id")
+    turn = message_id if type(message_id) is str else f"{file}:{line}:"
+    calls: list[LaneCall] = []
+    for block in content:
+        if type(block) is not dict:
+            continue
+        kind = block.get("type")
+        if kind == "tool_use":
+            name = block.get("name")
+            call_id = block.get("id")
+            if type(name) is not str or not name or type(call_id) is not str:
+                return None
+            if "input" not in block:
+                return None
+            calls.append((name, call_id, block["input"], _VALUE, turn))
+        elif kind in TOOL_BLOCKS or kind in RESULT_BLOCKS:
+            return None
+    return calls
+
+
+_VALUE: Final = ArgumentsForm.VALUE
+
+
 class Anthropic:
     """The Anthropic Messages dialect."""
 
     name: Final = Dialect.ANTHROPIC
     hop: Final = Hop.MODEL
     mark: Final = "type"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"type", "role", "messages"})
     tools: Final = ToolLayout(
         lambda entry: "input_schema" in entry,
         input=("/input_schema",),
     )
+    #: the fast lane's reading of Messages
+    shortcuts: Final = {message: Shortcut(lane_message)}
 
     def new_state(self) -> AnthropicStream:
         """The file's open ``tool_use`` blocks."""

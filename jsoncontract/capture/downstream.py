@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
 from jsoncontract.capture.base import envelope, make_call
+from jsoncontract.capture.interface import Shortcut
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import DocContext, Handler
+    from jsoncontract.capture.interface import DocContext, Handler, LaneCall
 
 
 def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
@@ -47,6 +48,12 @@ def body(node: Any, ctx: DocContext, out: list[Captured], pointer: str = "") -> 
     )
 
 
+def lane_body(node: dict[str, Any], tool: str, file: str, line: int) -> list[LaneCall]:
+    """The call of a body that is an object, as :func:`body` reads it when the caller named
+    its ``tool`` (which the reader hands the fast lane in place of a dialect's memory)."""
+    return [(tool, None, node, ArgumentsForm.VALUE, None)]
+
+
 class Downstream:
     """The dialect of bare bodies: any JSON value, read as the arguments of the named tool."""
 
@@ -54,6 +61,7 @@ class Downstream:
     hop: Final = Hop.DOWNSTREAM
     mark: Final = None
     tools: Final = None
+    shortcuts: Final = {body: Shortcut(lane_body)}
 
     def new_state(self) -> None:
         """Bodies stand alone: nothing to remember."""

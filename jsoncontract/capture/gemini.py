@@ -36,7 +36,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -244,6 +244,50 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
     ctx.turn = outer
 
 
+def lane_response(node: dict[str, Any], _: Any, file: str, line: int) -> list[LaneCall] | None:
+    """The calls of an ordinary ``GenerateContentResponse`` (no request read before it in
+    the file), as :func:`response` reads them: ``functionCall`` parts with an id, a name and
+    ``args``, among parts that hold no call or result (text)."""
+    candidates = node.get("candidates")
+    if type(candidates) is not list:
+        return None
+    response_id = node.get("responseId")
+    calls: list[LaneCall] = []
+    for i, candidate in enumerate(candidates):
+        if type(candidate) is not dict:
+            continue
+        found = candidate.get("content")
+        if type(found) is not dict:
+            continue
+        parts = found.get("parts")
+        if type(parts) is not list:
+            continue
+        turn = (
+            f"{response_id}/{i}"
+            if type(response_id) is str
+            else f"{file}:{line}:/candidates/{i}/content"
+        )
+        for item in parts:
+            if type(item) is not dict:
+                continue
+            if "function_call" in item or "functionResponse" in item or "function_response" in item:
+                return None
+            call = item.get("functionCall")
+            if call is None:
+                continue
+            if type(call) is not dict or "args" not in call:
+                return None
+            name = call.get("name")
+            call_id = call.get("id")
+            if type(name) is not str or not name or type(call_id) is not str:
+                return None
+            calls.append((name, call_id, call["args"], _VALUE, turn))
+    return calls
+
+
+_VALUE: Final = ArgumentsForm.VALUE
+
+
 def _is_tool(entry: dict[str, Any]) -> bool:
     return any(member in entry for member in _INPUT)
 
@@ -254,6 +298,18 @@ class Gemini:
     name: Final = Dialect.GEMINI
     hop: Final = Hop.MODEL
     mark: Final = "candidates"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset(
+        {
+            "contents",
+            "parts",
+            "functionResponse",
+            "function_response",
+            "function_call",
+            "functionCall",
+            "name",
+        }
+    )
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in _INPUT),
@@ -264,6 +320,8 @@ class Gemini:
         lists=("functionDeclarations", "function_declarations"),
         hosted=HOSTED_TOOLS,
     )
+    #: the fast lane's reading of responses
+    shortcuts: Final = {response: Shortcut(lane_response)}
 
     def new_state(self) -> GeminiState:
         """Gemini streams whole parts; the file's requests are remembered, to read a

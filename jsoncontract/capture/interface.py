@@ -27,6 +27,20 @@ appended to, and the object's JSON Pointer inside its document. A document that 
 calls (an MCP response, a tool message) is recognised like any other, by ``whole`` or
 ``part``, and read by its own handler; MCP's state already pairs each response with the
 request it answers.
+
+**Shortcuts.** A dialect may offer, for some of its handlers, a :class:`Shortcut` (its
+``shortcuts`` table, keyed by the handler's function): a cheap reading of an *ordinary*
+document of that kind into its calls, as :data:`LaneCall` tuples, for the fast lane of
+:mod:`jsoncontract.pipeline.fast`. An ordinary document is one the handler would read into
+those calls and nothing else: no finding on the envelope, no result, nothing its state would
+read another way; anything else is declined (``None``) and read by the handler. A shortcut
+never changes the dialect's state: what the handler would have remembered of a document the
+lane took is remembered by the shortcut's ``commit``.
+
+**Claims.** A dialect may name, in ``claims``, the members without one of which its ``part``
+takes no object. When every detected dialect does, an object holding none of them and no
+dialect's mark is a bare body of the tool the caller named, and the fast lane reads it so
+without asking each dialect (a dialect without ``claims`` is always asked).
 """
 
 from __future__ import annotations
@@ -38,10 +52,32 @@ from typing import TYPE_CHECKING, Any, Protocol
 from jsoncontract.model import Source
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Anomaly, Captured, Hop
+    from jsoncontract.model import Anomaly, ArgumentsForm, Captured, Hop, McpSession
 
 Handler = Callable[[dict[str, Any], "DocContext", list["Captured"]], None]
 """Reads one recognised object: appends the calls it holds to the list."""
+
+#: One call of an ordinary document, as a :class:`Shortcut` reads it: the tool's name, the
+#: call id (``None``: a bare body's), the arguments (the text as sent when their form is
+#: text, else the value), their form, and the turn the handler would put the call in.
+LaneCall = tuple[str, str | None, Any, "ArgumentsForm", str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Shortcut:
+    """The fast lane's reading of one kind of document (see the module).
+
+    ``extract(node, state, file, line)``: the calls of ``node`` (a JSONL line's document,
+    ``state`` the dialect's memory of the file when the handler is one of its methods, the
+    tool the caller named for the fallback dialect's bare bodies, else ``None``), or
+    ``None`` when the document is not ordinary. ``commit(node, state)``: what the handler
+    would remember of it, once the lane took it. ``session(state, node, file)``: for an MCP
+    request, the session it is made under and its sighting.
+    """
+
+    extract: Callable[[dict[str, Any], Any, str, int], list[LaneCall] | None]
+    commit: Callable[[dict[str, Any], Any], None] | None = None
+    session: Callable[[Any, dict[str, Any], str], tuple[McpSession, str]] | None = None
 
 
 class DialectState(Protocol):

@@ -349,6 +349,27 @@ class Ledger:
             self._seen = {}
         return True
 
+    def fresh_value(self, call_id: str, tool: str, value: Any, file: str, line: int) -> bool:
+        """:meth:`fresh` for a call whose arguments are a JSON value, not a text."""
+        if call_id in self._live or call_id in self._seen or call_id in self._older:
+            return False
+        seen = self._seen
+        seen[call_id] = (tool, _digest(canonical(value)), file, line, None)
+        if len(seen) > self.remembered:
+            self._older = seen
+            self._seen = {}
+        return True
+
+    def unseen(self, call_id: str) -> bool:
+        """Whether :meth:`fresh` would take a model-hop call of ``call_id`` now (asked of
+        every call of a document before any is remembered)."""
+        return not (call_id in self._live or call_id in self._seen or call_id in self._older)
+
+    def passes(self, hop: Hop) -> bool:
+        """Whether a lone call of ``hop`` (not the model's) would leave at once now, with
+        nothing remembered of it (the fast lane takes it then)."""
+        return self._idle and hop in self._alone
+
     def flush(self, out: list[Released]) -> None:
         """The end of the run: everything still held leaves, in order; results still
         waiting for a call are orphans."""
@@ -763,6 +784,12 @@ class StepLog(Ledger):
         if self._classify(call_id, tool, None) != _UNSEEN:
             return False
         self._remember(call_id, (tool, text_mark(text), file, line, None))
+        return True
+
+    def fresh_value(self, call_id: str, tool: str, value: Any, file: str, line: int) -> bool:
+        if self._classify(call_id, tool, None) != _UNSEEN:
+            return False
+        self._remember(call_id, (tool, _digest(canonical(value)), file, line, None))
         return True
 
     def _remember(self, key: Key, record: Record) -> None:

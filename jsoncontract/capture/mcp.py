@@ -24,7 +24,7 @@ from jsoncontract.capture.base import (
     result_problem,
     text,
 )
-from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -258,6 +258,45 @@ class McpState:
     def flush(self, out: list[Captured]) -> None:
         """Nothing is left unfinished: unanswered calls are the ledger's to hand on."""
 
+    # -- the fast lane's shortcut (see :class:`~jsoncontract.capture.interface.Shortcut`) --
+
+    def lane_session(self, node: dict[str, Any], file: str) -> tuple[McpSession, str]:
+        """The session a request the lane reads is made under (started if there is none
+        yet), and the request's sighting."""
+        session = self._session
+        if session is None:
+            self._count = 1
+            session = self._session = McpSession(file)
+        return session, typed_id(node["id"])
+
+
+def lane_request(
+    node: dict[str, Any], state: McpState, file: str, line: int
+) -> list[LaneCall] | None:
+    """An ordinary ``tools/call`` request (``"jsonrpc": "2.0"``, a string or integer id, a
+    tool name, no ``_meta``), as :meth:`McpState.read` reads it."""
+    if node.get("method") != "tools/call" or node.get("jsonrpc") != "2.0":
+        return None
+    request_id = node.get("id")
+    params = node.get("params")
+    if type(request_id) not in _ID_TYPES or type(params) is not dict or "_meta" in params:
+        return None
+    name = params.get("name")
+    if type(name) is not str or not name:
+        return None
+    call_id = request_id if type(request_id) is str else str(request_id)
+    arguments = params.get("arguments", {})
+    return [(name, call_id, arguments, ArgumentsForm.VALUE, None)]
+
+
+def lane_taken(node: dict[str, Any], state: McpState) -> None:
+    """What :meth:`McpState.read` remembers of a request the lane took."""
+    request_id = node["id"]
+    state._used = True
+    _remember(
+        state._calls, _key(request_id), request_id if type(request_id) is str else str(request_id)
+    )
+
 
 def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
     """The session a request is made under: a 2026 stateless request names its protocol
@@ -364,6 +403,8 @@ class Mcp:
     name: Final = Dialect.MCP
     hop: Final = Hop.MCP
     mark: Final = "jsonrpc"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"method"})
     tools: Final = ToolLayout(
         lambda entry: "inputSchema" in entry,
         input=("/inputSchema",),
@@ -374,6 +415,9 @@ class Mcp:
     def new_state(self) -> McpState:
         """The file's requests waiting for their response."""
         return McpState()
+
+    #: the fast lane's reading of ``tools/call`` requests
+    shortcuts: Final = {McpState.read: Shortcut(lane_request, lane_taken, McpState.lane_session)}
 
     def whole(self, value: dict[str, Any], state: McpState) -> Handler | None:
         """A JSON-RPC message."""

@@ -35,8 +35,9 @@ from jsoncontract.capture.base import (
     string_arguments,
     text,
 )
-from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
+from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
 from jsoncontract.model import (
+    ArgumentsForm,
     Captured,
     Dialect,
     Finding,
@@ -210,6 +211,8 @@ def history(
                 del out[start]
 
 
+_TEXT: Final = ArgumentsForm.TEXT
+
 #: The roles of the messages of a history that hold calls or results.
 _CALLING_ROLES: Final = ("assistant", "tool", "function")
 
@@ -278,6 +281,70 @@ def response(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer
             ctx.turn = f"{response_id}/{i}" if isinstance(response_id, str) else ctx.turn_at(where)
             message(choice["message"], ctx, out, where)
     ctx.turn = outer
+
+
+# -- the fast lane's shortcuts (see :class:`~jsoncontract.capture.interface.Shortcut`) -------
+
+
+def _lane_message(node: dict[str, Any], turn: str, calls: list[LaneCall]) -> bool:
+    """The calls of an assistant message as :func:`message` reads them, added to
+    ``calls``; ``False`` when the message is not ordinary (a tool message, the legacy
+    ``function_call``, a call with an envelope finding)."""
+    role = node.get("role")
+    if role == "tool" or role == "function" or "function_call" in node:
+        return False
+    entries = node.get("tool_calls")
+    if entries is None:
+        return True
+    if type(entries) is not list:
+        return False
+    for entry in entries:
+        if type(entry) is not dict:
+            return False
+        function = entry.get("function")
+        call_id = entry.get("id")
+        if type(function) is not dict or type(call_id) is not str:
+            return False
+        name = function.get("name")
+        arguments = function.get("arguments")
+        if type(name) is not str or not name or type(arguments) is not str:
+            return False
+        calls.append((name, call_id, arguments, _TEXT, turn))
+    return True
+
+
+def lane_response(
+    node: dict[str, Any], stream: ChatStream | None, file: str, line: int
+) -> list[LaneCall] | None:
+    """The calls of an ordinary ``chat.completion``, as :func:`response` reads them."""
+    if stream is not None and stream.histories:  # its calls are remembered: the full path
+        return None
+    choices = node.get("choices")
+    if type(choices) is not list:
+        return None
+    response_id = node.get("id")
+    calls: list[LaneCall] = []
+    for i, choice in enumerate(choices):
+        if type(choice) is not dict:
+            continue
+        found = choice.get("message")
+        if type(found) is not dict:
+            continue
+        turn = (
+            f"{response_id}/{i}"
+            if type(response_id) is str
+            else f"{file}:{line}:/choices/{i}/message"
+        )
+        if not _lane_message(found, turn, calls):
+            return None
+    return calls
+
+
+def lane_message(node: dict[str, Any], _: Any, file: str, line: int) -> list[LaneCall] | None:
+    """The calls of an ordinary assistant message logged on its own (``{"tool_calls":
+    [...]}``), as :func:`message` reads them."""
+    calls: list[LaneCall] = []
+    return calls if _lane_message(node, f"{file}:{line}:", calls) else None
 
 
 class ChatStream:
@@ -374,6 +441,8 @@ class OpenAIChat:
     name: Final = Dialect.OPENAI_CHAT
     hop: Final = Hop.MODEL
     mark: Final = "choices"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"object", "function_call", "tool_calls", "type", "role", "messages"})
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/function/" + member for member in FUNCTION_INPUT),
@@ -381,6 +450,12 @@ class OpenAIChat:
         body="/function",
         input_required=False,
     )
+    #: the fast lane's readings of completions and of assistant messages
+    shortcuts: Final = {
+        ChatStream.response: Shortcut(lane_response),
+        response: Shortcut(lane_response),
+        message: Shortcut(lane_message),
+    }
 
     def new_state(self) -> ChatStream:
         """The file's open chunk streams."""

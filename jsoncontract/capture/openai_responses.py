@@ -30,8 +30,8 @@ from jsoncontract.capture.base import (
     string_arguments,
     text,
 )
-from jsoncontract.capture.interface import DocContext, Handler, ToolLayout
-from jsoncontract.model import Captured, Dialect, Finding, Hop, Severity
+from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
+from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
 
 #: Stream events that carry the whole response at its end.
 _FINAL_EVENTS: Final = ("response.completed", "response.done", "response.incomplete")
@@ -215,6 +215,55 @@ class ResponsesStream:
         self.calls.flush(out)
 
 
+# -- the fast lane's shortcut (see :class:`~jsoncontract.capture.interface.Shortcut`) --------
+
+
+def lane_response(
+    node: dict[str, Any], stream: ResponsesStream, file: str, line: int
+) -> list[LaneCall] | None:
+    """The calls of an ordinary whole ``response``, as :meth:`ResponsesStream.response`
+    reads them: no item of it open in a stream or produced before."""
+    items = node.get("output")
+    if type(items) is not list or stream.calls.opened():
+        return None
+    response_id = node.get("id")
+    turn = response_id if type(response_id) is str else f"{file}:{line}:"
+    emitted = stream.emitted
+    calls: list[LaneCall] = []
+    ids: set[Any] = set()
+    for entry in items:
+        if type(entry) is not dict or entry.get("type") != "function_call":
+            continue
+        name = entry.get("name")
+        call_id = entry.get("call_id")
+        arguments = entry.get("arguments")
+        if type(name) is not str or not name or type(call_id) is not str:
+            return None
+        if type(arguments) is not str:
+            return None
+        item_id = key(entry.get("id"))
+        if item_id is not None:
+            if item_id in ids or (item_id, arguments) in emitted:
+                return None
+            ids.add(item_id)
+        calls.append((name, call_id, arguments, _TEXT, turn))
+    return calls
+
+
+def lane_taken(node: dict[str, Any], stream: ResponsesStream) -> None:
+    """What :meth:`ResponsesStream.close_item` remembers of the items of a response the
+    lane took."""
+    emitted = stream.emitted
+    for entry in node["output"]:
+        if type(entry) is dict and entry.get("type") == "function_call":
+            item_id = key(entry.get("id"))
+            if item_id is not None:
+                emitted.add((item_id, entry["arguments"]))
+
+
+_TEXT: Final = ArgumentsForm.TEXT
+
+
 def _is_tool(entry: dict[str, Any]) -> bool:
     return entry.get("type") == "function" and "name" in entry
 
@@ -225,12 +274,16 @@ class OpenAIResponses:
     name: Final = Dialect.OPENAI_RESPONSES
     hop: Final = Hop.MODEL
     mark: Final = "object"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"type", "output", "input"})
     tools: Final = ToolLayout(
         _is_tool,
         input=tuple("/" + member for member in FUNCTION_INPUT),
         output=("/output_schema",),
         input_required=False,
     )
+    #: the fast lane's reading of whole responses
+    shortcuts: Final = {ResponsesStream.response: Shortcut(lane_response, lane_taken)}
 
     def new_state(self) -> ResponsesStream:
         """The file's streamed items, and the ids of those already produced."""

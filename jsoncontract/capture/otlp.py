@@ -493,6 +493,8 @@ class Otlp:
     name: Final = Dialect.OTLP
     hop: Final = Hop.MODEL
     mark: Final = "resourceSpans"
+    #: members without one of which :meth:`part` takes no object
+    claims: Final = frozenset({"context"})
     tools: Final = None
 
     def new_state(self) -> OtlpState:

@@ -54,7 +54,6 @@ from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import (
     CallResult,
     Captured,
-    Dialect,
     Finding,
     Hop,
     PassedCall,
@@ -65,7 +64,7 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
-    from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler
+    from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler, Shortcut
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
 #: What a directory is searched for: each kind of capture, plain or compressed.
@@ -73,14 +72,11 @@ CAPTURE_SUFFIXES: Final = compressed_suffixes(
     (".json", *JSONL_SUFFIXES, ".sse", ".har", ".yaml", ".yml")
 )
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
-#: Whether a call is new to the run (see :meth:`Ledger.fresh
-#: <jsoncontract.capture.ledger.Ledger.fresh>`): call id, tool, arguments text, file, line.
-Fresh = Callable[[str, str, str, str, int], bool]
 #: What :meth:`CaptureReader.read_checked` offers a line to first (the fast lane of
-#: :mod:`jsoncontract.pipeline.fast`), with the file, the line number and the ledger's
-#: :data:`Fresh`: it gives the line's checked call, or ``None`` when the full path must
-#: read it.
-Lane = Callable[[str, int, bytes, Fresh], PassedCall | CallResult | None]
+#: :mod:`jsoncontract.pipeline.fast`), with the file, the line number and the file's state
+#: (the ledger, the dialects' memory): it gives the line's checked calls in order, or
+#: ``None`` when the full path must read the line.
+Lane = Callable[[str, int, bytes, "_FileState"], "list[PassedCall | CallResult] | None"]
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
 MAX_NESTING: Final = 64
@@ -197,9 +193,24 @@ class CaptureReader:
         )
         self._parts = tuple((d.part, i) for i, d in enumerate(detected))
         self._index = {d.name: i for i, d in enumerate(dialects)}
-        # the fast lane reads OpenAI Chat completions, unless the file's Chat state follows
-        # conversation histories (it then remembers the ids of the calls it reads)
-        self._chat: int | None = self._index.get(Dialect.OPENAI_CHAT)
+        # the members some dialect reads an object by (its mark, and what its part needs):
+        # an object with none of them is no dialect's (None: a dialect does not say)
+        claimed: set[str] | None = set()
+        for d in detected:
+            claims = getattr(d, "claims", None)
+            if claimed is None or claims is None:
+                claimed = None
+                continue
+            claimed.update(claims)
+            if d.mark is not None:
+                claimed.add(d.mark)
+        self._claims = frozenset(claimed) if claimed is not None else None
+        # the fast lane's readings of ordinary documents, by the function of their handler
+        self._shortcuts: dict[Any, tuple[Shortcut, CaptureDialect]] = {
+            function: (shortcut, d)
+            for d in (*detected, self._fallback)
+            for function, shortcut in getattr(d, "shortcuts", {}).items()
+        }
 
     @property
     def forced(self) -> CaptureDialect | None:
@@ -646,16 +657,18 @@ class CaptureReader:
         document = self._document
         ledger = state.ledger
         released = state.released
-        chat = state.states[self._chat] if self._chat is not None else None
         for number, line in numbered:
             if line is None or len(line) > limit:
                 document(name, number, None, state)
             else:
-                if ledger.passing and lane is not None and not chat.histories:  # type: ignore[union-attr]
-                    done = lane(name, number, line, ledger.fresh)
+                if ledger.passing and lane is not None:
+                    done = lane(name, number, line, state)
                     if done is not None:
                         ledger.doc += 1
-                        yield done
+                        if len(done) == 1:
+                            yield done[0]
+                        else:
+                            yield from done
                         continue
                 document(name, number, line, state, counted=counted)
             if released:
@@ -868,6 +881,36 @@ class CaptureReader:
             if handler is not None:
                 return handler
         return None
+
+    def shortcut(
+        self, value: dict[str, Any], state: _FileState
+    ) -> tuple[Shortcut, Any, CaptureDialect] | None:
+        """How the fast lane may read the object ``value`` (a JSONL line's document): the
+        :class:`~jsoncontract.capture.interface.Shortcut` of the handler that would read it,
+        the dialect's memory of the file that handler belongs to (``None`` for a function of
+        the module; for a bare body, the tool named), and its dialect; ``None`` when its
+        handler has none (or a trace record would be read)."""
+        if "payload" in value:
+            return None
+        tool = self.tool
+        claims = self._claims
+        if claims is not None and tool and self._forced is None and value.keys().isdisjoint(claims):
+            handler = None  # no dialect reads an object by any of its members
+        else:
+            handler = self._handler(value, state)
+        if handler is None:
+            # no dialect reads it: a bare body of the tool the caller named (a line with a
+            # custom_id may be a batch request's, read on the full path)
+            if not tool or "custom_id" in value or self._forced is not None:
+                return None
+            found = self._shortcuts.get(self._fallback.part(value, state.states[-1]))
+            return None if found is None else (found[0], tool, found[1])
+        found = self._shortcuts.get(getattr(handler, "__func__", handler))
+        if found is None:
+            return None
+        if found[1] is self._fallback:  # forced: every object is a body of the tool named
+            return (found[0], tool, found[1]) if tool else None
+        return found[0], getattr(handler, "__self__", None), found[1]
 
     def _message(self, value: dict[str, Any], state: _FileState) -> bool:
         """Whether a dialect takes ``value`` as a whole message of its own."""

@@ -136,24 +136,30 @@ def check_cli(
     from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.parallel import default_jobs
     from jsoncontract.pipeline.result import ResultChecks
-    from jsoncontract.pipeline.settings import check_settings
+    from jsoncontract.pipeline.settings import check_settings, trace_tools
     from jsoncontract.tools.toolset import ToolSet
 
+    cfg = load_config(config, discover=not no_config)
+    embedded = trace_tools(cfg, captures=captures, tools=tools, spark=spark)
     settings = check_settings(
-        load_config(config, discover=not no_config),
+        cfg,
         captures=captures, tools=tools, tool=tool, dialect=dialect, rules=rules,
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
         result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
-        baseline=baseline,
+        baseline=baseline, embedded=bool(embedded),
     )  # fmt: skip
     known = load_baseline(settings.report.baseline, "check", settings.report.root)
     if settings.spark is not None:
         return _check_on_spark(settings, known)
     skipped_tools: list[tuple[str, str]] = []
-    toolset = ToolSet.from_paths(
-        settings.tools, tool_name=settings.tool, exclude=settings.exclude, skipped=skipped_tools
-    )
+    if embedded:
+        toolset = ToolSet(embedded)
+    else:
+        toolset = ToolSet.from_paths(
+            settings.tools, tool_name=settings.tool, exclude=settings.exclude,
+            skipped=skipped_tools,
+        )  # fmt: skip
     note_skipped(skipped_tools, "tool definition")
     with business_gate(settings.business, toolset) as business:
         reader = CaptureReader(

@@ -64,6 +64,11 @@ METAVARS: Final = {
     "--upstream": "URL",
     "--header": "'NAME: VALUE'",
     "--env": "KEY=VALUE",
+    "--max-retries": "N",
+    "--restarts": "N",
+    "--on-drift": "hide|flag|pass",
+    "--on-bad-result": "error|mask|pass",
+    "--missing-key": "refuse|allow",
 }
 #: Where one command's option takes another kind of value than the name says elsewhere.
 COMMAND_METAVARS: Final = {

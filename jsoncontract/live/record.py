@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 _CHUNK: Final = 1 << 16
 #: Seconds the server has to exit after the host hangs up, then after SIGTERM.
-_GRACE: Final = 2.0
+GRACE: Final = 2.0
 
 
 class FrameWriter:
@@ -86,9 +86,9 @@ class FramePart:
         self.size = size
 
 
-class _Source:
+class Source:
     """Reads a file descriptor; once ``gone`` is set (the server exited), a pipe that a
-    helper the server started still holds open stops being read after :data:`_GRACE`
+    helper the server started still holds open stops being read after :data:`GRACE`
     seconds of silence."""
 
     def __init__(self, fd: int, gone: threading.Event | None = None) -> None:
@@ -114,16 +114,16 @@ class _Source:
                     return b""
                 self.last = time.monotonic()
                 return chunk
-            if self.gone.is_set() and time.monotonic() - self.last > _GRACE:
+            if self.gone.is_set() and time.monotonic() - self.last > GRACE:
                 return b""  # the server is gone; what holds its stdout is not it
 
 
-def fd_lines(source: _Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | FramePart]:
+def fd_lines(source: Source | int, limit: int = MAX_FRAME) -> Iterator[bytes | FramePart]:
     """The lines read, each with its ``\n`` (the last may lack one), found in one pass
     over each chunk: linear in what is read, holding at most ``limit`` bytes. A line longer
     than ``limit`` comes as :class:`FramePart` pieces, as they are read."""
     if isinstance(source, int):
-        source = _Source(source)
+        source = Source(source)
     held: list[bytes] = []
     size = 0
     over = False  # inside a line past the limit
@@ -203,7 +203,7 @@ class StdioProxy:
         self.injector = injector
         self.max_frame = max_frame
         self._gone = threading.Event()  # the server has exited
-        self._server: _Source | None = None
+        self._server: Source | None = None
         self._in = (client_in or sys.stdin.buffer).fileno()
         self._out = FrameWriter((client_out or sys.stdout.buffer).fileno())
         self._say = on_message or (lambda _: None)
@@ -221,22 +221,11 @@ class StdioProxy:
             self._writer = TraceWriter(
                 self.trace_path, server=self.spec.endpoint, transport="stdio"
             )
-        env = {**os.environ, **self.spec.env} if self.spec.env else None
         try:
-            child = subprocess.Popen(
-                list(self.spec.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env=env,
-                cwd=self.spec.cwd,
-                start_new_session=True,
-            )
-        except OSError as exc:
+            child = spawn(self.spec)
+        except ServerError:
             self._close_trace(None)
-            reason = "command not found" if isinstance(exc, FileNotFoundError) else str(exc)
-            raise ServerError(
-                f"{self.spec.label}: cannot start the server: {self.spec.command[0]}: {reason}"
-            ) from None
+            raise
         assert child.stdin is not None and child.stdout is not None
         upstream = threading.Thread(target=self._client_to_server, args=(child,), daemon=True)
         upstream.start()
@@ -246,17 +235,17 @@ class StdioProxy:
         threading.Thread(target=self._after_exit, args=(child,), daemon=True).start()
         previous = signal.getsignal(signal.SIGTERM)
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, _raise_exit)
+            signal.signal(signal.SIGTERM, exit_on_signal)
         code: int | None = None
         try:
-            self._server = _Source(child.stdout.fileno(), self._gone)
+            self._server = Source(child.stdout.fileno(), self._gone)
             self._server_to_client(self._server)
             for timer in list(self._timers):
-                timer.join(timeout=_GRACE)
-            code = _stop(child)
+                timer.join(timeout=GRACE)
+            code = stop_server(child)
         finally:
             if code is None:
-                code = _stop(child)
+                code = stop_server(child)
             if threading.current_thread() is threading.main_thread():
                 signal.signal(signal.SIGTERM, previous)
             self._close_trace(code)
@@ -287,25 +276,14 @@ class StdioProxy:
                 target.write(line)
             if target.broken:
                 break
-        with contextlib.suppress(OSError):
-            child.stdin.close()
-        if not target.broken:
-            # the host hung up: the server reads the end of its input and answers what it
-            # was asked (whole), then exits; one that stays, silent, is ended
-            while child.poll() is None:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    child.wait(timeout=0.1)
-                source = self._server
-                if source is not None and time.monotonic() - source.last > _GRACE:
-                    _stop(child)
-                    break
+        if target.broken:
+            with contextlib.suppress(OSError):
+                child.stdin.close()
+        else:
+            wind_down(child, lambda: self._server)
 
     def _after_exit(self, child: subprocess.Popen[bytes]) -> None:
-        """Once the server has exited, end what is left of its process group, and stop
-        reading its stdout once it is silent (a helper may hold it)."""
-        child.wait()
-        self._gone.set()
-        _stop(child)
+        end_after_exit(child, self._gone)
 
     def _too_large(self, direction: str, part: FramePart) -> None:
         """A piece of a frame past the limit: its end is recorded, with its size."""
@@ -316,7 +294,7 @@ class StdioProxy:
                 f"the {self.max_frame:,}-byte limit of --max-frame)"
             )
 
-    def _server_to_client(self, source: _Source) -> None:
+    def _server_to_client(self, source: Source) -> None:
         inject = self.injector.active
         writer = self._writer
         for line in fd_lines(source, self.max_frame):
@@ -362,11 +340,62 @@ class StdioProxy:
             send()
 
 
-def _raise_exit(signum: int, frame: Any) -> None:
+def spawn(spec: ServerSpec) -> subprocess.Popen[bytes]:
+    """Start a stdio server in a process group of its own (so that :func:`stop_server` ends its
+    helpers too), its stdin and stdout piped, its stderr this process's.
+
+    Raises:
+        ServerError: it cannot be started.
+    """
+    env = {**os.environ, **spec.env} if spec.env else None
+    try:
+        return subprocess.Popen(
+            list(spec.command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            cwd=spec.cwd,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        reason = "command not found" if isinstance(exc, FileNotFoundError) else str(exc)
+        raise ServerError(
+            f"{spec.label}: cannot start the server: {spec.command[0]}: {reason}"
+        ) from None
+
+
+def wind_down(child: subprocess.Popen[bytes], source: Callable[[], Source | None]) -> None:
+    """The host hung up: the server's stdin is closed, and the server reads the end of its
+    input and answers what it was asked (whole), then exits; one that stays silent on
+    ``source`` (the reader of its stdout, when there is one) for :data:`GRACE` seconds is
+    ended with its process group."""
+    if child.stdin is not None:
+        with contextlib.suppress(OSError):
+            child.stdin.close()
+    while child.poll() is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=0.1)
+        reader = source()
+        if reader is not None and time.monotonic() - reader.last > GRACE:
+            stop_server(child)
+            break
+
+
+def end_after_exit(child: subprocess.Popen[bytes], gone: threading.Event) -> None:
+    """Once the server has exited (on its own, a crash), end what is left of its process
+    group, helpers it started; ``gone`` tells the reader of its stdout to stop once that
+    is silent (a helper may hold it)."""
+    child.wait()
+    gone.set()
+    stop_server(child)
+
+
+def exit_on_signal(signum: int, frame: Any) -> None:
+    """SIGTERM ends the proxy as a shell says a signal's death: ``128 + N``."""
     raise SystemExit(128 + signum)
 
 
-def _stop(child: subprocess.Popen[bytes]) -> int:
+def stop_server(child: subprocess.Popen[bytes]) -> int:
     """Wait for the server to exit after its stdin closed; then end what is left of its
     process group (the server itself if it did not exit, helpers it started): SIGTERM,
     then SIGKILL."""
@@ -374,11 +403,11 @@ def _stop(child: subprocess.Popen[bytes]) -> int:
         with contextlib.suppress(OSError):
             child.stdin.close()
     with contextlib.suppress(subprocess.TimeoutExpired):
-        child.wait(timeout=_GRACE)
+        child.wait(timeout=GRACE)
     for sig in (signal.SIGTERM, signal.SIGKILL):
         if not _signal_group(child.pid, sig):
             break
-        deadline = time.monotonic() + _GRACE
+        deadline = time.monotonic() + GRACE
         while time.monotonic() < deadline and _signal_group(child.pid, 0):
             child.poll()  # a leader that died is reaped, or the group lives on as a zombie
             time.sleep(0.02)
@@ -400,7 +429,7 @@ def _signal_group(pgid: int, sig: int) -> bool:
 # -- Streamable HTTP --------------------------------------------------------------------------
 
 #: Headers that belong to one connection and are not forwarded.
-_HOP_BY_HOP: Final = frozenset(
+HOP_BY_HOP: Final = frozenset(
     {
         "connection",
         "keep-alive",
@@ -530,12 +559,12 @@ class HttpProxy:
                 return
             body = await request.body()
             if writer is not None and body.strip():
-                writer.frame(CLIENT, _decoded(body, request.headers))
+                writer.frame(CLIENT, decoded_body(body, request.headers))
             if injector.active and body.strip():
-                sent = _parse(_decoded(body, request.headers))
+                sent = _parse(decoded_body(body, request.headers))
                 for message in sent if isinstance(sent, list) else [sent]:
                     injector.client_frame(message)
-            headers = [(k, v) for k, v in request.headers.items() if k.lower() not in _HOP_BY_HOP]
+            headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
                 upstream_request = client.build_request(
@@ -547,29 +576,32 @@ class HttpProxy:
                 await Response(message, status_code=502)(scope, receive, send)
                 return
             kind = response.headers.get("content-type", "")
-            out_headers = {
-                k: v for k, v in response.headers.items() if k.lower() not in _HOP_BY_HOP
-            }
+            out_headers = {k: v for k, v in response.headers.items() if k.lower() not in HOP_BY_HOP}
 
             async def injected() -> Any:
                 """The upstream body with the faults applied, message by message (unpacked:
                 the client gets it without its ``Content-Encoding``)."""
-                sse = "text/event-stream" in kind
-                pending = b""
+                events = SseEvents() if "text/event-stream" in kind else None
+                held: list[bytes] = []  # a JSON body, whole
                 try:
                     async for chunk in response.aiter_bytes():
-                        if not sse:
-                            pending += chunk
+                        if events is None:
+                            held.append(chunk)
                             continue
-                        pending += chunk.replace(b"\r\n", b"\n")
-                        while b"\n\n" in pending:
-                            event, pending = pending.split(b"\n\n", 1)
+                        for event in events.feed(chunk):
                             async for out in _inject_event(event, injector, writer):
                                 yield out
                 finally:
                     await response.aclose()
-                if pending.strip() and not sse:
-                    async for out in _inject_body(pending, injector, writer):
+                if events is not None:
+                    rest = events.end()  # an event the stream ended without its blank line
+                    if rest.strip():
+                        async for out in _inject_event(rest, injector, writer):
+                            yield out
+                    return
+                body = b"".join(held)
+                if body.strip():
+                    async for out in _inject_body(body, injector, writer):
                         yield out
 
             async def stream() -> Any:
@@ -590,7 +622,7 @@ class HttpProxy:
                 if collected:
                     assert writer is not None
                     # recorded as the message it is (a gzip answer unpacked), sent unchanged
-                    message = _decoded(bytes(collected), response.headers)
+                    message = decoded_body(bytes(collected), response.headers)
                     if message.strip():
                         writer.frame(SERVER, message)
                     yield bytes(collected)
@@ -660,7 +692,7 @@ async def _inject_event(event: bytes, injector: Injector, writer: TraceWriter | 
         yield b"event: message\ndata: " + extra + b"\n\n"
 
 
-def _decoded(body: bytes, headers: Any) -> bytes:
+def decoded_body(body: bytes, headers: Any) -> bytes:
     """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
     gzip or deflate (at most :data:`MAX_FRAME` bytes); as it is otherwise, or when it does
     not unpack (then the trace keeps its bytes, marked as such)."""
@@ -677,19 +709,63 @@ def _decoded(body: bytes, headers: Any) -> bytes:
     return data
 
 
+class SseEvents:
+    """Splits a stream of server-sent events into its events (each without the blank line
+    that ends it, its line ends ``\\n``) as the chunks come: each byte is looked at once,
+    so a long event costs time linear in its length.
+
+    >>> events = SseEvents()
+    >>> events.feed(b"data: 1\\r\\n\\r"), events.feed(b"\\ndata: 2\\n"), events.end()
+    ([], [b'data: 1'], b'data: 2\\n')
+    """
+
+    def __init__(self) -> None:
+        self._held: list[bytes] = []  # the pieces of the event being read
+        self._carry = b""  # a \r that may start a \r\n
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The events this chunk completes."""
+        chunk = self._carry + chunk
+        self._carry = b""
+        if chunk.endswith(b"\r"):
+            self._carry, chunk = b"\r", chunk[:-1]
+        chunk = chunk.replace(b"\r\n", b"\n")
+        events: list[bytes] = []
+        start = 0
+        if self._held and self._held[-1].endswith(b"\n") and chunk.startswith(b"\n"):
+            events.append(b"".join(self._held)[:-1])  # the blank line began a chunk
+            self._held = []
+            start = 1
+        while (cut := chunk.find(b"\n\n", start)) >= 0:
+            piece = chunk[start:cut]
+            if self._held:
+                self._held.append(piece)
+                piece = b"".join(self._held)
+                self._held = []
+            events.append(piece)
+            start = cut + 2
+        if start < len(chunk):
+            self._held.append(chunk[start:])
+        return events
+
+    def end(self) -> bytes:
+        """What is left when the stream ends (an event without its blank line)."""
+        rest = b"".join(self._held) + self._carry
+        self._held, self._carry = [], b""
+        return rest
+
+
 class _SseFrames:
     """Records the ``data:`` of each server-sent event as a frame, as the stream passes."""
 
     def __init__(self, writer: TraceWriter | None) -> None:
         self.writer = writer
-        self._pending = b""
+        self._events = SseEvents()
 
     def feed(self, chunk: bytes) -> None:
         if self.writer is None:
             return
-        self._pending += chunk.replace(b"\r\n", b"\n")
-        while b"\n\n" in self._pending:
-            event, self._pending = self._pending.split(b"\n\n", 1)
+        for event in self._events.feed(chunk):
             data = [
                 line[5:].removeprefix(b" ")
                 for line in event.split(b"\n")
@@ -733,4 +809,24 @@ def record_http(
     ).run()
 
 
-__all__ = ["HttpProxy", "StdioProxy", "parse_listen", "record_http", "record_stdio"]
+__all__ = [
+    "GRACE",
+    "HOP_BY_HOP",
+    "MAX_FRAME",
+    "FramePart",
+    "FrameWriter",
+    "HttpProxy",
+    "Source",
+    "SseEvents",
+    "StdioProxy",
+    "decoded_body",
+    "end_after_exit",
+    "exit_on_signal",
+    "fd_lines",
+    "parse_listen",
+    "record_http",
+    "record_stdio",
+    "spawn",
+    "stop_server",
+    "wind_down",
+]

@@ -20,7 +20,10 @@ when it is not UTF-8; a frame longer than ``--max-frame`` is passed on and recor
 ``ms`` counts from the start of the recording. A frame changed by an injected fault carries
 ``fault`` (the rule), the frame as delivered, and the server's frame as ``original``; a frame
 withheld (an injected timeout) has ``"delivered": false``; a frame the proxy made up (a
-``list_changed`` notification) has ``"injected": true``.
+``list_changed`` notification) has ``"injected": true``. A trace ``mcp guard`` writes also marks
+each decision (``"guard": {...}``), has frames ``"from": "guard"`` (those delivered in place
+of a server's frame say which: ``"replaces": SEQ``) and ``tools`` events (the tool list it
+enforced); see :mod:`jsoncontract.live.guard.session`.
 
 :func:`read_frames` reads these traces, and also plain logs of JSON-RPC messages, one per
 line, as other recording proxies write them.
@@ -46,9 +49,10 @@ from jsoncontract.errors import InputError
 TRACE_KEY: Final = "trace"
 TRACE_NAME: Final = "mcp"
 TRACE_VERSION: Final = 1
-#: The directions a frame travels.
+#: The directions a frame travels (a frame ``mcp guard`` made comes from the guard).
 CLIENT: Final = "client"
 SERVER: Final = "server"
+GUARD: Final = "guard"
 
 
 def now_iso() -> str:
@@ -116,8 +120,12 @@ class TraceWriter:
         original: bytes | None = None,
         delivered: bool = True,
         injected: bool = False,
-    ) -> None:
-        """Record one frame (``data`` without its line ending)."""
+        guard: dict[str, Any] | None = None,
+        replaces: int | None = None,
+    ) -> int:
+        """Record one frame (``data`` without its line ending); its ``seq``. ``guard`` is
+        the decision ``mcp guard`` marks on it, ``replaces`` the ``seq`` of the server's
+        frame a frame the guard made was delivered in place of."""
         with self._lock:
             self._seq += 1
             seq = self._seq
@@ -134,7 +142,12 @@ class TraceWriter:
             record["delivered"] = False
         if injected:
             record["injected"] = True
+        if guard is not None:
+            record["guard"] = guard
+        if replaces is not None:
+            record["replaces"] = replaces
         self._write_line(record, data, original=original)
+        return seq
 
     def event(self, name: str, **fields: Any) -> None:
         """Record an event (``exit`` with the server's exit code...)."""
@@ -180,7 +193,8 @@ class Frame:
 
 
 def read_frames(path: Path) -> Iterator[Frame]:
-    """The frames of a trace (or of a plain log of JSON-RPC messages), in order.
+    """The frames of a trace (or of a plain log of JSON-RPC messages), in order; of a frame
+    ``mcp guard`` delivered in place of the server's, the server's.
 
     Raises:
         InputError: the file cannot be read, or holds neither.
@@ -200,6 +214,8 @@ def read_frames(path: Path) -> Iterator[Frame]:
         if record.get(TRACE_KEY) == TRACE_NAME:
             found = True
             if "event" in record or not any(k in record for k in ("frame", "text", "text_base64")):
+                continue
+            if "replaces" in record:  # the guard's answer in place of the server's frame
                 continue
             yield Frame(
                 record.get("from") if isinstance(record.get("from"), str) else None,

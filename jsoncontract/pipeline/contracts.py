@@ -186,8 +186,14 @@ class SessionContracts:
         return ()
 
     def passed(self, passed: PassedCall) -> None:
-        """:meth:`call` for a lone model call that passed the fast lane (no result, no
-        session), with less work: what the checks find is held the same way."""
+        """:meth:`call` for a lone call that passed the fast lane (no result), with less
+        work: what the checks find is held the same way. An MCP call made in a session
+        that listed its tools, or announced a change, is checked as :meth:`call` checks
+        it."""
+        session = passed.session
+        if session is not None and (session.tools is not None or session.list_changed):
+            self.call(passed.result())
+            return
         for check in self._passing:
             found = check(passed)
             if found:

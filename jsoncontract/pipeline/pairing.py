@@ -45,6 +45,14 @@ def scope_of(call: ToolCall) -> Scope:
     return (call.hop._value_ if call.hop is not None else "", call.source.file)
 
 
+def passed_scope(passed: PassedCall) -> Scope:
+    """:func:`scope_of` a call that passed the fast lane."""
+    session = passed.session
+    if session is not None:
+        return ("mcp", session.id)
+    return (passed.hop._value_, passed.file)
+
+
 @dataclass(slots=True)
 class _Unanswered:
     tool: str | None
@@ -94,8 +102,8 @@ class PairingCheck:
         return []
 
     def passed(self, passed: PassedCall) -> list[Finding]:
-        """:meth:`call` for a lone model call that passed the fast lane (no result)."""
-        scope = (passed.hop._value_, passed.file)
+        """:meth:`call` for a lone call that passed the fast lane (no result)."""
+        scope = passed_scope(passed)
         state = self._scopes.get(scope)
         if state is None:
             state = self._scopes[scope] = _Scope()

@@ -39,7 +39,7 @@ from jsoncontract import codes
 from jsoncontract.business.idempotency import arguments_digest
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.payload import texts
-from jsoncontract.pipeline.pairing import Scope, scope_of
+from jsoncontract.pipeline.pairing import Scope, passed_scope, scope_of
 from jsoncontract.pipeline.result import failed as result_failed
 from jsoncontract.pointer import join_pointer, pointer_tokens
 
@@ -184,7 +184,7 @@ class RecoveryCheck:
         """:meth:`call` for a lone model call that passed the fast lane (no result): only
         the retry of a failed call has anything to judge."""
         failed = self._failed
-        if failed and ((passed.hop._value_, passed.file), passed.tool) in failed:
+        if failed and (passed_scope(passed), passed.tool) in failed:
             return self.call(passed.result())
         return []
 

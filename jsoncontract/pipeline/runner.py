@@ -206,6 +206,10 @@ class DeferredTrace:
     """The business gate in a worker: a call's rules run here; what the trace-level checks
     need of it is kept as a record for the parent."""
 
+    #: :attr:`record` is the last checked call's, read as its result comes out (so the fast
+    #: lane hands no line of several calls this gate checks).
+    records_last: Final = True
+
     def __init__(self, gate: BusinessRules) -> None:
         self.gate = gate
         self.record: KeyRecord | None = None

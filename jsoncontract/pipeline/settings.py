@@ -22,6 +22,7 @@ from jsoncontract.settings import (
 )
 
 if TYPE_CHECKING:
+    from jsoncontract.model import ToolContract
     from jsoncontract.settings import Config
 
 
@@ -53,6 +54,40 @@ class CheckSettings:
     spark: str | None = None
 
 
+def trace_tools(
+    cfg: Config,
+    *,
+    captures: Sequence[str] | None,
+    tools: Sequence[Path] | None = None,
+    spark: str | None = None,
+) -> list[ToolContract]:
+    """The tools a trace of ``mcp guard`` carries (the list it enforced), when neither
+    ``--tools`` nor the config names any; empty otherwise, or when no capture carries them.
+
+    Raises:
+        UsageError: the run is on Spark, which reads the tools from files.
+    """
+    if tools or cfg.get("tools") or not captures:
+        return []
+    from jsoncontract.capture.mcp_trace import embedded_tools
+
+    found = embedded_tools(captures, exclude=tuple(cfg.get("exclude", ()) or ()))
+    if not found:
+        return []
+    if spark is not None:
+        raise UsageError(
+            "check --spark reads the tools from files: name them with --tools (the trace's "
+            "own tool list is read by a local check)"
+        )
+    import orjson
+
+    from jsoncontract.model import Dialect
+    from jsoncontract.tools.loader import load_tool_file
+
+    label = f"{captures[0]} (the tools the guard enforced)"
+    return load_tool_file(label, data=orjson.dumps({"tools": found}), dialect=Dialect.MCP)
+
+
 def check_settings(
     cfg: Config,
     *,
@@ -76,8 +111,11 @@ def check_settings(
     spark: str | None = None,
     exclude: Sequence[str] | None = None,
     baseline: Path | None = None,
+    embedded: bool = False,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
+    ``embedded``: the captures carry the tool list (a trace of ``mcp guard``), so no tool
+    definitions need be named.
 
     Raises:
         UsageError: no captures, no tool definitions, or a context that is not a JSON
@@ -86,7 +124,7 @@ def check_settings(
     section = cfg.section("check")
     if not captures:
         raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = tool_paths(tools, cfg)
+    paths = () if embedded else tool_paths(tools, cfg)
     chosen = str(dialect or section.get("dialect", "auto"))
     reveal = show_values or bool(section.get("show_values", False))
     options = ReportOptions(

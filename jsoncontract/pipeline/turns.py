@@ -198,7 +198,10 @@ class TurnCheck:
     def passed(self, passed: PassedCall) -> list[Finding]:
         """:meth:`call` for a lone model call that passed the fast lane: a tool without
         serial side effects only moves the turn on, and only when that matters (this turn
-        holds side effects, or no turn was seen yet)."""
+        holds side effects, or no turn was seen yet); a call outside any turn (an MCP
+        request) changes nothing."""
+        if passed.turn is None:
+            return []
         serial = self._serial.get(passed.tool)
         if serial is None:
             classes = self.effects.of(passed.call()).classes

@@ -168,3 +168,13 @@ def npm_servers() -> Path:
                 timeout=600,
             )
     return bin_dir
+
+
+def everything(bin_dir: Path, *args: str) -> list[str]:
+    """The command line of @modelcontextprotocol/server-everything over stdio."""
+    return [str(bin_dir / "mcp-server-everything"), "stdio", *args]
+
+
+def time_server(*args: str) -> list[str]:
+    """The command line of mcp-server-time (PyPI)."""
+    return [PYTHON, "-m", "mcp_server_time", *args]

@@ -245,7 +245,7 @@ def _dump(value: object) -> str:
 def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:
     """Defect 10: ``--listen`` pasted multi-line JSON bodies raw into the trace (``check``
     read 19 unknown calls and lost the real one) and stored a gzip answer mangled."""
-    from jsoncontract.live.record import _decoded
+    from jsoncontract.live.record import decoded_body
     from jsoncontract.live.trace import TraceWriter
 
     trace = tmp_path / "t.jsonl"
@@ -261,12 +261,46 @@ def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:
     ).encode()
     writer.frame("client", pretty)
     answer = b'{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
-    writer.frame("server", _decoded(gzip.compress(answer), {"content-encoding": "gzip"}))
+    writer.frame("server", decoded_body(gzip.compress(answer), {"content-encoding": "gzip"}))
     writer.close()
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     assert len(records) == 3
     assert records[1]["frame"]["params"]["arguments"] == {"a": 1}
     assert records[2]["frame"] == json.loads(answer)
+
+
+def test_server_sent_events_are_split_in_one_pass_however_the_stream_is_cut() -> None:
+    """The events of a stream cut anywhere (a blank line or a \\r\\n across two chunks) are
+    the stream's; a 64 MB event takes time linear in its length (it was joined again for
+    every chunk: quadratic)."""
+    import random
+
+    from jsoncontract.live.record import SseEvents
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        events = [
+            b"".join(rng.choice([b"data: x", b"\n", b"\r\n", b"id: 5"]) for _ in range(4))
+            for _ in range(rng.randint(0, 4))
+        ]
+        stream = b"".join(e + rng.choice([b"\n\n", b"\r\n\r\n", b"\n\r\n"]) for e in events)
+        stream += rng.choice([b"", b"data: tail"])
+        *expected, last = stream.replace(b"\r\n", b"\n").split(b"\n\n")
+        splitter, got, at = SseEvents(), [], 0
+        while at < len(stream):
+            step = rng.randint(1, 5)
+            got += splitter.feed(stream[at : at + step])
+            at += step
+        assert (got, splitter.end()) == (expected, last)
+
+    big = b"data: " + b"x" * (64 << 20) + b"\n\n"
+    splitter = SseEvents()
+    start = time.perf_counter()
+    found = [
+        e for at in range(0, len(big), 1 << 16) for e in splitter.feed(big[at : at + (1 << 16)])
+    ]
+    assert [len(e) for e in found] == [len(big) - 2]
+    assert time.perf_counter() - start < 5
 
 
 def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(tmp_path: Path) -> None:

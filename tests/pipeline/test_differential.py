@@ -11,6 +11,7 @@ wherever it sits.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import tempfile
@@ -42,10 +43,28 @@ class _Sink:
         return len(data)
 
 
+@pytest.fixture(autouse=True)
+def _small_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parts of a few lines, so that two jobs check a small trace in workers (a trace in one
+    part is read in one process)."""
+    from jsoncontract.pipeline import runner
+
+    monkeypatch.setattr(runner, "PART_BYTES", 200)
+
+
 def report(
-    paths: list[Path], tools: Path, rules: Path, *, fast: bool, jobs: int, window: int
+    paths: list[Path],
+    tools: Path,
+    rules: Path,
+    *,
+    fast: bool,
+    jobs: int,
+    window: int,
+    tool: str | None = None,
+    dialect: str | None = None,
 ) -> bytes:
-    """The JSON report of ``paths`` (file names without their compression suffix)."""
+    """The JSON report of ``paths`` (file names without their compression suffix);
+    ``tool``: the tool of bare bodies; ``dialect``: the dialect every line is read in."""
     toolset = ToolSet.from_paths([tools])
     summary = Summary()
     results = iter_results(
@@ -56,6 +75,8 @@ def report(
         fast=fast,
         jobs=jobs,
         window=window,
+        tool=tool,
+        dialect=dialect,
     )
     out = _Sink()
     render("check", "json", out, ReportOptions(), summary, results)
@@ -134,3 +155,75 @@ def test_the_corpus_covered_every_shape() -> None:
             f"\ndifferential: {TALLY['traces']} traces, {TALLY['calls']} calls checked "
             f"over {len(TALLY['shapes'])} shapes and {len(PATHS) + 1} paths"
         )
+
+
+def test_a_line_of_several_calls_one_a_write_the_gate_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A failing call, then a write the business gate keeps a record of, in one line: with
+    workers each result keeps its own record (when the lane took such a line whole, the
+    failing call's result was handed the write's record, and with it the write's finding).
+    Parts of a line each, so that the workers check them."""
+    from jsoncontract.pipeline import runner
+
+    monkeypatch.setattr(runner, "PART_BYTES", 64)  # a line a part
+    first = corpus.Call("call_1", "pay", {"amount": 5, "idempotency_key": "k1"})
+    again = corpus.Call("call_3", "pay", {"amount": 7, "idempotency_key": "k1"})
+    steps = [
+        corpus.Step("chat_response", (first,), 0, 1),
+        corpus.Step("chat_response", (corpus.Call("call_2", "lookup", {"id": -1}), again), 0, 2),
+    ]
+    _one(corpus.Trace(steps, window=0))
+
+
+#: Bare bodies of ``lookup`` (read with ``--tool lookup``), and lines among them that are not
+#: plain bodies: another dialect's call, a record, a batch line, a duplicate key, a number
+#: past 64 bits, bodies that are no object, a body of ``pay`` by a record.
+BODIES = [
+    '{"id": 1}',
+    '{"id": -1}',
+    '{"id": "x"}',
+    '{"id": 2, "extra": true}',
+    '{"id": 1}',
+    '{"name": "lookup", "args": {"id": 3}}',
+    '{"hop": "downstream", "tool": "pay", "payload": {"amount": 5, "idempotency_key": "k1"}}',
+    '{"hop": "downstream", "tool": "pay", "payload": {"amount": 6, "idempotency_key": "k1"}}',
+    '{"custom_id": "r1", "id": 1}',
+    '{"id": 1, "id": 2}',
+    '{"id": 123456789012345678901234567890}',
+    "[1, 2]",
+    '"text"',
+    "7",
+    "{}",
+    '{"id": 4, "role": "user"}',
+]
+
+
+@pytest.mark.parametrize("dialect", [None, "downstream"])
+def test_bare_bodies_are_the_same_on_every_path(tmp_path: Path, dialect: str | None) -> None:
+    """A trace of bare bodies, checked with a tool named: the lane reads an object no
+    dialect claims as the tool's body (every object, with ``--dialect downstream``), and
+    every path writes the same report."""
+    tools, rules = corpus.write_tools(tmp_path)
+    lines = [BODIES[i % len(BODIES)] for i in range(200)]
+    reports = []
+    for fast, jobs, compression in [(False, 1, ""), *PATHS]:
+        folder = tmp_path / f"{int(fast)}{jobs}{compression or '.plain'}"
+        folder.mkdir()
+        path = folder / f"bodies.jsonl{compression}"
+        data = "\n".join(lines).encode() + b"\n"
+        if compression == ".gz":
+            data = gzip.compress(data)
+        elif compression == ".zst":
+            import zstandard
+
+            data = zstandard.ZstdCompressor().compress(data)
+        path.write_bytes(data)
+        found = report(
+            [path], tools, rules, fast=fast, jobs=jobs, window=0, tool="lookup", dialect=dialect
+        )
+        reports.append(found.replace(str(folder).encode(), b"F"))
+    assert all(r == reports[0] for r in reports[1:])
+    summary = json.loads(reports[0])["summary"]
+    assert summary["calls"] == 200  # one a line (a batch line that is no batch's is a body)
+    assert summary["ok"] > 20

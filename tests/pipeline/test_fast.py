@@ -177,20 +177,29 @@ def test_the_lane_and_the_full_path_write_the_same_report(tmp_path: Path, busine
 
 
 def test_the_lane_takes_the_common_case_and_nothing_it_must_not(tmp_path: Path) -> None:
-    lane = build_lane(Checker(TOOLS), CaptureReader())
+    reader = CaptureReader()
+    lane = build_lane(Checker(TOOLS), reader)
     assert lane is not None
+
+    def state() -> Any:
+        """A file's state past the first window, in a trace of calls alone."""
+        ledger = reader.new_ledger()
+        ledger.assume_alone()
+        return reader.new_state(ledger, [])
+
     lines = _lines()
-    taken = [
-        lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass"), lambda *_: True) for text in lines
+    taken = [lane("t.jsonl", 1, text.encode("utf-8", "surrogatepass"), state()) for text in lines]
+    passed = [
+        i for i, item in enumerate(taken) if item and all(isinstance(r, PassedCall) for r in item)
     ]
-    passed = [i for i, item in enumerate(taken) if isinstance(item, PassedCall)]
-    assert passed == [0, 2, 44]
+    assert passed == [0, 2, 26, 44]  # the completion with two calls among them
+    assert len(taken[26] or ()) == 2
     # what might hide something, and every other shape, is read by the full path (a
     # 20-digit integer that fits in 64 bits too: the probe is a cheap bound, not exact)
     full_path = [i for i, item in enumerate(taken) if item is None]
-    assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, *range(24, 36), *range(40, 44)]
+    assert full_path == [3, 4, 5, 6, 7, 8, 9, 11, 19, 20, 24, 25, *range(27, 36), *range(40, 44)]
     # the rest are failures the lane hands, read, to the checker's gates
-    assert all(taken[i] is not None and taken[i].stage for i in (1, 10, *range(12, 19)))
+    assert all((found := taken[i]) is not None and found[0].stage for i in (1, 10, *range(12, 19)))
 
 
 def test_a_passed_call_is_the_full_result(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""``jsoncontract mcp``: list, lint, pin, probe and test live MCP servers; record, replay
-and break their traffic.
+"""``jsoncontract mcp``: list, lint, pin, probe and test live MCP servers; record, replay,
+break and guard their traffic.
 
 A server is named as ``-- COMMAND ARGS...`` (stdio; the words after ``--``), an
 ``http(s)://`` URL (Streamable HTTP), or a name from ``[mcp.servers]`` in the project config
@@ -31,10 +31,11 @@ SUBCOMMANDS: Final = (
     "verify",
     "record",
     "replay",
+    "guard",
 )
 
-HELP = """Live MCP servers: list, lint, pin, probe and test them; record, replay and verify
-traffic.
+HELP = """Live MCP servers: list, lint, pin, probe and test them; record, replay, verify and
+guard traffic.
 
 SERVER is -- COMMAND ARGS... (stdio), an http(s):// URL (Streamable HTTP, --header for
 credentials), or a name from [mcp.servers.NAME] in jsoncontract.toml. The protocol version

@@ -277,6 +277,65 @@ class ClientOptions:
         )
 
 
+ListenOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Stand in front of a Streamable HTTP server: listen on HOST:PORT (port 0: any "
+        "free port; the URL is printed on stderr).",
+        show_default=False,
+    ),
+]
+UpstreamOpt = Annotated[
+    str | None,
+    typer.Option(help="With --listen: the server's endpoint URL.", show_default=False),
+]
+MaxFrameOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-frame",
+        min=1,
+        metavar="MB",
+        help="The longest frame held whole, in MB: a longer one is recorded as too_large "
+        "and passed on as it comes (stdio); mcp guard keeps it away unless --observe (and "
+        "refuses an HTTP request body past it with 413).",
+    ),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ProxyOptions:
+    """Where a proxy the host runs in place of its server (``record``, ``guard``) stands:
+    in front of a stdio server (the command after ``--``), or of a Streamable HTTP one."""
+
+    listen: ListenOpt = None
+    upstream: UpstreamOpt = None
+    max_frame: MaxFrameOpt = 64
+
+    def http_upstream(self, server: list[str] | None) -> str | None:
+        """The Streamable HTTP server's URL (``None``: the server is a stdio one).
+
+        Raises:
+            UsageError: ``--listen`` without ``--upstream`` (or the reverse), a SERVER given
+                besides them, or an upstream that is no ``http(s)://`` URL.
+        """
+        from jsoncontract.errors import UsageError
+
+        if (self.listen is None) != (self.upstream is None):
+            raise UsageError("an HTTP proxy needs both --listen HOST:PORT and --upstream URL")
+        if self.upstream is None:
+            return None
+        if server:
+            raise UsageError("--upstream names the server; give no SERVER with --listen")
+        if not self.upstream.startswith(("http://", "https://")):
+            raise UsageError(f"--upstream {self.upstream!r} is not an http(s):// URL")
+        return self.upstream
+
+    @property
+    def frame_bytes(self) -> int:
+        """``--max-frame`` in bytes."""
+        return self.max_frame * 2**20
+
+
 InjectOpt = Annotated[
     list[str] | None,
     typer.Option(

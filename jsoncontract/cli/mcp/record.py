@@ -14,6 +14,7 @@ from jsoncontract.cli.mcp.options import (
     FaultOptions,
     HostConfigOpt,
     NameOpt,
+    ProxyOptions,
     ServerArg,
     ServerOptions,
     quiet_sdk_logs,
@@ -31,14 +32,7 @@ def record_cli(
         "--output", "-o", help="The trace to append frames to (JSON Lines, read by check, diff "
         "and fixtures --capture).", dir_okay=False, show_default=False)] = None,
     faults: FaultOptions,
-    listen: Annotated[str | None, typer.Option(
-        help="Proxy Streamable HTTP: listen on HOST:PORT (port 0: any free port; the URL is "
-        "printed on stderr).", show_default=False)] = None,
-    upstream: Annotated[str | None, typer.Option(
-        help="With --listen: the server's endpoint URL.", show_default=False)] = None,
-    max_frame: Annotated[int, typer.Option(
-        "--max-frame", min=1, metavar="MB", help="The longest frame recorded whole, in MB; "
-        "a longer one is passed on as it comes and recorded as too_large (stdio).")] = 64,
+    proxy: ProxyOptions,
     env: EnvOpt = None,
     name: NameOpt = None,
     mcp_config: HostConfigOpt = None,
@@ -57,16 +51,11 @@ def record_cli(
     from jsoncontract.errors import UsageError
 
     injector = faults.injector()
-    if (listen is None) != (upstream is None):
-        raise UsageError("an HTTP proxy needs both --listen HOST:PORT and --upstream URL")
+    upstream = proxy.http_upstream(server)
     if output is None and not injector.active:
         raise UsageError("name the trace with -o TRACE.jsonl (or give --inject rules to only "
                          "inject faults)")
-    if listen is not None and upstream is not None:
-        if server:
-            raise UsageError("--upstream names the server; give no SERVER with --listen")
-        if not upstream.startswith(("http://", "https://")):
-            raise UsageError(f"--upstream {upstream!r} is not an http(s):// URL")
+    if upstream is not None:
         from jsoncontract.live.record import record_http
         from jsoncontract.live.server import safe_url
 
@@ -75,8 +64,8 @@ def record_cli(
             sys.stderr.flush()
 
         quiet_sdk_logs()
-        return record_http(upstream, listen, trace=output, label=safe_url(upstream),
-                           on_ready=ready, injector=injector)
+        return record_http(upstream, str(proxy.listen), trace=output,
+                           label=safe_url(upstream), on_ready=ready, injector=injector)
     cfg = load_config(config, discover=not no_config)
     reach = ServerOptions(env=env, name=name, mcp_config=mcp_config)
     spec = reach.resolve(*split_server(server), cfg)
@@ -88,5 +77,5 @@ def record_cli(
     def say(text: str) -> None:
         sys.stderr.write(f"jsoncontract: {text}\n")
 
-    return record_stdio(spec, trace=output, injector=injector, max_frame=max_frame * 2**20,
+    return record_stdio(spec, trace=output, injector=injector, max_frame=proxy.frame_bytes,
                         on_message=say)

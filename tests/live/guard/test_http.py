@@ -1,0 +1,191 @@
+"""``mcp guard --listen --upstream`` in front of a Streamable HTTP server, the SDK's client on
+the other side, in both protocol generations (2026-07-28 stateless, and a 2025-11-25
+session with its Mcp-Session-Id)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from tests.conftest import REPO
+from tests.live.conftest import PYTHON, SERVERS
+from tests.live.guard.test_stdio import error_of, text
+
+pytestmark = pytest.mark.slow
+
+KEY = "sk-proj-" + "Hh1Jj2Kk3Ll4Zz5Xx6Cc7Vv8"
+
+
+@pytest.fixture
+def guard_url(
+    http_server: Callable[..., str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+) -> Iterator[tuple[str, Path, Path]]:
+    """The guard's URL in front of the shipping server over HTTP (with the options a test
+    gives as the fixture's parameter); its trace, the server's call log."""
+    monkeypatch.setenv("SHIPPING_API_KEY", KEY)
+    calls, trace = tmp_path / "calls.jsonl", tmp_path / "trace.jsonl"
+    upstream = http_server(SERVERS / "shipping.py", "--call-log", str(calls))
+    options: list[str] = list(getattr(request, "param", ()))
+    process = subprocess.Popen(
+        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace), *options,
+         "--listen", "127.0.0.1:0", "--upstream", upstream],
+        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=REPO,
+    )  # fmt: skip
+    assert process.stderr is not None
+    line = process.stderr.readline().decode()
+    found = re.search(r" at (http://\S+)", line)
+    assert found, line
+    try:
+        yield found.group(1), trace, calls
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        process.stderr.close()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_the_guard_in_front_of_an_http_server(guard_url: tuple[str, Path, Path], mode: str) -> None:
+    from mcp import Client
+
+    url, trace, calls = guard_url
+
+    async def main() -> dict[str, Any]:
+        with anyio.fail_after(60):
+            async with Client(url, mode=mode) as session:
+                return {
+                    "version": session.protocol_version,
+                    "invalid": await session.call_tool(
+                        "quote", {"destination": "MARS", "weight_kg": 1}
+                    ),
+                    "extra": await session.call_tool(
+                        "quote", {"destination": "AMS", "weight_kg": 1, "insurance": True}
+                    ),
+                    "valid": await session.call_tool(
+                        "quote", {"destination": "AMS", "weight_kg": 1}
+                    ),
+                    "secret": await session.call_tool("diagnostics", {}),
+                }
+
+    seen = anyio.run(main)
+    assert seen["version"] == ("2026-07-28" if mode == "auto" else "2025-11-25")
+    invalid = error_of(seen["invalid"])
+    assert (invalid["code"], invalid["findings"][0]["path"]) == ("schema.enum", "/destination")
+    assert invalid["findings"][0]["allowed"] == ["AMS", "BER", "LIS"]
+    assert error_of(seen["extra"])["code"] == "schema.additionalProperties"
+    assert json.loads(text(seen["valid"])) == {"ok": True, "eur": 12.5}
+    assert KEY not in text(seen["secret"]) and "<redacted openai-api-key" in text(seen["secret"])
+    received = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [c["tool"] for c in received] == ["quote", "diagnostics"]
+    assert KEY not in trace.read_text()
+    assert any(
+        line.get("event") == "tools" for line in map(json.loads, trace.read_text().splitlines())
+    )
+
+
+def test_a_compressed_request_is_judged_unpacked(guard_url: tuple[str, Path, Path]) -> None:
+    """A body sent with Content-Encoding: gzip is judged as the message it carries, and
+    reaches the server unpacked when it passes."""
+    import gzip
+
+    import httpx2 as httpx
+
+    url, _trace, calls = guard_url
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "content-encoding": "gzip",
+        "mcp-protocol-version": "2025-06-18",
+    }
+
+    def post(request_id: int, arguments: dict[str, Any]) -> dict[str, Any]:
+        params = {"name": "quote", "arguments": arguments}
+        body = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+        response = httpx.post(url, content=gzip.compress(json.dumps(body).encode()),
+                              headers=headers, timeout=30)  # fmt: skip
+        answer = response.text
+        if "text/event-stream" in response.headers.get("content-type", ""):
+            answer = next(line[5:] for line in answer.splitlines() if line.startswith("data:"))
+        parsed: dict[str, Any] = json.loads(answer)
+        return parsed
+
+    init = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}},
+    }  # fmt: skip
+    response = httpx.post(url, content=gzip.compress(json.dumps(init).encode()), headers=headers)
+    session = response.headers.get("mcp-session-id")
+    if session:
+        headers["mcp-session-id"] = session
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    httpx.post(url, content=gzip.compress(json.dumps(initialized).encode()), headers=headers)
+    refused = post(2, {"destination": "MARS", "weight_kg": 1})
+    assert refused["error"]["code"] == -32602  # 2025-06-18: Invalid params
+    assert refused["error"]["data"]["findings"][0]["path"] == "/destination"
+    passed = post(3, {"destination": "AMS", "weight_kg": 1})
+    assert passed["result"]["isError"] is False
+    received = [json.loads(line) for line in calls.read_text().splitlines()]
+    assert [c["arguments"]["destination"] for c in received] == ["AMS"]
+
+
+@pytest.mark.parametrize("guard_url", [("--max-frame", "1")], indirect=True)
+def test_a_body_over_the_limit_is_refused_and_never_reaches_the_server(
+    guard_url: tuple[str, Path, Path],
+) -> None:
+    import httpx2 as httpx
+
+    url, trace, calls = guard_url
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    params = {"name": "quote", "arguments": {"destination": "AMS", "pad": "y" * (2 << 20)}}
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}
+    response = httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=30)
+    assert response.status_code == 413
+    answer = response.json()
+    assert (answer["id"], answer["error"]["code"]) == (9, -32600)
+    assert not calls.exists() or not calls.read_text()
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert (large["from"], large["guard"]["decision"]) == ("client", "drop")
+    assert large["bytes"] == len(json.dumps(body))
+
+
+@pytest.mark.parametrize("guard_url", [("--max-frame", "1", "--observe")], indirect=True)
+def test_under_observe_a_body_over_the_limit_is_streamed_on(
+    guard_url: tuple[str, Path, Path],
+) -> None:
+    import httpx2 as httpx
+
+    url, trace, calls = guard_url
+    headers = {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+    }
+    init = {
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}},
+    }  # fmt: skip
+    started = httpx.post(url, content=json.dumps(init).encode(), headers=headers, timeout=30)
+    headers["mcp-session-id"] = started.headers["mcp-session-id"]
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    httpx.post(url, content=json.dumps(initialized).encode(), headers=headers, timeout=30)
+    params = {"name": "quote", "arguments": {"destination": "AMS", "pad": "y" * (2 << 20)}}
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}
+    response = httpx.post(url, content=json.dumps(body).encode(), headers=headers, timeout=30)
+    assert response.status_code == 200, response.text[:500]
+    assert '\\"eur\\": 12.5' in response.text  # the server's answer
+    assert [c["tool"] for c in map(json.loads, calls.read_text().splitlines())] == ["quote"]
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert (large["bytes"], large["guard"]["decision"]) == (len(json.dumps(body)), "pass")
