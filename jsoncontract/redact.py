@@ -240,8 +240,9 @@ _UNMARKED: Final = any(not p.markers for p in SECRET_PATTERNS)
 _VALUE_GROUPS: Final = frozenset(
     f"v{i}" for i, p in enumerate(SECRET_PATTERNS) if "(?P<value>" in p.regex
 )
-#: Strings shorter than this hold no pattern above (the shortest: ``AKIA`` + 16).
-_SHORTEST_SECRET: Final = 12
+#: Strings shorter than this hold no pattern above (the shortest: ``pass=abcd``, a name and
+#: four characters, and ``ab://u:p@``, a one-character password in a URL).
+_SHORTEST_SECRET: Final = 9
 #: A string under a header name is a secret when it is at least this long, looks like a
 #: token (no spaces) and its characters carry at least this many bits each.
 HEADER_SECRET_LENGTH: Final = 16
@@ -429,6 +430,12 @@ def hidden_count() -> int:
     return len(_HIDDEN)
 
 
+def _may_mask(text: str) -> bool:
+    """Whether :func:`masked` may change ``text``: it holds a marker of some pattern, or a
+    value has been hidden (:func:`hide`), which holds no marker."""
+    return bool(_HIDDEN) or may_hold_secret(text)
+
+
 def _mask(text: str) -> str:
     """``text`` with every value-pattern secret replaced by its label (itself when none)."""
     if _HIDDEN:
@@ -479,7 +486,7 @@ def masked_pointer(pointer: str) -> str:
     >>> masked_pointer("/args/sk-abcdefghijklmnopqrstuvwx/n")
     '/args/<redacted openai-api-key sha256:ad41cd91>/n'
     """
-    if not may_hold_secret(pointer):
+    if not _may_mask(pointer):
         return pointer
     return join_pointer("", *(masked(token) for token in pointer_tokens(pointer)))
 
@@ -493,7 +500,7 @@ def masked_names(pointer: str, *texts: str | None) -> tuple[str | None, ...]:
     >>> masked_names(f"/{key}", f"{key!r} is not allowed")[1]
     "'<redacted openai-api-key sha256:ad41cd91>' is not allowed"
     """
-    if not may_hold_secret(pointer):
+    if not _may_mask(pointer):
         return (pointer, *texts)
     tokens = pointer_tokens(pointer)
     hidden = [(t, masked(t)) for t in tokens]
@@ -592,7 +599,7 @@ def _redacted(value: Any, depth: int, header: bool = False) -> Any:
         hide_value, header_value = _header_pair(value)
         renamed = False
         for key, item in value.items():
-            if type(key) is str and may_hold_secret(key) and _mask(key) != key:
+            if type(key) is str and _may_mask(key) and _mask(key) != key:
                 renamed = True  # a member name that is a secret: hidden like a value
             if is_sensitive(key) or (hide_value and key == "value"):
                 shown = placeholder(item)
