@@ -413,7 +413,7 @@ def _opening(text: str) -> str:
     masked (a line ``OPENAI_API_KEY=sk-...`` or ``password=...`` is a common one). The
     secret patterns are matched on a longer stretch, so that a key cut at 40 characters is
     still recognised."""
-    from jsoncontract.redact import masked
+    from jsoncontract.masking import masked
 
     head = text[:200]
     shown = masked(head)

@@ -119,7 +119,7 @@ class Source:
     """Where something came from: a file, a 1-based line, and a JSON Pointer inside it.
 
     A file name that holds a secret (a key pasted into a capture's name) is kept masked
-    (:func:`~jsoncontract.redact.masked`): no report shows it.
+    (:func:`~jsoncontract.masking.masked`): no report shows it.
     """
 
     file: str
@@ -150,7 +150,7 @@ class Source:
 @lru_cache(maxsize=4096)
 def shown_name(name: str) -> str:
     """A file name as reports may show it: a secret in it masked (remembered per name)."""
-    from jsoncontract.redact import masked
+    from jsoncontract.masking import masked
 
     return masked(name)
 

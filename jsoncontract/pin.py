@@ -25,9 +25,9 @@ from jsoncontract import codes
 from jsoncontract._files import find, positions_of, read_bytes, write_output
 from jsoncontract.errors import InputError, NotThisKind, UsageError
 from jsoncontract.lint.context import require_writable
+from jsoncontract.masking import masked, masked_value
 from jsoncontract.model import Finding, Severity, Source, ToolContract
 from jsoncontract.pointer import escape_pointer_token
-from jsoncontract.redact import masked, masked_value
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:

@@ -1,756 +1,843 @@
-"""Keep secrets out of reports.
+"""Rewriting captured traces so that they can be shared: ``jsoncontract redact``.
 
-Every report that quotes a payload hides secrets through this module, in one of three ways:
+Every secret in a capture, by name or by value (what :mod:`jsoncontract.masking` decides), is
+replaced by a stand-in of the same length and kind, derived from a hash of the secret:
 
-- :func:`redacted`, for a value about to be shown (a value in a message, a cell of the diff
-  table, a value in a JSON Patch, a repaired preview): the whole value when its pointer
-  names a sensitive member, else every sensitive member and every secret-looking string
-  inside it, at any depth;
-- :func:`redacted_text`, for a message that may quote strings taken from a value (the
-  messages business rules write), and :func:`masked`, for any text at all (an error line,
-  a parse diagnosis);
-- :func:`pointer_is_sensitive`, for code that only needs to know (a hint that would repeat
-  the value).
+- a string keeps its length and the class of each character (a digit stays a digit, an
+  upper-case letter an upper-case letter, punctuation as it is; a hexadecimal string stays
+  hexadecimal), so an email address still looks like one and ``maxLength`` or a ``pattern``
+  such as ``^sk-[A-Za-z0-9]{20,}$`` judge it the same;
+- a number under a sensitive name keeps its sign, digit count and decimal point;
+- only the secret part of a string is replaced (``Bearer <stand-in>``, ``password=<...>``),
+  and a key keeps its published prefix (``sk-proj-``, ``AKIA``, ``ghp_``, ``eyJ``), which
+  names its kind, not the key;
+- ``true``, ``false`` and ``null`` are kept.
 
-A hidden value is replaced by its :func:`placeholder`, a short stable hash, so two reports
-can still be compared without either one leaking the value. ``--show-values`` turns all of
-this off.
+The same secret gets the same stand-in everywhere (in every file, every run, unless a
+different ``key`` is given), so correlating calls by a shared value still works. Nothing else
+changes: the text is rewritten in place, token by token, so members, their order, the
+whitespace, the line of every value (and so the place of every finding) stay as they were.
+JSON held in a string (OpenAI's ``arguments``) is rewritten the same way, inside the string.
 
-What is secret is decided here, two ways:
-
-- by the member's name (:func:`is_sensitive`: token, password, secret, authorization,
-  api_key, email...), including the ``value`` of a ``{"name": "Authorization", "value":
-  ...}`` header pair;
-- by the value's form, whatever its name: the patterns of :data:`SECRET_PATTERNS` (provider
-  and cloud key formats, JWTs, bearer and basic credentials, private key blocks, passwords in
-  URLs and ``NAME=secret`` assignments), plus high-entropy strings held under header names.
-  A string that holds one is shown with each secret replaced by
-  ``<redacted KIND sha256:...>``.
-
-:func:`find_secrets` answers "which secrets are in this value or text" (kind, hash and
-place, never the secret) for code that must report them rather than hide them.
-
->>> redacted({"user": "bob", "login": {"password": "hunter2"}})
-{'user': 'bob', 'login': {'password': '<redacted sha256:4ddbb67b>'}}
->>> redacted("hunter2", "/login/password")
-'<redacted sha256:4ddbb67b>'
->>> redacted({"note": "key AKIAIOSFODNN7EXAMPLE"})
-{'note': 'key <redacted aws-access-key-id sha256:b55d89f2>'}
+A capture that is not JSON where it should be (a line of a trace, an SSE event) is rewritten
+by the value patterns alone, as text.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
+import json
 import re
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any, Final, TypeGuard
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import IO, Any, Final
 
-import orjson
-
-from jsoncontract.pointer import join_pointer, pointer_tokens
-
-#: Member names whose values are hidden (searched anywhere in the name, any case). Token
-#: counts (``max_tokens``, ``input_tokens``, ``tokenCount``) and ``token_type`` are not.
-SENSITIVE_NAMES: Final = re.compile(
-    r"(?i)(pass(word|wd|phrase)?|secret|token(?!s|_?count|_?type|izer)|api[_-]?key|apikey|"
-    r"auth(orization)?|"
-    r"credential|cookie|session|private[_-]?key|e[_-]?mail|ssn|card[_-]?number|cvv|pin$|"
-    r"signature)"
+from jsoncontract.masking import (
+    SecretFound,
+    digest,
+    is_header_name,
+    is_sensitive,
+    looks_random,
+    masked,
+    may_hold_secret,
+    secret_spans,
 )
-#: Containers nested deeper than this are hidden whole rather than searched.
-SEARCH_DEPTH: Final = 100
-#: Strings shorter than this are not searched for in messages (they match too much text).
-_SHORTEST_QUOTED: Final = 4
-_PREFIXES: Final = ("<redacted sha256:", "<redacted: ", "<redacted ")
+from jsoncontract.pointer import escape_pointer_token
+
+#: The published prefixes of key formats, kept in a stand-in: they name the kind of key
+#: (which the report says anyway), not the key, and a schema's pattern often checks them.
+#: A credential scheme (``Bearer sk-proj-...``) keeps its key's prefix too.
+_KEPT_PREFIX: Final = re.compile(
+    r"(?:(?i:bearer |basic ))?(?:sk-(?:ant-(?:api|admin)[0-9]{2}-|proj-|svcacct-|admin-)?|"
+    r"[sr]k_(?:live|test)_|A(?:KIA|SIA|BIA|CCA)|gh[pousr]_|github_pat_|glpat-|"
+    r"xox[abposr]-|AIza|ya29\.|hf_|npm_|pypi-|eyJ)?"
+)
+#: The key the stand-ins are derived with when none is given.
+DEFAULT_KEY: Final = "jsoncontract-redact-v1"
+_HEX: Final = re.compile(r"[0-9a-fA-F-]+")
+_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_WHITESPACE: Final = frozenset(" \t\r\n")
+_HEADER_CONTAINERS: Final = frozenset({"headers", "header", "http_headers", "httpheaders"})
+#: JSON held in a string is rewritten inside it down to this many levels of strings.
+_NESTED: Final = 4
 
 
-@dataclass(frozen=True, slots=True)
-class SecretPattern:
-    """One form of secret recognised by its value.
+@dataclass(slots=True)
+class Scrubbed:
+    """One text rewritten: the new text and what was replaced in it (kind, hash, place)."""
 
-    ``kind`` names it in reports (``<redacted KIND sha256:...>``); ``regex`` finds it in any
-    text, and when it has a group named ``value`` only that group is the secret (``Bearer``
-    and ``password=`` stay readable). No regex nests quantifiers: each runs in linear time.
+    text: str
+    found: list[SecretFound] = field(default_factory=list)
+
+
+class _NotJSON(ValueError):
+    """The text is not one JSON document (it is rewritten by patterns instead)."""
+
+
+def stand_in(value: str, key: str = DEFAULT_KEY, *, digits_only: bool = False) -> str:
+    """A string of the same length and character classes as ``value``, derived from a
+    hash of it (the same value always gets the same stand-in for the same ``key``), and
+    sealed so that :func:`is_stand_in` recognises it. A stand-in is its own stand-in.
+    ``digits_only``: change digits alone (a number keeps its sign, point and exponent).
+
+    >>> stand_in("hunter2") == stand_in("hunter2"), len(stand_in("hunter2"))
+    (True, 7)
+    >>> is_stand_in(stand_in("hunter2")), is_stand_in("hunter2")
+    (True, False)
     """
-
-    kind: str
-    description: str
-    regex: str
-    #: lower-case strings one of which every match holds: a text holding none of them is not
-    #: searched (empty: always searched)
-    markers: tuple[str, ...] = ()
-
-
-#: Secrets recognised by their form, whatever member holds them: one table, consulted by
-#: every report (through :func:`redacted`, :func:`redacted_text` and :func:`masked`) and by
-#: :func:`find_secrets`. Formats as their issuers document them; the first pattern that
-#: matches at a place names the kind, so the more specific come first.
-SECRET_PATTERNS: Final[tuple[SecretPattern, ...]] = (
-    SecretPattern(
-        "private-key",
-        "a PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), to its END line or "
-        "the end of the text",
-        r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:[^-]|-(?!----END))*(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
-        markers=("-----begin",),
-    ),
-    SecretPattern(
-        "aws-access-key-id",
-        "an AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T + 16 upper-case letters or digits)",
-        r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])",
-        markers=("akia", "asia", "abia", "acca", "a3t"),
-    ),
-    SecretPattern(
-        "anthropic-api-key",
-        "an Anthropic API key (sk-ant-...)",
-        r"\bsk-ant-[A-Za-z0-9_-]{20,}",
-        markers=("sk-ant-",),
-    ),
-    SecretPattern(
-        "openai-api-key",
-        "an OpenAI API key (sk-..., sk-proj-..., sk-svcacct-...)",
-        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
-        markers=("sk-",),
-    ),
-    SecretPattern(
-        "stripe-key",
-        "a Stripe secret or restricted key (sk_live_, rk_test_...)",
-        r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
-        markers=("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
-    ),
-    SecretPattern(
-        "github-token",
-        "a GitHub token (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
-        markers=("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    ),
-    SecretPattern(
-        "gitlab-token",
-        "a GitLab personal access token (glpat-...)",
-        r"\bglpat-[A-Za-z0-9_-]{20,}",
-        markers=("glpat-",),
-    ),
-    SecretPattern(
-        "slack-token",
-        "a Slack token (xoxb-, xoxp-, xoxa-, xoxr-, xoxs-...) or incoming webhook URL",
-        r"\bxox[abposr]-[A-Za-z0-9-]{10,}|https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}",
-        markers=("xox", "hooks.slack.com"),
-    ),
-    SecretPattern(
-        "google-api-key",
-        "a Google API key (AIza + 35 characters)",
-        r"\bAIza[0-9A-Za-z_-]{35}",
-        markers=("aiza",),
-    ),
-    SecretPattern(
-        "google-oauth-token",
-        "a Google OAuth access token (ya29.)",
-        r"\bya29\.[0-9A-Za-z_-]{20,}",
-        markers=("ya29.",),
-    ),
-    SecretPattern(
-        "huggingface-token",
-        "a Hugging Face access token (hf_...)",
-        r"\bhf_[A-Za-z0-9]{30,}",
-        markers=("hf_",),
-    ),
-    SecretPattern(
-        "npm-token",
-        "an npm access token (npm_ + 36 characters)",
-        r"\bnpm_[A-Za-z0-9]{36}",
-        markers=("npm_",),
-    ),
-    SecretPattern(
-        "pypi-token",
-        "a PyPI upload token (pypi-AgEIcHlwaS5vcmc...)",
-        r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{20,}",
-        markers=("pypi-",),
-    ),
-    SecretPattern(
-        "azure-storage-key",
-        "an Azure storage account key or SAS signature in a connection string",
-        r"(?i:\b(?:AccountKey|SharedAccessKey|sig)=(?P<value>[A-Za-z0-9+/%]{30,}={0,2}))",
-        markers=("accountkey=", "sharedaccesskey=", "sig="),
-    ),
-    SecretPattern(
-        "jwt",
-        "a JSON Web Token (three base64url parts, the first two JSON objects: eyJ...)",
-        r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
-        markers=("eyj",),
-    ),
-    SecretPattern(
-        "bearer-token",
-        "an HTTP Bearer or Basic credential (Bearer ..., Basic ...)",
-        r"(?i:\b(?:bearer|basic)[ \t]+(?=[A-Za-z]{0,300}[0-9._~+/=-])"
-        r"(?P<value>[A-Za-z0-9._~+/-]{12,}=*))",
-        markers=("bearer", "basic"),
-    ),
-    SecretPattern(
-        "url-password",
-        "a password in a URL (scheme://user:password@host)",
-        r"(?i:\b[a-z][a-z0-9+.-]{1,20}://[^\s:/?#@\"'<>]{1,256}:(?P<value>[^\s/?#@\"'<>]{1,256})@)",
-        markers=("://",),
-    ),
-    SecretPattern(
-        "assigned-secret",
-        "a secret-named setting given a value in text (OPENAI_API_KEY=..., password: ...)",
-        r"(?i:\b[a-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|"
-        r"credential|private[_-]?key|signature)[a-z0-9_.-]{0,40}[ \t]{0,4}[=:][ \t]{0,4}"
-        # the whole value: past an & that starts no other name=value pair (a=b&3horse)
-        r"[\"']?(?P<value>(?![0-9]+\b)[^\s\"',;&<>]{4,}"
-        r"(?:&(?![^\s\"',;&<>=]*=)[^\s\"',;&<>]+)*))",
-        markers=(
-            "pass",
-            "secret",
-            "token",
-            "signature",
-            "api_key",
-            "api-key",
-            "apikey",
-            "credential",
-            "private_key",
-            "private-key",
-            "privatekey",
-        ),
-    ),
-)
+    if is_stand_in(value, digits_only=digits_only):
+        return value
+    stream = _stream(value, key)
+    hexish = len(value) >= 8 and _HEX.fullmatch(value) is not None
+    kept = _KEPT_PREFIX.match(value)
+    out = list(kept.group()) if kept is not None and not digits_only else []
+    escapes = _escaped_places(value)
+    for place in range(len(out), len(value)):
+        char = value[place]
+        byte = next(stream)
+        if "0" <= char <= "9":
+            out.append("0123456789"[byte % 10])
+        elif digits_only:
+            out.append(char)
+        elif (hexish or place in escapes) and char.isalpha():  # %2F stays an escape
+            letters = "abcdef" if char.islower() else "ABCDEF"
+            out.append(letters[byte % 6])
+        elif "a" <= char <= "z":
+            out.append(chr(ord("a") + byte % 26))
+        elif "A" <= char <= "Z":
+            out.append(chr(ord("A") + byte % 26))
+        elif char.isalnum():  # other scripts: a Latin letter keeps the length
+            out.append(chr(ord("a") + byte % 26))
+        else:
+            out.append(char)
+    lead = 1 if value[:1] == "-" else 0
+    if value[lead : lead + 1] not in ("", "0") and out[lead] == "0":
+        out[lead] = "7"  # a number's shape: no leading zero where there was none
+    _seal(out, digits_only)
+    return "".join(out)
 
 
-#: Any value pattern, one named group per kind (group ``p3`` is ``SECRET_PATTERNS[3]``,
-#: ``v3`` its ``value`` group if it has one).
-@cache
-def _any_secret() -> re.Pattern[str]:
-    """The combined pattern, compiled when a string is first searched (about 10 ms, which
-    a command that never shows a value does not pay at start-up)."""
-    return re.compile(
-        "|".join(
-            f"(?P<p{i}>{p.regex.replace('(?P<value>', f'(?P<v{i}>')})"
-            for i, p in enumerate(SECRET_PATTERNS)
-        )
+def _escaped_places(value: str) -> set[int]:
+    """The places of the hexadecimal digits of URL escapes (``%2F``) in ``value``: they
+    stay hexadecimal, so a URL that was valid stays valid."""
+    if "%" not in value:
+        return set()
+    return {m.start() + i for m in _PERCENT.finditer(value) for i in (1, 2)}
+
+
+_PERCENT: Final = re.compile(r"%[0-9A-Fa-f]{2}")
+
+#: Alphanumeric characters a value needs for its stand-in to carry a seal.
+SEALED_LENGTH: Final = 4
+_SEAL_SALT: Final = b"jsoncontract stand-in seal 1\x00"
+
+
+def _seal_places(chars: list[str] | str, digits_only: bool) -> tuple[list[int], list[int]]:
+    """The places of the sealed body and of the seal (the last alphanumerics, or digits)."""
+    if digits_only:
+        places = [i for i, c in enumerate(chars) if "0" <= c <= "9"]
+    else:
+        places = [i for i, c in enumerate(chars) if c.isascii() and c.isalnum()]
+    size = 0 if len(places) < SEALED_LENGTH else min(4, len(places) // 2)
+    return places[: len(places) - size], places[len(places) - size :] if size else []
+
+
+def _seal_chars(chars: list[str] | str, body: list[int], seal: list[int]) -> list[str]:
+    data = _SEAL_SALT + "".join(chars[i] for i in body).encode() + bytes([len(chars) % 256])
+    hashed = hashlib.sha256(data).digest()
+    out = []
+    for n, place in enumerate(seal):
+        char, byte = chars[place], hashed[n]
+        if char.isdigit():
+            out.append("0123456789"[byte % 10])
+        elif char.isupper():
+            out.append("ABCDEF"[byte % 6])
+        else:
+            out.append("abcdef"[byte % 6])
+    return out
+
+
+def _seal(chars: list[str], digits_only: bool) -> None:
+    body, seal = _seal_places(chars, digits_only)
+    for place, char in zip(seal, _seal_chars(chars, body, seal), strict=True):
+        chars[place] = char
+
+
+def is_stand_in(value: str, *, digits_only: bool = False) -> bool:
+    """Whether ``value`` is a stand-in :func:`stand_in` wrote (its last alphanumerics are a
+    seal over the others; a value with fewer than :data:`SEALED_LENGTH` of them is never
+    one). A real secret passes for one by chance once in 10,000 to 1,300,000 (a seal of
+    2 to 4 characters)."""
+    body, seal = _seal_places(value, digits_only)
+    if not seal:
+        return False
+    return [value[i] for i in seal] == _seal_chars(value, body, seal)
+
+
+def _stream(value: str, key: str) -> Iterator[int]:
+    seed = hashlib.sha256(f"{key}\x00{value}".encode("utf-8", "surrogatepass")).digest()
+    counter = 0
+    while True:
+        yield from hashlib.sha256(seed + counter.to_bytes(8, "big")).digest()
+        counter += 1
+
+
+def _number_stand_in(text: str, key: str) -> str:
+    """A JSON number of the same shape: sign, digit count, point and exponent kept."""
+    return stand_in(text, key, digits_only=True)
+
+
+def scrub_text(
+    text: str,
+    *,
+    key: str = DEFAULT_KEY,
+    pointer: str = "",
+    check: bool = False,
+    overrides: dict[str, str] | None = None,
+) -> Scrubbed:
+    """``text`` (one JSON document, or any text) with every secret replaced; what was
+    replaced is listed with kind, hash and JSON Pointer (relative to ``pointer``).
+
+    ``check``: replace nothing, and list only the secrets that are not stand-ins already
+    (what ``redact --check`` reports). ``overrides``: the new value of strings at these
+    pointers (a streamed fragment's part of a stand-in, see :class:`_Fragments`)."""
+    try:
+        walker = _Walker(text, key, pointer, 0, check)
+        walker.overrides = overrides
+        return walker.run()
+    except _NotJSON:
+        return _scrub_plain(text, key, pointer, check)
+
+
+def _unsealed(value: str, digits_only: bool = False) -> bool:
+    """Whether ``redact --check`` counts ``value`` as a secret still there: long enough to
+    carry a seal, and not a stand-in."""
+    return bool(_seal_places(value, digits_only)[1]) and not is_stand_in(
+        value, digits_only=digits_only
     )
 
 
-#: Every pattern's markers, and whether some pattern has none (then every text is searched).
-_MARKERS: Final = tuple(dict.fromkeys(m for p in SECRET_PATTERNS for m in p.markers))
-_UNMARKED: Final = any(not p.markers for p in SECRET_PATTERNS)
-_VALUE_GROUPS: Final = frozenset(
-    f"v{i}" for i, p in enumerate(SECRET_PATTERNS) if "(?P<value>" in p.regex
-)
-#: Strings shorter than this hold no pattern above (the shortest: ``pass=abcd``, a name and
-#: four characters, and ``ab://u:p@``, a one-character password in a URL).
-_SHORTEST_SECRET: Final = 9
-#: A string under a header name is a secret when it is at least this long, looks like a
-#: token (no spaces) and its characters carry at least this many bits each.
-HEADER_SECRET_LENGTH: Final = 16
-HEADER_SECRET_BITS: Final = 3.5
-_TOKEN_LIKE: Final = re.compile(r"[A-Za-z0-9+/_.~=:-]+")
-#: Member names that hold HTTP headers, and names that are header names.
-_HEADER_CONTAINERS: Final = frozenset({"headers", "header", "http_headers", "httpheaders"})
-_HEADER_NAME: Final = re.compile(r"(?i)^x-[a-z0-9-]+$")
+def _scrub_plain(text: str, key: str, pointer: str, check: bool = False) -> Scrubbed:
+    """Text that is not JSON: each value-pattern secret replaced where it stands."""
+    found = [
+        SecretFound(kind, digest(text[start:end]) or "", pointer, start, end)
+        for kind, start, end in secret_spans(text)
+        if not check or _unsealed(text[start:end])
+    ]
+    if not found or check:
+        return Scrubbed(text, found)
+    parts: list[str] = []
+    last = 0
+    for item in found:
+        start, end = item.start or 0, item.end or 0
+        if start < last:  # overlapping matches: the first wins
+            continue
+        parts.append(text[last:start])
+        parts.append(stand_in(text[start:end], key))
+        last = end
+    parts.append(text[last:])
+    return Scrubbed("".join(parts), found)
+
+
+class _Frame:
+    """An open object or array while walking."""
+
+    __slots__ = ("header", "hidden", "hide_value", "index", "is_object", "key", "name_header")
+
+    def __init__(self, is_object: bool, hidden: bool, header: bool) -> None:
+        self.is_object = is_object
+        self.hidden = hidden  # inside a member whose name is sensitive
+        self.header = header  # its members are header values
+        self.key: str | None = None
+        self.index = 0
+        self.hide_value = False  # {"name": "Authorization", "value": ...}
+        self.name_header = False  # {"name": "X-Custom", "value": ...}
+
+
+class _Walker:
+    """Rewrites one JSON text token by token, keeping everything but secret values."""
+
+    def __init__(self, text: str, key: str, pointer: str, depth: int, check: bool) -> None:
+        self.check = check
+        self.text = text
+        self.key = key
+        self.base = pointer
+        self.depth = depth
+        self.parts: list[str] = []
+        self.found: list[SecretFound] = []
+        self.stack: list[_Frame] = []
+        self.path: list[str] = []
+        self.overrides: dict[str, str] | None = None
+
+    def run(self) -> Scrubbed:
+        text = self.text
+        size = len(text)
+        i = self._skip(0)
+        if i >= size or text[i] not in "{[":
+            raise _NotJSON
+        last = 0
+        values = 0
+        while True:
+            i = self._skip(i)
+            if i >= size:
+                break
+            char = text[i]
+            if char in "{[":
+                self._open(char == "{")
+                i += 1
+            elif char in "}]":
+                if not self.stack:
+                    raise _NotJSON
+                self.stack.pop()
+                if self.stack:
+                    self.path.pop()
+                i += 1
+                if not self.stack:
+                    values += 1
+            elif char == ",":
+                frame = self._top()
+                if not frame.is_object:
+                    frame.index += 1
+                    self.path[-1] = str(frame.index)
+                else:
+                    frame.key = None
+                i += 1
+            elif char == ":":
+                i += 1
+            elif char == '"':
+                end = _string_end(text, i)
+                frame = self._top()
+                if frame.is_object and frame.key is None:
+                    name = frame.key = _decode(text[i:end])
+                    self.path[-1] = escape_pointer_token(name)
+                    if may_hold_secret(name):  # a member name that is a secret
+                        plain = _scrub_plain(name, self.key, self._pointer(), self.check)
+                        self.found.extend(plain.found)
+                        if plain.text != name:
+                            self.parts.append(text[last:i])
+                            self.parts.append(_encode(plain.text))
+                            last = end
+                else:
+                    new = self._string(text[i:end])
+                    if new is not None:
+                        self.parts.append(text[last:i])
+                        self.parts.append(new)
+                        last = end
+                i = end
+            else:
+                match = _NUMBER.match(text, i)
+                if match is not None and match.end() > i:
+                    end = match.end()
+                    if self._hidden():
+                        number = text[i:end]
+                        if not self.check:
+                            self.parts.append(text[last:i])
+                            self.parts.append(_number_stand_in(number, self.key))
+                            self._note("sensitive-name", number)
+                            last = end
+                        elif _unsealed(number, digits_only=True):
+                            self._note("sensitive-name", number)
+                    i = end
+                elif text.startswith(("true", "null"), i):
+                    i += 4
+                elif text.startswith("false", i):
+                    i += 5
+                else:
+                    raise _NotJSON
+            if not self.stack and values:
+                i = self._skip(i)
+                if i < size:
+                    raise _NotJSON  # more than one document: not JSON
+                break
+        if self.stack:
+            raise _NotJSON
+        self.parts.append(text[last:])
+        return Scrubbed("".join(self.parts), self.found)
+
+    def _skip(self, i: int) -> int:
+        text, size = self.text, len(self.text)
+        while i < size and text[i] in _WHITESPACE:
+            i += 1
+        return i
+
+    def _top(self) -> _Frame:
+        if not self.stack:
+            raise _NotJSON
+        return self.stack[-1]
+
+    def _open(self, is_object: bool) -> None:
+        parent = self.stack[-1] if self.stack else None
+        hidden = False
+        header = False
+        if parent is not None:
+            name = parent.key if parent.is_object else None
+            hidden = parent.hidden or (name is not None and is_sensitive(name))
+            if parent.is_object and name == "value" and parent.hide_value:
+                hidden = True
+            header = is_object and name is not None and name.lower() in _HEADER_CONTAINERS
+        self.stack.append(_Frame(is_object, hidden, header))
+        self.path.append("" if is_object else "0")
+
+    def _hidden(self) -> bool:
+        frame = self._top()
+        if frame.hidden:
+            return True
+        if frame.is_object and frame.key is not None:
+            return is_sensitive(frame.key) or (frame.key == "value" and frame.hide_value)
+        return False
+
+    def _header(self) -> bool:
+        frame = self._top()
+        if frame.header:
+            return True
+        if frame.is_object and frame.key is not None:
+            return is_header_name(frame.key) or (frame.key == "value" and frame.name_header)
+        return False
+
+    def _pointer(self) -> str:
+        """Where the walk is (a member name that holds a secret masked: the report names
+        places, never secrets)."""
+        return self.base + "".join("/" + masked(t) for t in self.path)
+
+    def _note(
+        self, kind: str, value: Any, start: int | None = None, end: int | None = None
+    ) -> None:
+        self.found.append(SecretFound(kind, digest(value) or "", self._pointer(), start, end))
+
+    def _string(self, token: str) -> str | None:
+        """The new token for a string value, or ``None`` when it stays."""
+        value = _decode(token)
+        if self.overrides is not None:
+            replacement = self.overrides.get(self._pointer())
+            if replacement is not None:  # a fragment, scanned with its stream
+                if self.check:
+                    return None
+                return _encode(replacement)
+        frame = self._top()
+        if frame.is_object and frame.key in ("name", "key") and not frame.hidden:
+            # {"name": "Authorization", "value": ...}: the name comes first in every
+            # capture format that writes headers this way (HAR, OpenTelemetry)
+            frame.hide_value = is_sensitive(value)
+            frame.name_header = is_header_name(value)
+        if self._hidden():
+            return self._replace("sensitive-name", value) if value else None
+        if self._header() and looks_random(value):
+            return self._replace("header-value", value)
+        stripped = value.lstrip()
+        if stripped[:1] in ("{", "[") and self.depth < _NESTED:
+            try:
+                walker = _Walker(value, self.key, self._pointer(), self.depth + 1, self.check)
+                inner = walker.run()
+            except _NotJSON:
+                inner = _scrub_plain(value, self.key, self._pointer(), self.check)
+            self.found.extend(inner.found)
+            return _encode(inner.text) if inner.text != value else None
+        plain = _scrub_plain(value, self.key, self._pointer(), self.check)
+        self.found.extend(plain.found)
+        return _encode(plain.text) if plain.text != value else None
+
+    def _replace(self, kind: str, value: str) -> str | None:
+        if self.check:
+            if _unsealed(value):
+                self._note(kind, value)
+            return None
+        self._note(kind, value)
+        return _encode(stand_in(value, self.key))
+
+
+def _decode(token: str) -> str:
+    try:
+        value: str = json.loads(token)
+    except ValueError:
+        raise _NotJSON from None
+    return value
+
+
+def _encode(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index just past the string token starting at ``start``."""
+    i = start + 1
+    size = len(text)
+    while i < size:
+        char = text[i]
+        if char == "\\":
+            i += 2
+        elif char == '"':
+            return i + 1
+        else:
+            i += 1
+    raise _NotJSON
+
+
+# -- files ----------------------------------------------------------------------------------
+
+#: Suffixes read line by line (each line one JSON document), and as Server-Sent Events.
+_LINES: Final = (".jsonl", ".ndjson", ".jsonlines")
+_SSE_DATA: Final = re.compile(r"^(data: ?)(.*?)(\r?\n?)$", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
-class SecretFound:
-    """One secret found in a value: what kind, a hash of it, and where (never the secret).
+class FileSecret:
+    """One secret found in a file: the line its document (or its value) starts on."""
 
-    ``pointer`` is the JSON Pointer of the string holding it (``""`` for bare text);
-    ``start``/``end`` the span inside that string, or ``None`` when the whole value is
-    hidden (a member whose name is sensitive, kind ``sensitive-name``; a header value,
-    kind ``header-value``).
-    """
-
-    kind: str
-    digest: str
-    pointer: str
-    start: int | None = None
-    end: int | None = None
-
-    @property
-    def label(self) -> str:
-        """What a report shows in place of the secret: ``<redacted KIND sha256:1a2b3c4d>``."""
-        return f"<redacted {self.kind} sha256:{self.digest}>"
-
-    def describe(self) -> str:
-        """One line for a report: kind, hash and place, e.g. ``jwt sha256:1a2b3c4d at
-        /note[4:120]``."""
-        where = self.pointer or "/"
-        if self.start is not None:
-            where += f"[{self.start}:{self.end}]"
-        return f"{self.kind} sha256:{self.digest} at {where}"
+    line: int | None
+    secret: SecretFound
 
     def to_dict(self) -> dict[str, Any]:
-        """The finding as JSON reports write it."""
+        """The finding as the JSON report writes it."""
+        return {"line": self.line, **self.secret.to_dict()}
+
+
+@dataclass(slots=True)
+class FileResult:
+    """One capture redacted (or checked): where it went and what was in it."""
+
+    path: str
+    output: str | None
+    secrets: list[FileSecret] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RedactReport:
+    """Every capture of one ``redact`` run."""
+
+    check: bool
+    files: list[FileResult] = field(default_factory=list)
+
+    def count(self) -> int:
+        """Secrets found, in every file."""
+        return sum(len(f.secrets) for f in self.files)
+
+    def summary(self) -> dict[str, Any]:
+        """The counts the reports lead with."""
         return {
-            "kind": self.kind,
-            "sha256": self.digest,
-            "pointer": self.pointer,
-            "start": self.start,
-            "end": self.end,
+            "files": len(self.files),
+            "files_with_secrets": sum(1 for f in self.files if f.secrets),
+            "secrets": self.count(),
+            "check": self.check,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report: version and summary first."""
+        return {
+            "version": 1,
+            "summary": self.summary(),
+            "files": [
+                {
+                    "file": f.path,
+                    "output": f.output,
+                    "secrets": [s.to_dict() for s in f.secrets],
+                }
+                for f in self.files
+            ],
         }
 
 
-@lru_cache(maxsize=8192)  # payloads repeat their member names
-def is_sensitive(name: str | None) -> bool:
-    """Whether a member name looks like it holds a secret or personal data.
+def redact_files(
+    paths: list[str],
+    output: str | None,
+    *,
+    key: str = DEFAULT_KEY,
+    check: bool = False,
+) -> RedactReport:
+    """Rewrite the named captures (files, or directories of them) with every secret
+    replaced by a stand-in, into ``output``: the file, for one named file; a directory
+    (created) holding each capture under its name (a named directory's captures under
+    their paths within it), for several. ``check``: write nothing, and list the secrets
+    that are not stand-ins yet.
 
-    >>> is_sensitive("X-Api-Key"), is_sensitive("user_email"), is_sensitive("city")
-    (True, True, False)
+    Raises:
+        InputError: a capture is missing or unreadable, or the output cannot be written.
+        UsageError: no output is named (and ``check`` is not asked for).
     """
-    return bool(name) and SENSITIVE_NAMES.search(name) is not None  # type: ignore[arg-type]
-
-
-@lru_cache(maxsize=8192)  # the same few paths come back in every report
-def pointer_is_sensitive(pointer: str) -> bool:
-    """Whether any member on a JSON Pointer path has a sensitive-looking name (array
-    indexes are not names)."""
-    return any(is_sensitive(t) for t in pointer_tokens(pointer) if t and not t.isdigit())
-
-
-def digest(value: Any) -> str | None:
-    """The first 8 hex digits of the SHA-256 of ``value`` as sorted compact JSON (``None``
-    when it cannot be hashed)."""
-    try:
-        data = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # orjson.JSONEncodeError: lone surrogates, or deeper than orjson writes
-        try:
-            data = repr(value).encode("utf-8", "surrogatepass")
-        except RecursionError:
-            return None
-    return hashlib.sha256(data).hexdigest()[:8]
-
-
-def placeholder(value: Any) -> str:
-    """A short stable hash standing in for a hidden value: ``<redacted sha256:1a2b3c4d>``.
-
-    Member order does not change it; a value too deep to hash gets a fixed text instead.
-    """
-    hashed = digest(value)
-    if hashed is None:
-        return "<redacted: nested too deeply to hash>"
-    return f"<redacted sha256:{hashed}>"
-
-
-def is_placeholder(value: Any) -> TypeGuard[str]:
-    """Whether ``value`` is what :func:`placeholder` (or a value pattern) puts in place of a
-    hidden value."""
-    return isinstance(value, str) and value.startswith(_PREFIXES) and value.endswith(">")
-
-
-def _entropy(text: str) -> float:
-    """Shannon entropy of ``text`` in bits per character."""
-    n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
-
-
-def looks_random(text: str) -> bool:
-    """Whether a string under a header name is a credential: long enough, one token, mixed
-    letters and digits, and high entropy (:data:`HEADER_SECRET_LENGTH`,
-    :data:`HEADER_SECRET_BITS`).
-
-    >>> looks_random("q8Zr2LxV9nWb4TfK7mPc"), looks_random("application/json")
-    (True, False)
-    """
-    return (
-        HEADER_SECRET_LENGTH <= len(text) <= 4096
-        and _TOKEN_LIKE.fullmatch(text) is not None
-        and any(c.isdigit() for c in text)
-        and any(c.isalpha() for c in text)
-        and _entropy(text) >= HEADER_SECRET_BITS
-    )
-
-
-def may_hold_secret(text: str) -> bool:
-    """Whether ``text`` holds a marker of some pattern (:attr:`SecretPattern.markers`): a
-    text that does not holds no value-pattern secret, and is not searched (most strings of a
-    payload; the one regular expression of every pattern costs tens of microseconds a
-    string, the markers a few)."""
-    if len(text) < _SHORTEST_SECRET:
-        return False
-    if _UNMARKED:
-        return True
-    lowered = text.lower()
-    for marker in _MARKERS:  # noqa: SIM110 - a third faster than any() over a generator
-        if marker in lowered:
-            return True
-    return False
-
-
-def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
-    """``(kind, start, end)`` of every value-pattern secret in ``text``.
-
-    >>> list(secret_spans("id AKIAIOSFODNN7EXAMPLE"))
-    [('aws-access-key-id', 3, 23)]
-    """
-    if not may_hold_secret(text):
-        return
-    for match in _any_secret().finditer(text):
-        index, start, end = _where(match)
-        yield SECRET_PATTERNS[index].kind, start, end
-
-
-def _where(match: re.Match[str]) -> tuple[int, int, int]:
-    """The pattern a match of :func:`_any_secret` is, and the span of the secret in it."""
-    group = match.lastgroup or "p0"
-    index = int(group[1:])
-    value = f"v{index}"
-    if value in _VALUE_GROUPS:
-        start, end = match.start(value), match.end(value)
-        inner = _any_secret().fullmatch(match.string, start, end)  # a key in NAME=key
-        if inner is not None and inner.lastgroup is not None and inner.lastgroup != f"p{index}":
-            index = int(inner.lastgroup[1:])
-        return index, start, end
-    return index, match.start(), match.end()
-
-
-#: Values this process took from the environment to reach a server (``${VAR}`` in a host
-#: config): credentials by where they came from, whatever their form (see :func:`hide`).
-_HIDDEN: Final[dict[str, str]] = {}
-#: Shorter values are not hidden in text (they would hide too much of it).
-_SHORTEST_HIDDEN: Final = 4
-
-
-def hide(value: str) -> None:
-    """Mask ``value`` wherever :func:`masked` (and so every error line and report text)
-    runs from now on: a value expanded from the environment never shows.
-
-    >>> hide("q1w2e3-secret-path"); masked("GET /q1w2e3-secret-path/mcp")
-    'GET /<redacted environment-value sha256:7025ceb4>/mcp'
-    """
-    if len(value) >= _SHORTEST_HIDDEN and value not in _HIDDEN:
-        _HIDDEN[value] = f"<redacted environment-value sha256:{digest(value)}>"
-        _masked.cache_clear()
-
-
-def hidden_count() -> int:
-    """How many values :func:`hide` took so far (what a text remembered masked may miss)."""
-    return len(_HIDDEN)
-
-
-def _may_mask(text: str) -> bool:
-    """Whether :func:`masked` may change ``text``: it holds a marker of some pattern, or a
-    value has been hidden (:func:`hide`), which holds no marker."""
-    return bool(_HIDDEN) or may_hold_secret(text)
-
-
-def _mask(text: str) -> str:
-    """``text`` with every value-pattern secret replaced by its label (itself when none)."""
-    if _HIDDEN:
-        for value in sorted(_HIDDEN, key=len, reverse=True):
-            if value in text:
-                text = text.replace(value, _HIDDEN[value])
-    if not may_hold_secret(text):
-        return text
-    return _any_secret().sub(_label_of, text)
-
-
-def _label_of(match: re.Match[str]) -> str:
-    index, start, end = _where(match)
-    text = match.string
-    whole = match.start()
-    secret = text[start:end]
-    label = f"<redacted {SECRET_PATTERNS[index].kind} sha256:{digest(secret)}>"
-    return text[whole:start] + label + text[end : match.end()]
-
-
-def masked(text: str) -> str:
-    """``text`` with every secret recognised by its form (:data:`SECRET_PATTERNS`) replaced
-    by ``<redacted KIND sha256:...>``: for any line a report or an error message writes.
-
-    >>> masked("OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwx failed")
-    'OPENAI_API_KEY=<redacted openai-api-key sha256:ad41cd91> failed'
-    """
-    if len(text) > _REMEMBERED_TEXT:
-        return _mask(text)
-    return _masked(text)
-
-
-#: The longest text whose masked form is remembered (report lines repeat: lint writes the
-#: same message for many tools, and the same hint for every finding of a rule).
-_REMEMBERED_TEXT: Final = 1000
-
-
-@lru_cache(maxsize=8192)
-def _masked(text: str) -> str:
-    """:func:`masked`, remembered."""
-    return _mask(text)
-
-
-def masked_pointer(pointer: str) -> str:
-    """A JSON Pointer with every member name (token) that holds a secret by its form masked
-    as :func:`masked` masks text: a payload's member names are payload too.
-
-    >>> masked_pointer("/args/sk-abcdefghijklmnopqrstuvwx/n")
-    '/args/<redacted openai-api-key sha256:ad41cd91>/n'
-    """
-    if not _may_mask(pointer):
-        return pointer
-    return join_pointer("", *(masked(token) for token in pointer_tokens(pointer)))
-
-
-def masked_names(pointer: str, *texts: str | None) -> tuple[str | None, ...]:
-    """``pointer`` masked as :func:`masked_pointer` masks it, and ``texts`` (a message, a
-    hint that name the members of the pointer) with each member name that was masked in it
-    masked the same way; the same objects when nothing holds a secret.
-
-    >>> key = "sk-abcdefghijklmnopqrstuvwx"
-    >>> masked_names(f"/{key}", f"{key!r} is not allowed")[1]
-    "'<redacted openai-api-key sha256:ad41cd91>' is not allowed"
-    """
-    if not _may_mask(pointer):
-        return (pointer, *texts)
-    tokens = pointer_tokens(pointer)
-    hidden = [(t, masked(t)) for t in tokens]
-    hidden = [(t, m) for t, m in hidden if m != t]
-    if not hidden:
-        return (pointer, *texts)
-    out: list[str | None] = [join_pointer("", *(masked(t) for t in tokens))]
-    for text in texts:
-        if text is not None:
-            for token, mask in hidden:
-                text = text.replace(token, mask)
-        out.append(text)
-    return tuple(out)
-
-
-def masked_value(value: Any) -> Any:
-    """``value`` with :func:`masked` applied to every string in it (not to member names):
-    for values a report shows that are not a payload's, such as a schema's ``default`` or
-    the arguments a probe generated, where a name says nothing about being secret.
-
-    >>> masked_value({"default": "key AKIAIOSFODNN7EXAMPLE", "n": 1})
-    {'default': 'key <redacted aws-access-key-id sha256:b55d89f2>', 'n': 1}
-    """
-    if isinstance(value, str):
-        return _mask(value)
-    if isinstance(value, list):
-        return [masked_value(v) for v in value]
-    if isinstance(value, dict):
-        return {k: masked_value(v) for k, v in value.items()}
-    return value
-
-
-def is_header_name(name: str | None) -> bool:
-    """Whether a member name is an HTTP header's that carries no fixed meaning (``X-...``).
-
-    >>> is_header_name("X-Request-Signature"), is_header_name("city")
-    (True, False)
-    """
-    return bool(name) and _HEADER_NAME.match(name) is not None  # type: ignore[arg-type]
-
-
-def _header_pair(value: dict[str, Any]) -> tuple[bool, bool]:
-    """For ``{"name": H, "value": V}`` (a header or environment pair): whether ``V`` is
-    hidden by ``H``'s name, and whether ``H`` is a header name (``V`` hidden if random)."""
-    name = value.get("name", value.get("key"))
-    if not isinstance(name, str) or "value" not in value:
-        return False, False
-    return is_sensitive(name), is_header_name(name)
-
-
-def _shown_string(text: str, header: bool) -> str:
-    """A string as a report shows it: a header value that looks random is hidden whole,
-    else each value-pattern secret in it is."""
-    if header and looks_random(text):
-        return placeholder(text)
-    return _mask(text)
-
-
-def redacted(value: Any, pointer: str | None = None) -> Any:
-    """``value`` as a report may show it.
-
-    Its :func:`placeholder` when ``pointer`` (where the value sits) names a sensitive
-    member; otherwise the value with every member whose name looks sensitive, at any depth,
-    replaced by its placeholder, so that quoting an object does not leak its ``password``,
-    and every string holding a secret recognised by its form shown with that secret
-    replaced. Containers deeper than :data:`SEARCH_DEPTH` are hidden whole. ``value``
-    itself comes back, not a copy, when nothing in it is hidden.
-    """
-    if pointer and pointer_is_sensitive(pointer):
-        return placeholder(value)
-    if isinstance(value, str):
-        return _shown_string(value, _under_header(pointer))
-    if isinstance(value, dict | list):
-        return _redacted(value, 0, _under_header(pointer))
-    return value
-
-
-def _under_header(pointer: str | None) -> bool:
-    """Whether the value at ``pointer`` is a header value (its member is named like a
-    header, or sits in a ``headers`` object)."""
-    if not pointer:
-        return False
-    tokens = pointer_tokens(pointer)
-    return is_header_name(tokens[-1]) or (
-        len(tokens) > 1 and tokens[-2].lower() in _HEADER_CONTAINERS
-    )
-
-
-def _redacted(value: Any, depth: int, header: bool = False) -> Any:
-    """:func:`redacted` inside a container: copied only when something in it is hidden.
-    ``header``: the container's members are header values."""
-    if depth > SEARCH_DEPTH:
-        return placeholder(value)
-    out: Any = None
-    if isinstance(value, dict):
-        hide_value, header_value = _header_pair(value)
-        renamed = False
-        for key, item in value.items():
-            if type(key) is str and _may_mask(key) and _mask(key) != key:
-                renamed = True  # a member name that is a secret: hidden like a value
-            if is_sensitive(key) or (hide_value and key == "value"):
-                shown = placeholder(item)
-            elif isinstance(item, str):
-                under = header or is_header_name(key) or (header_value and key == "value")
-                shown = _shown_string(item, under)
-                if shown is item:
-                    continue
-            elif isinstance(item, dict | list):
-                shown = _redacted(item, depth + 1, key.lower() in _HEADER_CONTAINERS)
-                if shown is item:
-                    continue
-            else:
-                continue
-            if out is None:
-                out = dict(value)
-            out[key] = shown
-        if renamed:
-            out = {
-                (_mask(k) if type(k) is str else k): v
-                for k, v in (out if out is not None else value).items()
-            }
+    from pathlib import Path
+
+    from jsoncontract._files import expand
+    from jsoncontract.capture.reader import CAPTURE_SUFFIXES
+    from jsoncontract.errors import InputError, UsageError
+
+    report = RedactReport(check)
+    plan: list[tuple[Path, Path | None]] = []
+    single = len(paths) == 1 and not Path(paths[0]).is_dir()
+    if output is None and not check:
+        raise UsageError("name where the redacted captures go: -o FILE (or -o DIR for several)")
+    for named in paths:
+        root = Path(named)
+        for path in expand([named], CAPTURE_SUFFIXES, what="capture"):
+            target: Path | None = None
+            if output is not None and not check:
+                if single and not Path(output).is_dir():
+                    target = Path(output)
+                elif root.is_dir():
+                    target = Path(output) / root.name / path.relative_to(root)
+                else:
+                    target = Path(output) / path.name
+            plan.append((path, target))
+    for path, target in plan:
+        if target is not None and not single:  # -o DIR: the directory and its folders
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(
+                    f"cannot create the output directory: {exc.strerror or exc}",
+                    file=str(target.parent),
+                ) from None
+        report.files.append(_redact_file(path, target, key, check))
+    return report
+
+
+def _redact_file(path: Any, target: Any, key: str, check: bool) -> FileResult:
+    """One capture: a JSON Lines file (or SSE) line by line, with the fragments of each
+    stream joined before they are scanned; one JSON document whole. Compressed files and
+    standard input are read as the plain file they hold (standard input is told by its
+    content); the output is compressed as its name says (``.gz``, ``.zst``)."""
+    from jsoncontract._files import STDIN, plain_suffix, read_bytes
+    from jsoncontract._json import is_document
+
+    name = str(path)
+    result = FileResult(name, None if target is None else str(target))
+    suffix = plain_suffix(name)
+    if suffix in _LINES or suffix == ".sse" or name == STDIN:
+        lines = list(_whole_lines(path)) if name == STDIN else None
+        if lines is not None and is_document(b"".join(raw for _, raw in lines)):
+            text = b"".join(raw for _, raw in lines).decode("utf-8", "surrogateescape")
+            return _redact_document(text, target, key, check, result)
+
+        def source() -> Iterator[tuple[int, bytes]]:  # read twice: fragments, then lines
+            return iter(lines) if lines is not None else _whole_lines(path)
+
+        joined = _Fragments.of(source(), key, check)
+        if target is None:
+            for number, raw in source():
+                _redact_line(raw, number, key, True, result, joined)
+            return result
+        with _written(target) as out:
+            for number, raw in source():
+                out.write(_redact_line(raw, number, key, check, result, joined))
+        return result
+    data = read_bytes(path)
+    return _redact_document(data.decode("utf-8", "surrogateescape"), target, key, check, result)
+
+
+def _redact_document(
+    text: str, target: Any, key: str, check: bool, result: FileResult
+) -> FileResult:
+    """One JSON document (or an SSE text) read whole."""
+    if text.lstrip().startswith(("data:", "event:")):
+        new = _redact_sse(text, key, check, result)
     else:
-        for index, item in enumerate(value):
-            if isinstance(item, str):
-                shown = _mask(item)
-            elif isinstance(item, dict | list):
-                shown = _redacted(item, depth + 1)
-            else:
+        scrubbed = scrub_text(text, key=key, check=check)
+        index = None
+        for item in scrubbed.found:
+            if index is None:
+                from jsoncontract._locate import PositionIndex
+
+                index = PositionIndex(text)
+            where = index.position(item.pointer)
+            result.secrets.append(FileSecret(where[0] if where else None, item))
+        new = scrubbed.text
+    if target is not None:
+        with _written(target) as out:
+            out.write(new.encode("utf-8", "surrogateescape"))
+    return result
+
+
+@contextmanager
+def _written(target: Any) -> Iterator[IO[bytes]]:
+    """:func:`~jsoncontract._files.output_file`, compressed as the name says."""
+    from jsoncontract._files import compression_of, output_file
+
+    kind = compression_of(target)
+    with output_file(target) as out:
+        if kind == "gzip":
+            import gzip
+
+            with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as packed:
+                yield packed  # type: ignore[misc]
+        elif kind == "zstd":
+            import zstandard
+
+            with zstandard.ZstdCompressor().stream_writer(out, closefd=False) as packed:
+                yield packed
+        else:
+            yield out
+
+
+class _Fragments:
+    """The streamed fragments of each call's arguments in a file (OpenAI Chat
+    ``delta.tool_calls[].function.arguments``, Anthropic ``partial_json``, OpenAI Responses
+    ``function_call_arguments.delta``), joined per call and scanned whole: a key split
+    across fragments is found, and each fragment gets its part of the stand-in.
+
+    ``replaced``: by line number, the new value of each fragment that changes (by pointer
+    in the line's document); ``found``: by line number, the secrets noted there."""
+
+    __slots__ = ("found", "replaced")
+
+    def __init__(self) -> None:
+        self.replaced: dict[int, dict[str, str]] = {}
+        self.found: dict[int, list[SecretFound]] = {}
+
+    @classmethod
+    def of(cls, lines: Iterator[tuple[int, bytes]], key: str, check: bool) -> _Fragments:
+        """Read ``lines`` for fragments; join and scan each stream's."""
+        streams: dict[Any, list[tuple[int, str, str]]] = {}
+        message = None  # the Anthropic message the deltas belong to
+        for number, raw in lines:
+            value = _document_of(raw)
+            if not isinstance(value, dict):
                 continue
-            if shown is not item:
-                if out is None:
-                    out = list(value)
-                out[index] = shown
-    return value if out is None else out
+            if value.get("type") == "message_start" and isinstance(value.get("message"), dict):
+                message = value["message"].get("id")
+            for stream, pointer, text in _fragments(value, message):
+                streams.setdefault(stream, []).append((number, pointer, text))
+        joined = cls()
+        for parts in streams.values():
+            if len(parts) > 1:
+                joined._scan(parts, key, check)
+        return joined
+
+    def _scan(self, parts: list[tuple[int, str, str]], key: str, check: bool) -> None:
+        whole = "".join(text for _, _, text in parts)
+        scrubbed = scrub_text(whole, key=key, check=check)
+        if not scrubbed.found:
+            return
+        new = scrubbed.text
+        if len(new) != len(whole):  # an escape changed length: the first fragment takes all
+            new_parts = [new] + [""] * (len(parts) - 1)
+        else:
+            new_parts, at = [], 0
+            for _, _, text in parts:
+                new_parts.append(new[at : at + len(text)])
+                at += len(text)
+        # every fragment of the stream is taken from here (scanned with it, never alone)
+        for (number, pointer, _), replacement in zip(parts, new_parts, strict=True):
+            self.replaced.setdefault(number, {})[pointer] = replacement
+        self.found.setdefault(parts[0][0], []).extend(
+            SecretFound(f.kind, f.digest, parts[0][1], None, None) for f in scrubbed.found
+        )
 
 
-def find_secrets(value: Any, pointer: str = "", *, by_name: bool = True) -> list[SecretFound]:
-    """Every secret in ``value`` (a JSON value, or a bare text), as kind, hash and place:
-    what a report of leaked secrets writes, never the secrets themselves.
+def _document_of(raw: bytes) -> Any:
+    """The JSON document of a JSONL line or an SSE ``data:`` line, or ``None``."""
+    import orjson
 
-    By value (the kinds of :data:`SECRET_PATTERNS`, each with its span in the string) and,
-    unless ``by_name`` is false, by name: each scalar held under a sensitive member (kind
-    ``sensitive-name``) or a header pair's sensitive ``value``; a random-looking string
-    under a header name is kind ``header-value``. Walked without recursion; in document
-    order.
+    body = raw.strip()
+    if body.startswith(b"data:"):
+        body = body[5:].strip()
+    if not body.startswith(b"{"):
+        return None
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
 
-    >>> [f.describe() for f in find_secrets({"note": "use AKIAIOSFODNN7EXAMPLE"})]
-    ['aws-access-key-id sha256:b55d89f2 at /note[4:24]']
-    """
-    found: list[SecretFound] = []
-    # (value, pointer, hidden by a name, under a header name)
-    stack: list[tuple[Any, str, bool, bool]] = [(value, pointer, False, _under_header(pointer))]
-    while stack:
-        item, where, hidden, header = stack.pop()
-        if isinstance(item, dict):
-            hide_value, header_value = _header_pair(item)
-            stack.extend(
-                (
-                    member,
-                    join_pointer(where, key),
-                    hidden or is_sensitive(key) or (hide_value and key == "value"),
-                    is_header_name(key)
-                    or (header_value and key == "value")
-                    or (header and not isinstance(member, dict | list))
-                    or (isinstance(member, dict) and key.lower() in _HEADER_CONTAINERS),
-                )
-                for key, member in reversed(item.items())
-            )
-        elif isinstance(item, list):
-            stack.extend(
-                (member, join_pointer(where, index), hidden, False)
-                for index, member in reversed(list(enumerate(item)))
-            )
-        elif hidden and by_name:
-            if item is not None:
-                found.append(SecretFound("sensitive-name", digest(item) or "", where))
-        elif isinstance(item, str):
-            if header and looks_random(item):
-                found.append(SecretFound("header-value", digest(item) or "", where))
+
+def _fragments(value: dict[str, Any], message: Any) -> Iterator[tuple[Any, str, str]]:
+    """``(stream, pointer, text)`` of each argument fragment a streamed event holds."""
+    kind = value.get("type")
+    if value.get("object") == "chat.completion.chunk" and isinstance(value.get("choices"), list):
+        for i, choice in enumerate(value["choices"]):
+            delta = choice.get("delta") if isinstance(choice, dict) else None
+            calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+            if not isinstance(calls, list):
                 continue
-            found.extend(
-                SecretFound(kind, digest(item[start:end]) or "", where, start, end)
-                for kind, start, end in secret_spans(item)
-            )
-    return found
+            for j, call in enumerate(calls):
+                function = call.get("function") if isinstance(call, dict) else None
+                text = function.get("arguments") if isinstance(function, dict) else None
+                if isinstance(text, str) and text:
+                    stream = ("chat", value.get("id"), choice.get("index", i), call.get("index", j))
+                    yield stream, f"/choices/{i}/delta/tool_calls/{j}/function/arguments", text
+    elif kind == "content_block_delta" and isinstance(value.get("delta"), dict):
+        text = value["delta"].get("partial_json")
+        if isinstance(text, str) and text:
+            yield ("anthropic", message, value.get("index")), "/delta/partial_json", text
+    elif kind == "response.function_call_arguments.delta":
+        text = value.get("delta")
+        if isinstance(text, str) and text:
+            yield ("responses", value.get("item_id"), value.get("output_index")), "/delta", text
 
 
-def secrets_in(value: Any) -> Iterator[str]:
-    """The strings a report must not quote from ``value``: those :func:`redacted` would
-    hide (held by a member whose name looks sensitive, or anywhere inside one), and every
-    value-pattern secret inside other strings, in document order. Walked without recursion:
-    arguments may nest as deep as a parser allows.
+def _whole_lines(path: Any) -> Iterator[tuple[int, bytes]]:
+    """The lines of a JSON Lines file, each whole: a line longer than the capture reader
+    reads (:data:`~jsoncontract.capture.reader.MAX_LINE_BYTES`) cannot be rewritten or
+    checked, so it stops the run rather than pass unseen.
 
-    >>> list(secrets_in({"to": "bob", "auth": {"token": "t-123456", "kind": "basic"}}))
-    ['t-123456', 'basic']
+    Raises:
+        InputError: a line is over the limit.
     """
-    stack: list[tuple[Any, bool]] = [(value, False)]
-    while stack:
-        item, hidden = stack.pop()
-        if isinstance(item, dict):
-            hide_value = _header_pair(item)[0]
-            stack.extend(
-                (member, hidden or is_sensitive(key) or (hide_value and key == "value"))
-                for key, member in reversed(item.items())
+    from jsoncontract._files import iter_lines
+    from jsoncontract.capture.reader import MAX_LINE_BYTES
+    from jsoncontract.errors import InputError
+
+    for number, raw in iter_lines(path, max_line_bytes=MAX_LINE_BYTES):
+        if raw is None:
+            raise InputError(
+                f"line {number} is over the {MAX_LINE_BYTES // 2**20} MiB limit of one line; "
+                "it cannot be redacted or checked",
+                file=str(path),
             )
-        elif isinstance(item, list):
-            stack.extend((member, hidden) for member in reversed(item))
-        elif isinstance(item, str):
-            if hidden:
-                if len(item) >= _SHORTEST_QUOTED:
-                    yield item
-            else:
-                for _, start, end in secret_spans(item):
-                    yield item[start:end]
+        yield number, raw
 
 
-def redacted_text(text: str, value: Any) -> str:
-    """``text`` with every string of :func:`secrets_in` ``value`` replaced by its
-    placeholder, and every secret recognised by its form masked (for messages written by
-    rules, which may quote the arguments).
+def _redact_line(
+    raw: bytes,
+    number: int,
+    key: str,
+    check: bool,
+    result: FileResult,
+    joined: _Fragments | None = None,
+) -> bytes:
+    body = raw.rstrip(b"\r\n")
+    ending = raw[len(body) :]
+    if not body.strip():
+        return raw
+    text = body.decode("utf-8", "surrogateescape")
+    head = ""
+    match = _SSE_DATA.match(text) if text.startswith("data:") else None
+    if match is not None:  # an SSE line: its data is the document
+        head, text = match.group(1), match.group(2)
+    elif text.startswith(("event:", "id:", ":", "retry:")):
+        scrubbed = _scrub_plain(text, key, "", check)
+        result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
+        return scrubbed.text.encode("utf-8", "surrogateescape") + ending
+    overrides = joined.replaced.get(number) if joined is not None else None
+    scrubbed = scrub_text(text, key=key, check=check, overrides=overrides)
+    result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
+    if joined is not None and number in joined.found:
+        result.secrets.extend(FileSecret(number, item) for item in joined.found[number])
+    return (head + scrubbed.text).encode("utf-8", "surrogateescape") + ending
 
-    >>> redacted_text("token t-123456 expired", {"token": "t-123456"})
-    'token <redacted sha256:e5b241a3> expired'
-    """
-    text = _mask(text)
-    for secret in secrets_in(value):
-        if secret in text:
-            text = text.replace(secret, placeholder(secret))
-    return text
+
+def _redact_sse(text: str, key: str, check: bool, result: FileResult) -> str:
+    out = []
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        match = _SSE_DATA.match(line)
+        if match is None:
+            scrubbed = _scrub_plain(line, key, "", check)
+            result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
+            out.append(scrubbed.text)
+            continue
+        head, payload, ending = match.groups()
+        scrubbed = scrub_text(payload, key=key, check=check)
+        result.secrets.extend(FileSecret(number, item) for item in scrubbed.found)
+        out.append(head + scrubbed.text + ending)
+    return "".join(out)
 
 
 __all__ = [
-    "HEADER_SECRET_BITS",
-    "HEADER_SECRET_LENGTH",
-    "SEARCH_DEPTH",
-    "SECRET_PATTERNS",
-    "SENSITIVE_NAMES",
-    "SecretFound",
-    "SecretPattern",
-    "digest",
-    "find_secrets",
-    "is_header_name",
-    "is_placeholder",
-    "is_sensitive",
-    "looks_random",
-    "masked",
-    "placeholder",
-    "pointer_is_sensitive",
-    "redacted",
-    "redacted_text",
-    "secret_spans",
-    "secrets_in",
+    "DEFAULT_KEY",
+    "SEALED_LENGTH",
+    "FileResult",
+    "FileSecret",
+    "RedactReport",
+    "Scrubbed",
+    "is_stand_in",
+    "redact_files",
+    "scrub_text",
+    "stand_in",
 ]

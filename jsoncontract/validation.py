@@ -27,14 +27,14 @@ import jsonschema_rs
 from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import did_you_mean
 from jsoncontract.errors import SchemaLoadError
-from jsoncontract.pointer import get_in, join_pointer
-from jsoncontract.redact import (
+from jsoncontract.masking import (
     hidden_count,
     masked_names,
     placeholder,
     pointer_is_sensitive,
     redacted,
 )
+from jsoncontract.pointer import get_in, join_pointer
 
 if TYPE_CHECKING:
     from jsoncontract.model import Source

@@ -45,7 +45,7 @@ def test_the_modules_with_examples_are_found() -> None:
         "jsoncontract.lint",
         "jsoncontract.model",
         "jsoncontract.pointer",
-        "jsoncontract.redact",
+        "jsoncontract.masking",
         "jsoncontract.suites",
     } <= set(WITH_EXAMPLES)
 

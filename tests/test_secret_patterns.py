@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from jsoncontract.redact import (
+from jsoncontract.masking import (
     SECRET_PATTERNS,
     find_secrets,
     looks_random,
@@ -198,7 +198,7 @@ def test_every_match_holds_a_marker_of_its_pattern() -> None:
     import random
     import re
 
-    from jsoncontract.redact import may_hold_secret
+    from jsoncontract.masking import may_hold_secret
 
     for pattern in SECRET_PATTERNS:
         assert pattern.markers, pattern.kind

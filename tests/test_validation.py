@@ -501,11 +501,11 @@ def test_remembered_explanations_are_those_explained_afresh(show_values: bool) -
 def test_a_value_hidden_after_an_explanation_is_masked_in_the_next(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from jsoncontract import redact
+    from jsoncontract import masking
 
-    monkeypatch.setattr(redact, "_HIDDEN", {})
+    monkeypatch.setattr(masking, "_HIDDEN", {})
     schema = CompiledSchema(SHIPMENT)
     instance = {**BASE, "priority": "q1w2e3-secret-path"}
     assert "q1w2e3-secret-path" in schema.violations(instance)[0].message
-    redact.hide("q1w2e3-secret-path")
+    masking.hide("q1w2e3-secret-path")
     assert "q1w2e3-secret-path" not in schema.violations(instance)[0].message

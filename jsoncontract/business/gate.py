@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract.business.context import merge, parse_now
 from jsoncontract.business.idempotency import IdempotencySettings, IdempotencyTracker
+from jsoncontract.masking import redacted_text
 from jsoncontract.model import Finding, Severity, Stage
 from jsoncontract.pointer import ABSENT, get_in, join_pointer
-from jsoncontract.redact import redacted_text
 
 if TYPE_CHECKING:
     from jsoncontract.business.rules import Rule, RuleSet

@@ -86,7 +86,7 @@ def run(args: list[str]) -> int:
 def _error(message: str) -> None:
     """One line on stderr, secrets masked (a message may quote input), cut to a length a
     terminal shows; nothing when stderr cannot be written."""
-    from jsoncontract.redact import masked
+    from jsoncontract.masking import masked
 
     if len(message) > MAX_ERROR_LINE:
         message = message[: MAX_ERROR_LINE - 1] + "…"

@@ -49,8 +49,8 @@ def redact_cli(
     the same length and kind, keeping structure, keys, types, lines and every finding's
     place; with --check, report the secrets still there. The report (to stdout) names
     each secret by kind, hash and place, never by value."""
+    from jsoncontract.redact import DEFAULT_KEY, redact_files
     from jsoncontract.reporters import ReportOptions, render
-    from jsoncontract.scrub import DEFAULT_KEY, redact_files
 
     key = os.environ.get(KEY_VARIABLE) or DEFAULT_KEY
     report = redact_files(

@@ -2,7 +2,7 @@
 
 A value is hidden when its own path looks sensitive (``/password``, ``/auth/token``), and
 inside a container every member whose name looks sensitive is hidden, so a dropped
-``/user`` object does not leak its ``email``: the rules of :mod:`jsoncontract.redact`, as in
+``/user`` object does not leak its ``email``: the rules of :mod:`jsoncontract.masking`, as in
 every report. ``--show-values`` turns this off.
 """
 
@@ -12,8 +12,8 @@ from typing import Any, Final
 
 import orjson
 
+from jsoncontract.masking import is_placeholder, redacted
 from jsoncontract.pointer import ABSENT
-from jsoncontract.redact import is_placeholder, redacted
 
 #: Longest text kept for one shown value (the text report cuts further to its columns).
 SHOWN_LIMIT: Final = 240

@@ -23,9 +23,9 @@ from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
 from jsoncontract.lint.walk import walk
+from jsoncontract.masking import masked
 from jsoncontract.model import Severity
 from jsoncontract.pointer import get
-from jsoncontract.redact import masked
 from jsoncontract.tools.loader import TOOL_SUFFIXES, load_tool_file
 
 if TYPE_CHECKING:

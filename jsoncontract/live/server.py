@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from jsoncontract.errors import ConfigError, UsageError
-from jsoncontract.redact import hide, is_sensitive, masked
+from jsoncontract.masking import hide, is_sensitive, masked
 
 if TYPE_CHECKING:
     from jsoncontract.live.probe.arguments import Seed

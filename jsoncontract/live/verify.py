@@ -66,7 +66,7 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         """The exchange in the JSON report."""
-        from jsoncontract.redact import masked_value
+        from jsoncontract.masking import masked_value
 
         return {
             "request": self.exchange.target,
@@ -221,8 +221,8 @@ def compare_answers(
     from jsoncontract._json import short_repr
     from jsoncontract.diff.compare import CompareOptions, Comparer
     from jsoncontract.diff.paths import PathSet
+    from jsoncontract.masking import masked_value
     from jsoncontract.pointer import ABSENT
-    from jsoncontract.redact import masked_value
 
     comparer = Comparer(CompareOptions(ignore=PathSet(ignore)))
     findings = []

@@ -160,7 +160,7 @@ def display_name(spec: ServerSpec, negotiated: Negotiated | None) -> str:
 def masked_text(text: str) -> str:
     """``text`` with every secret in it replaced by its kind and hash: what a server writes
     is quoted in messages and reports, which never repeat a credential."""
-    from jsoncontract.redact import masked
+    from jsoncontract.masking import masked
 
     return masked(text)
 

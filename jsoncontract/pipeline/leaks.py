@@ -4,7 +4,7 @@ pages and secrets.
 Pure functions over the strings of a result (:func:`jsoncontract.payload.texts`);
 the result gate (:mod:`jsoncontract.pipeline.result`) turns what they find into findings.
 Nothing found is ever quoted: a stack trace is named by its language, frame count and
-place; a secret by its kind, a hash and its place (:func:`jsoncontract.redact.find_secrets`,
+place; a secret by its kind, a hash and its place (:func:`jsoncontract.masking.find_secrets`,
 whose one table of patterns the reports' redaction uses too).
 
 Stack traces are recognised by the frames each runtime prints (two frames at least, or the
@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from jsoncontract.redact import masked
+from jsoncontract.masking import masked
 
 #: The languages whose stack traces are recognised, with the name a report gives them.
 LANGUAGES: Final = {

@@ -14,8 +14,8 @@ import orjson
 
 from jsoncontract import codes
 from jsoncontract._json import NotJSON, dumps, json_type, load, short_repr
+from jsoncontract.masking import masked_names, redacted
 from jsoncontract.model import Anomaly, ArgumentsForm, Finding, Hop, Severity, Stage, ToolCall
-from jsoncontract.redact import masked_names, redacted
 
 #: How much of a repaired payload a hint shows.
 REPAIR_PREVIEW: Final = 160

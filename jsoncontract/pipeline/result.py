@@ -252,7 +252,7 @@ class ResultChecks:
 
 def _masked_names(finding: Finding) -> Finding:
     """A finding whose path and message hide secrets held in a result's member names."""
-    from jsoncontract.redact import masked_names
+    from jsoncontract.masking import masked_names
 
     path, message = masked_names(finding.path, finding.message)
     if path is finding.path:
@@ -522,7 +522,7 @@ def _kind(value: Any) -> str:
 def leak_findings(result: ToolResult) -> list[Finding]:
     """Stack traces, HTML error pages and secrets in a result: one finding per language,
     one per page, one per distinct secret."""
-    from jsoncontract.redact import find_secrets, may_hold_secret
+    from jsoncontract.masking import find_secrets, may_hold_secret
 
     findings: list[Finding] = []
     traces: list[leaks.StackTrace] = []

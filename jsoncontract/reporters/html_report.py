@@ -9,7 +9,7 @@ an e-mail attachment, and nothing in it can load anything.
 tool), the most frequent codes, then each call with findings, at most ``--max-shown`` of
 them (0: all): where it is, its findings with their hints, and its arguments as the tool
 received them, with sensitive values hashed (by member name and by the form of the value,
-through :mod:`jsoncontract.redact`) unless ``--show-values``; the tool's result, when the
+through :mod:`jsoncontract.masking`) unless ``--show-values``; the tool's result, when the
 capture holds it. A box filters the calls by any word (tool, code, file), and clicking a
 bar filters by its stage or tool.
 
@@ -252,13 +252,13 @@ def finding_item(finding: Finding, *, hop: bool = False) -> str:
 def shown_payload(value: Any, *, text: bool, show_values: bool) -> str:
     """A payload as a report may show it: indented JSON (or the raw text it arrived as),
     secrets hashed unless ``show_values``, cut past :data:`MAX_PAYLOAD_CHARS`."""
-    from jsoncontract import redact
+    from jsoncontract import masking
 
     if text and isinstance(value, str):
         shown = value if show_values else _masked(value)
     else:
         if not show_values:
-            value = redact.redacted(value)
+            value = masking.redacted(value)
         try:
             shown = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
         except (orjson.JSONEncodeError, TypeError):
@@ -271,17 +271,17 @@ def shown_payload(value: Any, *, text: bool, show_values: bool) -> str:
 
 def _masked(text: str) -> str:
     """Raw arguments text with its secrets hashed: the text's sensitive members when it
-    parses, and every secret-shaped string (:func:`jsoncontract.redact.masked`)."""
-    from jsoncontract import redact
+    parses, and every secret-shaped string (:func:`jsoncontract.masking.masked`)."""
+    from jsoncontract import masking
 
-    masked = getattr(redact, "masked", None)
+    masked = getattr(masking, "masked", None)
     if masked is not None:
         text = masked(text)
     try:
         value = orjson.loads(text)
     except orjson.JSONDecodeError:
         return text
-    return redact.redacted_text(text, value)
+    return masking.redacted_text(text, value)
 
 
 class _Spool:

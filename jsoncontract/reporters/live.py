@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Final, Never
 
 import orjson
 
+from jsoncontract.masking import masked, masked_value
 from jsoncontract.model import Severity
-from jsoncontract.redact import masked, masked_value
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import SEVERITY_STYLE, LineWriter, Segment, plural
 

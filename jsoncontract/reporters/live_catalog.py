@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Never
 
 import orjson
 
-from jsoncontract.redact import masked
+from jsoncontract.masking import masked
 from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.live import server_line
 from jsoncontract.reporters.text import LineWriter, Segment

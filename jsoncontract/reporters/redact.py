@@ -15,7 +15,7 @@ from jsoncontract.reporters.interface import Reporter
 from jsoncontract.reporters.text import LineWriter, Style, plural
 
 if TYPE_CHECKING:
-    from jsoncontract.scrub import RedactReport
+    from jsoncontract.redact import RedactReport
 
 
 class TextRedactReporter(Reporter[Never, "RedactReport"]):

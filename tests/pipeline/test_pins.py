@@ -11,6 +11,7 @@ from typing import Any
 from jsoncontract.api import iter_results
 from jsoncontract.business import load_business
 from jsoncontract.capture.ledger import Ledger, Released
+from jsoncontract.masking import HEADER_SECRET_LENGTH, find_secrets, redacted
 from jsoncontract.model import (
     ArgumentsForm,
     Captured,
@@ -24,7 +25,6 @@ from jsoncontract.model import (
     TraceEvent,
 )
 from jsoncontract.pipeline.result import ResultChecks, failed
-from jsoncontract.redact import HEADER_SECRET_LENGTH, find_secrets, redacted
 from jsoncontract.reporters import ReportOptions, render
 from jsoncontract.tools import ToolSet
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from jsoncontract.config import validate_config
+from jsoncontract.masking import SECRET_PATTERNS
 from jsoncontract.pipeline import codes
 from jsoncontract.pipeline.contracts import CHECKS, SessionContracts
 from jsoncontract.pipeline.leaks import LANGUAGES
 from jsoncontract.pipeline.result import ResultChecks
-from jsoncontract.redact import SECRET_PATTERNS
 from tests.conftest import REPO, CliResult
 
 DOC = (REPO / "docs" / "results.md").read_text(encoding="utf-8")

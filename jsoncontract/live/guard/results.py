@@ -12,7 +12,7 @@ reaches the client:
   (``--on-bad-result pass``), without its structured content (``mask``: the text content
   stays), or replaced by such an error (``error``);
 - every secret a string of the answer holds (the value patterns of
-  :mod:`jsoncontract.redact`: provider keys, tokens, private key blocks...) is replaced by
+  :mod:`jsoncontract.masking`: provider keys, tokens, private key blocks...) is replaced by
   ``<redacted KIND sha256:...>``, as reports show them.
 
 The model never sees what was taken out. The trace keeps the server's answer with each
@@ -97,7 +97,7 @@ def map_strings(value: Any, change: Callable[[str], str], depth: int = _DEPTH) -
 def mask_secrets(value: Any) -> tuple[Any, list[str]]:
     """``value`` with every value-pattern secret in its strings replaced by its label, and
     the labels used."""
-    from jsoncontract.redact import masked, may_hold_secret
+    from jsoncontract.masking import masked, may_hold_secret
 
     labels: list[str] = []
 
@@ -115,8 +115,8 @@ def mask_secrets(value: Any) -> tuple[Any, list[str]]:
 def scrubbed(value: Any) -> Any:
     """``value`` with every value-pattern secret in its strings replaced by a stand-in of
     the same kind and length (what ``jsoncontract redact`` writes): for the trace."""
-    from jsoncontract.redact import may_hold_secret, secret_spans
-    from jsoncontract.scrub import stand_in
+    from jsoncontract.masking import may_hold_secret, secret_spans
+    from jsoncontract.redact import stand_in
 
     def change(text: str) -> str:
         if not may_hold_secret(text):
@@ -141,11 +141,11 @@ def quiet(raw: bytes) -> bool:
     """Whether an answer, as the bytes of its frame, can hold no stack trace, HTML page or
     secret: once the escapes JSON puts in a string are undone, none of their markers is in
     it (:func:`~jsoncontract.pipeline.leaks.may_leak`,
-    :func:`~jsoncontract.redact.may_hold_secret`). The result stage then skips its leak
+    :func:`~jsoncontract.masking.may_hold_secret`). The result stage then skips its leak
     checks, which would find nothing (a quarter of its time on a small answer); a ``\\u``
     escape, which may spell a marker, is never quiet."""
+    from jsoncontract.masking import may_hold_secret
     from jsoncontract.pipeline.leaks import may_leak
-    from jsoncontract.redact import may_hold_secret
 
     try:
         text = raw.decode("utf-8")

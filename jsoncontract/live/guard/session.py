@@ -693,7 +693,7 @@ def _no_tool_list(message: dict[str, Any], why: str, version: str | None) -> dic
 
 
 def _may_hold_secret(data: bytes) -> bool:
-    from jsoncontract.redact import may_hold_secret
+    from jsoncontract.masking import may_hold_secret
 
     try:
         return may_hold_secret(data.decode("utf-8"))

@@ -51,7 +51,7 @@ def _said(result: dict[str, Any]) -> str:
 def _short(text: str, limit: int = 160) -> str:
     """The server's words for a report: on one line, cut short, and every secret in them
     replaced by its kind and hash (reports never repeat a credential a server leaks)."""
-    from jsoncontract.redact import masked
+    from jsoncontract.masking import masked
 
     text = " ".join(masked(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."

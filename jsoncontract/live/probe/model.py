@@ -13,9 +13,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from jsoncontract import codes
+from jsoncontract.masking import masked_value
 from jsoncontract.model import Finding, Severity
 from jsoncontract.pipeline.answers import AnswerKind
-from jsoncontract.redact import masked_value
 
 if TYPE_CHECKING:
     from jsoncontract.baseline import Baseline
