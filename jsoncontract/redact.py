@@ -551,12 +551,13 @@ def redact_files(
     that are not stand-ins yet.
 
     Raises:
-        InputError: a capture is missing or unreadable, or the output cannot be written.
+        InputError: a capture is missing or unreadable, is YAML (whose text this rewrite
+            cannot keep), or the output cannot be written.
         UsageError: no output is named (and ``check`` is not asked for).
     """
     from pathlib import Path
 
-    from jsoncontract._files import expand
+    from jsoncontract._files import expand, plain_suffix
     from jsoncontract.capture.reader import CAPTURE_SUFFIXES
     from jsoncontract.errors import InputError, UsageError
 
@@ -568,6 +569,14 @@ def redact_files(
     for named in paths:
         root = Path(named)
         for path in expand([named], CAPTURE_SUFFIXES, what="capture"):
+            if plain_suffix(path) in (".yaml", ".yml"):
+                # the rewrite keeps a JSON text's layout token by token; a YAML text would
+                # get the value patterns alone, and secrets known by their name would stay
+                raise InputError(
+                    "redact rewrites JSON captures only; convert this YAML capture to JSON "
+                    "(or JSON Lines) first",
+                    file=str(path),
+                )
             target: Path | None = None
             if output is not None and not check:
                 if single and not Path(output).is_dir():

@@ -131,3 +131,22 @@ def test_redact_never_changes_a_verdict(run_cli: Run, tmp_path: Path) -> None:
     text = clean.read_text()
     assert "3horse" not in text and "abcd1234XYZ" not in text
     assert "0a1b2c3d4e5f6071" not in text and "X-Amz-Signature=" in text
+
+
+@pytest.mark.parametrize("name", ["call.yaml", "call.yml.gz"])
+def test_a_yaml_capture_is_refused_not_passed(run_cli: Run, tmp_path: Path, name: str) -> None:
+    text = b"hop: model\ntool: pay\narguments:\n  card_number: '4111111111111111'\n"
+    capture = tmp_path / name
+    capture.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    for args in (["--check"], ["-o", str(tmp_path / "out.yaml")]):
+        result = run_cli("redact", str(capture), *args)
+        assert result.code == 2, result.stdout
+        assert "convert this YAML capture to JSON" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert "4111111111111111" not in result.stdout + result.stderr
+    assert not (tmp_path / "out.yaml").exists()
+    folder = tmp_path / "captures"
+    folder.mkdir()
+    (folder / "ok.jsonl").write_text(LINES)
+    capture.rename(folder / name)
+    assert run_cli("redact", str(folder), "-o", str(tmp_path / "out")).code == 2
