@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,14 @@ def test_under_observe_a_body_over_the_limit_is_streamed_on(
     assert response.status_code == 200, response.text[:500]
     assert '\\"eur\\": 12.5' in response.text  # the server's answer
     assert [c["tool"] for c in map(json.loads, calls.read_text().splitlines())] == ["quote"]
-    records = [json.loads(line) for line in trace.read_text().splitlines()]
-    (large,) = [r for r in records if r.get("event") == "too_large"]
+    # the guard writes the body's record once it has streamed it on, which may end after the
+    # host has its answer: wait for the record, with a deadline
+    deadline = time.monotonic() + 30
+    while True:
+        records = [json.loads(line) for line in trace.read_text().splitlines()]
+        found = [r for r in records if r.get("event") == "too_large"]
+        if found or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    (large,) = found
     assert (large["bytes"], large["guard"]["decision"]) == (len(json.dumps(body)), "pass")
