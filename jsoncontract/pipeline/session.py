@@ -106,25 +106,21 @@ def orphan(result: ToolResult) -> Finding:
                 "the provider rejects a history whose tool result names an unknown call id; "
                 "keep each result's id equal to its call's"
             )
-        return Finding(
-            code=codes.SESSION_ORPHAN_RESULT,
-            severity=Severity.ERROR,
-            message=message,
-            hop=result.hop,
-            tool=result.tool,
-            call_id=result.call_id,
-            source=result.source,
-            hint=hint,
-        )
+        return _about(result, codes.SESSION_ORPHAN_RESULT, Severity.ERROR, message, hint)
     if result.hop is Hop.MCP:
         message = f"{_named(result)} answers no tools/call request of the capture"
         hint = "record the whole session, from initialize on"
     else:
         message = f"{_named(result)} answers no call of the capture"
         hint = "capture the call too (the response, or the history that holds it)"
+    return _about(result, codes.SESSION_ORPHAN_RESULT, Severity.WARNING, message, hint)
+
+
+def _about(result: ToolResult, code: str, severity: Severity, message: str, hint: str) -> Finding:
+    """A session finding about ``result``, placed where the result is."""
     return Finding(
-        code=codes.SESSION_ORPHAN_RESULT,
-        severity=Severity.WARNING,
+        code=code,
+        severity=severity,
         message=message,
         hop=result.hop,
         tool=result.tool,
@@ -136,35 +132,29 @@ def orphan(result: ToolResult) -> Finding:
 
 def late(result: ToolResult) -> Finding:
     """The finding for a result that came after its call had been checked without it."""
-    return Finding(
-        code=codes.SESSION_LATE_RESULT,
-        severity=Severity.WARNING,
-        message=(
+    return _about(
+        result,
+        codes.SESSION_LATE_RESULT,
+        Severity.WARNING,
+        (
             f"{_named(result)} arrived after its call had been checked without it, too far "
             "from the call to be paired; the result was checked on its own"
         ),
-        hop=result.hop,
-        tool=result.tool,
-        call_id=result.call_id,
-        source=result.source,
-        hint="pass --result-window with a larger number of lines to wait for results",
+        "pass --result-window with a larger number of lines to wait for results",
     )
 
 
 def conflicting(result: ToolResult) -> Finding:
     """The finding for a second result of one call that differs from the first."""
-    return Finding(
-        code=codes.SESSION_CONFLICTING_RESULT,
-        severity=Severity.WARNING,
-        message=(
+    return _about(
+        result,
+        codes.SESSION_CONFLICTING_RESULT,
+        Severity.WARNING,
+        (
             f"{_named(result)} differs from the result that call already had: one call, "
             "two answers (this one was checked too)"
         ),
-        hop=result.hop,
-        tool=result.tool,
-        call_id=result.call_id,
-        source=result.source,
-        hint="answer each call once, and never edit the results of a history",
+        "answer each call once, and never edit the results of a history",
     )
 
 
