@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -190,7 +190,7 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     import json
 
     from jsoncontract import spark
-    from jsoncontract.cli.options import exit_code, note, write_report
+    from jsoncontract.cli.options import exit_code, note, result_runs, write_report
 
     assert settings.spark is not None
     business = settings.business
@@ -211,7 +211,11 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
                 "the trace carries tool results or MCP session messages, which cannot be "
                 "split: Spark checked it in one task, in input order"
             )
-        results: Iterable[CallResult | PassedCall] = report.iter_results()
+        if known is None and result_runs("check", settings.report.format):
+            # the JSON formats: the executors' report entries, as they are
+            results: Iterable[Any] = report.iter_results(settings.report.options.results)
+        else:
+            results = report.iter_results()
         if known is not None:
             results = _marked(results, report.summary, known)
         write_report("check", settings.report, report.summary, results)
