@@ -106,6 +106,9 @@ class Recipe:
     dialect: str | None = None
     show_values: bool = False
     window: int = WINDOW
+    #: Results are handed back as report entries alone (no pickled result for a failing
+    #: call): for the JSON formats.
+    entries_only: bool = False
 
 
 @dataclass(slots=True)
@@ -127,7 +130,8 @@ class SparkReport:
     _chunks: Any  # the executors' rows (an RDD)
     _driver: list[tuple[Any, ...]]  # the chunks the driver made, in order
     _redone: frozenset[int]  # the partitions whose executor's chunks are replaced
-    _changed: Any  # the results the checks across the run changed (an RDD), or None
+    _changed: Any  # the results the checks across the run changed (a list or an RDD)
+    _entries_only: bool = False
 
     def iter_results(
         self, keep: str | None = None
@@ -138,13 +142,17 @@ class SparkReport:
         (for the JSON formats: no object is rebuilt)."""
         from heapq import merge
 
+        if keep is None and self._entries_only:
+            raise ValueError("checked with entries_only: iterate with keep (all, failed, findings)")
         executors = (
             row
             for row in self._chunks.toLocalIterator(prefetchPartitions=True)
             if row[0] == "c" and row[1] not in self._redone
         )
         changed: Iterator[tuple[Any, ...]] = (
-            iter(()) if self._changed is None else self._changed.toLocalIterator()
+            iter(self._changed)
+            if isinstance(self._changed, list)
+            else self._changed.toLocalIterator()
         )
         pending = next(changed, None)
         for chunk in merge(executors, self._driver, key=_place):
@@ -478,6 +486,7 @@ def check(
     dialect: str | None = None,
     show_values: bool = False,
     window: int = WINDOW,
+    entries_only: bool = False,
 ) -> SparkReport:
     """Check the calls in ``lines`` (the blocks of captures :func:`read_captures` makes) on
     Spark.
@@ -485,7 +494,9 @@ def check(
     Arguments mean what they mean to :func:`jsoncontract.check` and the ``check`` command:
     tool definition files, rules files, a config file (its ``[session]`` and ``[results]``
     sections included), a context (JSON text), the tool of bare bodies, a forced dialect,
-    whether to quote sensitive values, the result window.
+    whether to quote sensitive values, the result window. ``entries_only``: the results
+    are only wanted as JSON report entries (:meth:`SparkReport.iter_results` with
+    ``keep``): a failing call's result is not pickled for the driver.
 
     Raises:
         InputError: a capture cannot be read, or a ``.gz`` is corrupt (as a local run says).
@@ -500,6 +511,7 @@ def check(
         dialect=dialect,
         show_values=show_values,
         window=window,
+        entries_only=entries_only,
     )
     driver = _Executor(recipe)  # fails early, on the driver, with the local error message
     session = lines.sparkSession
@@ -517,7 +529,7 @@ def check(
     ends = sorted(row for row in chunks.filter(_is_end).collect())
     _raise_failure(ends)
     outcomes = [(row[1], *pickle.loads(row[2])) for row in ends]
-    if any(not outcome.clean or timed for _, outcome, _, timed, _ in outcomes):
+    if any(not outcome.clean or timed for _, outcome, _, timed, _, _ in outcomes):
         chunks.unpersist()
         return _in_one_task(recipe, session, blocks, files)
     summary = Summary()
@@ -525,10 +537,16 @@ def check(
     taken = spark_context.broadcast(frozenset(redone.partitions))
     records = chunks.filter(lambda row: row[0] == "r" and row[1] not in taken.value)
     driven = [row for row in redone.rows if row[0] == "r"]
-    if driven:
-        records = records.union(spark_context.parallelize(driven, 1))
-    changed = None
-    if not records.isEmpty():
+    written = sum(n for index, *_, n in outcomes if index not in redone.partitions)
+    changed: Any = []
+    if written + len(driven) <= _DRIVER_RECORDS:
+        # few write calls: the driver's tracker judges them in input order, as locally
+        if written:
+            driven = sorted([*records.collect(), *driven], key=_place)
+        changed = _merge_here(driver, driven, summary)
+    else:
+        if driven:
+            records = records.union(spark_context.parallelize(driven, 1))
         frame = session.createDataFrame(records.map(lambda row: row[1:]), _record_schema())
         joined = frame.join(_idempotency(frame), on=list(_ORDER), how="left")
         merged = joined.rdd.mapPartitions(lambda rows: _merge_records(recipe, rows)).persist()
@@ -548,7 +566,48 @@ def check(
         own,
         frozenset(redone.partitions),
         changed,
+        entries_only,
     )
+
+
+#: Up to this many write calls, the driver judges them (collected, with their results);
+#: past it, Spark's window aggregations do.
+_DRIVER_RECORDS: Final = 200_000
+
+
+def _merge_here(
+    driver: _Executor, records: list[tuple[Any, ...]], summary: Summary
+) -> list[tuple[Any, ...]]:
+    """Judge the write calls' key records in input order with the driver's idempotency
+    tracker (as a local run's parent does with its workers' records); count their results
+    into ``summary``; the rows of the results the checks changed."""
+    from jsoncontract.pipeline.entries import encode_result
+    from jsoncontract.pipeline.runner import with_keys
+
+    tracker = driver.business.tracker
+    changed: list[tuple[Any, ...]] = []
+    for row in records:
+        result: CallResult = pickle.loads(row[11])
+        contract = driver.tools.get(result.call.tool or "", result.call.hop)
+        if tracker is not None and contract is not None:
+            record = _key_record(row[6:11], row[4], row[5])
+            found = tracker.apply(record, contract)
+            if found:
+                result = with_keys(result, found)
+                changed.append(
+                    ("m", row[1], row[2], encode_result(result), _flags(result),
+                     pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+                )  # fmt: skip
+        summary.add(result)
+    return changed
+
+
+def _key_record(fields: Sequence[Any], file: str, line: int) -> KeyRecord:
+    """A key record from its columns (hop, key field, key, digest, tag)."""
+    from jsoncontract.business.idempotency import KeyRecord
+
+    hop, key_field, key, digest, tag = fields
+    return KeyRecord(hop, key_field or "", key, _unsigned(digest), _unsigned(tag), file, line)
 
 
 def _is_end(row: tuple[Any, ...]) -> bool:
@@ -591,7 +650,9 @@ def _results(
     if own:
         mine = mine.union(context.parallelize(own, 1))
     rows = session.createDataFrame(mine.flatMap(_exploded), schema)
-    if changed is not None:
+    if isinstance(changed, list) and changed:
+        changed = context.parallelize(changed, 1)
+    if changed is not None and not isinstance(changed, list):
         again = session.createDataFrame(changed.map(_changed_row), schema)
         rows = rows.join(again.select(*_ORDER), on=list(_ORDER), how="left_anti")
         rows = rows.unionByName(again)
@@ -636,14 +697,14 @@ def _in_one_task(
     summary: Summary = pickle.loads(ends[0][2])
     summary.files = files
     return SparkReport(
-        _results(session, chunks, [], frozenset(), None),
+        _results(session, chunks, [], frozenset(), []),
         summary,
         0,
         True,
         chunks,
         [],
         frozenset(),
-        None,
+        [],
     )
 
 
@@ -658,7 +719,7 @@ class _Redone:
 def _join(
     driver: _Executor,
     blocks: list[tuple[Any, ...]],
-    outcomes: list[tuple[int, Outcome, list[str], bool, Summary]],
+    outcomes: list[tuple[int, Outcome, list[str], bool, Summary, int]],
     summary: Summary,
 ) -> _Redone:
     """Go through the partitions' outcomes in order with the run's state (see the module):
@@ -668,7 +729,7 @@ def _join(
 
     run = Join(driver.checker, driver.reader, driver.lane)
     redone = _Redone([], [])
-    for index, outcome, files, _, counts in outcomes:
+    for index, outcome, files, _, counts, _ in outcomes:
         if run.takes(frozenset(files), outcome, index == 0):
             run.started = True
             summary.merge(counts)
@@ -703,6 +764,7 @@ class _Executor:
         from jsoncontract.pipeline.settings import check_settings
         from jsoncontract.tools.toolset import ToolSet
 
+        self.recipe = recipe
         config = load_config(recipe.config, discover=False)
         settings = check_settings(config, captures=["-"], tools=[Path(p) for p in recipe.tools])
         self.tools = ToolSet.from_paths(recipe.tools, tool_name=recipe.tool)
@@ -789,13 +851,16 @@ def _check_block(recipe: Recipe, index: int, block: Sequence[Any]) -> Iterator[t
         session.reset()  # type: ignore[attr-defined]
     executor.deferred.record = None
     summary = Summary()
+    written = 0  # write calls: their key records' rows
     timed: list[bool] = []  # a call came with its result (its dialect attached it)
     name, last = block[1], block[5]
     state = reader.new_state(ledger, released)
     try:
         source = reader.read_lines(name, _block_lines(block), state, executor.lane, last=last)
         results = _watched(checked(checker, source, ledger if index else None), timed)
-        yield from _chunks(index, results, executor, summary)
+        for row in _chunks(index, results, executor, summary):
+            written += row[0] == "r"
+            yield row
     except InputError as exc:
         yield _failure(index, exc)
         return
@@ -811,7 +876,7 @@ def _check_block(recipe: Recipe, index: int, block: Sequence[Any]) -> Iterator[t
         session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
         state.memory() if not pristine else None,
     )
-    data = pickle.dumps((outcome, [name], bool(timed), summary), pickle.HIGHEST_PROTOCOL)
+    data = pickle.dumps((outcome, [name], bool(timed), summary, written), pickle.HIGHEST_PROTOCOL)
     yield ("o", index, data)
 
 
@@ -877,6 +942,7 @@ def _chunks(
 
     passed = PassedEntries()
     deferred = executor.deferred
+    pickled = not executor.recipe.entries_only
     entries: list[bytes] = []
     flags = bytearray()
     objects: list[tuple[int, CallResult]] = []
@@ -906,7 +972,7 @@ def _chunks(
         at = len(entries)
         entries.append(encode_result(result))
         flags.append(_flags(result))
-        if (
+        if pickled and (
             result.stage is not None
             or result.findings
             or record is not None

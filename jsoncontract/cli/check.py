@@ -198,21 +198,21 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     running = spark.active_session()  # the spark extra is there
     files = spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark
     session = spark.session(settings.spark)
+    entries = known is None and result_runs("check", settings.report.format)
     try:
         lines = spark.read_captures(session, files)
         report = spark.check(
             lines, tools=settings.tools, rules=business.rules, config=config,
             context=json.dumps(business.context) if business.context is not None else None,
             tool=settings.tool, dialect=settings.dialect, show_values=settings.show_values,
-            window=settings.result_window,
+            window=settings.result_window, entries_only=entries,
         )  # fmt: skip
         if report.in_one_task:
             note(
                 "the trace carries tool results or MCP session messages, which cannot be "
                 "split: Spark checked it in one task, in input order"
             )
-        if known is None and result_runs("check", settings.report.format):
-            # the JSON formats: the executors' report entries, as they are
+        if entries:  # the JSON formats: the executors' report entries, as they are
             results: Iterable[Any] = report.iter_results(settings.report.options.results)
         else:
             results = report.iter_results()
