@@ -342,9 +342,12 @@ def test_a_truncated_gzip_names_the_file_and_writes_nothing(
     args = ["--tools", str(TOOLS), str(cut), "-f", "json", "-o", str(out)]
     result = run_cli("check", "--spark", "local[2]", *args)
     assert result.code == 2
-    assert result.stderr.startswith(f"jsoncontract: error: {cut}: ")
-    assert "Spark could not read the capture: Unexpected end of input" in result.stderr
+    assert result.stderr.startswith(f"jsoncontract: error: {cut}: corrupt gzip data (after line ")
+    assert "the compressed stream ends early (the file is truncated)" in result.stderr
     assert "internal error" not in result.stderr
+    assert not out.exists()
+    local = run_cli("check", *args)  # the executor reads it as a local run does
+    assert (local.code, local.stderr) == (result.code, result.stderr)
     assert not out.exists()
 
 
