@@ -312,24 +312,6 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
     return CaptureFiles(files)
 
 
-def read_failure(exc: BaseException) -> InputError | None:
-    """The error to report for a Spark job that failed reading a capture (a truncated or
-    corrupt ``.gz``, a file gone or unreadable on an executor), or ``None`` for another
-    failure. Spark names the file but not the line."""
-    text = str(exc)
-    if "FAILED_READ_FILE" not in text:
-        return None
-    named = re.search(r"reading file (\S+?)\.?\s", text)
-    cause = re.search(r"Caused by: [\w.$]+: ([^\n]+)", text)
-    file = named.group(1).removeprefix("file://") if named is not None else None
-    why = cause.group(1).strip() if cause is not None else "the file cannot be read"
-    return InputError(
-        f"Spark could not read the capture: {why}; check it without --spark to see the line "
-        "and byte where it breaks",
-        file=file,
-    )
-
-
 def _unreadable(name: str) -> str | None:
     """Why the capture ``name`` holds no line to check (it cannot be opened, or holds only
     white space, once decompressed), or ``None``."""
@@ -408,7 +390,7 @@ def read_captures(
             StructField("last", BooleanType(), False),
         ]
     )
-    return session.createDataFrame(context.parallelize(blocks, max(1, len(blocks))), schema)
+    return session.createDataFrame(blocks, schema)  # held by the driver: no job collects it
 
 
 _UNITS: Final = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}

@@ -143,7 +143,7 @@ def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     mixed.write_bytes(gzip.compress(_calls_alone() * 3))
     captures = [tmp_path / "writes.jsonl", mixed]
     lines = jspark.read_captures(session, captures)
-    assert lines.rdd.getNumPartitions() > 3
+    assert lines.count() > 3  # blocks: partitions of the check
     # a short result window: past it, partitions start where the run is (a longer one would
     # have the driver read the partitions within it again: the same results, more slowly)
     report = jspark.check(lines, tools=[tools, TOOLS], window=16)
@@ -155,7 +155,7 @@ def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     assert report.summary.findings == local.summary.findings
     # a call seen again in a later partition is one call: such a partition is read again
     # (its executor could not know), the others are taken as the executors checked them
-    assert report.reread < lines.rdd.getNumPartitions()
+    assert report.reread < lines.count()
     assert not report.in_one_task
     codes = report.summary.by_code
     assert codes["session.parallel_side_effects"] >= 5
@@ -181,7 +181,7 @@ def test_partitions_that_start_elsewhere_than_the_run_are_read_again(
     lines = jspark.read_captures(session, captures)
     report = jspark.check(lines, tools=[tools], window=16)
     assert not report.in_one_task
-    assert 0 < report.reread < lines.rdd.getNumPartitions()  # some were taken
+    assert 0 < report.reread < lines.count()  # some were taken
     local = local_check(captures, tools=[tools], business=load_business(None), window=16)
     assert report.summary.to_dict() == local.summary.to_dict()
     assert report.summary.findings == local.summary.findings

@@ -219,11 +219,6 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
         if known is not None:
             results = _marked(results, report.summary, known)
         write_report("check", settings.report, report.summary, results)
-    except Exception as exc:  # a job that failed reading a capture: named, not internal
-        failure = spark.read_failure(exc)
-        if failure is None:
-            raise
-        raise failure from None
     finally:
         if running is None:  # a session this run started
             session.stop()
