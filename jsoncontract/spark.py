@@ -2,46 +2,55 @@
 ``pip install '.[spark]'`` in a clone of jsoncontract).
 
     >>> from jsoncontract import spark  # doctest: +SKIP
-    >>> lines = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
-    >>> report = spark.check(lines, tools=["tools/"])  # doctest: +SKIP
+    >>> blocks = spark.read_captures(session, ["traces/2026-12-01/"])  # doctest: +SKIP
+    >>> report = spark.check(blocks, tools=["tools/"])  # doctest: +SKIP
     >>> report.summary.failed, report.results.filter("not ok").count()  # doctest: +SKIP
 
 How it runs:
 
-1. :func:`read_captures` reads JSONL captures (plain or gzip) into a DataFrame of lines:
-   ``file_index``, ``file``, ``line`` (1-based, per file) and ``value`` (the line's bytes).
-2. :func:`check` checks each partition with ``mapPartitions``: the same reader, fast lane,
-   gates, business rules and checks over the run as a local run, loaded on each executor
-   from the same tool, rules and config files (they must be readable there: a shared
-   filesystem, or local mode). Each call's result is kept as its JSON report entry; a
-   failing one also as its pickled :class:`~jsoncontract.model.CallResult`.
-3. Partitions are joined as the workers of ``--jobs`` are
+1. :func:`read_captures` cuts JSONL captures (plain or gzip) into blocks of bytes, as
+   Spark's file sources cut files (``spark.sql.files.maxPartitionBytes``, spread over the
+   cores; a ``.gz`` file is one block), and counts the lines before each block with a Spark
+   job (line feeds only): a DataFrame of ``file_index``, ``file``, ``start``, ``end``,
+   ``line`` and ``last``, one row per block.
+2. :func:`check` checks each block in a task of its own: the executor reads the block's
+   lines from the file (those that start in it; the same paths as the driver's: a shared
+   filesystem, or local mode) with the same reader, fast lane, gates, business rules and
+   checks over the run as a local run, loaded on each executor from the same tool, rules
+   and config files. Results come back as chunks, not a row per call: the JSON report
+   entries of up to 4,096 consecutive results, a flag byte per result, and (unless
+   ``entries_only``) the pickled :class:`~jsoncontract.model.CallResult` of those an entry
+   does not say all of; each block counts its summary as it goes.
+3. Blocks are joined as the workers of ``--jobs`` are
    (:mod:`jsoncontract.pipeline.runner`): the first starts where the run does, every
    other as after a first result window without results; each hands back, besides its
    rows, one small record of what its ledger did with call keys, whether it ended with
    something open, and the state its turn and session checks ended in. The driver goes
-   through these records in order, keeping the run's state: a partition whose start was the
-   run's is taken, the others (a stream cut by a partition boundary, a first result window
-   longer than the first partition) are read again on the driver from their lines (one
-   partition at a time). The checks over the run then close on the driver, from the joined
-   states.
-4. The idempotency checks across the run are Spark aggregations, not work on the driver:
-   each write call's :class:`~jsoncontract.business.idempotency.KeyRecord` becomes a row,
-   windows over (hop, tool, key) and (hop, tool, arguments) ordered by position find the
-   first use of each key and write, and each later call is judged against that first one
-   by the same tracker code a local run uses; the findings are joined back to their calls.
-5. The summary is counted per partition and merged on the driver (one small object per
-   partition).
+   through these records in order, keeping the run's state: a block whose start was the
+   run's is taken, the others (a stream cut by a block boundary, a first result window
+   longer than the first block) are read again on the driver from the file. The checks
+   over the run then close on the driver, from the joined states.
+4. The idempotency checks across the run judge the write calls' key records (a row per
+   write call, with its result). Up to :data:`_DRIVER_RECORDS` of them, the driver
+   collects them and applies them in input order to its tracker, as a local run's parent
+   applies its workers' records. Past that, they are Spark aggregations: windows over
+   (hop, tool, key) and (hop, tool, arguments) ordered by position find the first use of
+   each key and write, and each later call is judged against that first one by the same
+   tracker code a local run uses. Only the results these checks change travel again.
+5. The summary is the blocks' counts, those of the blocks read again and those of the
+   write calls, merged on the driver; the report is written from the chunks, streamed a
+   partition at a time, with the changed results put in their places.
 
 The results are those of a local run over the same files (tests compare them, report byte
 for byte). A trace that carries tool results or MCP session messages (conversations, MCP
 sessions, OpenTelemetry spans) cannot be split: pairing a result with its call, the session
-checks and the latencies summed in order need the trace read in order. When a partition
-saw a result or a session message, :func:`check` checks the whole trace again in one task:
-its lines are moved to one partition and sorted there (Spark spills what does not fit in
-memory), and that task reads them as one local process does, idempotency included, counting
+checks and the latencies summed in order need the trace read in order. When a block saw a
+result or a session message, :func:`check` checks the whole trace again in one task that
+reads the files in input order as one local process does, idempotency included, counting
 the summary as it goes (:attr:`SparkReport.in_one_task`). That task runs on one core:
 check such a trace locally with ``--jobs``, which reads in parallel up to the first result.
+A capture an executor cannot read, or a corrupt ``.gz``, stops the run with the error a
+local run gives (:class:`~jsoncontract.errors.InputError`).
 """
 
 from __future__ import annotations

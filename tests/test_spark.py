@@ -137,7 +137,14 @@ def _calls_alone() -> bytes:
     return b"".join(line for line in lines if b'"jsonrpc"' not in line)
 
 
-def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("on_driver", [True, False], ids=["driver", "windows"])
+def test_the_same_results_as_a_local_run(
+    session: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on_driver: bool
+) -> None:
+    """Write calls judged by the driver's tracker in input order (the usual case), and by
+    Spark's window aggregations (past a number of write calls): the same results."""
+    if not on_driver:
+        monkeypatch.setattr(jspark, "_DRIVER_RECORDS", 0)
     tools = _writes(tmp_path)
     mixed = tmp_path / "mixed.jsonl.gz"
     mixed.write_bytes(gzip.compress(_calls_alone() * 3))
@@ -258,6 +265,32 @@ def test_the_cli_writes_the_local_report(session: Any, run_cli: Any, tmp_path: P
     assert on_spark.stdout_bytes == local.stdout_bytes
     assert '"baselineState": "unchanged"' in local.stdout
     assert '"baselineState": "new"' in local.stdout
+
+
+@pytest.mark.parametrize(
+    "report", [["-f", "json", "--results", "failed"], ["-f", "jsonl", "--results", "findings"]]
+)
+def test_reports_of_some_results_are_the_local_ones(
+    session: Any, run_cli: Any, tmp_path: Path, report: list[str]
+) -> None:
+    """The JSON formats are written from the executors' entries, chosen as a local run
+    chooses them; several files, plain and gzip, each cut in many blocks."""
+    day.write_calls(tmp_path / "calls.jsonl", count=600)
+    tools = day.traffic.tools_file(tmp_path)
+    packed = tmp_path / "more.jsonl.gz"
+    packed.write_bytes(gzip.compress(_calls_alone() * 20))
+    args = ["check", "--no-config", "-t", str(tools), "-t", str(TOOLS), *report]
+    args += [str(tmp_path / "calls.jsonl"), str(packed), "--result-window", "16"]
+    local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
+    assert on_spark.code == local.code == 1
+    assert on_spark.stdout_bytes == local.stdout_bytes
+    if report[1] == "json":
+        document = json.loads(local.stdout)
+        listed, calls = len(document["results"]), document["summary"]["calls"]
+    else:
+        lines = local.stdout.splitlines()
+        listed, calls = len(lines) - 1, json.loads(lines[-1])["summary"]["calls"]
+    assert 0 < listed < calls  # some chosen, not all
 
 
 def test_zstandard_captures_are_refused_with_what_to_do(session: Any, tmp_path: Path) -> None:
