@@ -276,10 +276,11 @@ def test_reports_of_some_results_are_the_local_ones(
     """The JSON formats are written from the executors' entries, chosen as a local run
     chooses them; several files, plain and gzip, each cut in many blocks."""
     day.write_calls(tmp_path / "calls.jsonl", count=600)
+    day.write_calls(tmp_path / "more.jsonl", seed=8, count=300)
     tools = day.traffic.tools_file(tmp_path)
     packed = tmp_path / "more.jsonl.gz"
-    packed.write_bytes(gzip.compress(_calls_alone() * 20))
-    args = ["check", "--no-config", "-t", str(tools), "-t", str(TOOLS), *report]
+    packed.write_bytes(gzip.compress((tmp_path / "more.jsonl").read_bytes()))
+    args = ["check", "--no-config", "-t", str(tools), *report]
     args += [str(tmp_path / "calls.jsonl"), str(packed), "--result-window", "16"]
     local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
     assert on_spark.code == local.code == 1
