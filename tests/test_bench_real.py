@@ -10,8 +10,10 @@ to that line.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -149,14 +151,16 @@ def doc_commands() -> list[list[str]]:
     """The commands docs/performance-real.md shows, as argument lists."""
     blocks = re.findall(r"```sh\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     lines = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
-    return [line.split() for line in lines if line]
+    return [shlex.split(line) for line in lines if line]
 
 
 def test_the_doc_shows_the_two_commands_the_tests_run() -> None:
     assert doc_commands() == [
         ["python", "benchmarks/bench_real.py", "--quick", "--json", "real.json"],
         ["python", "benchmarks/bench_real.py", "--quick", "--profile", "chat", "mcp"],
-    ]
+        ["python", "benchmarks/bench_real.py", "--quick", "--shapes", "chat", "--no-peer",
+         "--spark", "local[1]", "local[2]", "--json", "spark.json"],
+    ]  # fmt: skip
 
 
 def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -235,3 +239,26 @@ def test_the_profile_lists_where_check_spends_its_time(tmp_path: Path) -> None:
     rows = [line for line in done.stdout.splitlines() if re.match(r" *\d+\.\d\d +\d", line)]
     assert len(rows) == 2 * 30
     assert sum("jsoncontract/" in row for row in rows) > 10
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="Spark's CPU time is counted on Linux")
+def test_spark_runs_beside_the_local_run_and_is_measured_per_core(tmp_path: Path) -> None:
+    """The doc's third command: check --spark on the trace shapes, its CPU time counted over
+    every process it starts (Spark's Java process and Python workers outlive the command)."""
+    if not os.environ.get("CI"):
+        pytest.importorskip("pyspark")
+    done = run(doc_commands()[2], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "verdicts: every run found the workload's damaged calls" in done.stderr
+    figures = json.loads((tmp_path / "spark.json").read_text())
+    assert figures["spark"] == ["local[1]", "local[2]"]
+    assert list(figures["shapes"]) == ["chat"]
+    chat = figures["shapes"]["chat"]
+    for master in ("local[1]", "local[2]"):
+        spark = chat[f"check --spark {master}"]
+        # Java's start-up alone costs seconds of CPU: the processes were counted
+        assert spark["startup_ms"] > 2000 > chat["check --jobs 1"]["startup_ms"]
+        assert spark["clock"] == "cpu" and "per_core_cpu" in spark and "per_core_wall" in spark
+        assert re.search(rf"^chat +check --spark {re.escape(master)} +-?\d", done.stdout, re.M)
+    assert "check --spark" not in json.dumps(figures["one_schema"])  # bodies: local only
