@@ -10,9 +10,10 @@ How it runs:
 
 1. :func:`read_captures` cuts JSONL captures (plain or gzip) into blocks of bytes, as
    Spark's file sources cut files (``spark.sql.files.maxPartitionBytes``, spread over the
-   cores; a ``.gz`` file is one block), and counts the lines before each block with a Spark
-   job (line feeds only): a DataFrame of ``file_index``, ``file``, ``start``, ``end``,
-   ``line`` and ``last``, one row per block.
+   cores; a ``.gz`` file is one block), and counts the lines before each block (line feeds
+   only; on the driver up to :data:`_COUNT_HERE` bytes, else with a Spark job): a
+   DataFrame of ``file_index``, ``file``, ``start``, ``end``, ``line`` and ``last``, one
+   row per block.
 2. :func:`check` checks each block in a task of its own: the executor reads the block's
    lines from the file (those that start in it; the same paths as the driver's: a shared
    filesystem, or local mode) with the same reader, fast lane, gates, business rules and
@@ -350,7 +351,8 @@ def read_captures(
     way there) and ``last`` (the block ends its file). A plain file is cut as Spark's file
     sources cut it (``spark.sql.files.maxPartitionBytes``, spread over the cores); a ``.gz``
     is one block. ``paths`` may be what :func:`capture_files` returned, which is not checked
-    again. The line numbers of a file cut in several blocks are counted by a Spark job.
+    again. The line numbers of a file cut in several blocks are counted here, or by a Spark
+    job past :data:`_COUNT_HERE` bytes.
 
     Raises:
         UsageError: as :func:`capture_files`.
@@ -382,9 +384,13 @@ def read_captures(
             blocks.append((index, name, start, end, 1, end == size))
     cut = [i for i, b in enumerate(blocks) if not b[5] or b[2]]  # blocks of cut files
     if cut:
-        counted = context.parallelize([blocks[i] for i in cut], len(cut)).map(_newlines)
+        chosen = [blocks[i] for i in cut]
+        if sum(b[3] - b[2] for b in chosen) <= _COUNT_HERE:
+            counts = [_newlines(block) for block in chosen]  # quicker than starting a job
+        else:
+            counts = context.parallelize(chosen, len(chosen)).map(_newlines).collect()
         before = 0
-        for i, newlines in zip(cut, counted.collect(), strict=True):
+        for i, newlines in zip(cut, counts, strict=True):
             index, name, start, end, _, last = blocks[i]
             before = 0 if start == 0 else before
             blocks[i] = (index, name, start, end, 1 + before, last)
@@ -401,6 +407,10 @@ def read_captures(
     )
     return session.createDataFrame(blocks, schema)  # held by the driver: no job collects it
 
+
+#: Up to this many bytes of cut files, the driver counts their line feeds itself (at memory
+#: speed, a fraction of a second; a Spark job costs its start); past it, a Spark job does.
+_COUNT_HERE: Final = 512 << 20
 
 _UNITS: Final = {"": 1, "b": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 
