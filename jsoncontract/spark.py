@@ -571,9 +571,9 @@ def check(
     )
 
 
-#: Up to this many write calls, the driver judges them (collected, with their results);
-#: past it, Spark's window aggregations do.
-_DRIVER_RECORDS: Final = 200_000
+#: Up to this many write calls, the driver judges them (collected, with their pickled
+#: results: tens of MB through the driver's JVM); past it, Spark's window aggregations do.
+_DRIVER_RECORDS: Final = 50_000
 
 
 def _merge_here(
