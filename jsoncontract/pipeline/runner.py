@@ -235,7 +235,11 @@ class Outcome:
     part ended its file); ``docs``: documents read; ``steps``: its ledger's key steps;
     ``ledger``: the whole ledger (the run's first part only); ``session``: the snapshot of
     its checks over the run (``None`` without any); ``memory``: its file's dialect memory,
-    pickled, when that was not fresh at the end (``None`` when it does not pickle).
+    pickled, when that was not fresh at the end (``None`` when it does not pickle), or, with
+    ``watched``, whatever it was: the memory of a part read from a fresh one that noted what
+    the reading asked of it (:meth:`_FileState.watch
+    <jsoncontract.capture.reader._FileState.watch>`), which the run's memory of the file
+    may join; ``last``: the part ended its file.
     """
 
     items: list[Any]
@@ -247,6 +251,8 @@ class Outcome:
     ledger: StepLog | None
     session: Any
     memory: bytes | None = None
+    watched: bool = False
+    last: bool = False
 
 
 class Worker:
@@ -278,6 +284,8 @@ class Worker:
             ledger.assume_alone()
         released: list[Released] = []
         state = reader.new_state(ledger, released)
+        if not first:
+            state.watch(True)
         session = self.checker.session
         if session is not None:
             session.reset()  # type: ignore[attr-defined]
@@ -303,7 +311,9 @@ class Worker:
             ledger.steps,
             ledger if first else None,
             session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
-            None if pristine else state.memory(),
+            None if pristine and first else state.memory(),
+            not first,
+            part.last,
         )
 
     def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
@@ -385,22 +395,37 @@ class Join:
                 session.adopt(outcome.session)  # type: ignore[attr-defined]
             self._remember(outcome)
             return True
-        if not outcome.clean or self.state is not None or not self.ledger.settled:
+        if not outcome.clean or not self.ledger.settled:
+            return False
+        state = self.state
+        if state is not None and (not outcome.watched or outcome.memory is None):
             return False
         if session is not None and not session.follows(outcome.session, files):  # type: ignore[attr-defined]
             return False
-        if not self.ledger.replay(outcome.steps):
+        theirs = None
+        if state is not None:  # the file's memory here must join the part's
+            assert outcome.memory is not None
+            theirs = state.joins(outcome.memory, self.reader.dialects)
+            if theirs is None:
+                return False
+        if not self.ledger.replay(outcome.steps):  # changes nothing when it fails
             return False
         self.ledger.doc += outcome.docs
         if session is not None:
             session.absorb(outcome.session)  # type: ignore[attr-defined]
-        self._remember(outcome)
+        if state is None:
+            self._remember(outcome)
+        else:
+            assert theirs is not None
+            state.absorb(theirs, self.reader.dialects)
+            if outcome.last or state.pristine(self.reader.dialects):
+                self.state = None  # the file ended, or what follows reads the same afresh
         return True
 
     def _remember(self, outcome: Outcome) -> None:
         """Keep the memory of the file a taken part left unfinished: the rest of the file
         is read here, from it."""
-        if outcome.memory is not None:
+        if outcome.memory is not None and not outcome.pristine:
             self.state = self.reader.new_state(self.ledger, self.released)
             self.state.restore(outcome.memory)
 
