@@ -139,14 +139,16 @@ class McpState:
 
     **Joins** (a :class:`~jsoncontract.capture.interface.JoinableState`). Watched, the
     memory notes what a part's reading asks of the memory it began with (:class:`_Asked`):
-    the ids it looked up and did not find, those it remembered, how many it found, whether
-    it remembered an id again, and whether it read the session otherwise than by starting
-    the file's first one. The run's memory joins when it would have answered the same: the
-    session is the one the part started (or none), or, if the part read more of it, the
-    run's is as a fresh file's; and, for each memory of ids, none the part missed or
-    remembered is in it. When the ids the part remembered may push the run's oldest out
-    (the memories are bounded), the part must have found none and remembered none twice:
-    then each memory is the run's followed by the part's, cut to its bound, exactly.
+    the ids it looked up and did not find, the ids it remembered, and whether it read the
+    session otherwise than by starting the file's first one. The run's memory joins when it
+    would have answered the same: the session is the one the part started (or none), or, if
+    the part read more of it, the run's is as a fresh file's; and, for each memory of ids,
+    none the part missed or remembered is in it. Then, reading the part, the run's memory
+    of ids would have been the run's own (its newest, those the bound leaves) followed by
+    exactly the part's: the run's are older than any the part remembers, so they are
+    forgotten first, and the part's are forgotten only once no id of the run's is left. So
+    every lookup finds what it found in the part, and the memory after it is the run's
+    followed by the part's, cut to the bound.
     """
 
     __slots__ = ("_calls", "_count", "_methods", "_pages", "_session", "_used", "_watch")
@@ -196,8 +198,6 @@ class McpState:
                 continue
             if not (asked.missed[which].isdisjoint(mine) and asked.written[which].isdisjoint(mine)):
                 return False
-            if len(mine) + asked.writes[which] > _REMEMBERED and asked.settled[which] is False:
-                return False
         return True
 
     def absorb(self, part: McpState) -> None:
@@ -218,7 +218,7 @@ class McpState:
         memory = self._methods if which else self._calls
         watch = self._watch
         if watch is not None:
-            watch.wrote(which, key, key in memory)
+            watch.written[which].add(key)
         memory[key] = value
         if len(memory) > _REMEMBERED:  # the oldest is forgotten
             memory.popitem(last=False)
@@ -227,8 +227,8 @@ class McpState:
         """Take an id out of ``_calls`` (``which`` 0) or ``_methods`` (1), if it is there."""
         found = (self._methods if which else self._calls).pop(key, None)
         watch = self._watch
-        if watch is not None:
-            watch.took(which, key, found is not None)
+        if watch is not None and found is None:
+            watch.missed[which].add(key)
         return found
 
     def session(self, ctx: DocContext) -> McpSession:
@@ -396,30 +396,15 @@ def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
 
 class _Asked:
     """What a part's reading asked of the MCP memory it began with, per memory of ids
-    (``_calls``, ``_methods``): the ids looked up and missed, those remembered, how many
-    were remembered, and whether none was found or remembered twice (``settled``); and
+    (``_calls``, ``_methods``): the ids looked up and missed, and the ids remembered; and
     whether the session was read otherwise than by starting the file's first one."""
 
-    __slots__ = ("missed", "session", "settled", "writes", "written")
+    __slots__ = ("missed", "session", "written")
 
     def __init__(self) -> None:
         self.missed: tuple[set[Any], set[Any]] = (set(), set())
         self.written: tuple[set[Any], set[Any]] = (set(), set())
-        self.writes = [0, 0]
-        self.settled = [True, True]
         self.session = False
-
-    def wrote(self, which: int, key: Any, again: bool) -> None:
-        self.written[which].add(key)
-        self.writes[which] += 1
-        if again:
-            self.settled[which] = False
-
-    def took(self, which: int, key: Any, found: bool) -> None:
-        if found:
-            self.settled[which] = False
-        else:
-            self.missed[which].add(key)
 
 
 def result(
