@@ -28,22 +28,28 @@ whether that start was the run's:
 - the run's first part starts where the run does (a fresh ledger); every later part starts
   as after a first result window in which no hop carried a result (every call passes the
   ledger at once: :meth:`Ledger.assume_alone
-  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file and
-  fresh checks over the run;
+  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file that
+  notes what the reading asks of it (:meth:`_FileState.watch
+  <jsoncontract.capture.reader._FileState.watch>`), and fresh checks over the run;
 - the worker logs what its ledger did with call keys (:class:`~jsoncontract.capture.ledger.
-  StepLog`), whether a result or a trace event came in (then it stops: such a part is read
-  by the parent), whether anything was still held at its end, whether its file's memory was
-  still fresh there, and the state its checks over the run ended in;
+  StepLog`, one flat list), whether a result or a trace event came in (then it stops: such
+  a part is read by the parent), whether anything was still held at its end, its file's
+  memory at its end with what the reading asked of it, and the state its checks over the
+  run ended in;
 - the parent keeps the run's real state. A later part is taken when the run's ledger held
   nothing and had taken every hop for calls alone where the part began, the part's key steps
   replay on the run's ledger with the same answers (a call seen before is merged the same
-  way), the run's memory of the file was fresh, and each check over the run
-  :meth:`follows <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the
-  run then continues after it (:meth:`absorb
-  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`). The first part is taken whole
-  when nothing was held at its end. Any other part is read again by the parent, from its
-  start, with the run's state: what it gives is then the one-process result by
-  construction;
+  way), the run's memory of the file would have answered the part's reading the same (it
+  was fresh, or each dialect's memory :meth:`joins
+  <jsoncontract.capture.interface.JoinableState.joins>` the part's: the Responses items
+  produced and the MCP requests unanswered, which a file never forgets, would otherwise
+  make every later part of it read again), and each check over the run :meth:`follows
+  <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the run then
+  continues after it (:meth:`absorb
+  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`, and the file's memory absorbs
+  the part's). The first part is taken whole when nothing was held at its end. Any other
+  part is read again by the parent, from its start, with the run's state: what it gives is
+  then the one-process result by construction;
 - **idempotency**: workers run each call's rules but not the checks across calls; for each
   write call they send a compact :class:`KeyRecord
   <jsoncontract.business.idempotency.KeyRecord>` (hashes, the key, where the call is) and
