@@ -324,13 +324,16 @@ class Worker:
 
     def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
         """The part's results: passing calls as tuples, others as they are; with ``runs`` (a
-        JSON report), consecutive results as ``(summary, entries)``, counted and encoded. A
-        result with a key record comes alone, with its record, for the parent to complete;
-        so does (in runs) a call with its result, whose latency the parent sums in order.
-        ``keep`` chooses the results a run's entries list (its summary counts them all)."""
+        JSON report), consecutive results as ``(calls, entries)``, encoded, and, last, the
+        summary that counts them all (``(summary, None)``: counts do not depend on order,
+        and one summary a part pickles at a fraction of the cost of one a run). A result
+        with a key record comes alone, with its record, for the parent to complete; so does
+        (in runs) a call with its result, whose latency the parent sums in order. ``keep``
+        chooses the results a run's entries list."""
         deferred, keep, runs = self.deferred, self.keep, self.runs
         entries: list[bytes] = []
         counted = Summary()
+        calls = 0  # those of the run of entries being made
         if runs:
             from jsoncontract.pipeline.entries import PassedEntries, encode_result
 
@@ -349,15 +352,16 @@ class Worker:
                     if keep == "all":
                         entries.append(entry(result))
                     counted.add_passed(result.tool)
+                    calls += 1
                 continue
             assert type(result) is CallResult
             record = deferred.record if deferred is not None else None
             if record is not None or (runs and result.call.result is not None):
                 # alone: the parent completes it (idempotency), or counts what came back
                 # for it into the run's summary in input order, as one process does
-                if counted.calls:
-                    yield (counted, b"\n".join(entries))
-                    entries, counted = [], Summary()
+                if calls:
+                    yield (calls, b"\n".join(entries))
+                    entries, calls = [], 0
                 yield (result, record)
                 if deferred is not None:
                     deferred.record = None
@@ -367,10 +371,13 @@ class Worker:
                 ):
                     entries.append(encode_result(result))
                 counted.add(result)
+                calls += 1
             else:
                 yield result
+        if calls:
+            yield (calls, b"\n".join(entries))
         if counted.calls:
-            yield (counted, b"\n".join(entries))
+            yield (counted, None)
 
 
 class Join:
