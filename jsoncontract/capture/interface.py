@@ -101,8 +101,8 @@ class JoinableState(DialectState, Protocol):
     A part of a file is read from a fresh memory that :meth:`watch` notes the reading's
     questions in; the run holds the memory the part really began with. :meth:`joins` says
     whether that memory would have answered every question the same, and :meth:`absorb`
-    continues it as the part's reading left it. Neither may answer ``True`` without proof:
-    a part that does not join is read again from the run's memory.
+    continues it as the part's reading left it. :meth:`joins` may answer ``True`` only
+    where that is proven: a part that does not join is read again from the run's memory.
     """
 
     def fresh(self) -> bool:

@@ -133,8 +133,6 @@ class _FileState:
     def watch(self, on: bool) -> None:
         """Each joinable memory notes (or stops noting) what the reading asks of the memory
         it began with (see :class:`~jsoncontract.capture.interface.JoinableState`)."""
-        from jsoncontract.capture.interface import JoinableState
-
         for state in self.states:
             if isinstance(state, JoinableState):
                 state.watch(on)
