@@ -856,6 +856,8 @@ def _check_block(recipe: Recipe, index: int, block: Sequence[Any]) -> Iterator[t
     timed: list[bool] = []  # a call came with its result (its dialect attached it)
     name, last = block[1], block[5]
     state = reader.new_state(ledger, released)
+    if index:
+        state.watch(True)  # what the reading asks of the memory it began with (the joins)
     try:
         source = reader.read_lines(name, _block_lines(block), state, executor.lane, last=last)
         results = _watched(checked(checker, source, ledger if index else None), timed)
@@ -875,7 +877,9 @@ def _check_block(recipe: Recipe, index: int, block: Sequence[Any]) -> Iterator[t
         ledger.steps,
         ledger if index == 0 else None,
         session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
-        state.memory() if not pristine else None,
+        None if pristine and index == 0 else state.memory(),
+        index != 0,  # watched: the run's memory of the file may join it
+        last,
     )
     data = pickle.dumps((outcome, [name], bool(timed), summary, written), pickle.HIGHEST_PROTOCOL)
     yield ("o", index, data)
