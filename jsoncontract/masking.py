@@ -379,6 +379,24 @@ def may_hold_secret(text: str) -> bool:
     return False
 
 
+def json_may_hold_secret(text: str, pointer: str = "") -> bool:
+    """Whether the JSON text of a value at ``pointer`` (as ``orjson`` writes it, member
+    names included) may hold what :func:`find_secrets` finds in the value by value
+    (``by_name=False``): the value sits under a header name, or its text holds a marker
+    of some pattern, or a header name (``X-...``) or container (``headers``) for a header
+    value. No marker and neither word holds a character JSON escapes, so a string that holds
+    one shows it in the text: a text without any is of a value :func:`find_secrets` finds
+    nothing in (most results), told without a walk.
+
+    >>> json_may_hold_secret('{"city":"Paris"}'), json_may_hold_secret('{"k":"sk-abc"}')
+    (False, True)
+    """
+    if may_hold_secret(text) or _under_header(pointer):
+        return True
+    lowered = text.lower()
+    return "x-" in lowered or "header" in lowered
+
+
 def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
     """``(kind, start, end)`` of every value-pattern secret in ``text``.
 
