@@ -391,9 +391,12 @@ def json_may_hold_secret(text: str, pointer: str = "") -> bool:
     >>> json_may_hold_secret('{"city":"Paris"}'), json_may_hold_secret('{"k":"sk-abc"}')
     (False, True)
     """
-    if may_hold_secret(text) or _under_header(pointer):
+    if _under_header(pointer):
         return True
     lowered = text.lower()
+    for marker in _MARKERS:
+        if marker in lowered:
+            return True
     return "x-" in lowered or "header" in lowered
 
 

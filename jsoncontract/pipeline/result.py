@@ -540,8 +540,12 @@ def leak_findings(result: ToolResult) -> list[Finding]:
     # markers hold no character JSON escapes; None: a value orjson does not write)
     written = [_json_text(value) if isinstance(value, dict | list) else None for value, _ in roots]
     if any(
-        (leaks.may_leak(value) if isinstance(value, str) else text is None or leaks.may_leak(text))
-        for (value, _), text in zip(roots, written, strict=True)
+        (
+            leaks.may_leak(value)
+            if isinstance(value, str)
+            else json_text is None or leaks.json_may_leak(json_text)
+        )
+        for (value, _), json_text in zip(roots, written, strict=True)
         if isinstance(value, str | dict | list)
     ):
         failed = _failed(result)
@@ -567,10 +571,10 @@ def leak_findings(result: ToolResult) -> list[Finding]:
         )
     seen: dict[tuple[str, str], int] = {}
     places: list[Any] = []
-    for (value, pointer), text in zip(roots, written, strict=True):
+    for (value, pointer), json_text in zip(roots, written, strict=True):
         if isinstance(value, str) and not may_hold_secret(value):
             continue  # the common case, told apart without a walk
-        if text is not None and not json_may_hold_secret(text, pointer):
+        if json_text is not None and not json_may_hold_secret(json_text, pointer):
             continue  # a container with nothing to find, told apart by its text
         for secret in find_secrets(value, pointer, by_name=False):
             key = (secret.kind, secret.digest)
