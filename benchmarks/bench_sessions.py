@@ -1,12 +1,13 @@
-"""Benchmark ``check --jobs 1`` on traces that carry results: MCP sessions with their answers,
-and Chat conversations whose requests repeat the earlier turns.
+"""Benchmark ``check --jobs 1`` on traces that carry results (MCP sessions with their
+answers, Chat conversations whose requests repeat the earlier turns), and a failing call
+against a passing one in every shape.
 
-    python benchmarks/bench_sessions.py                      # build, then time each trace
-    python benchmarks/bench_sessions.py --profile mcp-session
-    python benchmarks/bench_sessions.py --baseline OTHER_CHECKOUT --rounds 3
+    python benchmarks/bench_sessions.py                    # build, then time every trace
+    python benchmarks/bench_sessions.py --traces mcp-session --profile
+    python benchmarks/bench_sessions.py --baseline OTHER_CHECKOUT
 
 The traces are derived from the BFCL workload of ``bench_real.py`` (built, or read from its
-cache, with the same options), call for call:
+cache, at the same sizes), call for call:
 
 - ``mcp-session``: every MCP ``tools/call`` request of the trace followed by its answer, in
   sessions of 500 requests, each opened by ``initialize`` and its answer. A third of the
@@ -17,16 +18,19 @@ cache, with the same options), call for call:
   turns, logged as a proxy logs them: each request (its ``messages`` repeating every
   earlier assistant turn's ``tool_calls`` and a ``tool`` message per call), then the
   completion that answers it, and the last request that hands the fourth turn's results
-  back. Every call is seen in its completion and again in each later
-  request of its conversation, with its result.
-- ``mcp-fail`` / ``mcp-pass``: the workload's 20,000 damaged and valid MCP requests, each
-  answered, in one session: what a failing call costs when it has a result.
+  back. Every call is seen in its completion and again in each later request of its
+  conversation, with its result.
+- ``SHAPE.fail`` and ``SHAPE.pass``: the workload's damaged and valid calls in each shape
+  (20,000 of each), and ``mcp-answered.fail`` / ``.pass``: the MCP ones each answered.
 
-Each round runs every trace in alternation (with ``--baseline DIR``, the checkout in DIR on
-the same trace right after), as a child process, and reads its CPU time; a tiny version of
-each trace (1% of it) pays the start-up, and the marginal µs per call is (full - tiny) /
-(calls in full - calls in tiny). Figures are the medians of the rounds. The script exits 1
-when a checkout's verdicts (calls, failed, findings) differ from the other's.
+Each round runs every trace in turn, as a child process, on this checkout and, with
+``--baseline DIR``, on the checkout in DIR right after (the same interpreter, the other
+package first on the path), and reads the CPU time; a tiny version of each trace (its first
+1%) pays the start-up, and the marginal µs per call is (full - tiny) / (calls in full -
+calls in tiny). Figures are the medians of the rounds; a failing call against a passing one
+is the median of the rounds' ratios. The script exits 1 when two checkouts' verdicts (calls,
+failed, run-level findings) differ. ``--profile`` runs ``check --jobs 1`` on each trace
+under cProfile instead, and lists the costliest functions (cumulative).
 """
 
 from __future__ import annotations
@@ -36,16 +40,21 @@ import json
 import statistics
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
-from _bfcl import BFCL_VERSION, Plan, Workload, bfcl_wheel, build_workload
+from _bfcl import BFCL_VERSION, SHAPES, Plan, Workload, bfcl_wheel, build_workload
 from _common import BenchParser, out_dir
-from bench_real import FULL, QUICK, PROFILED, run_child
+from bench_real import FULL, PROFILED, QUICK, run_child
 
-TRACES = ("mcp-session", "chat-history", "mcp-fail", "mcp-pass")
+PAIRED = (*SHAPES, "mcp-answered")  # the shapes whose failing and passing calls are timed
+TRACES = (
+    "mcp-session",
+    "chat-history",
+    *(f"{shape}.{part}" for shape in PAIRED for part in ("fail", "pass")),
+)
 SESSION = 500  # requests per MCP session
 TURNS = 4  # turns per Chat conversation
 
@@ -173,53 +182,90 @@ def _write(path: Path, documents: Iterable[Any]) -> None:
             out.write(orjson.dumps(document) + b"\n")
 
 
-def _lines(path: Path, count: int | None = None) -> list[bytes]:
-    lines = path.read_bytes().splitlines()
-    return lines if count is None else lines[:count]
-
-
 def build(workload: Workload, folder: Path, share: float) -> dict[str, tuple[Path, Path]]:
-    """Each trace, full and tiny, in ``folder`` (and the tools with output schemas)."""
+    """Each trace, full and tiny (its first ``share``), in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    made: dict[str, tuple[Path, Path]] = {}
-    sources = {
+    sources: dict[str, tuple[Path, Callable[[Iterable[bytes]], Iterator[Any]]]] = {
         "mcp-session": (workload.shape("mcp"), mcp_session),
         "chat-history": (workload.shape("chat"), chat_history),
-        "mcp-fail": (workload.shape("mcp", "fail"), mcp_session),
-        "mcp-pass": (workload.shape("mcp", "pass"), mcp_session),
+        "mcp-answered.fail": (workload.shape("mcp", "fail"), mcp_session),
+        "mcp-answered.pass": (workload.shape("mcp", "pass"), mcp_session),
     }
+    for shape in SHAPES:
+        for part in ("fail", "pass"):
+            sources[f"{shape}.{part}"] = (workload.shape(shape, part), _as_they_are)
+    made: dict[str, tuple[Path, Path]] = {}
     for trace, (source, writer) in sources.items():
-        lines = _lines(source)
         full, tiny = folder / f"{trace}.full.jsonl", folder / f"{trace}.tiny.jsonl"
         if not full.is_file():
+            lines = source.read_bytes().splitlines()
             _write(tiny, writer(lines[: max(1, round(len(lines) * share))]))
             _write(full, writer(lines))
         made[trace] = (full, tiny)
     return made
 
 
-def check_args(python: str, tools: Path, trace: Path, report: Path) -> list[str]:
+def _as_they_are(lines: Iterable[bytes]) -> Iterator[Any]:
+    return (orjson.Fragment(line) for line in lines)
+
+
+def check_args(tools: Path, trace: Path, report: Path) -> list[str]:
     return [
-        python, "-m", "jsoncontract", "check", "--tools", str(tools), str(trace),
+        sys.executable, "-m", "jsoncontract", "check", "--tools", str(tools), str(trace),
         "-f", "json", "-o", str(report), "--no-progress", "--jobs", "1",
     ]  # fmt: skip
 
 
 def verdicts(report: Path) -> tuple[int, int, int]:
+    """Calls, failed calls and run-level findings of a JSON report."""
     document = orjson.loads(report.read_bytes())
     summary = document["summary"]
     return summary["calls"], summary["failed"], len(document.get("findings", []))
 
 
+def timed(checkout: str, tools: Path, paths: tuple[Path, Path], work: Path) -> tuple[float, Any]:
+    """Marginal µs per call of ``check --jobs 1`` from ``checkout`` on a trace, and the full
+    run's verdicts."""
+    report = work / "report.json"
+    runs = []
+    for path in paths[::-1]:  # tiny, then full
+        env = [f"PYTHONPATH={checkout}"]
+        run = run_child(["env", *env, *check_args(tools, path, report)], work)
+        if run.code not in (0, 1):
+            raise SystemExit(f"{checkout} on {path.name}: {run.stderr.decode()[-400:]}")
+        runs.append((run.cpu, verdicts(report)))
+    (tiny_cpu, tiny), (full_cpu, full) = runs
+    return (full_cpu - tiny_cpu) / (full[0] - tiny[0]) * 1e6, full
+
+
+def profile(tools: Path, trace: Path, work: Path, top: int) -> None:
+    import pstats
+
+    data = trace.with_suffix(".prof")
+    args = [
+        sys.executable,
+        "-c",
+        PROFILED,
+        str(data),
+        *check_args(tools, trace, work / "r.json")[3:],
+    ]
+    run = run_child(args, work)
+    calls = verdicts(work / "r.json")[0]
+    print(f"{trace.name}: {calls:,} calls, {run.cpu:.1f} s CPU under cProfile")
+    pstats.Stats(str(data)).sort_stats("cumulative").print_stats(top)
+
+
 def main() -> None:
     parser = BenchParser(__doc__)
     parser.add_argument("--traces", nargs="+", choices=TRACES, default=list(TRACES))
-    parser.add_argument("--rounds", type=int, default=3, quick=1)
+    parser.add_argument("--rounds", type=int, default=3, quick=1, help="alternating rounds")
     parser.add_argument("--baseline", type=Path, help="a checkout of the code to compare with")
-    parser.add_argument("--profile", nargs="+", choices=TRACES, help="profile instead of timing")
-    parser.add_argument("--top", type=int, default=30, quick=30)
+    parser.add_argument("--profile", action="store_true", help="profile instead of timing")
+    parser.add_argument("--top", type=int, default=40, quick=40, help="functions a profile lists")
     parser.add_argument("--wheel", type=Path, help="a bfcl-eval wheel to read (no download)")
     options = parser.parse_args()
+    if options.baseline is not None and not (options.baseline / "jsoncontract").is_dir():
+        parser.error(f"--baseline {options.baseline}: no jsoncontract package in it")
 
     sizes = QUICK if options.quick else FULL
     plan = Plan(sizes.calls, sizes.one_schema, sizes.fail_pass, sizes.tiny_share)
@@ -228,64 +274,53 @@ def main() -> None:
     folder = workload.folder / "sessions"
     traces = build(workload, folder, sizes.tiny_share)
     tools = session_tools(workload, folder / "tools.json")
-    here = str(Path(__file__).resolve().parent.parent)
-    checkouts = {"this": here}
+    checkouts = {"this": str(Path(__file__).resolve().parent.parent)}
     if options.baseline is not None:
         checkouts["baseline"] = str(options.baseline.resolve())
+    marginal: dict[tuple[str, str], list[float]] = {}
+    seen: dict[tuple[str, str], Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-sessions-") as scratch:
         work = Path(scratch)
-        report = work / "report.json"
         if options.profile:
-            import pstats
-
-            for trace in options.profile:
-                data = folder / f"profile-{trace}.prof"
-                args = [sys.executable, "-c", PROFILED, str(data), "check", "--tools", str(tools)]
-                args += [str(traces[trace][0]), "-f", "json", "-o", str(report)]
-                args += ["--no-progress", "--jobs", "1"]
-                run = run_child(args, work)
-                calls = verdicts(report)[0]
-                stats = pstats.Stats(str(data))
-                print(f"{trace}: {calls:,} calls, {run.cpu:.1f} s CPU under cProfile")
-                stats.sort_stats("cumulative").print_stats(options.top)
+            for trace in options.traces:
+                profile(tools, traces[trace][0], work, options.top)
             return
-        marginal: dict[tuple[str, str], list[float]] = {}
-        seen: dict[tuple[str, str], tuple[int, int, int]] = {}
         for _ in range(options.rounds):
             for trace in options.traces:
                 for label, checkout in checkouts.items():
-                    times = []
-                    for path in traces[trace][::-1]:  # tiny, then full
-                        python = sys.executable
-                        env_path = f"PYTHONPATH={checkout}"
-                        run = run_child(["env", env_path, *check_args(python, tools, path, report)],
-                                        work)  # fmt: skip
-                        if run.code not in (0, 1):
-                            raise SystemExit(f"{label} on {path.name}: {run.stderr.decode()[-400:]}")
-                        times.append((run.cpu, verdicts(report)))
-                    (tiny_cpu, tiny_v), (full_cpu, full_v) = times
-                    per = (full_cpu - tiny_cpu) / (full_v[0] - tiny_v[0]) * 1e6
+                    per, found = timed(checkout, tools, traces[trace], work)
                     marginal.setdefault((trace, label), []).append(per)
-                    seen[trace, label] = full_v
-                    print(f"{trace:>13} {label:>9}: {per:6.1f} µs a call, verdicts {full_v}",
-                          file=sys.stderr)  # fmt: skip
-    print(f"{'trace':>13} {'calls':>8} " + " ".join(f"{c:>16}" for c in checkouts))
-    agree = True
-    for trace in options.traces:
-        cells = [f"{statistics.median(marginal[trace, c]):7.1f} µs a call" for c in checkouts]
-        calls = seen[trace, "this"][0]
-        print(f"{trace:>13} {calls:>8,} " + " ".join(f"{cell:>16}" for cell in cells))
-        if len({seen[trace, c] for c in checkouts}) > 1:
-            agree = False
-            print(f"  verdicts differ: {[seen[trace, c] for c in checkouts]}", file=sys.stderr)
-    for label in checkouts:
-        fail, passing = marginal.get(("mcp-fail", label)), marginal.get(("mcp-pass", label))
-        if fail and passing:
-            ratios = [f / p for f, p in zip(fail, passing, strict=True)]
-            print(f"{label}: a failing MCP call with its answer / a passing one: "
-                  f"{statistics.median(ratios):.2f}x")  # fmt: skip
-    if not agree:
+                    seen[trace, label] = found
+                    print(f"{trace:>20} {label:>9}: {per:6.1f} µs a call", file=sys.stderr)
+    print(report(options.traces, checkouts, marginal, seen))
+    if any(len({seen[t, c] for c in checkouts}) > 1 for t in options.traces):
+        print("verdicts DIFFER between the checkouts", file=sys.stderr)
         raise SystemExit(1)
+
+
+def report(
+    traces: list[str],
+    checkouts: dict[str, str],
+    marginal: dict[tuple[str, str], list[float]],
+    seen: dict[tuple[str, str], Any],
+) -> str:
+    """The table: marginal µs per call per trace and checkout, then failing against passing."""
+    lines = [f"{'trace':>20} {'calls':>8} {'failed':>7} " + " ".join(f"{c:>9}" for c in checkouts)]
+    for trace in traces:
+        calls, failed, _ = seen[trace, "this"]
+        cells = " ".join(f"{statistics.median(marginal[trace, c]):9.1f}" for c in checkouts)
+        lines.append(f"{trace:>20} {calls:>8,} {failed:>7,} {cells}")
+    lines.append("a failing call / a passing one (medians of the rounds' ratios):")
+    for shape in PAIRED:
+        if f"{shape}.fail" not in traces or f"{shape}.pass" not in traces:
+            continue
+        cells = []
+        for label in checkouts:
+            fail, ok = marginal[f"{shape}.fail", label], marginal[f"{shape}.pass", label]
+            ratio = statistics.median(f / p for f, p in zip(fail, ok, strict=True))
+            cells.append(f"{ratio:8.2f}x")
+        lines.append(f"{shape:>20} {'':>8} {'':>7} " + " ".join(cells))
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

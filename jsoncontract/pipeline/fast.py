@@ -189,7 +189,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 call.sighting = sighting
                 out.append(check(call))
                 continue
-            if validators[key](value) and not needs[key]:  # type: ignore[misc]
+            valid = validators[key](value)  # type: ignore[misc]
+            if valid and not needs[key]:
                 passed = PassedCall(
                     name, hop, call_id, name_of, file, number, arguments, value, turn, form,
                     session, sighting,
@@ -203,7 +204,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 session=session,
             )  # fmt: skip
             call.sighting = sighting
-            out.append(finish(call, check_parsed(call, contracts[key], value)))
+            out.append(finish(call, check_parsed(call, contracts[key], value, invalid=not valid)))
         return out
 
     return lane
