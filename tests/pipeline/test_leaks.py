@@ -153,7 +153,7 @@ def test_a_json_text_tells_when_no_string_of_the_value_may_leak(text: str) -> No
 
     values = [
         [{"type": "text", "text": text}],
-        {"a": [1, {"b": text}], "c": "quote \" here"},
+        {"a": [1, {"b": text}], "c": 'quote " here'},
         {"Traceback?": 1, "v": [text, text]},
     ]
     for value in values:
