@@ -599,9 +599,11 @@ def redacted(value: Any, pointer: str | None = None) -> Any:
     return value
 
 
+@lru_cache(maxsize=1024)
 def _under_header(pointer: str | None) -> bool:
     """Whether the value at ``pointer`` is a header value (its member is named like a
-    header, or sits in a ``headers`` object)."""
+    header, or sits in a ``headers`` object); remembered, as a run asks about the same
+    few places (a result's content, its structured content) again and again."""
     if not pointer:
         return False
     tokens = pointer_tokens(pointer)

@@ -87,10 +87,38 @@ def content_pointer(result: ToolResult) -> str:
     message = result.message
     found = None
     if content is not None and message is not None:
-        found = _find(message, content, "", _FIND_DEPTH)
+        found = _answer_content(message, content)
+        if found is None:
+            found = _find(message, content, "", _FIND_DEPTH)
     pointer = found if found is not None else ""
     _LAST_POINTER[0], _LAST_POINTER[1] = result, pointer
     return pointer
+
+
+def _answer_content(message: Any, content: Any) -> str | None:
+    """``/result/content`` when :func:`_find` would find ``content`` there, the place of an
+    MCP answer's content, told without its search; ``None``: search. Breadth first, a
+    member of ``message`` would be found first, then a member of a container before
+    ``result``, then a member of ``result`` before ``content``: none may be the target."""
+    if type(message) is not dict:
+        return None
+    body = message.get("result")
+    if type(body) is not dict or body.get("content") is not content:
+        return None
+    for member in message.values():
+        if member is content:
+            return None
+    for key, member in message.items():
+        if key == "result":
+            break
+        if isinstance(member, dict | list):
+            return None  # a container before it is searched first
+    for key, member in body.items():
+        if key == "content":
+            return "/result/content"
+        if member is content:
+            return None
+    return None  # (not reached: the member was found above)
 
 
 def _find(node: Any, target: Any, pointer: str, depth: int) -> str | None:
