@@ -29,6 +29,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200_000)
     parser.add_argument("--tools", type=int, default=120)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    parser.add_argument("--cold-runs", type=int, default=11, help="runs per cold start (median)")
     parser.add_argument("--skip-cold", action="store_true")
     options = parser.parse_args()
 
@@ -84,7 +85,7 @@ def main() -> None:
         ("one-call check", [*cli(), "check", "--tools", str(tools), str(one), "-q"]),
     ):
         run_command(args)  # warm the file cache
-        seconds = median_time(lambda a=args: run_command(a)[0], 11)
+        seconds = median_time(lambda a=args: run_command(a)[0], options.cold_runs)
         print(f"cold start, {label}: {seconds * 1000:.0f} ms")
 
 

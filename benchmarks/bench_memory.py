@@ -9,7 +9,8 @@ Figures (each a child process's peak RSS and CPU time, from ``wait4``):
 - ``--keys`` calls (default 1,000,000; the README's figure: 10,000,000) of a write tool,
   each with its own idempotency key, ``--format json --results failed --jobs 1``: the index
   of keys spills to disk past its budget;
-- the 200,000-call trace plain and as ``.jsonl.gz``, run alternately, CPU time compared.
+- a trace of ``--gzip-calls`` calls (default 200,000) plain and as ``.jsonl.gz``, run
+  alternately, CPU time compared.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ def main() -> None:
     parser = BenchParser(__doc__)
     parser.add_argument("--calls", type=int, default=1_000_000)
     parser.add_argument("--keys", type=int, default=1_000_000)
+    parser.add_argument("--gzip-calls", type=int, default=200_000, help="the plain/gzip trace")
     parser.add_argument("--rounds", type=int, default=1, help="plain/gzip alternations")
     parser.add_argument("--skip", nargs="*", default=[], choices=["calls", "keys", "gzip"])
     options = parser.parse_args()
@@ -109,7 +111,8 @@ def main() -> None:
         )
 
     if "gzip" not in options.skip:
-        plain = write_trace(out / "bench-chat-200000.jsonl", catalog, 200_000, dialects=1)
+        size = options.gzip_calls
+        plain = write_trace(out / f"bench-chat-{size}.jsonl", catalog, size, dialects=1)
         packed = plain.with_suffix(".jsonl.gz")
         if not packed.exists() or packed.stat().st_mtime < plain.stat().st_mtime:
             packed.write_bytes(gzip.compress(plain.read_bytes(), compresslevel=6))
@@ -119,7 +122,7 @@ def main() -> None:
             cpu_gz = run([*base, str(packed), "-f", "json", "--jobs", "1"])[0]
             ratios.append(cpu_gz / cpu_plain)
         print(
-            f".jsonl.gz against .jsonl (200,000 calls, --jobs 1, CPU time): "
+            f".jsonl.gz against .jsonl ({size:,} calls, --jobs 1, CPU time): "
             f"{statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
         )
 

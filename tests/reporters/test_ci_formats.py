@@ -31,7 +31,7 @@ LIVE = ["--", sys.executable, "tests/live/servers/workbench.py"]
 SARIF_RUNS = {
     **RUNS,
     "mcp lint": ["mcp", "lint", "--no-config", *LIVE],
-    "mcp probe": ["mcp", "probe", "--no-config", "--timeout", "5", *LIVE],
+    "mcp probe": ["mcp", "probe", "--no-config", "--timeout", "1", *LIVE],
     "mcp test": ["mcp", "test", "--no-config", "fixtures/suites/example", *LIVE],
 }
 
