@@ -285,4 +285,5 @@ def test_the_session_profile_lists_where_check_spends_its_time(tmp_path: Path) -
     done = run(doc_commands()[3], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "mcp-session.full.jsonl: 2,000 calls" in done.stdout
-    assert "jsoncontract/pipeline/result.py" in done.stdout
+    assert "jsoncontract/pipeline/checker.py" in done.stdout
+    assert "jsoncontract/pipeline/result.py" in done.stdout  # the answers' checks
