@@ -626,7 +626,8 @@ class PassedCall:
 
 class ResultRun:
     """Consecutive results as a worker of a parallel run hands them back for a JSON report:
-    already counted (``summary``, a summary of these results alone) and encoded
+    already counted (``summary``, a summary of these results alone: from a worker, their
+    number alone, as the worker counts a part's results once for all its runs) and encoded
     (``entries``: each ``CallResult.to_dict()`` serialised, one per line), so that the
     parent only adds counts and copies bytes."""
 

@@ -41,13 +41,20 @@ lane took is remembered by the shortcut's ``commit``.
 takes no object. When every detected dialect does, an object holding none of them and no
 dialect's mark is a bare body of the tool the caller named, and the fast lane reads it so
 without asking each dialect (a dialect without ``claims`` is always asked).
+
+**Joins.** A memory that a file's documents leave behind (a Responses file's produced items,
+an MCP file's unanswered requests) would make every part of a file cut into parts depend on
+the parts before it. A dialect whose state is a :class:`JoinableState` says instead what a
+part's reading asked of the memory it began with, so that the run can tell whether the
+memory the part really began with would have given the same answers, and continue after it
+(see :mod:`jsoncontract.pipeline.runner`, "Staying exact").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from jsoncontract.model import Source
 
@@ -85,6 +92,32 @@ class DialectState(Protocol):
 
     def flush(self, out: list[Captured]) -> None:
         """The end of the file: add what it leaves unfinished (calls cut off mid-stream)."""
+
+
+@runtime_checkable
+class JoinableState(DialectState, Protocol):
+    """A dialect memory a part's reading can be joined onto (see the module, "Joins").
+
+    A part of a file is read from a fresh memory that :meth:`watch` notes the reading's
+    questions in; the run holds the memory the part really began with. :meth:`joins` says
+    whether that memory would have answered every question the same, and :meth:`absorb`
+    continues it as the part's reading left it. :meth:`joins` may answer ``True`` only
+    where that is proven: a part that does not join is read again from the run's memory.
+    """
+
+    def fresh(self) -> bool:
+        """Whether the memory is as a fresh file's (what it notes aside)."""
+
+    def watch(self, on: bool) -> None:
+        """Note (or stop noting) what the reading asks of the memory it began with."""
+
+    def joins(self, part: Any) -> bool:
+        """Whether ``part`` (a memory of the same dialect that began fresh, watched, as a
+        part's reading left it) would have been read the same from this memory."""
+
+    def absorb(self, part: Any) -> None:
+        """Become the memory the part's reading would have left, from this one (only after
+        :meth:`joins` said so)."""
 
 
 @dataclass(frozen=True, slots=True)

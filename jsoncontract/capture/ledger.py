@@ -223,7 +223,7 @@ def unrecorded(result: ToolResult) -> bool:
 
 # The steps a StepLog records: a lookup of a model-hop call among the calls handed on (its
 # outcome: no call of that key, the same call, another call), a call remembered.
-_UNSEEN, _SAME, _OTHER, _REMEMBER = 0, 1, 2, 3
+_UNSEEN, _SAME, _OTHER, _REMEMBER, _FRESH = 0, 1, 2, 3, 4
 
 # A queue entry is a list, [item, document number, done, key]: made for every call, it is
 # five times cheaper to build than an object.
@@ -410,18 +410,35 @@ class Ledger:
         :meth:`assume_alone` starts in, but for the calls remembered)."""
         return self._idle and self._window_passed and len(self._alone) == len(Hop)
 
-    def replay(self, steps: list[tuple[int, Key, Any]]) -> bool:
+    def replay(self, steps: list[Any]) -> bool:
         """Apply the key steps a ledger that :meth:`assume_alone` logged (see
         :class:`StepLog`) to this settled one, if it would have taken the same ones: each
         lookup of a call among those handed on giving the same outcome. Returns ``False``
         (and changes nothing) when one differs."""
         saved = (dict(self._seen), dict(self._older))  # records are immutable
-        for step, key, data in steps:
-            if step == _REMEMBER:
-                self._remember(key, data)
-            elif self._outcome(key, data[0], data[1]) != step:
+        remembered = self.remembered
+        i, end = 0, len(steps)
+        while i < end:
+            step = steps[i]
+            if step == _FRESH:  # a lookup that must find nothing, then a record (inline)
+                key = steps[i + 1]
+                seen = self._seen
+                if key in seen or key in self._older:
+                    self._seen, self._older = saved
+                    return False
+                seen[key] = (steps[i + 2], steps[i + 3], steps[i + 4], steps[i + 5], None)
+                if len(seen) > remembered:
+                    self._older = seen
+                    self._seen = {}
+                i += 6
+            elif step == _REMEMBER:
+                self._remember(steps[i + 1], steps[i + 2])
+                i += 3
+            elif self._outcome(steps[i + 1], steps[i + 2], steps[i + 3]) != step:
                 self._seen, self._older = saved
                 return False
+            else:
+                i += 4
         return True
 
     # -- arrivals ------------------------------------------------------------------------
@@ -754,13 +771,18 @@ class StepLog(Ledger):
     ``steps``: each lookup of a model-hop call among the calls handed on, with its outcome,
     and each call remembered, in order (:meth:`Ledger.replay` applies them to the run's
     ledger); ``clean``: no result and no trace event came in, and the ledger made none.
+
+    The steps are one flat list, which a worker hands back to the run at a fraction of the
+    cost of a tuple per step: a lookup is ``outcome, key, tool, mark``; a call remembered
+    ``_REMEMBER, key, record``; and a call the fast lane found new (a lookup that found
+    nothing, then its record) ``_FRESH, key, tool, mark, file, line``.
     """
 
     __slots__ = ("clean", "steps")
 
     def __init__(self, *, window: int = WINDOW, limit: int = LIMIT, remembered: int = REMEMBERED):
         super().__init__(window=window, limit=limit, remembered=remembered)
-        self.steps: list[tuple[int, Key, Any]] = []
+        self.steps: list[Any] = []
         self.clean = True
 
     def add(self, items: list[Captured], out: list[Released]) -> None:
@@ -778,22 +800,26 @@ class StepLog(Ledger):
         return ledger
 
     def _classified(self, outcome: int, key: Key, tool: str | None, mark: Mark) -> None:
-        self.steps.append((outcome, key, (tool, mark)))
+        self.steps += (outcome, key, tool, mark)
 
     def fresh(self, call_id: str, tool: str, text: str, file: str, line: int) -> bool:
-        if self._classify(call_id, tool, None) != _UNSEEN:
-            return False
-        self._remember(call_id, (tool, text_mark(text), file, line, None))
-        return True
+        return self._fresh(call_id, tool, text_mark(text), file, line)
 
     def fresh_value(self, call_id: str, tool: str, value: Any, file: str, line: int) -> bool:
-        if self._classify(call_id, tool, None) != _UNSEEN:
+        return self._fresh(call_id, tool, _digest(canonical(value)), file, line)
+
+    def _fresh(self, call_id: str, tool: str, mark: Mark, file: str, line: int) -> bool:
+        if call_id in self._live:
             return False
-        self._remember(call_id, (tool, _digest(canonical(value)), file, line, None))
+        if self._records(call_id) is not None:
+            self._classified(self._outcome(call_id, tool, None), call_id, tool, None)
+            return False
+        self.steps += (_FRESH, call_id, tool, mark, file, line)
+        Ledger._remember(self, call_id, (tool, mark, file, line, None))
         return True
 
     def _remember(self, key: Key, record: Record) -> None:
-        self.steps.append((_REMEMBER, key, record))
+        self.steps += (_REMEMBER, key, record)
         super()._remember(key, record)
 
     def _emit(self, event: TraceEvent) -> None:

@@ -45,6 +45,9 @@ _VERSION_META: Final = "io.modelcontextprotocol/protocolVersion"
 _ABSENT: Final[Any] = object()
 #: JSON-RPC ids that can be matched (a float, object or array id is reported, never matched).
 _ID_TYPES: Final = (str, int)
+#: Messages that read the session as it stands (what a part must not ask of a memory that
+#: is not fresh).
+_SESSION_METHODS: Final = frozenset({"initialize", "notifications/tools/list_changed"})
 
 
 def _key(value: Any) -> Any:
@@ -133,9 +136,22 @@ class McpState:
     ``nextCursor``) and ``notifications/tools/list_changed`` change the session and are
     handed on as :class:`~jsoncontract.model.TraceEvent` values in capture order. A second
     ``initialize`` in the file starts a new session (its ids start again).
+
+    **Joins** (a :class:`~jsoncontract.capture.interface.JoinableState`). Watched, the
+    memory notes what a part's reading asks of the memory it began with (:class:`_Asked`):
+    the ids it looked up and did not find, the ids it remembered, and whether it read the
+    session otherwise than by starting the file's first one. The run's memory joins when it
+    would have answered the same: the session is the one the part started (or none), or, if
+    the part read more of it, the run's is as a fresh file's; and, for each memory of ids,
+    none the part missed or remembered is in it. Then, reading the part, the run's memory
+    of ids would have been the run's own (its newest, those the bound leaves) followed by
+    exactly the part's: the run's are older than any the part remembers, so they are
+    forgotten first, and the part's are forgotten only once no id of the run's is left. So
+    every lookup finds what it found in the part, and the memory after it is the run's
+    followed by the part's, cut to the bound.
     """
 
-    __slots__ = ("_calls", "_count", "_methods", "_pages", "_session", "_used")
+    __slots__ = ("_calls", "_count", "_methods", "_pages", "_session", "_used", "_watch")
 
     def __init__(self) -> None:
         self._session: McpSession | None = None
@@ -145,6 +161,75 @@ class McpState:
         # unanswered tools/call ids (typed: 3 and "3" are two ids) -> the call id as text
         self._calls: OrderedDict[Any, str] = OrderedDict()
         self._pages: dict[str, Any] | None = None
+        self._watch: _Asked | None = None
+
+    # -- joins (see the class) --
+
+    def fresh(self) -> bool:
+        """As a fresh file's memory."""
+        return (
+            self._session is None
+            and not self._used
+            and not self._calls
+            and not self._methods
+            and self._pages is None
+        )
+
+    def watch(self, on: bool) -> None:
+        """Note what the reading asks of the memory it began with (see the class)."""
+        self._watch = _Asked() if on else None
+
+    def joins(self, part: McpState) -> bool:
+        """Whether ``part``'s reading would have been the same from this memory."""
+        asked = part._watch
+        if asked is None:
+            return False
+        if asked.session:
+            if self._session is not None or self._used or self._pages is not None:
+                return False
+        elif (
+            part._session is not None
+            and self._session is not None
+            and (self._session != part._session or self._count != 1)
+        ):
+            return False
+        for which, mine in enumerate((self._calls, self._methods)):
+            if not mine:
+                continue
+            if not (asked.missed[which].isdisjoint(mine) and asked.written[which].isdisjoint(mine)):
+                return False
+        return True
+
+    def absorb(self, part: McpState) -> None:
+        """This memory, continued as ``part``'s reading left its own."""
+        asked = part._watch
+        assert asked is not None
+        if asked.session or self._session is None:
+            self._session, self._count, self._pages = part._session, part._count, part._pages
+        self._used = self._used or part._used
+        for mine, theirs in ((self._calls, part._calls), (self._methods, part._methods)):
+            mine.update(theirs)
+            while len(mine) > _REMEMBERED:
+                mine.popitem(last=False)
+
+    def _remember(self, which: int, key: Any, value: str) -> None:
+        """Remember an id of ``_calls`` (``which`` 0) or ``_methods`` (1); the oldest is
+        forgotten past the bound."""
+        memory = self._methods if which else self._calls
+        watch = self._watch
+        if watch is not None:
+            watch.written[which].add(key)
+        memory[key] = value
+        if len(memory) > _REMEMBERED:  # the oldest is forgotten
+            memory.popitem(last=False)
+
+    def _take(self, which: int, key: Any) -> str | None:
+        """Take an id out of ``_calls`` (``which`` 0) or ``_methods`` (1), if it is there."""
+        found = (self._methods if which else self._calls).pop(key, None)
+        watch = self._watch
+        if watch is not None and found is None:
+            watch.missed[which].add(key)
+        return found
 
     def session(self, ctx: DocContext) -> McpSession:
         """The session the file's messages belong to now."""
@@ -172,9 +257,11 @@ class McpState:
                 call.session = session if call.meta is None else _versioned(session, call.meta)
                 request_id = node.get("id")
                 if type(request_id) in _ID_TYPES and call.call_id is not None:
-                    _remember(self._calls, _key(request_id), call.call_id)
+                    self._remember(0, _key(request_id), call.call_id)
                     call.sighting = typed_id(request_id)
             return
+        if method in _SESSION_METHODS and self._watch is not None:
+            self._watch.session = True
         if method == "initialize":
             if self._used or self._session is None:
                 self._new_session(ctx)
@@ -187,7 +274,7 @@ class McpState:
         if "id" in node:  # a request: its answer is no tool result
             request_id = node.get("id")
             if type(request_id) in _ID_TYPES:
-                _remember(self._methods, _key(request_id), method)
+                self._remember(1, _key(request_id), method)
 
     def _new_session(self, ctx: DocContext) -> None:
         self._count += 1
@@ -199,13 +286,15 @@ class McpState:
         """A response: to ``initialize`` or ``tools/list``, a session event; to anything
         else, the result of the ``tools/call`` with its id."""
         response_id = message.get("id")
+        if self._watch is not None:
+            self._watch.session = True
         session = self.session(ctx)
         method: Any = None
         answers: str | None = None
         if type(response_id) in _ID_TYPES:
-            answers = self._calls.pop(_key(response_id), None)
+            answers = self._take(0, _key(response_id))
             if answers is None:
-                method = self._methods.pop(_key(response_id), None)
+                method = self._take(1, _key(response_id))
         body = message.get("result")
         if method is None and isinstance(body, dict) and "content" not in body:
             # an answer whose request is not in the capture: told by its members
@@ -293,9 +382,7 @@ def lane_taken(node: dict[str, Any], state: McpState) -> None:
     """What :meth:`McpState.read` remembers of a request the lane took."""
     request_id = node["id"]
     state._used = True
-    _remember(
-        state._calls, _key(request_id), request_id if type(request_id) is str else str(request_id)
-    )
+    state._remember(0, _key(request_id), request_id if type(request_id) is str else str(request_id))
 
 
 def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
@@ -307,10 +394,17 @@ def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
     return session
 
 
-def _remember(memory: OrderedDict[Any, Any], key: Any, value: Any) -> None:
-    memory[key] = value
-    if len(memory) > _REMEMBERED:  # the oldest is forgotten
-        memory.popitem(last=False)
+class _Asked:
+    """What a part's reading asked of the MCP memory it began with, per memory of ids
+    (``_calls``, ``_methods``): the ids looked up and missed, and the ids remembered; and
+    whether the session was read otherwise than by starting the file's first one."""
+
+    __slots__ = ("missed", "session", "written")
+
+    def __init__(self) -> None:
+        self.missed: tuple[set[Any], set[Any]] = (set(), set())
+        self.written: tuple[set[Any], set[Any]] = (set(), set())
+        self.session = False
 
 
 def result(

@@ -118,9 +118,19 @@ class ResponsesStream:
 
     A whole response (or the one a ``response.completed`` event carries) closes the items
     the stream left open and skips those it already produced, so no call is counted twice.
+
+    **Joins** (a :class:`~jsoncontract.capture.interface.JoinableState`). What a part's
+    reading asks of the memory it began with is, first, whether an item was produced
+    before: every such lookup that misses is followed by the item's production (the lookup
+    of an item without an id aside, which no memory holds), and the produced items are all
+    remembered, so the items a part produced are exactly those it found unproduced. A
+    memory the part joins onto must hold none of them. Second, the streams open at its
+    start: there must be none. Third, the response being streamed, which an event read
+    before the part's own ``response.created`` takes its turn from (``blind``): the run's
+    memory must then be streaming none.
     """
 
-    __slots__ = ("calls", "emitted", "turn")
+    __slots__ = ("blind", "calls", "emitted", "turn")
 
     def __init__(self) -> None:
         self.calls = Assembler(
@@ -128,6 +138,28 @@ class ResponsesStream:
         )
         self.emitted: set[Any] = set()
         self.turn: str | None = None  # the id of the response being streamed
+        self.blind = False  # an event was read with no response being streamed
+
+    def fresh(self) -> bool:
+        """Nothing produced or open, no response being streamed."""
+        return not self.emitted and self.turn is None and not self.calls.opened()
+
+    def watch(self, on: bool) -> None:
+        """Nothing to switch: what a part asks is noted by what it remembers (see the
+        class)."""
+
+    def joins(self, part: ResponsesStream) -> bool:
+        """Whether ``part``'s reading would have been the same from this memory."""
+        if self.calls.opened() or (part.blind and self.turn is not None):
+            return False
+        return self.emitted.isdisjoint(part.emitted)
+
+    def absorb(self, part: ResponsesStream) -> None:
+        """This memory, continued as ``part``'s reading left its own."""
+        self.emitted |= part.emitted
+        self.calls = part.calls
+        if part.turn is not None:
+            self.turn = part.turn
 
     def feed(self, event: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """Take one ``response.*`` event; add the call it completes to ``out``."""
@@ -138,8 +170,11 @@ class ResponsesStream:
             response_id = started.get("id") if isinstance(started, dict) else None
             self.turn = response_id if isinstance(response_id, str) else ctx.turn_at("")
             return
-        if self.turn is not None and ctx.turn is None:
-            ctx = ctx.child("", turn=self.turn)
+        if ctx.turn is None:
+            if self.turn is not None:
+                ctx = ctx.child("", turn=self.turn)
+            else:
+                self.blind = True
         if kind in ("response.output_item.added", "response.output_item.done"):
             node = event.get("item")
             if not isinstance(node, dict) or node.get("type") != "function_call":

@@ -47,7 +47,7 @@ from jsoncontract._locate import PositionIndex
 from jsoncontract._yaml import YAML_SUFFIXES, YamlPositions, load_yaml
 from jsoncontract.capture import containers
 from jsoncontract.capture.base import envelope, envelope_anomaly, id_text, problem_call
-from jsoncontract.capture.interface import DocContext
+from jsoncontract.capture.interface import DocContext, JoinableState
 from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError, NotThisKind
@@ -124,23 +124,69 @@ class _FileState:
             return None
 
     def restore(self, memory: bytes) -> None:
-        """Take up the dialects' memory :meth:`memory` gave."""
+        """Take up the dialects' memory :meth:`memory` gave (nothing noted from now on)."""
         import pickle
 
         self.states = pickle.loads(memory)
+        self.watch(False)
+
+    def watch(self, on: bool) -> None:
+        """Each joinable memory notes (or stops noting) what the reading asks of the memory
+        it began with (see :class:`~jsoncontract.capture.interface.JoinableState`)."""
+        for state in self.states:
+            if isinstance(state, JoinableState):
+                state.watch(on)
 
     def pristine(self, dialects: Registry) -> bool:
         """Whether every dialect's memory is as a fresh file's (then what follows reads the
         same without what came before)."""
+        return all(
+            _fresh(state, dialect) for state, dialect in zip(self.states, dialects, strict=True)
+        )
+
+    def joins(self, memory: bytes, dialects: Registry) -> list[Any] | None:
+        """Whether a part of this file read from a fresh, watched memory (``memory``, as
+        :meth:`memory` gave it at the part's end) would have read the same from this
+        memory: each dialect's memory here is fresh, or joins the part's. Returns the
+        part's memories to :meth:`absorb`, or ``None`` (nothing changes)."""
         import pickle
 
-        try:
-            return all(
-                pickle.dumps(state) == pickle.dumps(dialect.new_state())
-                for state, dialect in zip(self.states, dialects, strict=True)
-            )
-        except Exception:  # a memory that does not pickle: taken as not fresh
-            return False
+        theirs: list[Any] = pickle.loads(memory)
+        if len(theirs) != len(self.states):
+            return None
+        for mine, part, dialect in zip(self.states, theirs, dialects, strict=True):
+            if not _fresh(mine, dialect) and not (
+                isinstance(mine, JoinableState) and mine.joins(part)
+            ):
+                return None
+        return theirs
+
+    def absorb(self, theirs: list[Any], dialects: Registry) -> None:
+        """Continue after the part whose memories :meth:`joins` returned: a fresh memory
+        here becomes the part's, any other absorbs it."""
+        states = self.states
+        for i, (mine, part, dialect) in enumerate(zip(states, theirs, dialects, strict=True)):
+            if _fresh(mine, dialect):
+                states[i] = part
+                if isinstance(part, JoinableState):
+                    part.watch(False)
+            else:
+                assert isinstance(mine, JoinableState)
+                mine.absorb(part)
+
+
+def _fresh(state: DialectState | None, dialect: CaptureDialect) -> bool:
+    """Whether one dialect's memory is as a fresh file's."""
+    if state is None:
+        return True
+    if isinstance(state, JoinableState):
+        return state.fresh()
+    import pickle
+
+    try:
+        return pickle.dumps(state) == pickle.dumps(dialect.new_state())
+    except Exception:  # a memory that does not pickle: taken as not fresh
+        return False
 
 
 class UnknownShape(Exception):

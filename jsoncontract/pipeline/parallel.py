@@ -259,10 +259,12 @@ def iter_parallel(
                         add_passed(tool)
                     yield PassedCall(tool, _HOPS[hop], call_id, dialect, part.file, line, "", None)
                     continue
-                if kind is tuple and type(item[0]) is Summary:
+                if kind is tuple and type(item[0]) is int:  # a run of entries: its count
+                    yield ResultRun(Summary(calls=item[0]), item[1])
+                    continue
+                if kind is tuple and type(item[0]) is Summary:  # the part's runs, counted
                     if summary is not None:
                         summary.merge(item[0])
-                    yield ResultRun(item[0], item[1])
                     continue
                 if kind is tuple:
                     result, record = item

@@ -28,22 +28,28 @@ whether that start was the run's:
 - the run's first part starts where the run does (a fresh ledger); every later part starts
   as after a first result window in which no hop carried a result (every call passes the
   ledger at once: :meth:`Ledger.assume_alone
-  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file and
-  fresh checks over the run;
+  <jsoncontract.capture.ledger.Ledger.assume_alone>`), with a fresh memory of its file that
+  notes what the reading asks of it (:meth:`_FileState.watch
+  <jsoncontract.capture.reader._FileState.watch>`), and fresh checks over the run;
 - the worker logs what its ledger did with call keys (:class:`~jsoncontract.capture.ledger.
-  StepLog`), whether a result or a trace event came in (then it stops: such a part is read
-  by the parent), whether anything was still held at its end, whether its file's memory was
-  still fresh there, and the state its checks over the run ended in;
+  StepLog`, one flat list), whether a result or a trace event came in (then it stops: such
+  a part is read by the parent), whether anything was still held at its end, its file's
+  memory at its end with what the reading asked of it, and the state its checks over the
+  run ended in;
 - the parent keeps the run's real state. A later part is taken when the run's ledger held
   nothing and had taken every hop for calls alone where the part began, the part's key steps
   replay on the run's ledger with the same answers (a call seen before is merged the same
-  way), the run's memory of the file was fresh, and each check over the run
-  :meth:`follows <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the
-  run then continues after it (:meth:`absorb
-  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`). The first part is taken whole
-  when nothing was held at its end. Any other part is read again by the parent, from its
-  start, with the run's state: what it gives is then the one-process result by
-  construction;
+  way), the run's memory of the file would have answered the part's reading the same (it
+  was fresh, or each dialect's memory :meth:`joins
+  <jsoncontract.capture.interface.JoinableState.joins>` the part's: the Responses items
+  produced and the MCP requests unanswered, which a file never forgets, would otherwise
+  make every later part of it read again), and each check over the run :meth:`follows
+  <jsoncontract.pipeline.contracts.SessionContracts.follows>` the part; the run then
+  continues after it (:meth:`absorb
+  <jsoncontract.pipeline.contracts.SessionContracts.absorb>`, and the file's memory absorbs
+  the part's). The first part is taken whole when nothing was held at its end. Any other
+  part is read again by the parent, from its start, with the run's state: what it gives is
+  then the one-process result by construction;
 - **idempotency**: workers run each call's rules but not the checks across calls; for each
   write call they send a compact :class:`KeyRecord
   <jsoncontract.business.idempotency.KeyRecord>` (hashes, the key, where the call is) and
@@ -235,7 +241,11 @@ class Outcome:
     part ended its file); ``docs``: documents read; ``steps``: its ledger's key steps;
     ``ledger``: the whole ledger (the run's first part only); ``session``: the snapshot of
     its checks over the run (``None`` without any); ``memory``: its file's dialect memory,
-    pickled, when that was not fresh at the end (``None`` when it does not pickle).
+    pickled, when that was not fresh at the end (``None`` when it does not pickle), or, with
+    ``watched``, whatever it was: the memory of a part read from a fresh one that noted what
+    the reading asked of it (:meth:`_FileState.watch
+    <jsoncontract.capture.reader._FileState.watch>`), which the run's memory of the file
+    may join; ``last``: the part ended its file.
     """
 
     items: list[Any]
@@ -247,6 +257,8 @@ class Outcome:
     ledger: StepLog | None
     session: Any
     memory: bytes | None = None
+    watched: bool = False
+    last: bool = False
 
 
 class Worker:
@@ -278,6 +290,8 @@ class Worker:
             ledger.assume_alone()
         released: list[Released] = []
         state = reader.new_state(ledger, released)
+        if not first:
+            state.watch(True)
         session = self.checker.session
         if session is not None:
             session.reset()  # type: ignore[attr-defined]
@@ -303,18 +317,23 @@ class Worker:
             ledger.steps,
             ledger if first else None,
             session.snapshot() if session is not None else None,  # type: ignore[attr-defined]
-            None if pristine else state.memory(),
+            None if pristine and first else state.memory(),
+            not first,
+            part.last,
         )
 
     def _items(self, source: Iterator[Any], ledger: StepLog, *, stop: bool) -> Iterator[Any]:
         """The part's results: passing calls as tuples, others as they are; with ``runs`` (a
-        JSON report), consecutive results as ``(summary, entries)``, counted and encoded. A
-        result with a key record comes alone, with its record, for the parent to complete;
-        so does (in runs) a call with its result, whose latency the parent sums in order.
-        ``keep`` chooses the results a run's entries list (its summary counts them all)."""
+        JSON report), consecutive results as ``(calls, entries)``, encoded, and, last, the
+        summary that counts them all (``(summary, None)``: counts do not depend on order,
+        and one summary a part pickles at a fraction of the cost of one a run). A result
+        with a key record comes alone, with its record, for the parent to complete; so does
+        (in runs) a call with its result, whose latency the parent sums in order. ``keep``
+        chooses the results a run's entries list."""
         deferred, keep, runs = self.deferred, self.keep, self.runs
         entries: list[bytes] = []
         counted = Summary()
+        calls = 0  # those of the run of entries being made
         if runs:
             from jsoncontract.pipeline.entries import PassedEntries, encode_result
 
@@ -333,15 +352,16 @@ class Worker:
                     if keep == "all":
                         entries.append(entry(result))
                     counted.add_passed(result.tool)
+                    calls += 1
                 continue
             assert type(result) is CallResult
             record = deferred.record if deferred is not None else None
             if record is not None or (runs and result.call.result is not None):
                 # alone: the parent completes it (idempotency), or counts what came back
                 # for it into the run's summary in input order, as one process does
-                if counted.calls:
-                    yield (counted, b"\n".join(entries))
-                    entries, counted = [], Summary()
+                if calls:
+                    yield (calls, b"\n".join(entries))
+                    entries, calls = [], 0
                 yield (result, record)
                 if deferred is not None:
                     deferred.record = None
@@ -351,10 +371,13 @@ class Worker:
                 ):
                     entries.append(encode_result(result))
                 counted.add(result)
+                calls += 1
             else:
                 yield result
+        if calls:
+            yield (calls, b"\n".join(entries))
         if counted.calls:
-            yield (counted, b"\n".join(entries))
+            yield (counted, None)
 
 
 class Join:
@@ -385,22 +408,37 @@ class Join:
                 session.adopt(outcome.session)  # type: ignore[attr-defined]
             self._remember(outcome)
             return True
-        if not outcome.clean or self.state is not None or not self.ledger.settled:
+        if not outcome.clean or not self.ledger.settled:
+            return False
+        state = self.state
+        if state is not None and (not outcome.watched or outcome.memory is None):
             return False
         if session is not None and not session.follows(outcome.session, files):  # type: ignore[attr-defined]
             return False
-        if not self.ledger.replay(outcome.steps):
+        theirs = None
+        if state is not None:  # the file's memory here must join the part's
+            assert outcome.memory is not None
+            theirs = state.joins(outcome.memory, self.reader.dialects)
+            if theirs is None:
+                return False
+        if not self.ledger.replay(outcome.steps):  # changes nothing when it fails
             return False
         self.ledger.doc += outcome.docs
         if session is not None:
             session.absorb(outcome.session)  # type: ignore[attr-defined]
-        self._remember(outcome)
+        if state is None:
+            self._remember(outcome)
+        else:
+            assert theirs is not None
+            state.absorb(theirs, self.reader.dialects)
+            if outcome.last or state.pristine(self.reader.dialects):
+                self.state = None  # the file ended, or what follows reads the same afresh
         return True
 
     def _remember(self, outcome: Outcome) -> None:
         """Keep the memory of the file a taken part left unfinished: the rest of the file
         is read here, from it."""
-        if outcome.memory is not None:
+        if outcome.memory is not None and not outcome.pristine:
             self.state = self.reader.new_state(self.ledger, self.released)
             self.state.restore(outcome.memory)
 

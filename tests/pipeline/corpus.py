@@ -20,7 +20,13 @@ comes up often:
   its own builder in :data:`SHAPES`; a dialect added to the lane later needs no change
   here;
 - **filler**: runs of distinct valid calls that push earlier calls past the window and
-  open the fast lane (a trace of calls alone past the first window).
+  open the fast lane (a trace of calls alone past the first window);
+- **runs that a dialect remembers**: Responses responses, among which one is written again
+  (its items, produced before, are skipped) or a request's history repeats an earlier
+  item; MCP requests, among which an id is used again, and perhaps an answer to an earlier
+  one. Cut into parts, each part after the first joins the memory its file's earlier parts
+  left, or is read again when it would have read otherwise (see
+  :mod:`jsoncontract.pipeline.runner`).
 
 :func:`expected_calls` says how many calls the contract counts in a trace: one per distinct
 (id, tool, arguments as a JSON value) among the model-hop sightings, plus one per MCP
@@ -453,7 +459,11 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
     file = draw(st.integers(0, files - 1))
     serial = draw(st.integers(0, 2**32))
     if shape is None:
-        shape = draw(st.sampled_from([*SHAPES, "filler"]))
+        shape = draw(st.sampled_from([*SHAPES, *GROUPS]))
+    if shape == "responses_run":
+        return _responses_run(draw, file, serial)
+    if shape == "mcp_run":
+        return _mcp_run(draw, file, serial)
     if shape == "filler":  # distinct valid calls, alone: past the window, the lane opens
         count = draw(st.integers(1, 40))
         return [
@@ -481,6 +491,48 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
         number = draw(st.integers(1, 3))
         extra = draw(st.sampled_from([number, str(number)]))  # 1 and "1" are two ids
     return [Step(shape, found, file, extra)]
+
+
+def _responses_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
+    """Responses of distinct valid calls; now and then one written again (its items were
+    produced: skipped) or a request whose history repeats an earlier one's call."""
+    made: list[Step] = []
+    found: list[Step] = []
+    for n in range(draw(st.integers(2, 30))):
+        if made and draw(st.integers(0, 5)) == 0:
+            earlier = draw(st.sampled_from(made))
+            if draw(st.booleans()):
+                found.append(earlier)
+            else:
+                found.append(Step("responses_request", earlier.calls, file, earlier.extra))
+            continue
+        call = Call(f"call_r{serial}_{n}", "lookup", {"id": 1 + n % 7})
+        made.append(Step("responses_response", (call,), file, f"r{serial}_{n}"))
+        found.append(made[-1])
+    return found
+
+
+def _mcp_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
+    """MCP requests of distinct ids; now and then an id used again; perhaps an answer to
+    an earlier request at the end."""
+    ids: list[str] = []
+    found: list[Step] = []
+    for n in range(draw(st.integers(2, 30))):
+        if ids and draw(st.integers(0, 7)) == 0:
+            request_id = draw(st.sampled_from(ids))
+        else:
+            request_id = f"m{serial}_{n}"
+            ids.append(request_id)
+        call = Call("call_m", "lookup", {"id": 1 + n % 7})
+        found.append(Step("mcp_request", (call,), file, request_id))
+    if draw(st.booleans()):
+        answer = Call("call_m", "lookup", {"id": 1}, draw(st.integers(0, len(RESULTS) - 1)))
+        found.append(Step("mcp_response", (answer,), file, draw(st.sampled_from(ids))))
+    return found
+
+
+#: Runs of lines drawn as a group besides the shapes (see :func:`steps`).
+GROUPS: Final = ("filler", "responses_run", "mcp_run")
 
 
 @st.composite

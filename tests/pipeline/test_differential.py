@@ -146,6 +146,19 @@ def test_every_shape_among_others(shape: str) -> None:
     check()
 
 
+@pytest.mark.parametrize("group", ["responses_run", "mcp_run"])
+def test_runs_a_dialect_remembers_across_parts(group: str) -> None:
+    """Responses and MCP runs cut into parts of a line or two: each part joins the memory
+    its file's earlier parts left, or is read again, and every path reports the same."""
+
+    @settings(SETTINGS, max_examples=max(4, SETTINGS.max_examples // 4))
+    @given(corpus.traces(max_steps=3, shape=group))
+    def check(trace: corpus.Trace) -> None:
+        _one(trace)
+
+    check()
+
+
 def test_the_corpus_covered_every_shape() -> None:
     """Runs after the tests above (same module, in order, in one process): every shape came
     up; the tally is printed (``-s``)."""

@@ -140,6 +140,74 @@ def test_a_part_that_ends_inside_a_stream_is_read_again(tmp_path: Path, small_pa
     assert report(trace, "json", jobs=2) == report(trace, "json", jobs=1)
 
 
+def _responses(n: int) -> str:
+    """A Responses response of one ``get_weather`` call (a failing one every seventh)."""
+    city = "" if n % 7 == 0 else f"City {n}"
+    item = {
+        "type": "function_call",
+        "id": f"fc_{n}",
+        "call_id": f"call_{n}",
+        "name": "get_weather",
+        "arguments": json.dumps({"city": city}),
+    }
+    return json.dumps({"object": "response", "id": f"resp_{n}", "output": [item]})
+
+
+def _mcp(n: int) -> str:
+    """An MCP ``tools/call`` request of ``read_file`` (a failing one every seventh)."""
+    arguments = {"path": "" if n % 7 == 0 else f"docs/{n}.md"}
+    params = {"name": "read_file", "arguments": arguments}
+    return json.dumps({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params})
+
+
+def _verdicts(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether the run took each part from its worker (``False``: read again here)."""
+    verdicts: list[bool] = []
+    takes = runner.Join.takes
+
+    def counted(run: Any, *args: Any) -> bool:
+        verdicts.append(takes(run, *args))
+        return verdicts[-1]
+
+    monkeypatch.setattr(runner.Join, "takes", counted)
+    return verdicts
+
+
+@pytest.mark.parametrize("line", [_responses, _mcp], ids=["responses", "mcp"])
+def test_every_part_of_a_file_its_dialect_remembers_is_taken_from_the_workers(
+    tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch, line: Any
+) -> None:
+    """Responses and MCP files leave a memory at every cut (the items produced, the
+    requests unanswered): once the run's ledger holds no call (past the first result
+    windows, as for any dialect), each part joins it, and none is read again."""
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(line(n) for n in range(4000)) + "\n")
+    verdicts = _verdicts(monkeypatch)
+    for fmt in ("json", "text"):
+        verdicts.clear()
+        assert same(fmt, report(trace, fmt, jobs=2), report(trace, fmt, jobs=1)), fmt
+        taken = verdicts.index(True)
+        assert verdicts[taken:] == [True] * (len(verdicts) - taken), fmt
+        assert len(verdicts) - taken > 50, fmt
+
+
+def test_a_part_that_would_read_otherwise_after_the_run_is_read_again(
+    tmp_path: Path, small_parts: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A response written again far on: its items were produced, so one process skips
+    them; the part that holds it does not join, and is read again here."""
+    lines = [_responses(n) for n in range(4000)]
+    lines.insert(3500, lines[3000])
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+    verdicts = _verdicts(monkeypatch)
+    one = orjson_loads(report(trace, "json", jobs=1))
+    assert one["summary"]["calls"] == 4000  # the response written again counts no call
+    assert report(trace, "json", jobs=2) == report(trace, "json", jobs=1)
+    taken = verdicts.index(True)
+    assert verdicts[taken:].count(False) == 1 and len(verdicts) - taken > 50
+
+
 def orjson_loads(data: bytes) -> Any:
     return json.loads(data)
 
