@@ -379,6 +379,27 @@ def may_hold_secret(text: str) -> bool:
     return False
 
 
+def json_may_hold_secret(text: str, pointer: str = "") -> bool:
+    """Whether the JSON text of a value at ``pointer`` (as ``orjson`` writes it, member
+    names included) may hold what :func:`find_secrets` finds in the value by value
+    (``by_name=False``): the value sits under a header name, or its text holds a marker
+    of some pattern, or a header name (``X-...``) or container (``headers``) for a header
+    value. No marker and neither word holds a character JSON escapes, so a string that holds
+    one shows it in the text: a text without any is of a value :func:`find_secrets` finds
+    nothing in (most results), told without a walk.
+
+    >>> json_may_hold_secret('{"city":"Paris"}'), json_may_hold_secret('{"k":"sk-abc"}')
+    (False, True)
+    """
+    if _under_header(pointer):
+        return True
+    lowered = text.lower()
+    for marker in _MARKERS:
+        if marker in lowered:
+            return True
+    return "x-" in lowered or "header" in lowered
+
+
 def secret_spans(text: str) -> Iterator[tuple[str, int, int]]:
     """``(kind, start, end)`` of every value-pattern secret in ``text``.
 
@@ -578,9 +599,11 @@ def redacted(value: Any, pointer: str | None = None) -> Any:
     return value
 
 
+@lru_cache(maxsize=1024)
 def _under_header(pointer: str | None) -> bool:
     """Whether the value at ``pointer`` is a header value (its member is named like a
-    header, or sits in a ``headers`` object)."""
+    header, or sits in a ``headers`` object); remembered, as a run asks about the same
+    few places (a result's content, its structured content) again and again."""
     if not pointer:
         return False
     tokens = pointer_tokens(pointer)

@@ -87,10 +87,38 @@ def content_pointer(result: ToolResult) -> str:
     message = result.message
     found = None
     if content is not None and message is not None:
-        found = _find(message, content, "", _FIND_DEPTH)
+        found = _answer_content(message, content)
+        if found is None:
+            found = _find(message, content, "", _FIND_DEPTH)
     pointer = found if found is not None else ""
     _LAST_POINTER[0], _LAST_POINTER[1] = result, pointer
     return pointer
+
+
+def _answer_content(message: Any, content: Any) -> str | None:
+    """``/result/content`` when :func:`_find` would find ``content`` there, the place of an
+    MCP answer's content, told without its search; ``None``: search. Breadth first, a
+    member of ``message`` would be found first, then a member of a container before
+    ``result``, then a member of ``result`` before ``content``: none may be the target."""
+    if type(message) is not dict:
+        return None
+    body = message.get("result")
+    if type(body) is not dict or body.get("content") is not content:
+        return None
+    for member in message.values():
+        if member is content:
+            return None
+    for key, member in message.items():
+        if key == "result":
+            break
+        if isinstance(member, dict | list):
+            return None  # a container before it is searched first
+    for key, member in body.items():
+        if key == "content":
+            return "/result/content"
+        if member is content:
+            return None
+    return None  # (not reached: the member was found above)
 
 
 def _find(node: Any, target: Any, pointer: str, depth: int) -> str | None:
@@ -226,29 +254,36 @@ def _strings(
     wanted: Callable[[str], bool] | None,
 ) -> Iterator[tuple[str, str]]:
     """The strings of ``value`` (walked without recursion), JSON texts decoded once."""
-    stack: list[tuple[Any, str, int, bool]] = [(value, pointer, 0, True)]
+    # (value, its parent's pointer, its member name or index in the parent (None: the
+    # value's pointer is the parent's), depth, decodable): a pointer is joined only for a
+    # string given or a container opened, not for each string passed over
+    stack: list[tuple[Any, str, str | int | None, int, bool]] = [(value, pointer, None, 0, True)]
     while stack:
-        item, where, depth, decodable = stack.pop()
+        item, where, key, depth, decodable = stack.pop()
         if isinstance(item, str):
             if decodable and wanted is not None and not wanted(item):
                 continue
+            if key is not None:
+                where = f"{where}/{key}" if type(key) is int else join_pointer(where, key)
             if len(item) >= shortest:
                 yield where, item
             if decodable:
                 inner, ok = decode(item)
                 if ok and isinstance(inner, dict | list):
-                    stack.append((inner, where, depth + 1, False))
+                    stack.append((inner, where, None, depth + 1, False))
         elif depth >= _WALK_DEPTH or (decodable and id(item) in seen):
             continue  # (decoded values are not alive long enough for their ids to count)
-        elif isinstance(item, dict):
-            if decodable:
-                seen.add(id(item))
-            for key, member in reversed(item.items()):
-                child = where if not decodable else join_pointer(where, key)
-                stack.append((member, child, depth + 1, decodable))
-        elif isinstance(item, list):
-            if decodable:
-                seen.add(id(item))
-            for index in range(len(item) - 1, -1, -1):
-                child = where if not decodable else f"{where}/{index}"
-                stack.append((item[index], child, depth + 1, decodable))
+        elif isinstance(item, dict | list):
+            if key is not None:
+                where = f"{where}/{key}" if type(key) is int else join_pointer(where, key)
+            if not decodable:
+                members: Any = reversed(item.values() if isinstance(item, dict) else item)
+                stack.extend((member, where, None, depth + 1, False) for member in members)
+                continue
+            seen.add(id(item))
+            if isinstance(item, dict):
+                named = reversed(item.items())
+                stack.extend((member, where, name, depth + 1, True) for name, member in named)
+            else:
+                places = range(len(item) - 1, -1, -1)
+                stack.extend((item[index], where, index, depth + 1, True) for index in places)

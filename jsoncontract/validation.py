@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonschema_rs
+import orjson
 
 from jsoncontract._json import json_type, short_repr
 from jsoncontract._spelling import did_you_mean
@@ -183,7 +184,8 @@ def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
     """What an engine error's explanation depends on, when that is small enough to
     remember it by: the keyword, where the value is, where in the schema it failed (the
     keyword's parameters are the schema's at that place), and what of the value the
-    explainer reads (:data:`_BY_VALUE`: the scalar value itself; :data:`_BY_PARAMS`: the
+    explainer reads (:data:`_BY_VALUE`: the scalar value itself, a short object or array's
+    JSON text; :data:`_BY_PARAMS`: the
     parameter naming the members), and what the run shows or hides of values. ``None``:
     explained afresh."""
     keyword = error.kind.name
@@ -195,8 +197,18 @@ def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
                 return None
         elif kind is float:
             value = repr(value)  # -0.0 is shown as such, and equals 0.0
+        elif kind is dict or kind is list:
+            # an object or an array is only quoted by these keywords: remembered by its
+            # JSON text (the same text is the same value, member order and number forms
+            # included), when short
+            try:
+                value = orjson.dumps(value)
+            except TypeError:  # an integer past 64 bits, lone surrogates, deep nesting
+                return None
+            if len(value) > _MEMO_TEXT:
+                return None
         elif kind is not int and kind is not bool and value is not None:
-            return None  # an object or an array: quoted, sized, or searched
+            return None
         read: Any = (kind, value)
     elif keyword in _BY_PARAMS:
         read = error.kind.as_dict()[_BY_PARAMS[keyword]]

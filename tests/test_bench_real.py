@@ -154,21 +154,23 @@ def doc_commands() -> list[list[str]]:
     return [line.split() for line in lines if line]
 
 
-def test_the_doc_shows_the_two_commands_the_tests_run() -> None:
+def test_the_doc_shows_the_commands_the_tests_run() -> None:
     assert doc_commands() == [
         ["python", "benchmarks/bench_real.py", "--quick", "--json", "real.json"],
         ["python", "benchmarks/bench_real.py", "--quick", "--profile", "chat", "mcp"],
         ["python", "benchmarks/bench_real.py", "--quick", "--shapes", "chat", "--no-peer", "--spark", "'local[1]'", "'local[2]'", "--json", "spark.json"],  # noqa: E501 - the doc's words, in one line
+        ["python", "benchmarks/bench_sessions.py", "--quick"],
+        ["python", "benchmarks/bench_sessions.py", "--quick", "--traces", "mcp-session", "--profile"],  # noqa: E501
     ]  # fmt: skip
 
 
 def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """A command of the doc, run from a scratch folder (``real.json`` is written there; the
     workload and the peer are cached in ``benchmarks/out``)."""
-    assert command[:2] == ["python", "benchmarks/bench_real.py"]
+    assert command[0] == "python" and command[1].startswith("benchmarks/bench_")
     args = shlex.split(" ".join(command[2:]))  # as a shell reads the quoted words
     return subprocess.run(
-        [sys.executable, str(BENCHMARKS / "bench_real.py"), *args],
+        [sys.executable, str(REPO / command[1]), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -262,3 +264,53 @@ def test_spark_runs_beside_the_local_run_and_is_measured_per_core(tmp_path: Path
         assert spark["clock"] == "cpu" and "per_core_cpu" in spark and "per_core_wall" in spark
         assert re.search(rf"^chat +check --spark {re.escape(master)} +-?\d", done.stdout, re.M)
     assert "check --spark" not in json.dumps(figures["one_schema"])  # bodies: local only
+
+
+@pytest.mark.slow
+def test_the_session_traces_are_timed_with_their_results(tmp_path: Path) -> None:
+    """The doc's fourth command: MCP answers and Chat histories derived from the workload,
+    every shape's failing and passing calls, each trace's verdicts as the checks give them."""
+    import bench_sessions
+
+    done = run(doc_commands()[3], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    table = done.stdout
+    calls = bench_real.QUICK.calls
+    assert re.search(rf"^ +mcp-session +{calls:,} +\d", table, re.M)
+    assert re.search(rf"^ +chat-history +{calls:,} +\d", table, re.M)
+    fail_pass = bench_real.QUICK.fail_pass
+    for shape in bench_sessions.PAIRED:
+        # every damaged call fails, and no valid one fails its arguments (an answered MCP
+        # call may fail its result: one structured answer in 40 is damaged)
+        assert re.search(rf"^ +{shape}\.fail +{fail_pass:,} +{fail_pass:,} ", table, re.M)
+        assert re.search(rf"^ +{shape}\.pass +{fail_pass:,} +\d", table, re.M), shape
+        assert re.search(rf"^ +{shape} +-?\d+\.\d\dx", table, re.M), shape
+    folder = next((BENCHMARKS / "out").glob(f"real-bfcl-eval-*/calls{calls}-*/sessions"))
+    answers = [
+        json.loads(line)
+        for line in (folder / "mcp-session.full.jsonl").read_text().splitlines()
+        if '"result"' in line and '"content"' in line
+    ]
+    assert len(answers) == calls
+    structured = [a for a in answers if "structuredContent" in a["result"]]
+    assert structured and all(
+        json.loads(a["result"]["content"][0]["text"]) == a["result"]["structuredContent"]
+        for a in structured
+    )
+    assert any(a["result"].get("isError") for a in answers)
+    history = [
+        json.loads(line) for line in (folder / "chat-history.full.jsonl").read_text().splitlines()
+    ]
+    requests = [d for d in history if "messages" in d]
+    assert any(m["role"] == "tool" for d in requests for m in d["messages"])
+
+
+@pytest.mark.slow
+def test_the_session_profile_lists_where_check_spends_its_time(tmp_path: Path) -> None:
+    """The doc's fifth command."""
+    done = run(doc_commands()[4], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "mcp-session.full.jsonl: 2,000 calls" in done.stdout
+    assert "jsoncontract/pipeline/checker.py" in done.stdout
+    assert "jsoncontract/pipeline/result.py" in done.stdout  # the answers' checks

@@ -215,3 +215,40 @@ def test_every_match_holds_a_marker_of_its_pattern() -> None:
             assert not any(r.search(text) for r in regexes), text
     for near in NEAR_MISSES:
         assert find_secrets(near) == [] or may_hold_secret(near)
+
+
+def _wrapped(text: str) -> list[Any]:
+    """Places a string may sit in a result's value."""
+    return [
+        {"note": text},
+        [{"type": "text", "text": text}],
+        {"a": {"b": [1, {"c": f'quote " and \\ {text} \n end'}]}},
+        {"headers": {"X-Trace": text}},
+        {"h": [{"name": "X-Custom", "value": text}]},
+        {"X-Custom": text},
+        {"Headers": {"x-id": text}},
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *EXAMPLES.values(),
+        *NEAR_MISSES,
+        RANDOM,
+        "plain words of a tool's answer",
+        "to\u212aen=abcdefghij",  # KELVIN SIGN: lowered, a marker ("token")
+        "S\u212a-proj-Ab3dEf6hIj9kLm2nOp5qRs8t",
+    ],
+)
+def test_a_json_text_without_markers_holds_nothing_find_secrets_finds(text: str) -> None:
+    import orjson
+
+    from jsoncontract.masking import json_may_hold_secret
+
+    for value in _wrapped(text):
+        written = orjson.dumps(value).decode()
+        if find_secrets(value, by_name=False):
+            assert json_may_hold_secret(written), value
+    assert not json_may_hold_secret('{"status":"ok","items":[{"id":3,"name":"Paris"}]}')
+    assert json_may_hold_secret('{"status":"ok"}', "/headers/X-Trace")

@@ -22,7 +22,7 @@ the JSON-RPC response's ``result`` (``/structuredContent/...``) or to the respon
 from __future__ import annotations
 
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 from jsoncontract import codes
@@ -85,8 +85,10 @@ def version_at_least(version: str, minimum: str) -> bool:
     return version >= minimum
 
 
+@lru_cache(maxsize=256)
 def schema_version(version: str) -> str:
-    """The shipped MCP schema closest to ``version`` (older ones use the oldest shipped)."""
+    """The shipped MCP schema closest to ``version`` (older ones use the oldest shipped);
+    remembered, as every result of a session asks it about the same version."""
     for known in reversed(SCHEMA_VERSIONS):
         if version_at_least(version, known):
             return known

@@ -301,10 +301,13 @@ class Checker:
         tool: ToolContract,
         arguments: Any,
         findings: list[Finding] | None = None,
+        *,
+        invalid: bool = False,
     ) -> CallResult:
         """:meth:`check` from the schema gate on, for a call of ``tool`` whose arguments
         passed the parse gate as ``arguments``; ``findings``: the call's findings so far
-        (warnings of its envelope)."""
+        (warnings of its envelope); ``invalid``: the caller found the arguments invalid
+        with the tool's compiled schema already."""
         if findings is None:
             findings = []
         violations = schema_findings(
@@ -312,6 +315,7 @@ class Checker:
             arguments,
             show_values=self.show_values,
             call=call,
+            invalid=invalid,
         )
         if violations:  # placed at the call already: only the findings before them are
             findings = locate(findings, call) + violations if findings else violations

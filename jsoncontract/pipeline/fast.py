@@ -32,7 +32,8 @@ What keeps it exact:
   orjson refuse the line or the arguments: full path;
 - the reader offers a line only while its ledger would hand a lone model-hop call straight
   on (nothing held, the model hop taken for calls alone: a trace of responses, past the
-  first result window); an MCP request also needs its hop taken alone. Every model-hop
+  first result window); an MCP request also needs its hop taken alone (while it is not, a
+  line holding ``"jsonrpc"`` is left to the full path before it is parsed). Every model-hop
   call id of the line must be new to the run and distinct
   (:meth:`~jsoncontract.capture.ledger.Ledger.unseen`) before any is remembered
   (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen before goes to the full
@@ -59,6 +60,10 @@ if TYPE_CHECKING:
 
 _TEXT: Final = ArgumentsForm.TEXT
 _MODEL: Final = Hop.MODEL
+_MCP: Final = Hop.MCP
+#: The member every JSON-RPC message has: a line that holds it, while MCP calls wait for
+#: their answers, is left to the full path unread (its calls would wait too).
+_JSONRPC: Final = b'"jsonrpc"'
 
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
@@ -105,6 +110,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     def lane(
         file: str, number: int, line: bytes, state: Any
     ) -> list[PassedCall | CallResult] | None:
+        if not state.ledger.passes(_MCP) and _JSONRPC in line:
+            return None  # an MCP message of a trace with answers: the lane takes none
         if escaped in line or hides_numbers(line):
             return None
         try:
@@ -189,7 +196,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 call.sighting = sighting
                 out.append(check(call))
                 continue
-            if validators[key](value) and not needs[key]:  # type: ignore[misc]
+            valid = validators[key](value)  # type: ignore[misc]
+            if valid and not needs[key]:
                 passed = PassedCall(
                     name, hop, call_id, name_of, file, number, arguments, value, turn, form,
                     session, sighting,
@@ -203,7 +211,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 session=session,
             )  # fmt: skip
             call.sighting = sighting
-            out.append(finish(call, check_parsed(call, contracts[key], value)))
+            out.append(finish(call, check_parsed(call, contracts[key], value, invalid=not valid)))
         return out
 
     return lane

@@ -109,6 +109,25 @@ def may_leak(text: str) -> bool:
     return False
 
 
+def json_may_leak(text: str) -> bool:
+    r"""Whether any string of a value may leak (:func:`may_leak`), told from the value's JSON
+    text as ``orjson`` writes it (member names included): a string holding a backslash is
+    written with two in a row (the second character of an escape is a backslash only
+    then), one holding ``<`` or a marker shows it as it is, a quote being written ``\"``
+    (``File "`` as ``File \"``). A JSON text that a string holds, its quotes escaped,
+    does not count against it, as it does for :func:`may_leak` on the text itself.
+
+    >>> json_may_leak('[{"type":"text","text":"{\"a\":1}"}]'), json_may_leak('["<b>"]')
+    (False, True)
+    """
+    if "\\\\" in text or "<" in text or 'File \\"' in text:
+        return True
+    for marker in _MARKERS:  # noqa: SIM110 - as in may_leak
+        if marker in text:
+            return True
+    return False
+
+
 def stack_traces(text: str, pointer: str = "") -> list[StackTrace]:
     """The stack traces in ``text``, one per language found."""
     if not any(marker in text for marker in _MARKERS):

@@ -37,6 +37,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
+
 from jsoncontract import codes
 from jsoncontract.model import Finding, Hop, Severity, Stage
 from jsoncontract.payload import (
@@ -522,16 +524,35 @@ def _kind(value: Any) -> str:
 def leak_findings(result: ToolResult) -> list[Finding]:
     """Stack traces, HTML error pages and secrets in a result: one finding per language,
     one per page, one per distinct secret."""
-    from jsoncontract.masking import find_secrets, may_hold_secret
+    from jsoncontract.masking import find_secrets, json_may_hold_secret, may_hold_secret
 
     findings: list[Finding] = []
     traces: list[leaks.StackTrace] = []
     page: leaks.HtmlPage | None = None
-    failed = _failed(result)
-    for pointer, text in texts(result, shortest=20, wanted=leaks.may_leak):
-        traces.extend(leaks.stack_traces(text, pointer))
-        if page is None:
-            page = leaks.html_error_page(text, pointer, failed=failed)
+    roots: list[tuple[Any, str]] = []
+    if result.content is not None:
+        roots.append((result.content, content_pointer(result)))
+    if result.present_structured:
+        roots.append((result.structured_content, structured_pointer(result)))
+    if result.error is not None:
+        roots.append((result.error, "/error"))
+    # each container's JSON text, to tell at once that nothing in it can be found (the
+    # markers hold no character JSON escapes; None: a value orjson does not write)
+    written = [_json_text(value) if isinstance(value, dict | list) else None for value, _ in roots]
+    if any(
+        (
+            leaks.may_leak(value)
+            if isinstance(value, str)
+            else json_text is None or leaks.json_may_leak(json_text)
+        )
+        for (value, _), json_text in zip(roots, written, strict=True)
+        if isinstance(value, str | dict | list)
+    ):
+        failed = _failed(result)
+        for pointer, text in texts(result, shortest=20, wanted=leaks.may_leak):
+            traces.extend(leaks.stack_traces(text, pointer))
+            if page is None:
+                page = leaks.html_error_page(text, pointer, failed=failed)
     if traces:
         findings.extend(_trace_findings(traces))
     if page is not None:
@@ -550,16 +571,11 @@ def leak_findings(result: ToolResult) -> list[Finding]:
         )
     seen: dict[tuple[str, str], int] = {}
     places: list[Any] = []
-    roots: list[tuple[Any, str]] = []
-    if result.content is not None:
-        roots.append((result.content, content_pointer(result)))
-    if result.present_structured:
-        roots.append((result.structured_content, structured_pointer(result)))
-    if result.error is not None:
-        roots.append((result.error, "/error"))
-    for value, pointer in roots:
+    for (value, pointer), json_text in zip(roots, written, strict=True):
         if isinstance(value, str) and not may_hold_secret(value):
             continue  # the common case, told apart without a walk
+        if json_text is not None and not json_may_hold_secret(json_text, pointer):
+            continue  # a container with nothing to find, told apart by its text
         for secret in find_secrets(value, pointer, by_name=False):
             key = (secret.kind, secret.digest)
             if key in seen:
@@ -583,6 +599,15 @@ def leak_findings(result: ToolResult) -> list[Finding]:
             )
         )
     return findings
+
+
+def _json_text(value: Any) -> str | None:
+    """``value`` as JSON text (``None``: a value orjson does not write: a big integer, deep
+    nesting)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return None
 
 
 def _trace_findings(traces: list[leaks.StackTrace]) -> list[Finding]:

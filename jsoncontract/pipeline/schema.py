@@ -13,14 +13,20 @@ if TYPE_CHECKING:
 
 
 def schema_findings(
-    schema: CompiledSchema, instance: Any, *, show_values: bool, call: ToolCall | None = None
+    schema: CompiledSchema,
+    instance: Any,
+    *,
+    show_values: bool,
+    call: ToolCall | None = None,
+    invalid: bool = False,
 ) -> list[Finding]:
     """One finding per violation, the most relevant first; empty when the instance is valid.
 
     With ``call``, the findings are placed at the call (its hop, tool, id and source), as
-    :func:`~jsoncontract.model.locate` would place them.
+    :func:`~jsoncontract.model.locate` would place them. ``invalid``: the caller found the
+    instance invalid with this schema already (it is not asked again).
     """
-    if schema.is_valid(instance):
+    if not invalid and schema.is_valid(instance):
         return []
     hop = tool = call_id = source = None
     if call is not None:

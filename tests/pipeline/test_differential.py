@@ -189,6 +189,25 @@ def test_a_line_of_several_calls_one_a_write_the_gate_records(
     _one(corpus.Trace(steps, window=0))
 
 
+def test_an_mcp_session_with_answers_among_responses_the_lane_takes() -> None:
+    """Past the window, Chat responses take the lane while MCP requests wait for their
+    answers: the lane leaves every JSON-RPC line (requests, answers, one answered again,
+    a reused id) to the full path, and the lines around them are the lane's again."""
+    lookup = {"id": 1}
+    steps: list[corpus.Step] = []
+    for n in range(6):
+        steps.append(corpus.Step("chat_response", (corpus.Call(f"call_a{n}", "lookup", lookup),)))
+        call = corpus.Call(f"m{n}", "lookup", {"id": -1} if n == 2 else {"id": n + 1}, n % 2)
+        steps.append(corpus.Step("mcp_request", (call,), 0, n % 3 + 1))
+        steps.append(corpus.Step("mcp_response", (call,), 0, n % 3 + 1))
+        if n == 4:
+            steps.append(corpus.Step("mcp_response", (call,), 0, n % 3 + 1))
+    steps.append(corpus.Step("mcp_request", (corpus.Call("m9", "pay", {"amount": 5}),), 0, 7))
+    steps.append(corpus.Step("chat_response", (corpus.Call("call_z", "lookup", lookup),)))
+    _one(corpus.Trace(steps, window=0))
+    _one(corpus.Trace(steps, window=3))
+
+
 #: Bare bodies of ``lookup`` (read with ``--tool lookup``), and lines among them that are not
 #: plain bodies: another dialect's call, a record, a batch line, a duplicate key, a number
 #: past 64 bits, bodies that are no object, a body of ``pay`` by a record.

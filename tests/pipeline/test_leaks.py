@@ -126,3 +126,37 @@ def test_a_secret_in_a_title_is_masked() -> None:
     )
     assert page is not None and page.title is not None
     assert "sk-proj" not in page.title and "<redacted openai-api-key" in page.title
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *TRACES.values(),
+        PAGE,
+        'File "x.py"',
+        "C:\\temp\\report.txt",
+        "a \\u003c b",
+        "x < y",
+        "goroutine 7",
+        "meet at noon",
+        "main.go:12",
+        "Traceback",
+        '{"nested": "File \\"a\\""}',
+        "plain answer, nothing to see",
+        '{"status": "ok", "count": 3}',
+    ],
+)
+def test_a_json_text_tells_when_no_string_of_the_value_may_leak(text: str) -> None:
+    import orjson
+
+    from jsoncontract.pipeline.leaks import json_may_leak, may_leak
+
+    values = [
+        [{"type": "text", "text": text}],
+        {"a": [1, {"b": text}], "c": 'quote " here'},
+        {"Traceback?": 1, "v": [text, text]},
+    ]
+    for value in values:
+        if may_leak(text):
+            assert json_may_leak(orjson.dumps(value).decode()), value
+    assert not json_may_leak(orjson.dumps([{"type": "text", "text": '{"a": "b"}'}]).decode())

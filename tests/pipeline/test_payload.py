@@ -70,3 +70,26 @@ def test_decode_only_objects_and_arrays() -> None:
     assert decode(' {"a": 1} ') == ({"a": 1}, True)
     assert decode("12") == (None, False)
     assert decode("[1,") == (None, False)
+
+
+def test_an_answers_content_is_placed_as_the_search_places_it() -> None:
+    """``/result/content`` is told without the search only where the search finds it."""
+    from jsoncontract.payload import _FIND_DEPTH, _answer_content, _find
+
+    content: list[Any] = [{"type": "text", "text": "ok"}]
+    cases: list[dict[str, Any]] = [
+        {"jsonrpc": "2.0", "id": 1, "result": {"content": content}},
+        {"jsonrpc": "2.0", "id": 1, "result": {"isError": False, "content": content}},
+        {"jsonrpc": "2.0", "meta": {"x": content}, "result": {"content": content}},
+        {"jsonrpc": "2.0", "result": {"content": content}, "content": content},
+        {"result": {"first": content, "content": content}},
+        {"result": {"content": content}, "later": [content]},
+        {"result": {"content": [*content]}},
+        {"result": [content]},
+    ]
+    for message in cases:
+        told = _answer_content(message, content)
+        assert told is None or told == _find(message, content, "", _FIND_DEPTH), message
+    assert _answer_content(cases[0], content) == "/result/content"
+    assert _answer_content(cases[2], content) is None
+    assert _answer_content(cases[3], content) is None
