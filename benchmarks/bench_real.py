@@ -194,10 +194,14 @@ class Run:
         return self.cpu if clock == "cpu" else self.wall
 
 
-def run_child(args: Sequence[str], scratch: Path) -> Run:
+def run_child(args: Sequence[str], scratch: Path, *, reap: bool = False) -> Run:
     """Run a command with its output in files (a pipe would throttle it); the CPU time is
-    the child's and its own children's (workers)."""
+    the child's and its own children's (workers). ``reap``: and that of every process it
+    started that outlived it (Spark's Java process and its Python workers, which this
+    process adopts and waits for; Linux only), the wall time ending with the command."""
     out, err = scratch / "stdout", scratch / "stderr"
+    if reap:
+        adopt_orphans()
     with out.open("wb") as stdout, err.open("wb") as stderr:
         wall = time.perf_counter()
         proc = subprocess.Popen(
@@ -205,10 +209,28 @@ def run_child(args: Sequence[str], scratch: Path) -> Run:
         )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - wall
+        cpu = usage.ru_utime + usage.ru_stime
+        while reap:
+            try:
+                _, _, usage = os.wait4(-1, 0)
+            except ChildProcessError:
+                break
+            cpu += usage.ru_utime + usage.ru_stime
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return Run(
-        usage.ru_utime + usage.ru_stime, wall, proc.returncode, out.read_bytes(), err.read_bytes()
-    )
+    return Run(cpu, wall, proc.returncode, out.read_bytes(), err.read_bytes())
+
+
+def adopt_orphans() -> None:
+    """Make this process the parent of its descendants' orphans (``PR_SET_CHILD_SUBREAPER``),
+    so that their CPU time is counted when they are waited for."""
+    if sys.platform != "linux":
+        raise SystemExit(
+            "bench_real: --spark counts the CPU time of Spark's processes on Linux only"
+        )
+    import ctypes
+
+    if ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) != 0:
+        raise SystemExit(f"bench_real: prctl: {os.strerror(ctypes.get_errno())}")
 
 
 @dataclass(frozen=True)
@@ -219,6 +241,7 @@ class Contestant:
     clock: str  # "cpu" or "wall": the clock its marginal time is read from
     command: Callable[[Path, Path], list[str]]  # (input, report) -> argv
     verdicts: Callable[[Run, Path], tuple[int, int]]  # (run, report) -> (calls, invalid)
+    reap: bool = False  # its processes outlive it (Spark's): their CPU time is counted too
 
 
 def check_verdicts(run: Run, report: Path) -> tuple[int, int]:
@@ -250,8 +273,11 @@ class Failure(Exception):
     """A contestant did not do its job (a crash, an unreadable report)."""
 
 
-def contestants(workload: Workload, shape: str, peer: Path | None) -> list[Contestant]:
-    """Who runs on ``shape`` (a trace shape, or ``body`` for the one-schema workload)."""
+def contestants(
+    workload: Workload, shape: str, peer: Path | None, spark: Sequence[str] = ()
+) -> list[Contestant]:
+    """Who runs on ``shape`` (a trace shape, or ``body`` for the one-schema workload);
+    ``spark``: the Spark masters ``check --spark`` runs on, for the trace shapes."""
     script = str(Path(__file__).resolve())
     if shape == "body":
         tool = ["--tools", str(workload.schema), "--tool", workload.meta["one_schema"]["tool"]]
@@ -272,6 +298,10 @@ def contestants(workload: Workload, shape: str, peer: Path | None) -> list[Conte
         Contestant("check --jobs 1", "cpu", check(["--jobs", "1"]), check_verdicts),
         Contestant("check (default jobs)", "wall", check([]), check_verdicts),
     ]
+    if shape != "body":
+        for master in spark:
+            label = f"check --spark {master}"
+            out.append(Contestant(label, "cpu", check(["--spark", master]), check_verdicts, True))
     if shape == "body" and peer is not None:
         validate = [str(peer), "validate", str(workload.schema)]
 
@@ -309,7 +339,12 @@ def expected(workload: Workload, path: Path) -> tuple[int, int]:
 
 
 def measure(
-    workload: Workload, shapes: Sequence[str], peer: Path | None, rounds: int, scratch: Path
+    workload: Workload,
+    shapes: Sequence[str],
+    peer: Path | None,
+    rounds: int,
+    scratch: Path,
+    spark: Sequence[str] = (),
 ) -> tuple[dict[str, Any], list[str]]:
     """Every contestant on every workload, alternately, ``rounds`` times; the figures and the
     verdicts that disagreed."""
@@ -321,7 +356,7 @@ def measure(
 
     def timed(shape: str, contestant: Contestant, path: Path) -> Run:
         report.unlink(missing_ok=True)
-        run = run_child(contestant.command(path, report), scratch)
+        run = run_child(contestant.command(path, report), scratch, reap=contestant.reap)
         try:
             seen = contestant.verdicts(run, report)
         except Failure as error:
@@ -342,7 +377,7 @@ def measure(
     for round_ in range(rounds):
         print(f"round {round_ + 1} of {rounds}", file=sys.stderr)
         for shape in workloads:
-            group = contestants(workload, shape, peer)
+            group = contestants(workload, shape, peer, spark)
             group = group[round_ % len(group) :] + group[: round_ % len(group)]
             inputs = (
                 (workload.bodies("tiny"), workload.bodies())
@@ -397,6 +432,10 @@ def summarise(
                     p / m for p, m in zip(theirs, mine, strict=True)
                 )
                 figure["vs_peer_rounds"] = [p / m for p, m in zip(theirs, mine, strict=True)]
+            if label.startswith("check --spark "):
+                figure.update(
+                    per_core(label, timing, by_label["check --jobs 1"], calls, tiny_calls)
+                )
             entry[label] = figure
         if shape in fail_pass:
             runs = fail_pass[shape]
@@ -417,6 +456,32 @@ def summarise(
             }
         figures[shape] = entry
     return figures
+
+
+def per_core(label: str, spark: Timing, one: Timing, calls: int, tiny_calls: int) -> dict[str, Any]:
+    """Spark against ``check --jobs 1`` per core: the local run's marginal CPU time over
+    Spark's (every Spark process counted), and, for ``local[N]``, the local run's marginal
+    wall time over N times Spark's (at 0.5, Spark per core is half the local run)."""
+    cpu = [
+        o / s
+        for o, s in zip(
+            one.marginal("cpu", calls, tiny_calls), spark.marginal("cpu", calls, tiny_calls),
+            strict=True,
+        )
+    ]  # fmt: skip
+    out: dict[str, Any] = {"per_core_cpu": statistics.median(cpu), "per_core_cpu_rounds": cpu}
+    cores = re.fullmatch(r"check --spark local\[(\d+)\]", label)
+    if cores is not None:
+        n = int(cores.group(1))
+        wall = [
+            o / (s * n)
+            for o, s in zip(
+                one.marginal("wall", calls, tiny_calls), spark.marginal("wall", calls, tiny_calls),
+                strict=True,
+            )
+        ]  # fmt: skip
+        out |= {"per_core_wall": statistics.median(wall), "per_core_wall_rounds": wall}
+    return out
 
 
 def table(meta: dict[str, Any], figures: dict[str, Any], peer: str, load: list[float]) -> str:
@@ -448,6 +513,34 @@ def table(meta: dict[str, Any], figures: dict[str, Any], peer: str, load: list[f
         "(-j1 and the bare loop in CPU time; default jobs in wall time, against the bare "
         "loop's wall time; fail and pass: check --jobs 1 on damaged and on valid calls only)",
     ]
+    sparks = [
+        (shape, label, figure)
+        for shape, entry in figures.items()
+        for label, figure in entry.items()
+        if label.startswith("check --spark ")
+    ]
+    if sparks:
+        lines += [
+            "",
+            "Spark against check --jobs 1, per core (marginal; at 0.50 Spark does per core "
+            "half of what the local run does)",
+            f"{'shape':10} {'contestant':26} {'CPU µs':>8} {'-j1 CPU µs':>10} {'per core':>8} "
+            f"{'wall µs':>8} {'-j1 wall':>8} {'per core':>8} {'start-up':>9}",
+        ]
+        for shape, label, figure in sparks:
+            one = figures[shape]["check --jobs 1"]
+            lines.append(
+                f"{shape:10} {label:26} {figure['marginal_us_cpu']:8.1f} "
+                f"{one['marginal_us_cpu']:10.1f} {figure['per_core_cpu']:8.2f} "
+                f"{figure['marginal_us_wall']:8.1f} {one['marginal_us_wall']:8.1f} "
+                f"{figure.get('per_core_wall', float('nan')):8.2f} "
+                f"{figure['startup_ms'] / 1e3:7.1f} s"
+            )
+        lines.append(
+            "(CPU: every process of the run, Spark's Java process and Python workers included; "
+            "per core by CPU: -j1's CPU time over Spark's; by wall: -j1's wall time over "
+            "local[N]'s times N)"
+        )
     body = figures.get("body")
     if body is not None:
         one = meta["one_schema"]
@@ -559,6 +652,14 @@ def main() -> None:
         help="profile check --jobs 1 on these shapes instead of comparing",
     )
     parser.add_argument("--top", type=int, default=30, quick=30, help="functions a profile lists")
+    parser.add_argument(
+        "--spark",
+        nargs="+",
+        default=[],
+        metavar="MASTER",
+        help="also check --spark MASTER (local[1], local[2]...) on the trace shapes (the spark "
+        "extra; Linux)",
+    )
     parser.add_argument("--bare-loop", choices=[*SHAPES, "body"], help=argparse.SUPPRESS)
     parser.add_argument("--tools", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("trace", nargs="?", type=Path, help=argparse.SUPPRESS)
@@ -598,13 +699,16 @@ def main() -> None:
             about = f"sourcemeta's jsonschema is left out: {about}"
             print(f"peer: {about}", file=sys.stderr)
         load = [os.getloadavg()[0]]
-        figures, disagreements = measure(workload, options.shapes, peer, rounds, Path(scratch))
+        figures, disagreements = measure(
+            workload, options.shapes, peer, rounds, Path(scratch), options.spark
+        )
         load.append(os.getloadavg()[0])
     print(table(meta, figures, about, load))
     if options.json:
         document = {
             "workload": {k: v for k, v in meta.items() if k != "files"},
             "rounds": rounds,
+            "spark": options.spark,
             "quick": options.quick,
             "peer": about if peer is not None else None,
             "peer_left_out": None if peer is not None else about,

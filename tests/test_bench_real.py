@@ -10,8 +10,10 @@ to that line.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -156,6 +158,7 @@ def test_the_doc_shows_the_commands_the_tests_run() -> None:
     assert doc_commands() == [
         ["python", "benchmarks/bench_real.py", "--quick", "--json", "real.json"],
         ["python", "benchmarks/bench_real.py", "--quick", "--profile", "chat", "mcp"],
+        ["python", "benchmarks/bench_real.py", "--quick", "--shapes", "chat", "--no-peer", "--spark", "'local[1]'", "'local[2]'", "--json", "spark.json"],  # noqa: E501 - the doc's words, in one line
         ["python", "benchmarks/bench_sessions.py", "--quick"],
         ["python", "benchmarks/bench_sessions.py", "--quick", "--traces", "mcp-session", "--profile"],  # noqa: E501
     ]  # fmt: skip
@@ -165,8 +168,9 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """A command of the doc, run from a scratch folder (``real.json`` is written there; the
     workload and the peer are cached in ``benchmarks/out``)."""
     assert command[0] == "python" and command[1].startswith("benchmarks/bench_")
+    args = shlex.split(" ".join(command[2:]))  # as a shell reads the quoted words
     return subprocess.run(
-        [sys.executable, str(REPO / command[1]), *command[2:]],
+        [sys.executable, str(REPO / command[1]), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -240,12 +244,35 @@ def test_the_profile_lists_where_check_spends_its_time(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="Spark's CPU time is counted on Linux")
+def test_spark_runs_beside_the_local_run_and_is_measured_per_core(tmp_path: Path) -> None:
+    """The doc's third command: check --spark on the trace shapes, its CPU time counted over
+    every process it starts (Spark's Java process and Python workers outlive the command)."""
+    if not os.environ.get("CI"):
+        pytest.importorskip("pyspark")
+    done = run(doc_commands()[2], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "verdicts: every run found the workload's damaged calls" in done.stderr
+    figures = json.loads((tmp_path / "spark.json").read_text())
+    assert figures["spark"] == ["local[1]", "local[2]"]
+    assert list(figures["shapes"]) == ["chat"]
+    chat = figures["shapes"]["chat"]
+    for master in ("local[1]", "local[2]"):
+        spark = chat[f"check --spark {master}"]
+        # Java's start-up alone costs seconds of CPU: the processes were counted
+        assert spark["startup_ms"] > 2000 > chat["check --jobs 1"]["startup_ms"]
+        assert spark["clock"] == "cpu" and "per_core_cpu" in spark and "per_core_wall" in spark
+        assert re.search(rf"^chat +check --spark {re.escape(master)} +-?\d", done.stdout, re.M)
+    assert "check --spark" not in json.dumps(figures["one_schema"])  # bodies: local only
+
+
+@pytest.mark.slow
 def test_the_session_traces_are_timed_with_their_results(tmp_path: Path) -> None:
-    """The doc's third command: MCP answers and Chat histories derived from the workload,
+    """The doc's fourth command: MCP answers and Chat histories derived from the workload,
     every shape's failing and passing calls, each trace's verdicts as the checks give them."""
     import bench_sessions
 
-    done = run(doc_commands()[2], tmp_path)
+    done = run(doc_commands()[3], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     table = done.stdout
@@ -281,8 +308,8 @@ def test_the_session_traces_are_timed_with_their_results(tmp_path: Path) -> None
 
 @pytest.mark.slow
 def test_the_session_profile_lists_where_check_spends_its_time(tmp_path: Path) -> None:
-    """The doc's fourth command."""
-    done = run(doc_commands()[3], tmp_path)
+    """The doc's fifth command."""
+    done = run(doc_commands()[4], tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "mcp-session.full.jsonl: 2,000 calls" in done.stdout
     assert "jsoncontract/pipeline/checker.py" in done.stdout

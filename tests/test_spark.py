@@ -137,13 +137,22 @@ def _calls_alone() -> bytes:
     return b"".join(line for line in lines if b'"jsonrpc"' not in line)
 
 
-def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("on_driver", [True, False], ids=["driver", "spark"])
+def test_the_same_results_as_a_local_run(
+    session: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on_driver: bool
+) -> None:
+    """Lines counted and write calls judged by the driver (the usual case: its tracker
+    applies the key records in input order), and by Spark (past a size: a job counts the
+    line feeds, window aggregations judge the write calls): the same results."""
+    if not on_driver:
+        monkeypatch.setattr(jspark, "_COUNT_HERE", 0)
+        monkeypatch.setattr(jspark, "_DRIVER_RECORDS", 0)
     tools = _writes(tmp_path)
     mixed = tmp_path / "mixed.jsonl.gz"
     mixed.write_bytes(gzip.compress(_calls_alone() * 3))
     captures = [tmp_path / "writes.jsonl", mixed]
     lines = jspark.read_captures(session, captures)
-    assert lines.rdd.getNumPartitions() > 3
+    assert lines.count() > 3  # blocks: partitions of the check
     # a short result window: past it, partitions start where the run is (a longer one would
     # have the driver read the partitions within it again: the same results, more slowly)
     report = jspark.check(lines, tools=[tools, TOOLS], window=16)
@@ -155,7 +164,7 @@ def test_the_same_results_as_a_local_run(session: Any, tmp_path: Path) -> None:
     assert report.summary.findings == local.summary.findings
     # a call seen again in a later partition is one call: such a partition is read again
     # (its executor could not know), the others are taken as the executors checked them
-    assert report.reread < lines.rdd.getNumPartitions()
+    assert report.reread < lines.count()
     assert not report.in_one_task
     codes = report.summary.by_code
     assert codes["session.parallel_side_effects"] >= 5
@@ -181,7 +190,7 @@ def test_partitions_that_start_elsewhere_than_the_run_are_read_again(
     lines = jspark.read_captures(session, captures)
     report = jspark.check(lines, tools=[tools], window=16)
     assert not report.in_one_task
-    assert 0 < report.reread < lines.rdd.getNumPartitions()  # some were taken
+    assert 0 < report.reread < lines.count()  # some were taken
     local = local_check(captures, tools=[tools], business=load_business(None), window=16)
     assert report.summary.to_dict() == local.summary.to_dict()
     assert report.summary.findings == local.summary.findings
@@ -258,6 +267,33 @@ def test_the_cli_writes_the_local_report(session: Any, run_cli: Any, tmp_path: P
     assert on_spark.stdout_bytes == local.stdout_bytes
     assert '"baselineState": "unchanged"' in local.stdout
     assert '"baselineState": "new"' in local.stdout
+
+
+@pytest.mark.parametrize(
+    "report", [["-f", "json", "--results", "failed"], ["-f", "jsonl", "--results", "findings"]]
+)
+def test_reports_of_some_results_are_the_local_ones(
+    session: Any, run_cli: Any, tmp_path: Path, report: list[str]
+) -> None:
+    """The JSON formats are written from the executors' entries, chosen as a local run
+    chooses them; several files, plain and gzip, each cut in many blocks."""
+    day.write_calls(tmp_path / "calls.jsonl", count=600)
+    day.write_calls(tmp_path / "more.jsonl", seed=8, count=300)
+    tools = day.traffic.tools_file(tmp_path)
+    packed = tmp_path / "more.jsonl.gz"
+    packed.write_bytes(gzip.compress((tmp_path / "more.jsonl").read_bytes()))
+    args = ["check", "--no-config", "-t", str(tools), *report]
+    args += [str(tmp_path / "calls.jsonl"), str(packed), "--result-window", "16"]
+    local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
+    assert on_spark.code == local.code == 1
+    assert on_spark.stdout_bytes == local.stdout_bytes
+    if report[1] == "json":
+        document = json.loads(local.stdout)
+        listed, calls = len(document["results"]), document["summary"]["calls"]
+    else:
+        lines = local.stdout.splitlines()
+        listed, calls = len(lines) - 1, json.loads(lines[-1])["summary"]["calls"]
+    assert 0 < listed < calls  # some chosen, not all
 
 
 def test_zstandard_captures_are_refused_with_what_to_do(session: Any, tmp_path: Path) -> None:
@@ -342,9 +378,12 @@ def test_a_truncated_gzip_names_the_file_and_writes_nothing(
     args = ["--tools", str(TOOLS), str(cut), "-f", "json", "-o", str(out)]
     result = run_cli("check", "--spark", "local[2]", *args)
     assert result.code == 2
-    assert result.stderr.startswith(f"jsoncontract: error: {cut}: ")
-    assert "Spark could not read the capture: Unexpected end of input" in result.stderr
+    assert result.stderr.startswith(f"jsoncontract: error: {cut}: corrupt gzip data (after line ")
+    assert "the compressed stream ends early (the file is truncated)" in result.stderr
     assert "internal error" not in result.stderr
+    assert not out.exists()
+    local = run_cli("check", *args)  # the executor reads it as a local run does
+    assert (local.code, local.stderr) == (result.code, result.stderr)
     assert not out.exists()
 
 

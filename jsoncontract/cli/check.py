@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -190,7 +190,7 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     import json
 
     from jsoncontract import spark
-    from jsoncontract.cli.options import exit_code, note, write_report
+    from jsoncontract.cli.options import exit_code, note, result_runs, write_report
 
     assert settings.spark is not None
     business = settings.business
@@ -198,28 +198,27 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
     running = spark.active_session()  # the spark extra is there
     files = spark.capture_files(settings.captures, exclude=settings.exclude)  # before Spark
     session = spark.session(settings.spark)
+    entries = known is None and result_runs("check", settings.report.format)
     try:
         lines = spark.read_captures(session, files)
         report = spark.check(
             lines, tools=settings.tools, rules=business.rules, config=config,
             context=json.dumps(business.context) if business.context is not None else None,
             tool=settings.tool, dialect=settings.dialect, show_values=settings.show_values,
-            window=settings.result_window,
+            window=settings.result_window, entries_only=entries,
         )  # fmt: skip
         if report.in_one_task:
             note(
                 "the trace carries tool results or MCP session messages, which cannot be "
                 "split: Spark checked it in one task, in input order"
             )
-        results: Iterable[CallResult | PassedCall] = report.iter_results()
+        if entries:  # the JSON formats: the executors' report entries, as they are
+            results: Iterable[Any] = report.iter_results(settings.report.options.results)
+        else:
+            results = report.iter_results()
         if known is not None:
             results = _marked(results, report.summary, known)
         write_report("check", settings.report, report.summary, results)
-    except Exception as exc:  # a job that failed reading a capture: named, not internal
-        failure = spark.read_failure(exc)
-        if failure is None:
-            raise
-        raise failure from None
     finally:
         if running is None:  # a session this run started
             session.stop()
