@@ -53,7 +53,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (the default) starts one worker more than the cores this process may run
     on: many tests spend part of their time waiting on what they started (servers, a
     browser, Spark's Java process, pip), and a third worker on two cores keeps them busy
-    meanwhile (5 min 7 s against 5 min 39 s for the whole suite, on 2 cores).
+    meanwhile (5 min 6 s against 5 min 38 s for the whole suite, on 2 cores).
     ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets the number."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # pytest-xdist reads it
