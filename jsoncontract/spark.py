@@ -12,8 +12,9 @@ How it runs:
    Spark's file sources cut files (``spark.sql.files.maxPartitionBytes``, spread over the
    cores; a ``.gz`` file is one block), and counts the lines before each block (line feeds
    only; on the driver up to :data:`_COUNT_HERE` bytes, else with a Spark job): a
-   DataFrame of ``file_index``, ``file``, ``start``, ``end``, ``line`` and ``last``, one
-   row per block.
+   DataFrame of ``file_index``, ``file`` (as given: what the reports show), ``start``,
+   ``end``, ``line``, ``last`` and ``path`` (the file's absolute path, which the executors
+   open), one row per block.
 2. :func:`check` checks each block in a task of its own: the executor reads the block's
    lines from the file (those that start in it; the same paths as the driver's: a shared
    filesystem, or local mode) with the same reader, fast lane, gates, business rules and
@@ -348,11 +349,12 @@ def read_captures(
     that :func:`check` reads, one partition each, in input order: a DataFrame of
     ``file_index``, ``file``, ``start`` and ``end`` (the block's bytes: its lines are those
     that start in them), ``line`` (the number of the line at ``start``, or of the line under
-    way there) and ``last`` (the block ends its file). A plain file is cut as Spark's file
-    sources cut it (``spark.sql.files.maxPartitionBytes``, spread over the cores); a ``.gz``
-    is one block. ``paths`` may be what :func:`capture_files` returned, which is not checked
-    again. The line numbers of a file cut in several blocks are counted here, or by a Spark
-    job past :data:`_COUNT_HERE` bytes.
+    way there), ``last`` (the block ends its file) and ``path`` (the absolute path the
+    executors open; ``file`` is the name as given, which reports show). A plain file is cut
+    as Spark's file sources cut it (``spark.sql.files.maxPartitionBytes``, spread over the
+    cores); a ``.gz`` is one block. ``paths`` may be what :func:`capture_files` returned,
+    which is not checked again. The line numbers of a file cut in several blocks are counted
+    here, or by a Spark job past :data:`_COUNT_HERE` bytes.
 
     Raises:
         UsageError: as :func:`capture_files`.
@@ -367,21 +369,22 @@ def read_captures(
     )
 
     files = paths if isinstance(paths, CaptureFiles) else capture_files(paths, exclude=exclude)
-    names = [str(Path(name).resolve()) for name in files]
-    sizes = [Path(name).stat().st_size for name in names]
+    names = [str(name) for name in files]  # as given: what the report shows, as locally
+    opened = [str(Path(name).resolve()) for name in names]  # what the executors open
+    sizes = [Path(path).stat().st_size for path in opened]
     context = session.sparkContext
     most = _bytes(session.conf.get("spark.sql.files.maxPartitionBytes", "128m") or "128m")
     opening = _bytes(session.conf.get("spark.sql.files.openCostInBytes", "4m") or "4m")
     total = sum(sizes) + opening * len(sizes)
     step = max(1, min(most, max(opening, total // max(1, context.defaultParallelism))))
-    blocks: list[tuple[int, str, int, int, int, bool]] = []
-    for index, (name, size) in enumerate(zip(names, sizes, strict=True)):
+    blocks: list[tuple[int, str, int, int, int, bool, str]] = []
+    for index, (name, path, size) in enumerate(zip(names, opened, sizes, strict=True)):
         if compression_of(name) or size <= step:
-            blocks.append((index, name, 0, size, 1, True))
+            blocks.append((index, name, 0, size, 1, True, path))
             continue
         for start in range(0, size, step):
             end = min(start + step, size)
-            blocks.append((index, name, start, end, 1, end == size))
+            blocks.append((index, name, start, end, 1, end == size, path))
     cut = [i for i, b in enumerate(blocks) if not b[5] or b[2]]  # blocks of cut files
     if cut:
         chosen = [blocks[i] for i in cut]
@@ -391,9 +394,9 @@ def read_captures(
             counts = context.parallelize(chosen, len(chosen)).map(_newlines).collect()
         before = 0
         for i, newlines in zip(cut, counts, strict=True):
-            index, name, start, end, _, last = blocks[i]
+            index, name, start, end, _, last, path = blocks[i]
             before = 0 if start == 0 else before
-            blocks[i] = (index, name, start, end, 1 + before, last)
+            blocks[i] = (index, name, start, end, 1 + before, last, path)
             before += newlines
     schema = StructType(
         [
@@ -403,6 +406,7 @@ def read_captures(
             StructField("end", LongType(), False),
             StructField("line", LongType(), False),
             StructField("last", BooleanType(), False),
+            StructField("path", StringType(), False),
         ]
     )
     return session.createDataFrame(blocks, schema)  # held by the driver: no job collects it
@@ -425,9 +429,9 @@ def _bytes(text: str) -> int:
 
 def _newlines(block: tuple[Any, ...]) -> int:
     """The line feeds in a block's bytes."""
-    _, name, start, end, _, _ = block
+    _, _, start, end, _, _, path = block
     count = 0
-    with Path(name).open("rb") as stream:
+    with Path(path).open("rb") as stream:
         stream.seek(start)
         left = end - start
         while left > 0:
@@ -450,12 +454,12 @@ def _block_lines(block: Sequence[Any]) -> Iterable[tuple[int, bytes]]:
     from jsoncontract._files import lines_of
     from jsoncontract.capture.reader import MAX_LINE_BYTES
 
-    _, name, start, end, first, last = block[:6]
+    _, name, start, end, first, last, path = block[:7]
     if start == 0 and last:
-        numbered = lines_of(open_stream(name), MAX_LINE_BYTES, name=name)
+        numbered = lines_of(open_stream(path), MAX_LINE_BYTES, name=name)
         return ((n, line[:-1] if line and line[-1] == 10 else line) for n, line in numbered)  # type: ignore[misc]
     try:
-        with Path(name).open("rb") as stream:
+        with Path(path).open("rb") as stream:
             number = first
             if start:
                 stream.seek(start - 1)
@@ -518,7 +522,9 @@ def check(
     session = lines.sparkSession
     blocks = sorted(
         tuple(row)
-        for row in lines.select("file_index", "file", "start", "end", "line", "last").collect()
+        for row in lines.select(
+            "file_index", "file", "start", "end", "line", "last", "path"
+        ).collect()
     )
     files = len({block[0] for block in blocks})
     spark_context = session.sparkContext
@@ -687,7 +693,10 @@ def _in_one_task(
 ) -> SparkReport:
     """Check the whole trace in one task, in input order, as one local process does (a
     trace that carries results or MCP session messages: see the module)."""
-    whole = [(i, name, 0, 0, 1, True) for i, name in sorted({(b[0], b[1]) for b in blocks})]
+    whole = [
+        (i, name, 0, 0, 1, True, path)
+        for i, name, path in sorted({(b[0], b[1], b[6]) for b in blocks})
+    ]
     context = session.sparkContext
     chunks = context.parallelize([whole], 1).mapPartitions(
         lambda rows: _check_whole(recipe, next(iter(rows)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -245,6 +246,24 @@ def test_a_trace_with_results_gives_what_one_process_and_workers_give(
 def _full(results: Iterator[Any]) -> Iterator[Any]:
     for item in results:
         yield item.result() if hasattr(item, "result") else item
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_captures_named_relative_are_shown_as_named(
+    session: Any, run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """Executors open a capture by its absolute path; the report names it as the command
+    line did, as a local run's does (a trace with results, in one task, and one without)."""
+    (tmp_path / "day").mkdir()
+    (tmp_path / "day" / "calls.jsonl").write_bytes(_calls_alone())
+    shutil.copy(FIXTURES / "business" / "trace.jsonl", tmp_path / "day" / "trace.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for captures in (["day/calls.jsonl"], ["day/calls.jsonl", "day/trace.jsonl"]):
+        args = ["check", "-t", str(TOOLS), *captures, "-f", fmt]
+        local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
+        assert on_spark.code == local.code
+        assert "day/calls.jsonl" in local.stdout and str(tmp_path) not in local.stdout
+        assert on_spark.stdout_bytes == local.stdout_bytes
 
 
 def test_the_cli_writes_the_local_report(session: Any, run_cli: Any, tmp_path: Path) -> None:
