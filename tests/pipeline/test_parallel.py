@@ -439,14 +439,7 @@ def test_a_day_with_results_is_the_same_with_workers(
 
     tools_file, captures = day.write_day(tmp_path)
     tools = ToolSet.from_paths([tools_file])
-    verdicts: list[bool] = []
-    takes = runner.Join.takes
-
-    def counted(run: Any, *args: Any) -> bool:
-        verdicts.append(takes(run, *args))
-        return verdicts[-1]
-
-    monkeypatch.setattr(runner.Join, "takes", counted)
+    verdicts = _verdicts(monkeypatch)
 
     def run(fmt: str, jobs: int) -> bytes:
         business = load_business(None, tools=tools)
