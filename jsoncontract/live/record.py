@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from jsoncontract.live.server import ServerSpec
 
 _CHUNK: Final = 1 << 16
+#: How much of a body past the limit is kept (to find its id).
+_HEAD: Final = 512
 #: Seconds the server has to exit after the host hangs up, then after SIGTERM.
 GRACE: Final = 2.0
 
@@ -809,6 +811,7 @@ class Body:
         self._raw: list[bytes] = []
         self._unpacked: list[bytes] = []
         self._length = 0  # bytes unpacked
+        self._head = b""  # the first bytes of the message
         # gzip or zlib, told by the header; None: held as it is (or it did not unpack)
         self._unpack = zlib.decompressobj(zlib.MAX_WBITS | 32) if self.encoding else None
 
@@ -820,6 +823,8 @@ class Body:
         if self.over:
             return False
         self._raw.append(chunk)
+        if self._unpack is None:
+            self._note(chunk)
         if self.size > self.limit:
             self.over = True
             return False
@@ -828,6 +833,7 @@ class Body:
             try:
                 while True:  # in pieces, until the chunk is used up and nothing is pending
                     piece = self._unpack.decompress(data, _CHUNK)
+                    self._note(piece)
                     self._unpacked.append(piece)
                     self._length += len(piece)
                     if self._length > self.limit:
@@ -840,13 +846,23 @@ class Body:
             except zlib.error:  # kept as it came, marked raw in the trace
                 self._unpack = None
                 self._unpacked = []
+                self._head = b"".join(self._raw)[:_HEAD]
         return True
+
+    def _note(self, piece: bytes) -> None:
+        if len(self._head) < _HEAD:
+            self._head += piece[: _HEAD - len(self._head)]
+
+    @property
+    def unpacked(self) -> bool:
+        """Whether the body came packed and unpacks."""
+        return self._unpack is not None
 
     @property
     def head(self) -> bytes:
-        """The body's first bytes as unpacked so far (which may name its id)."""
-        pieces = self._unpacked if self._unpack is not None else self._raw
-        return b"".join(pieces[:8])[:512]
+        """The message's first bytes (unpacked; which may name its id), kept past the
+        limit."""
+        return self._head
 
     def message(self) -> bytes:
         """The whole body (within the limit) as the message it carries: unpacked, or as it
