@@ -385,8 +385,8 @@ def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(tmp_path: Path) -> 
 
 
 @contextlib.contextmanager
-def _recording_http(upstream: str, trace: Path, *options: str) -> Iterator[str]:
-    """``mcp record --listen`` in front of ``upstream``; its local URL."""
+def _recording_http(upstream: str, trace: Path, *options: str) -> Iterator[tuple[str, int]]:
+    """``mcp record --listen`` in front of ``upstream``; its local URL and process id."""
     proxy = subprocess.Popen(
         [PYTHON, "-m", "jsoncontract", "mcp", "record", "--listen", "127.0.0.1:0",
          "--upstream", upstream, "-o", str(trace), *options],
@@ -394,7 +394,7 @@ def _recording_http(upstream: str, trace: Path, *options: str) -> Iterator[str]:
     )  # fmt: skip
     try:
         assert proxy.stderr is not None
-        yield proxy.stderr.readline().rsplit(" at ", 1)[1].strip()
+        yield proxy.stderr.readline().rsplit(" at ", 1)[1].strip(), proxy.pid
     finally:
         proxy.terminate()
         proxy.wait(timeout=20)
@@ -424,7 +424,7 @@ def test_an_http_answer_past_the_limit_is_passed_on_and_recorded_as_too_large(
 
     upstream, _ = bulky_upstream
     trace = tmp_path / "t.jsonl"
-    with _recording_http(upstream, trace, "--max-frame", "1", *faults) as local:
+    with _recording_http(upstream, trace, "--max-frame", "1", *faults) as (local, _):
         big = httpx2.post(local, json=_call(how, 2 << 20), headers=_ACCEPT, timeout=30)
         small = httpx2.post(local, json=_call(how, 100, 8), headers=_ACCEPT, timeout=30)
     assert big.status_code == 200
@@ -458,7 +458,7 @@ def test_an_http_request_past_the_limit_is_passed_on_and_recorded_as_too_large(
     plain = json.dumps(_call("json", 10) | {"pad": "y" * _OVER}).encode()
     packed = json.dumps(_call("json", 10, 8) | {"pad": "z" * _OVER}).encode()
     headers = {**_ACCEPT, "content-type": "application/json"}
-    with _recording_http(upstream, trace, "--max-frame", "1") as local:
+    with _recording_http(upstream, trace, "--max-frame", "1") as (local, _):
         first = httpx2.post(local, content=plain, headers=headers, timeout=30)
         second = httpx2.post(
             local,
@@ -475,3 +475,29 @@ def test_an_http_request_past_the_limit_is_passed_on_and_recorded_as_too_large(
         ("client", len(gzip.compress(packed)), "gzip"),
     ]
     assert not [r for r in records if r.get("from") == "client" and "event" not in r]
+
+
+def peak_memory(pid: int) -> int:
+    """A process's peak resident memory so far (``VmHWM``), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")  # pragma: no cover - Linux gives it
+
+
+def test_a_gzip_bomb_costs_the_proxy_no_more_than_the_limit(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
+    """64 KB of gzip that unpacks to 64 MiB: the proxy's peak memory grows by far less than
+    that (it unpacked and held the whole answer: 64 MiB more and then some)."""
+    import httpx2
+
+    upstream, _ = bulky_upstream
+    trace = tmp_path / "t.jsonl"
+    with _recording_http(upstream, trace, "--max-frame", "1") as (local, pid):
+        httpx2.post(local, json=_call("gzip", 100, 6), headers=_ACCEPT, timeout=30)
+        before = peak_memory(pid)
+        big = httpx2.post(local, json=_call("gzip", 64 << 20), headers=_ACCEPT, timeout=60)
+        grown = peak_memory(pid) - before
+    assert len(big.content) == 64 << 20
+    assert grown < 16 << 20, f"{grown:,} bytes"

@@ -206,10 +206,10 @@ def test_under_observe_a_body_over_the_limit_is_streamed_on(
 @pytest.fixture
 def bulky_guard(
     bulky_upstream: tuple[str, list[bytes]], tmp_path: Path, request: pytest.FixtureRequest
-) -> Iterator[tuple[Callable[..., httpx2.Response], Path, list[bytes]]]:
+) -> Iterator[tuple[Callable[..., httpx2.Response], Path, list[bytes], int]]:
     """The guard (``--max-frame 1``, and the options a test gives as the fixture's parameter)
     in front of the bulky upstream, its session started: a function that POSTs a message to
-    it; the trace; the bodies the upstream was sent."""
+    it; the trace; the bodies the upstream was sent; the guard's process id."""
     import httpx2 as httpx
 
     upstream, received = bulky_upstream
@@ -240,7 +240,7 @@ def bulky_guard(
               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                          "clientInfo": {"name": "raw", "version": "1"}}})  # fmt: skip
         post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        yield post, trace, received
+        yield post, trace, received, process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -275,12 +275,12 @@ def _too_large(trace: Path) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("how", ["json", "gzip", "sse"])
 def test_an_answer_over_the_limit_is_kept_from_the_host(
-    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes]], how: str
+    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes], int], how: str
 ) -> None:
     """An answer past ``--max-frame`` (a body, a body once unpacked: 2 MiB from 2 KB of
     gzip, or an event) cannot be judged: as over stdio, the host gets a
     ``guard.frame_too_large`` error in its place, and the guard never holds it whole."""
-    post, trace, _ = bulky_guard
+    post, trace, _, _ = bulky_guard
     small = _answer(post(_export(8, 100, how)))
     assert small == json.loads(bulky_answer(8, 100))
     answer = _answer(post(_export(9, 2 << 20, how)))
@@ -296,9 +296,9 @@ def test_an_answer_over_the_limit_is_kept_from_the_host(
 @pytest.mark.parametrize("bulky_guard", [("--observe",)], indirect=True)
 @pytest.mark.parametrize("how", ["json", "gzip", "sse"])
 def test_under_observe_an_answer_over_the_limit_is_passed_on(
-    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes]], how: str
+    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes], int], how: str
 ) -> None:
-    post, trace, _ = bulky_guard
+    post, trace, _, _ = bulky_guard
     answer = _answer(post(_export(9, 2 << 20, how)))
     assert answer["result"]["content"][0]["text"].startswith("xxx")
     assert len(json.dumps(answer, separators=(",", ":"))) == 2 << 20
@@ -307,13 +307,13 @@ def test_under_observe_an_answer_over_the_limit_is_passed_on(
 
 
 def test_a_request_that_unpacks_past_the_limit_is_refused(
-    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes]],
+    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes], int],
 ) -> None:
     """A 2 KB gzip body that unpacks to 2 MiB (a decompression bomb) is refused as one
     past the limit, unpacked no further than the limit, and never reaches the server."""
     import gzip
 
-    post, trace, received = bulky_guard
+    post, trace, received, _ = bulky_guard
     body = _export(9, 10, "json") | {"pad": "z" * (2 << 20)}
     response = post(gzip.compress(json.dumps(body).encode()), **{"content-encoding": "gzip"})
     assert response.status_code == 413
@@ -322,3 +322,21 @@ def test_a_request_that_unpacks_past_the_limit_is_refused(
     assert not [r for r in received if b"tools/call" in r]
     (large,) = _too_large(trace)
     assert (large["from"], large["guard"]["decision"]) == ("client", "drop")
+
+
+def test_a_gzip_bomb_costs_the_guard_no_more_than_the_limit(
+    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes], int],
+) -> None:
+    """An answer of 64 KB of gzip that unpacks to 64 MiB: unpacked a piece at a time and
+    held no further than the limit (it was read whole: 64 MiB more and then some)."""
+    from tests.live.test_record_framing import peak_memory
+
+    post, _, _, pid = bulky_guard
+    post(_export(8, 100, "gzip"))
+    before = peak_memory(pid)
+    answer = _answer(post(_export(9, 64 << 20, "gzip")))
+    grown = peak_memory(pid) - before
+    assert json.loads(answer["result"]["content"][0]["text"])["error"]["code"] == (
+        "guard.frame_too_large"
+    )
+    assert grown < 16 << 20, f"{grown:,} bytes"
