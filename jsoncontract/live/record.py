@@ -590,14 +590,10 @@ class HttpProxy:
                     break
             body: bytes | AsyncIterator[bytes]
             if sent.over:
-                first = sent.release()
 
                 async def streamed() -> AsyncIterator[bytes]:
-                    """The body past the limit, passed on as it comes."""
-                    for chunk in first:
-                        yield chunk
-                    async for chunk in chunks:
-                        sent.feed(chunk)  # counted
+                    """The body past the limit, passed on as it comes, then recorded."""
+                    async for chunk in sent.relay(chunks):
                         yield chunk
                     self._too_large(CLIENT, sent.size, sent.encoding)
 
@@ -875,6 +871,15 @@ class Body:
         """The chunks held as they came (and no longer held)."""
         raw, self._raw, self._unpacked = self._raw, [], []
         return raw
+
+    async def relay(self, rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """A body past the limit passed on as it came: the chunks held (no longer held),
+        then ``rest``, the rest of its stream, as it comes (counted in ``size``)."""
+        for chunk in self.release():
+            yield chunk
+        async for chunk in rest:
+            self.feed(chunk)
+            yield chunk
 
 
 def decoded_body(body: bytes, headers: Any, limit: int = MAX_FRAME) -> bytes | None:

@@ -330,52 +330,18 @@ def test_an_event_past_the_limit_comes_in_pieces_however_the_stream_is_cut() -> 
         assert [(p.end, p.size) for p in parts if p.end] == [(True, len(big))]
 
 
-def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(tmp_path: Path) -> None:
+def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
     """The HTTP proxy applies a fault to the message a compressed answer carries, and the
     client gets the changed answer without the ``Content-Encoding`` it no longer has."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     import httpx2
 
-    answer = b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}'
-
-    class Upstream(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers["Content-Length"]))
-            body = gzip.compress(answer)
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
-    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    upstream, _ = bulky_upstream
+    answer = bulky_answer(7, 100)
     trace = tmp_path / "t.jsonl"
-    proxy = subprocess.Popen(
-        [PYTHON, "-m", "jsoncontract", "mcp", "record", "--listen", "127.0.0.1:0",
-         "--upstream", f"http://127.0.0.1:{upstream.server_address[1]}/mcp",
-         "--inject", "t:is-error=broken", "-o", str(trace)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    try:
-        assert proxy.stderr is not None
-        local = proxy.stderr.readline().rsplit(" at ", 1)[1].strip()
-        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                "params": {"name": "t", "arguments": {}}}  # fmt: skip
-        response = httpx2.post(local, json=call, timeout=20)
-    finally:
-        proxy.terminate()
-        proxy.wait(timeout=20)
-        upstream.shutdown()
-        upstream.server_close()
-        assert proxy.stderr is not None
-        proxy.stderr.close()
+    with _recording_http(upstream, trace, "--inject", "export:is-error=broken") as (local, _):
+        response = httpx2.post(local, json=_call("gzip", 100), timeout=20)
     assert "content-encoding" not in response.headers
     result = response.json()["result"]
     assert result["isError"] is True and result["content"][0]["text"] == "broken"

@@ -318,17 +318,8 @@ class GuardHttpProxy(HttpProxy):
             ``observe``, streamed on as it comes (as it came: packed when it was)."""
             head = sent.head
             if route.session.observe:
-                held = sent.release()
-
-                async def content() -> AsyncIterator[bytes]:
-                    for chunk in held:
-                        yield chunk
-                    async for chunk in rest:
-                        sent.feed(chunk)  # counted
-                        yield chunk
-
                 headers = forwarded(request, None)
-                await passthrough(request, route, headers, content(), scope, receive, send)
+                await passthrough(request, route, headers, sent.relay(rest), scope, receive, send)
                 route.session.too_large(
                     CLIENT, sent.size, self.max_frame, head, encoding=sent.encoding
                 )

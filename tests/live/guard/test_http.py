@@ -4,6 +4,7 @@ session with its Mcp-Session-Id)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import subprocess
@@ -40,8 +41,15 @@ def guard_url(
     calls, trace = tmp_path / "calls.jsonl", tmp_path / "trace.jsonl"
     upstream = http_server(SERVERS / "shipping.py", "--call-log", str(calls))
     options: list[str] = list(getattr(request, "param", ()))
+    with _guarding(upstream, "-o", str(trace), *options) as (url, _):
+        yield url, trace, calls
+
+
+@contextlib.contextmanager
+def _guarding(upstream: str, *options: str) -> Iterator[tuple[str, int]]:
+    """``mcp guard --closed --listen`` in front of ``upstream``: its URL and process id."""
     process = subprocess.Popen(
-        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace), *options,
+        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", *options,
          "--listen", "127.0.0.1:0", "--upstream", upstream],
         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=REPO,
     )  # fmt: skip
@@ -50,7 +58,7 @@ def guard_url(
     found = re.search(r" at (http://\S+)", line)
     assert found, line
     try:
-        yield found.group(1), trace, calls
+        yield found.group(1), process.pid
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -215,36 +223,23 @@ def bulky_guard(
     upstream, received = bulky_upstream
     trace = tmp_path / "trace.jsonl"
     options: list[str] = list(getattr(request, "param", ()))
-    process = subprocess.Popen(
-        [PYTHON, "-m", "jsoncontract", "mcp", "guard", "--closed", "-o", str(trace),
-         "--max-frame", "1", *options, "--listen", "127.0.0.1:0", "--upstream", upstream],
-        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, cwd=REPO,
-    )  # fmt: skip
-    assert process.stderr is not None
-    line = process.stderr.readline().decode()
-    found = re.search(r" at (http://\S+)", line)
-    assert found, line
-    url = found.group(1)
     headers = {
         "content-type": "application/json",
         "accept": "application/json, text/event-stream",
         "mcp-protocol-version": "2025-06-18",
     }
 
-    def post(message: Any, **extra: str) -> httpx.Response:
-        body = message if isinstance(message, bytes) else json.dumps(message).encode()
-        return httpx.post(url, content=body, headers=headers | extra, timeout=30)
+    with _guarding(upstream, "-o", str(trace), "--max-frame", "1", *options) as (url, pid):
 
-    try:
+        def post(message: Any, **extra: str) -> httpx.Response:
+            body = message if isinstance(message, bytes) else json.dumps(message).encode()
+            return httpx.post(url, content=body, headers=headers | extra, timeout=30)
+
         post({"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                          "clientInfo": {"name": "raw", "version": "1"}}})  # fmt: skip
         post({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        yield post, trace, received, process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        process.stderr.close()
+        yield post, trace, received, pid
 
 
 def _export(request_id: int, size: int, how: str) -> dict[str, Any]:
