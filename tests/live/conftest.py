@@ -203,9 +203,10 @@ def bulky_answer(request_id: Any, size: int) -> bytes:
 
 
 @pytest.fixture
-def bulky_upstream() -> Iterator[tuple[str, list[bytes]]]:
+def bulky_upstream(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[bytes]]]:
     """A Streamable HTTP MCP server (the standard library's HTTP server, stateless) whose
-    ``export`` tool answers as large as asked, as a JSON body, a gzip one or an event; its
+    ``export`` tool answers as large as asked, as a JSON body, a gzip one or an event (and
+    whose tool list is padded to the bytes a test gives as the fixture's parameter); its
     URL, and the bodies it was sent."""
     import gzip
     import threading
@@ -235,7 +236,8 @@ def bulky_upstream() -> Iterator[tuple[str, list[bytes]]]:
                 }
                 body = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}).encode()
             elif method == "tools/list":
-                result = {"tools": [BULKY_TOOL]}
+                padded = {**BULKY_TOOL, "description": "x" * getattr(request, "param", 0)}
+                result = {"tools": [padded if padded["description"] else BULKY_TOOL]}
                 body = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}).encode()
             else:
                 arguments = message["params"].get("arguments", {})

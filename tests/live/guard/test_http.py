@@ -335,3 +335,22 @@ def test_a_gzip_bomb_costs_the_guard_no_more_than_the_limit(
         "guard.frame_too_large"
     )
     assert grown < 16 << 20, f"{grown:,} bytes"
+
+
+@pytest.mark.parametrize("bulky_upstream", [2 << 20], indirect=True)
+def test_a_tool_list_over_the_limit_is_a_failed_listing(
+    bulky_guard: tuple[Callable[..., httpx2.Response], Path, list[bytes], int],
+) -> None:
+    """The answer to the guard's own ``tools/list`` is bounded too: past the limit, the
+    guard has no tool list, and a call is answered so, never passed on."""
+    post, trace, received, _ = bulky_guard
+    answer = _answer(post(_export(9, 10, "json")))
+    assert answer["id"] == 9 and answer["result"]["isError"] is True
+    error = json.loads(answer["result"]["content"][0]["text"])["error"]
+    assert error["code"] == "guard.no_tool_list"
+    assert not [r for r in received if b"tools/call" in r]
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (own,) = [r for r in records if r.get("guard", {}).get("decision") == "own"]
+    why = own["frame"]["error"]["message"]
+    assert why.startswith("the server's answer of ")
+    assert why.endswith(" bytes is over the limit of 1,048,576 (--max-frame)")
