@@ -1767,8 +1767,9 @@ GUARD_FRAME_TOO_LARGE: Final = _code(
     GUARD,
     "guard.frame_too_large",
     "a frame longer than --max-frame, which the guard cannot check",
-    "The stdio guard holds at most `--max-frame` MB (64) of one line; a longer frame cannot "
-    "be judged, so it is kept from the other side (with `--observe`, passed on as it comes). "
+    "The guard holds at most `--max-frame` MB (64) of one line over stdio, of one body (once "
+    "unpacked) or server-sent event over HTTP; a longer frame cannot be judged, so it is kept "
+    "from the other side (with `--observe`, passed on as it comes). "
     "A request from the client is answered with JSON-RPC error -32600; an answer of the "
     "server is replaced by this error for the request it answered, when its id comes before "
     "its result (as the SDKs write it). The trace records a `too_large` event with the size.",

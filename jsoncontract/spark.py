@@ -8,11 +8,11 @@
 
 How it runs:
 
-1. :func:`read_captures` cuts JSONL captures (plain or gzip) into blocks of bytes, as
-   Spark's file sources cut files (``spark.sql.files.maxPartitionBytes``, spread over the
-   cores; a ``.gz`` file is one block), and counts the lines before each block (line feeds
-   only; on the driver up to :data:`_COUNT_HERE` bytes, else with a Spark job): a
-   DataFrame of ``file_index``, ``file`` (as given: what the reports show), ``start``,
+1. :func:`read_captures` cuts JSONL captures (plain, gzip or Zstandard) into blocks of
+   bytes, as Spark's file sources cut files (``spark.sql.files.maxPartitionBytes``, spread
+   over the cores; a ``.gz`` or ``.zst`` file is one block), and counts the lines before
+   each block (line feeds only; on the driver up to :data:`_COUNT_HERE` bytes, else with a
+   Spark job): a DataFrame of ``file_index``, ``file`` (as given: what the reports show), ``start``,
    ``end``, ``line``, ``last`` and ``path`` (the file's absolute path, which the executors
    open), one row per block.
 2. :func:`check` checks each block in a task of its own: the executor reads the block's
@@ -51,8 +51,8 @@ result or a session message, :func:`check` checks the whole trace again in one t
 reads the files in input order as one local process does, idempotency included, counting
 the summary as it goes (:attr:`SparkReport.in_one_task`). That task runs on one core:
 check such a trace locally with ``--jobs``, which reads in parallel up to the first result.
-A capture an executor cannot read, or a corrupt ``.gz``, stops the run with the error a
-local run gives (:class:`~jsoncontract.errors.InputError`).
+A capture an executor cannot read, or a corrupt ``.gz`` or ``.zst``, stops the run with the
+error a local run gives (:class:`~jsoncontract.errors.InputError`).
 """
 
 from __future__ import annotations
@@ -286,10 +286,10 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
 
     Raises:
         InputError: a file named in ``paths`` cannot be read or is empty (as in a local run).
-        UsageError: standard input is named, a file is no JSONL capture, is compressed
-            with Zstandard (which Spark's text reader does not read), holds compressed
-            data its name does not say (Spark decompresses by name), or is found in a
-            directory and cannot be read or is empty (a local run reports it and goes on).
+        UsageError: standard input is named, a file is no JSONL capture, holds compressed
+            data its name does not say (a compressed file is one block, known by its
+            name), or is found in a directory and cannot be read or is empty (a local run
+            reports it and goes on).
     """
     paths = list(paths)
     if any(str(path) == "-" for path in paths):
@@ -301,15 +301,23 @@ def capture_files(paths: Iterable[str | Path], *, exclude: Sequence[str] = ()) -
     files = [str(f.path) for f in found]
     for item, name in zip(found, files, strict=True):
         plain = Path(name).with_suffix("") if compression_of(name) else Path(name)
-        if plain.suffix.lower() not in JSONL_SUFFIXES or compression_of(name) == "zstd":
+        if plain.suffix.lower() not in JSONL_SUFFIXES:
             raise UsageError(
-                f"{name}: --spark reads JSON Lines captures, plain or .gz "
-                "(decompress .zst first, or check this file without --spark)"
+                f"{name}: --spark reads JSON Lines captures, plain, .gz or .zst "
+                "(check this file without --spark)"
             )
-        if compression_in(name) != compression_of(name):
+        inside = compression_in(name)
+        if inside != compression_of(name):
+            if inside is None:
+                raise UsageError(
+                    f"{name}: its name says {compression_of(name)} data, and it holds none, "
+                    "and --spark decompresses by name: name it without the suffix (or check "
+                    "it without --spark)"
+                )
+            suffix = ".gz" if inside == "gzip" else ".zst"
             raise UsageError(
-                f"{name}: holds {compression_in(name)} data its name does not say, and Spark "
-                "decompresses by name: name it .gz (or check it without --spark)"
+                f"{name}: holds {inside} data its name does not say, and --spark "
+                f"decompresses by name: name it {suffix} (or check it without --spark)"
             )
         why = _unreadable(name)
         if why is not None:
@@ -344,17 +352,18 @@ def _unreadable(name: str) -> str | None:
 def read_captures(
     session: SparkSession, paths: Iterable[str | Path], *, exclude: Sequence[str] = ()
 ) -> DataFrame:
-    """The blocks of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain or
-    ``.gz``; directories searched, less the files the glob patterns of ``exclude`` match)
+    """The blocks of JSONL captures (``.jsonl``, ``.ndjson``, ``.jsonlines``, plain, ``.gz``
+    or ``.zst``; directories searched, less the files the glob patterns of ``exclude`` match)
     that :func:`check` reads, one partition each, in input order: a DataFrame of
     ``file_index``, ``file``, ``start`` and ``end`` (the block's bytes: its lines are those
     that start in them), ``line`` (the number of the line at ``start``, or of the line under
     way there), ``last`` (the block ends its file) and ``path`` (the absolute path the
     executors open; ``file`` is the name as given, which reports show). A plain file is cut
     as Spark's file sources cut it (``spark.sql.files.maxPartitionBytes``, spread over the
-    cores); a ``.gz`` is one block. ``paths`` may be what :func:`capture_files` returned,
-    which is not checked again. The line numbers of a file cut in several blocks are counted
-    here, or by a Spark job past :data:`_COUNT_HERE` bytes.
+    cores); a ``.gz`` or ``.zst`` is one block. ``paths`` may be what
+    :func:`capture_files` returned, which is not checked again. The line numbers of a file
+    cut in several blocks are counted here, or by a Spark job past :data:`_COUNT_HERE`
+    bytes.
 
     Raises:
         UsageError: as :func:`capture_files`.
@@ -444,12 +453,13 @@ def _newlines(block: tuple[Any, ...]) -> int:
 
 
 def _block_lines(block: Sequence[Any]) -> Iterable[tuple[int, bytes]]:
-    """The numbered lines of a block, without their line feeds (all of a ``.gz`` file, or of
+    """The numbered lines of a block, without their line feeds (all of a compressed file, or of
     a file the block spans whole, streamed; a line too long to hold is ``None``, which the
     reader reports as a local run does).
 
     Raises:
-        InputError: the file cannot be read, or a ``.gz`` is corrupt (as a local run says).
+        InputError: the file cannot be read, or a ``.gz`` or ``.zst`` is corrupt (as a local
+            run says).
     """
     from jsoncontract._files import lines_of
     from jsoncontract.capture.reader import MAX_LINE_BYTES
@@ -504,7 +514,8 @@ def check(
     ``keep``): a failing call's result is not pickled for the driver.
 
     Raises:
-        InputError: a capture cannot be read, or a ``.gz`` is corrupt (as a local run says).
+        InputError: a capture cannot be read, or a ``.gz`` or ``.zst`` is corrupt (as a local
+            run says).
     """
     _spark()
     recipe = Recipe(

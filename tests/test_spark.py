@@ -295,14 +295,20 @@ def test_reports_of_some_results_are_the_local_ones(
     session: Any, run_cli: Any, tmp_path: Path, report: list[str]
 ) -> None:
     """The JSON formats are written from the executors' entries, chosen as a local run
-    chooses them; several files, plain and gzip, each cut in many blocks."""
+    chooses them; several files, plain, gzip and Zstandard, each cut in many blocks (a
+    compressed file is one)."""
+    import zstandard
+
     day.write_calls(tmp_path / "calls.jsonl", count=600)
     day.write_calls(tmp_path / "more.jsonl", seed=8, count=300)
+    day.write_calls(tmp_path / "last.jsonl", seed=9, count=300)
     tools = day.traffic.tools_file(tmp_path)
     packed = tmp_path / "more.jsonl.gz"
     packed.write_bytes(gzip.compress((tmp_path / "more.jsonl").read_bytes()))
+    zstd = tmp_path / "last.jsonl.zst"
+    zstd.write_bytes(zstandard.ZstdCompressor().compress((tmp_path / "last.jsonl").read_bytes()))
     args = ["check", "--no-config", "-t", str(tools), *report]
-    args += [str(tmp_path / "calls.jsonl"), str(packed), "--result-window", "16"]
+    args += [str(tmp_path / "calls.jsonl"), str(packed), str(zstd), "--result-window", "16"]
     local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[2]")
     assert on_spark.code == local.code == 1
     assert on_spark.stdout_bytes == local.stdout_bytes
@@ -315,11 +321,26 @@ def test_reports_of_some_results_are_the_local_ones(
     assert 0 < listed < calls  # some chosen, not all
 
 
-def test_zstandard_captures_are_refused_with_what_to_do(session: Any, tmp_path: Path) -> None:
+def test_a_zstandard_capture_is_one_block(session: Any, tmp_path: Path) -> None:
+    import zstandard
+
     packed = tmp_path / "day.jsonl.zst"
-    packed.write_bytes(b"(\xb5/\xfd")
-    with pytest.raises(UsageError, match=r"decompress \.zst first"):
-        jspark.read_captures(session, [packed])
+    packed.write_bytes(zstandard.ZstdCompressor().compress(_calls_alone() * 200))
+    blocks = jspark.read_captures(session, [packed]).collect()
+    assert [(b.file, b.start, b.end, b.last) for b in blocks] == [
+        (str(packed), 0, packed.stat().st_size, True)
+    ]
+
+
+def test_a_capture_whose_name_does_not_say_its_compression_is_refused(
+    session: Any, tmp_path: Path
+) -> None:
+    import zstandard
+
+    hidden = tmp_path / "day.jsonl"
+    hidden.write_bytes(zstandard.ZstdCompressor().compress(_calls_alone()))
+    with pytest.raises(UsageError, match=r"holds zstd data its name does not say.*name it \.zst"):
+        jspark.read_captures(session, [hidden])
 
 
 @pytest.mark.parametrize("master", ["nope://x", "local[two]", "", "spark:/host"])
@@ -378,9 +399,9 @@ def test_an_empty_capture_is_no_silent_pass(run_cli: Any, tmp_path: Path) -> Non
     assert on_spark.stdout == local.stdout
 
 
-@pytest.mark.parametrize("results", [True, False])
-def test_a_truncated_gzip_names_the_file_and_writes_nothing(
-    session: Any, run_cli: Any, tmp_path: Path, results: bool
+@pytest.mark.parametrize(("results", "suffix"), [(True, ".gz"), (False, ".gz"), (False, ".zst")])
+def test_a_truncated_capture_names_the_file_and_writes_nothing(
+    session: Any, run_cli: Any, tmp_path: Path, results: bool, suffix: str
 ) -> None:
     if results:  # checked in one task
         data = (FIXTURES / "captures" / "trace.jsonl").read_bytes() * 50
@@ -390,14 +411,21 @@ def test_a_truncated_gzip_names_the_file_and_writes_nothing(
         message = {"role": "assistant", "content": None, "tool_calls": [call]}
         doc = {"id": "r", "object": "chat.completion", "choices": [{"message": message}]}
         data = (json.dumps(doc) + "\n").encode() * 5000
-    whole = gzip.compress(data)
-    cut = tmp_path / "cut.jsonl.gz"
+    if suffix == ".gz":
+        whole = gzip.compress(data)
+    else:
+        import zstandard
+
+        whole = zstandard.ZstdCompressor().compress(data)
+    cut = tmp_path / f"cut.jsonl{suffix}"
     cut.write_bytes(whole[: len(whole) // 2])
     out = tmp_path / "report.json"
     args = ["--tools", str(TOOLS), str(cut), "-f", "json", "-o", str(out)]
     result = run_cli("check", "--spark", "local[2]", *args)
     assert result.code == 2
-    assert result.stderr.startswith(f"jsoncontract: error: {cut}: corrupt gzip data (after line ")
+    kind = "gzip" if suffix == ".gz" else "zstd"
+    # (a zstd frame of 5,000 equal lines is one block of 276 bytes: cut, no line is whole)
+    assert result.stderr.startswith(f"jsoncontract: error: {cut}: corrupt {kind} data (")
     assert "the compressed stream ends early (the file is truncated)" in result.stderr
     assert "internal error" not in result.stderr
     assert not out.exists()
@@ -426,7 +454,8 @@ def test_the_cli_looks_at_each_capture_once(
 
 def test_generated_traces_give_the_local_report(session: Any, run_cli: Any, tmp_path: Path) -> None:
     """The differential test's corpus (tests/pipeline/corpus.py) on Spark: every call
-    counted once, and the report the same byte for byte as a local run's, plain and gzip.
+    counted once, and the report the same byte for byte as a local run's, plain, gzip and
+    Zstandard.
     A few traces only, on the module's one session (each Spark run costs seconds)."""
     from hypothesis import HealthCheck, given, settings
 
@@ -446,7 +475,7 @@ def test_generated_traces_give_the_local_report(session: Any, run_cli: Any, tmp_
     def check(trace: corpus.Trace) -> None:
         folder = tmp_path / f"t{next(runs)}"
         folder.mkdir()
-        for compression in ("", ".gz"):
+        for compression in ("", ".gz", ".zst"):
             files = [str(p) for p in trace.write(folder, compression)]
             args = ["check", "--no-config", "-t", str(tools), "-r", str(rules), "-f", "json"]
             args += ["--result-window", str(trace.window), *files]

@@ -112,7 +112,8 @@ def check_cli(
         "process).", min=1, show_default=False)] = None,
     spark: Annotated[str | None, typer.Option(
         "--spark", help="Check on Apache Spark (local[4], spark://host:7077, "
-        "yarn...): JSONL captures, plain or .gz, read by the cluster; needs the spark extra.",
+        "yarn...): JSONL captures, plain, .gz or .zst, read by the cluster; needs the spark "
+        "extra.",
         show_default=False)] = None,
     progress: ProgressOpt = True,
     config: ConfigOpt = None,

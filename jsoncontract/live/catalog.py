@@ -2,8 +2,10 @@
 ``resources/templates/list`` and ``prompts/list``.
 
 A :class:`Catalog` keeps the items exactly as the server sent them (``mcp resources -f
-json`` writes a ``resources/list`` result holding every page), and a server that does not
-declare the capability is listed as offering none, with a note, never an error.
+json`` writes a ``resources/list`` result holding every page). A server that does not
+declare the capability, or declares it and answers the list request with ``-32601`` (Method
+not found), offers none: it is listed so, with a note, never an error. One that declares
+the capability and fails to list (another error, no answer, no list) is a server error.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
     from jsoncontract.live.client import Connection, Negotiated
     from jsoncontract.live.server import ServerSpec
 
+#: JSON-RPC's "Method not found".
+METHOD_NOT_FOUND: Final = -32601
 #: Pages followed before a listing is called endless.
 MAX_PAGES: Final = 200
 #: kind -> the member that names an item
@@ -44,6 +48,8 @@ class Catalog:
     seconds: float = 0.0
     #: the server does not declare the capability (nothing was asked)
     undeclared: bool = False
+    #: the server declares it, but answered the list request "Method not found"
+    unsupported: bool = False
     problems: list[Finding] = field(default_factory=list)
 
     @property
@@ -107,8 +113,15 @@ async def list_catalog(conn: Connection, kind: str) -> Catalog:
         reply = await conn.request(method, {} if cursor is None else {"cursor": cursor})
         catalog.pages += 1
         where = method if catalog.pages == 1 else f"{method} (page {catalog.pages})"
+        if reply.kind is ReplyKind.ERROR and reply.code == METHOD_NOT_FOUND and catalog.pages == 1:
+            catalog.unsupported = True  # the method is not there: none to list
+            return catalog
         if reply.kind is not ReplyKind.RESULT:
-            raise ServerError(f"{label}: {where} {reply.answered()}")
+            raise ServerError(
+                f"{label}: {where} {reply.answered()}: the server declares the {capability} "
+                f"capability but cannot list them; fix its {method} (or, when it has no "
+                f"{capability}, have it declare no {capability} capability) and run again"
+            )
         listed = (reply.result or {}).get(member)
         if not isinstance(listed, list):
             raise ServerError(f"{label}: the {where} result has no {member} list")

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from jsoncontract.live.server import ServerSpec
 
 _CHUNK: Final = 1 << 16
+#: How much of a body past the limit is kept (to find its id).
+_HEAD: Final = 512
 #: Seconds the server has to exit after the host hangs up, then after SIGTERM.
 GRACE: Final = 2.0
 
@@ -467,6 +469,9 @@ class HttpProxy:
         listen: the local address (``port`` 0: the system picks one).
         trace: the trace file.
         on_ready: told the local URL once the proxy listens.
+        on_message: told of problems (one line each).
+        max_frame: the longest body (unpacked) or event held whole to be recorded (bytes); a
+            longer one is passed on as it comes and recorded as ``too_large`` with its size.
     """
 
     def __init__(
@@ -478,6 +483,8 @@ class HttpProxy:
         label: str,
         on_ready: Callable[[str], None] | None = None,
         injector: Injector | None = None,
+        on_message: Callable[[str], None] | None = None,
+        max_frame: int = MAX_FRAME,
     ) -> None:
         from urllib.parse import urlsplit
 
@@ -487,8 +494,10 @@ class HttpProxy:
         self.trace_path = trace
         self.label = label
         self.on_ready = on_ready
+        self.max_frame = max_frame
         self.path = urlsplit(upstream).path or "/"
         self._writer: TraceWriter | None = None
+        self._say = on_message or (lambda _: None)
 
     def run(self) -> int:
         """Serve until interrupted; 0 on a clean stop.
@@ -540,6 +549,22 @@ class HttpProxy:
                 self._writer.close()
         return 0
 
+    def _too_large(self, direction: str, size: int, encoding: str = "") -> None:
+        """A body or event past the limit was passed on: recorded, with its size (as sent,
+        packed when ``encoding`` says so)."""
+        if self._writer is None:
+            return
+        fields: dict[str, Any] = {"from": direction, "bytes": size}
+        packed = ""
+        if encoding:
+            fields["encoding"] = encoding
+            packed = f" ({encoding}, over the limit once unpacked)"
+        self._writer.event("too_large", **fields)
+        self._say(
+            f"a {direction} message of {size:,} bytes{packed} was passed on unrecorded (over "
+            f"the {self.max_frame:,}-byte limit of --max-frame)"
+        )
+
     def _app(self) -> Any:
         import httpx2
         from starlette.requests import Request
@@ -549,6 +574,7 @@ class HttpProxy:
         writer = self._writer
         upstream = self.upstream
         injector = self.injector
+        limit = self.max_frame
 
         async def app(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] != "http":
@@ -557,13 +583,30 @@ class HttpProxy:
             if request.url.path != self.path:
                 await Response(status_code=404)(scope, receive, send)
                 return
-            body = await request.body()
-            if writer is not None and body.strip():
-                writer.frame(CLIENT, decoded_body(body, request.headers))
-            if injector.active and body.strip():
-                sent = _parse(decoded_body(body, request.headers))
-                for message in sent if isinstance(sent, list) else [sent]:
-                    injector.client_frame(message)
+            sent = Body(request.headers, limit)
+            chunks = request.stream()
+            async for chunk in chunks:
+                if not sent.feed(chunk):
+                    break
+            body: bytes | AsyncIterator[bytes]
+            if sent.over:
+
+                async def streamed() -> AsyncIterator[bytes]:
+                    """The body past the limit, passed on as it comes, then recorded."""
+                    async for chunk in sent.relay(chunks):
+                        yield chunk
+                    self._too_large(CLIENT, sent.size, sent.encoding)
+
+                body = streamed()
+            else:
+                message = sent.message()
+                body = b"".join(sent.release())
+                if writer is not None and message.strip():
+                    writer.frame(CLIENT, message)
+                if injector.active and message.strip():
+                    parsed = _parse(message)
+                    for item in parsed if isinstance(parsed, list) else [parsed]:
+                        injector.client_frame(item)
             headers = [(k, v) for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP]
             url = upstream + (f"?{request.url.query}" if request.url.query else "")
             try:
@@ -572,60 +615,94 @@ class HttpProxy:
                 )
                 response = await client.send(upstream_request, stream=True)
             except httpx2.HTTPError as exc:
-                message = f"jsoncontract mcp record: the upstream server is unreachable: {exc}"
-                await Response(message, status_code=502)(scope, receive, send)
+                why = f"jsoncontract mcp record: the upstream server is unreachable: {exc}"
+                await Response(why, status_code=502)(scope, receive, send)
                 return
             kind = response.headers.get("content-type", "")
             out_headers = {k: v for k, v in response.headers.items() if k.lower() not in HOP_BY_HOP}
 
-            async def injected() -> Any:
+            async def injected() -> AsyncIterator[bytes]:
                 """The upstream body with the faults applied, message by message (unpacked:
-                the client gets it without its ``Content-Encoding``)."""
-                events = SseEvents() if "text/event-stream" in kind else None
-                held: list[bytes] = []  # a JSON body, whole
+                the client gets it without its ``Content-Encoding``); a body or an event
+                past the limit is passed on as it comes, without faults."""
+                events = SseEvents(limit) if "text/event-stream" in kind else None
+                held = Body({}, limit)  # a JSON body, whole (unpacked as it comes)
                 try:
                     async for chunk in response.aiter_bytes():
                         if events is None:
-                            held.append(chunk)
+                            if held.over:
+                                held.feed(chunk)  # counted
+                                yield chunk
+                            elif not held.feed(chunk):
+                                for piece in held.release():
+                                    yield piece
                             continue
                         for event in events.feed(chunk):
+                            if isinstance(event, FramePart):
+                                for out in self._pass_part(event, b"\n\n"):
+                                    yield out
+                                continue
                             async for out in _inject_event(event, injector, writer):
                                 yield out
                 finally:
                     await response.aclose()
                 if events is not None:
                     rest = events.end()  # an event the stream ended without its blank line
-                    if rest.strip():
+                    if isinstance(rest, FramePart):
+                        for out in self._pass_part(rest, b""):
+                            yield out
+                    elif rest.strip():
                         async for out in _inject_event(rest, injector, writer):
                             yield out
                     return
-                body = b"".join(held)
-                if body.strip():
-                    async for out in _inject_body(body, injector, writer):
+                if held.over:
+                    self._too_large(SERVER, held.size)
+                    return
+                message = held.message()
+                if message.strip():
+                    async for out in _inject_body(message, injector, writer):
                         yield out
 
-            async def stream() -> Any:
-                """The upstream body, each message recorded before the client gets it."""
-                events = _SseFrames(writer) if "text/event-stream" in kind else None
+            async def stream() -> AsyncIterator[bytes]:
+                """The upstream body, each message recorded before the client gets it (a
+                body or an event past the limit is passed on as it comes)."""
+
+                def large(size: int) -> None:
+                    self._too_large(SERVER, size)
+
+                events = _SseFrames(writer, limit, large) if "text/event-stream" in kind else None
                 whole = writer is not None and events is None and "json" in kind
-                collected = bytearray()
+                held = Body(response.headers, limit) if whole else None
                 try:
                     async for chunk in response.aiter_raw():
-                        if whole:
-                            collected.extend(chunk)  # one JSON answer: recorded complete
-                            continue
+                        if held is not None:
+                            if held.over:
+                                held.feed(chunk)  # counted
+                            elif held.feed(chunk):
+                                continue  # one JSON answer: recorded complete
+                            else:
+                                for piece in held.release():  # past the limit: passed on
+                                    yield piece
+                                continue
                         if events is not None:
                             events.feed(chunk)
                         yield chunk
                 finally:
                     await response.aclose()
-                if collected:
-                    assert writer is not None
-                    # recorded as the message it is (a gzip answer unpacked), sent unchanged
-                    message = decoded_body(bytes(collected), response.headers)
-                    if message.strip():
-                        writer.frame(SERVER, message)
-                    yield bytes(collected)
+                if events is not None:
+                    events.end()
+                if held is None:
+                    return
+                if held.over:
+                    self._too_large(SERVER, held.size, held.encoding)
+                    return
+                assert writer is not None
+                # recorded as the message it is (a gzip answer unpacked), sent unchanged
+                message = held.message()
+                if message.strip():
+                    writer.frame(SERVER, message)
+                for piece in held.release():
+                    yield piece
 
             fault = injector.active and ("json" in kind or "text/event-stream" in kind)
             if fault:
@@ -638,6 +715,15 @@ class HttpProxy:
             )(scope, receive, send)
 
         return app
+
+    def _pass_part(self, part: FramePart, ending: bytes) -> Iterator[bytes]:
+        """A piece of an event past the limit, passed on; its end is recorded."""
+        if part.data:
+            yield part.data
+        if part.end:
+            if ending:
+                yield ending
+            self._too_large(SERVER, part.size)
 
 
 async def _deliver_http(delivery: Delivery, writer: TraceWriter | None) -> bytes | None:
@@ -692,87 +778,234 @@ async def _inject_event(event: bytes, injector: Injector, writer: TraceWriter | 
         yield b"event: message\ndata: " + extra + b"\n\n"
 
 
-def decoded_body(body: bytes, headers: Any) -> bytes:
-    """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
-    gzip or deflate (at most :data:`MAX_FRAME` bytes); as it is otherwise, or when it does
-    not unpack (then the trace keeps its bytes, marked as such)."""
-    import zlib
-
+def _encoding(headers: Any) -> str:
+    """The ``Content-Encoding`` of a body the proxy unpacks (``""``: none it unpacks)."""
     encoding = (headers.get("content-encoding") or "").strip().lower()
-    if encoding not in ("gzip", "x-gzip", "deflate"):
-        return body
-    unpack = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib, by the header
-    try:
-        data = unpack.decompress(body, MAX_FRAME)
-    except zlib.error:
-        return body
-    return data
+    return encoding if encoding in ("gzip", "x-gzip", "deflate") else ""
+
+
+class Body:
+    """An HTTP body held as it comes, while it is at most ``limit`` bytes as sent and once
+    unpacked (gzip or deflate, by its ``Content-Encoding``): unpacked in pieces of at most
+    64 KiB, and no further than the limit, so a small body that unpacks to gigabytes (a
+    decompression bomb) costs no more than one at the limit. Past the limit, ``over``:
+    what was held is given back (:meth:`release`) and nothing more is held; ``size`` goes on
+    counting the bytes as sent.
+
+    >>> body = Body({"content-encoding": "gzip"}, limit=1000)
+    >>> import gzip; body.feed(gzip.compress(b"x" * 1001)), body.over, body.encoding
+    (False, True, 'gzip')
+    """
+
+    def __init__(self, headers: Any, limit: int = MAX_FRAME) -> None:
+        import zlib
+
+        self.limit = limit
+        self.encoding = _encoding(headers)
+        self.size = 0  # bytes as sent
+        self.over = False
+        self._raw: list[bytes] = []
+        self._unpacked: list[bytes] = []
+        self._length = 0  # bytes unpacked
+        self._head = b""  # the first bytes of the message
+        # gzip or zlib, told by the header; None: held as it is (or it did not unpack)
+        self._unpack = zlib.decompressobj(zlib.MAX_WBITS | 32) if self.encoding else None
+
+    def feed(self, chunk: bytes) -> bool:
+        """Take the next chunk; whether the body is still held (within the limit)."""
+        import zlib
+
+        self.size += len(chunk)
+        if self.over:
+            return False
+        self._raw.append(chunk)
+        if self._unpack is None:
+            self._note(chunk)
+        if self.size > self.limit:
+            self.over = True
+            return False
+        if self._unpack is not None:
+            data = chunk
+            try:
+                while True:  # in pieces, until the chunk is used up and nothing is pending
+                    piece = self._unpack.decompress(data, _CHUNK)
+                    self._note(piece)
+                    self._unpacked.append(piece)
+                    self._length += len(piece)
+                    if self._length > self.limit:
+                        self.over = True
+                        self._unpacked = []
+                        return False
+                    data = self._unpack.unconsumed_tail
+                    if not data and len(piece) < _CHUNK:
+                        break
+            except zlib.error:  # kept as it came, marked raw in the trace
+                self._unpack = None
+                self._unpacked = []
+                self._head = b"".join(self._raw)[:_HEAD]
+        return True
+
+    def _note(self, piece: bytes) -> None:
+        if len(self._head) < _HEAD:
+            self._head += piece[: _HEAD - len(self._head)]
+
+    @property
+    def unpacked(self) -> bool:
+        """Whether the body came packed and unpacks."""
+        return self._unpack is not None
+
+    @property
+    def head(self) -> bytes:
+        """The message's first bytes (unpacked; which may name its id), kept past the
+        limit."""
+        return self._head
+
+    def message(self) -> bytes:
+        """The whole body (within the limit) as the message it carries: unpacked, or as it
+        came when it is not packed or does not unpack."""
+        if self._unpack is None:
+            return b"".join(self._raw)
+        return b"".join(self._unpacked)
+
+    def release(self) -> list[bytes]:
+        """The chunks held as they came (and no longer held)."""
+        raw, self._raw, self._unpacked = self._raw, [], []
+        return raw
+
+    async def relay(self, rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """A body past the limit passed on as it came: the chunks held (no longer held),
+        then ``rest``, the rest of its stream, as it comes (counted in ``size``)."""
+        for chunk in self.release():
+            yield chunk
+        async for chunk in rest:
+            self.feed(chunk)
+            yield chunk
+
+
+def decoded_body(body: bytes, headers: Any, limit: int = MAX_FRAME) -> bytes | None:
+    """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
+    gzip or deflate; as it is otherwise, or when it does not unpack (then the trace keeps
+    its bytes, marked as such); ``None`` when it is, or unpacks to, more than ``limit``
+    bytes."""
+    held = Body(headers, limit)
+    return None if not held.feed(body) else held.message()
 
 
 class SseEvents:
     """Splits a stream of server-sent events into its events (each without the blank line
     that ends it, its line ends ``\\n``) as the chunks come: each byte is looked at once,
-    so a long event costs time linear in its length.
+    so a long event costs time linear in its length. An event longer than ``limit`` bytes
+    comes as :class:`FramePart` pieces, as they are read, never held whole (the last,
+    ``end``, says its size).
 
     >>> events = SseEvents()
     >>> events.feed(b"data: 1\\r\\n\\r"), events.feed(b"\\ndata: 2\\n"), events.end()
     ([], [b'data: 1'], b'data: 2\\n')
+    >>> events = SseEvents(limit=8)
+    >>> [(p.data, p.end, p.size) for p in events.feed(b"data: 123\\n\\n")]
+    [(b'data: 123', False, 0), (b'', True, 9)]
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_FRAME) -> None:
+        self.limit = limit
         self._held: list[bytes] = []  # the pieces of the event being read
+        self._size = 0  # its bytes so far
+        self._over = False  # past the limit: passed on in pieces
+        self._newline = False  # it ends with a line break (a blank line may follow)
         self._carry = b""  # a \r that may start a \r\n
 
-    def feed(self, chunk: bytes) -> list[bytes]:
-        """The events this chunk completes."""
+    def feed(self, chunk: bytes) -> list[bytes | FramePart]:
+        """The events this chunk completes (and the pieces of one past the limit)."""
         chunk = self._carry + chunk
         self._carry = b""
         if chunk.endswith(b"\r"):
             self._carry, chunk = b"\r", chunk[:-1]
         chunk = chunk.replace(b"\r\n", b"\n")
-        events: list[bytes] = []
+        events: list[bytes | FramePart] = []
         start = 0
-        if self._held and self._held[-1].endswith(b"\n") and chunk.startswith(b"\n"):
-            events.append(b"".join(self._held)[:-1])  # the blank line began a chunk
-            self._held = []
+        if self._newline and chunk.startswith(b"\n"):
+            self._close(events, newline=True)  # the blank line began a chunk
             start = 1
         while (cut := chunk.find(b"\n\n", start)) >= 0:
-            piece = chunk[start:cut]
-            if self._held:
-                self._held.append(piece)
-                piece = b"".join(self._held)
-                self._held = []
-            events.append(piece)
+            self._add(events, chunk[start:cut])
+            self._close(events)
             start = cut + 2
         if start < len(chunk):
-            self._held.append(chunk[start:])
+            self._add(events, chunk[start:])
         return events
 
-    def end(self) -> bytes:
+    def _add(self, events: list[bytes | FramePart], piece: bytes) -> None:
+        if not piece:
+            return
+        self._size += len(piece)
+        if self._over:
+            # a line break at the end may be half of the blank line: said with what follows
+            events.append(FramePart(b"\n" * self._newline + piece.removesuffix(b"\n")))
+        else:
+            self._held.append(piece)
+            if self._size > self.limit:  # too long to hold: passed on from here
+                self._over = True
+                held = b"".join(self._held)
+                self._held = []
+                events.append(FramePart(held.removesuffix(b"\n")))
+        self._newline = piece.endswith(b"\n")
+
+    def _close(self, events: list[bytes | FramePart], newline: bool = False) -> None:
+        if self._over:
+            events.append(FramePart(b"", end=True, size=self._size - newline))
+        else:
+            event = b"".join(self._held)
+            events.append(event[:-1] if newline else event)
+        self._held, self._size, self._over, self._newline = [], 0, False, False
+
+    def end(self) -> bytes | FramePart:
         """What is left when the stream ends (an event without its blank line)."""
-        rest = b"".join(self._held) + self._carry
-        self._held, self._carry = [], b""
+        rest: bytes | FramePart
+        if self._over:
+            size = self._size + len(self._carry)
+            rest = FramePart(b"\n" * self._newline + self._carry, end=True, size=size)
+        else:
+            rest = b"".join(self._held) + self._carry
+        self._held, self._size, self._over, self._newline, self._carry = [], 0, False, False, b""
         return rest
 
 
-class _SseFrames:
-    """Records the ``data:`` of each server-sent event as a frame, as the stream passes."""
+def event_data(event: bytes) -> bytes:
+    """The message a server-sent event carries: its ``data`` lines, joined."""
+    return b"\n".join(
+        line[5:].removeprefix(b" ") for line in event.split(b"\n") if line.startswith(b"data:")
+    )
 
-    def __init__(self, writer: TraceWriter | None) -> None:
+
+class _SseFrames:
+    """Records the ``data:`` of each server-sent event as a frame, as the stream passes (an
+    event past the limit: ``too_large``, told to ``on_large`` with its size)."""
+
+    def __init__(
+        self, writer: TraceWriter | None, limit: int, on_large: Callable[[int], None]
+    ) -> None:
         self.writer = writer
-        self._events = SseEvents()
+        self.on_large = on_large
+        self._events = SseEvents(limit)
 
     def feed(self, chunk: bytes) -> None:
-        if self.writer is None:
-            return
-        for event in self._events.feed(chunk):
-            data = [
-                line[5:].removeprefix(b" ")
-                for line in event.split(b"\n")
-                if line.startswith(b"data:")
-            ]
-            if data and b"".join(data).strip():
-                self.writer.frame(SERVER, b"\n".join(data))
+        if self.writer is not None:
+            self._record(self._events.feed(chunk))
+
+    def end(self) -> None:
+        if self.writer is not None:
+            self._record([self._events.end()])
+
+    def _record(self, events: list[bytes | FramePart]) -> None:
+        assert self.writer is not None
+        for event in events:
+            if isinstance(event, FramePart):
+                if event.end:
+                    self.on_large(event.size)
+                continue
+            data = event_data(event)
+            if data.strip():
+                self.writer.frame(SERVER, data)
 
 
 def record_stdio(
@@ -797,6 +1030,8 @@ def record_http(
     label: str,
     on_ready: Callable[[str], None] | None = None,
     injector: Injector | None = None,
+    on_message: Callable[[str], None] | None = None,
+    max_frame: int = MAX_FRAME,
 ) -> int:
     """Run the Streamable HTTP proxy (see :class:`HttpProxy`)."""
     return HttpProxy(
@@ -806,6 +1041,8 @@ def record_http(
         label=label,
         on_ready=on_ready,
         injector=injector,
+        on_message=on_message,
+        max_frame=max_frame,
     ).run()
 
 
@@ -813,6 +1050,7 @@ __all__ = [
     "GRACE",
     "HOP_BY_HOP",
     "MAX_FRAME",
+    "Body",
     "FramePart",
     "FrameWriter",
     "HttpProxy",
@@ -821,6 +1059,7 @@ __all__ = [
     "StdioProxy",
     "decoded_body",
     "end_after_exit",
+    "event_data",
     "exit_on_signal",
     "fd_lines",
     "parse_listen",

@@ -31,6 +31,12 @@ class TextCatalogReporter(Reporter[Never, "list[Catalog]"]):
             if catalog.undeclared:
                 lines.append([(f"no {noun}s: the server does not declare the capability", "")])
                 continue
+            if catalog.unsupported:
+                from jsoncontract.live.catalog import KINDS
+
+                method = KINDS[catalog.kind][0]
+                lines.append([(f"no {noun}s: {method} is Method not found (-32601)", "")])
+                continue
             count = len(catalog.items)
             pages = f"{catalog.pages} page{'s' if catalog.pages != 1 else ''}"
             lines.append([(f"{count} {noun}{'s' if count != 1 else ''} ({pages})", "")])

@@ -3,6 +3,7 @@ under test, or over Streamable HTTP on 127.0.0.1 (an ephemeral port) by a fixtur
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -178,3 +179,103 @@ def everything(bin_dir: Path, *args: str) -> list[str]:
 def time_server(*args: str) -> list[str]:
     """The command line of mcp-server-time (PyPI)."""
     return [PYTHON, "-m", "mcp_server_time", *args]
+
+
+#: The tool the bulky upstream serves: its answer is ``bytes`` long, sent as ``how`` says
+#: (``json``, ``gzip``: a JSON body packed, ``sse``: one server-sent event).
+BULKY_TOOL = {
+    "name": "export",
+    "description": "An export of the size asked for.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"bytes": {"type": "integer"}, "how": {"type": "string"}},
+    },
+}
+
+
+def bulky_answer(request_id: Any, size: int) -> bytes:
+    """A ``tools/call`` answer of ``size`` bytes (at least its frame's)."""
+    head = b'{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"' % (
+        json.dumps(request_id).encode()
+    )
+    tail = b'"}]}}'
+    return head + b"x" * max(size - len(head) - len(tail), 0) + tail
+
+
+@pytest.fixture
+def bulky_upstream(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[bytes]]]:
+    """A Streamable HTTP MCP server (the standard library's HTTP server, stateless) whose
+    ``export`` tool answers as large as asked, as a JSON body, a gzip one or an event (and
+    whose tool list is padded to the bytes a test gives as the fixture's parameter); its
+    URL, and the bodies it was sent."""
+    import gzip
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    received: list[bytes] = []
+
+    class Upstream(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            raw = self._body()
+            if self.headers.get("Content-Encoding") == "gzip":
+                raw = gzip.decompress(raw)
+            received.append(raw)
+            message = json.loads(raw)
+            method, request_id = message.get("method"), message.get("id")
+            if request_id is None:
+                self._send(202, b"", "application/json")
+                return
+            how = "json"
+            if method == "initialize":
+                result = {
+                    "protocolVersion": message["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "bulky", "version": "1"},
+                }
+                body = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}).encode()
+            elif method == "tools/list":
+                padded = {**BULKY_TOOL, "description": "x" * getattr(request, "param", 0)}
+                result = {"tools": [padded if padded["description"] else BULKY_TOOL]}
+                body = json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result}).encode()
+            else:
+                arguments = message["params"].get("arguments", {})
+                how = arguments.get("how", "json")
+                body = bulky_answer(request_id, int(arguments.get("bytes", 0)))
+            if how == "sse":
+                self._send(200, b"event: message\ndata: " + body + b"\n\n", "text/event-stream")
+            elif how == "gzip":
+                self._send(200, gzip.compress(body), "application/json", gzip=True)
+            else:
+                self._send(200, body, "application/json")
+
+        def _body(self) -> bytes:
+            if self.headers["Content-Length"] is not None:
+                return self.rfile.read(int(self.headers["Content-Length"]))
+            chunks = []  # a body streamed on: chunked
+            while size := int(self.rfile.readline().split(b";")[0], 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            self.rfile.readline()
+            return b"".join(chunks)
+
+        def _send(self, status: int, body: bytes, kind: str, gzip: bool = False) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            if gzip:
+                self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", received
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -112,6 +112,51 @@ def test_lint_checks_the_negotiated_version(run_cli: Run, repo_cwd: Path) -> Non
     assert json.loads(chosen.stdout)["summary"]["mcp_version"] == "2025-06-18"
 
 
+def test_pin_a_server_whose_resources_list_is_method_not_found(
+    run_cli: Run, repo_cwd: Path, tmp_path: Path
+) -> None:
+    """A server that declares ``resources`` but answers ``resources/list`` with -32601
+    (Method not found) has no resources: it is pinned without them, as one that does not
+    declare the capability."""
+    lock = tmp_path / "mcp.lock"
+    server = [*WORKBENCH, "--only", "lookup_order", "--resources-error", "-32601"]
+    pinned = run_cli("mcp", "pin", "--lock", str(lock), "--", *server)
+    assert pinned.code == 0, pinned.stderr
+    assert pinned.stderr == f"jsoncontract: pinned 1 tool of mcp:workbench in {lock}\n"
+    assert run_cli("mcp", "pin", "--lock", str(lock), "--check", "--", *server).code == 0
+    plain = tmp_path / "plain.lock"
+    assert run_cli("mcp", "pin", "--lock", str(plain), "--", *server[:4]).code == 0
+    assert json.loads(plain.read_text())["files"] == json.loads(lock.read_text())["files"]
+
+
+def test_resources_of_a_server_whose_lists_are_method_not_found(
+    run_cli: Run, repo_cwd: Path
+) -> None:
+    """``mcp resources`` says a list answered -32601 is none (the SDK answers
+    ``resources/templates/list`` so when a server registers no templates)."""
+    server = [*WORKBENCH, "--only", "lookup_order", "--resources-error", "-32601"]
+    listed = run_cli("mcp", "resources", "--", *server)
+    assert listed.code == 0, listed.stderr
+    assert "no resources: resources/list is Method not found (-32601)" in listed.stdout
+    assert "resources/templates/list is Method not found (-32601)" in listed.stdout
+
+
+def test_pin_a_server_whose_resources_list_fails(
+    run_cli: Run, repo_cwd: Path, tmp_path: Path
+) -> None:
+    """A server that declares ``resources`` and fails to list them cannot be pinned: one
+    line says what failed and what to do, exit 2 (a server failure), no lock is written."""
+    lock = tmp_path / "mcp.lock"
+    server = [*WORKBENCH, "--only", "lookup_order", "--resources-error", "-32603"]
+    failed = run_cli("mcp", "pin", "--lock", str(lock), "--", *server)
+    assert failed.code == 2
+    (line,) = failed.stderr.splitlines()
+    assert line.startswith("jsoncontract: error: workbench: resources/list was answered with ")
+    assert "-32603 (index offline)" in line
+    assert "declares the resources capability" in line and "fix" in line
+    assert "Traceback" not in failed.stderr and not lock.exists()
+
+
 def test_pin_and_check(run_cli: Run, repo_cwd: Path, tmp_path: Path) -> None:
     lock = tmp_path / "mcp.lock"
     other = {"version": 1, "sha256": "x", "files": {"tools/a.json": {}}}

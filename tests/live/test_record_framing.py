@@ -4,18 +4,21 @@ raw), bounded depth, exit codes as a shell says them, and no wait on a helper th
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import REPO
-from tests.live.conftest import PYTHON
+from tests.live.conftest import PYTHON, bulky_answer
 
 pytestmark = pytest.mark.slow
 
@@ -294,64 +297,173 @@ def test_server_sent_events_are_split_in_one_pass_however_the_stream_is_cut() ->
         assert (got, splitter.end()) == (expected, last)
 
     big = b"data: " + b"x" * (64 << 20) + b"\n\n"
-    splitter = SseEvents()
+    splitter = SseEvents(limit=1 << 30)
     start = time.perf_counter()
     found = [
         e for at in range(0, len(big), 1 << 16) for e in splitter.feed(big[at : at + (1 << 16)])
     ]
-    assert [len(e) for e in found] == [len(big) - 2]
+    assert [len(e) for e in found if isinstance(e, bytes)] == [len(big) - 2]
     assert time.perf_counter() - start < 5
 
 
-def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(tmp_path: Path) -> None:
+def test_an_event_past_the_limit_comes_in_pieces_however_the_stream_is_cut() -> None:
+    """An event longer than the limit is never held whole: its pieces, joined, are the
+    event, and the last says its size; the events around it are whole."""
+    import random
+
+    from jsoncontract.live.record import FramePart, SseEvents
+
+    rng = random.Random(11)
+    for _ in range(500):
+        big = b"data: " + b"x\n" * rng.randint(5, 40) + b"data: end"
+        stream = b"data: a\n\n" + big + rng.choice([b"\n\n", b"\r\n\r\n"]) + b"data: b"
+        splitter, got, at = SseEvents(limit=10), [], 0
+        while at < len(stream):
+            step = rng.randint(1, 7)
+            got += splitter.feed(stream[at : at + step])
+            at += step
+        got.append(splitter.end())
+        whole = [e for e in got if isinstance(e, bytes)]
+        parts = [e for e in got if isinstance(e, FramePart)]
+        assert whole == [b"data: a", b"data: b"]
+        assert b"".join(p.data for p in parts) == big
+        assert [(p.end, p.size) for p in parts if p.end] == [(True, len(big))]
+
+
+def test_an_injected_fault_on_a_gzip_answer_is_sent_unpacked(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
     """The HTTP proxy applies a fault to the message a compressed answer carries, and the
     client gets the changed answer without the ``Content-Encoding`` it no longer has."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
     import httpx2
 
-    answer = b'{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}]}}'
-
-    class Upstream(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers["Content-Length"]))
-            body = gzip.compress(answer)
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Encoding", "gzip")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
-    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    upstream, _ = bulky_upstream
+    answer = bulky_answer(7, 100)
     trace = tmp_path / "t.jsonl"
-    proxy = subprocess.Popen(
-        [PYTHON, "-m", "jsoncontract", "mcp", "record", "--listen", "127.0.0.1:0",
-         "--upstream", f"http://127.0.0.1:{upstream.server_address[1]}/mcp",
-         "--inject", "t:is-error=broken", "-o", str(trace)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    try:
-        assert proxy.stderr is not None
-        local = proxy.stderr.readline().rsplit(" at ", 1)[1].strip()
-        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                "params": {"name": "t", "arguments": {}}}  # fmt: skip
-        response = httpx2.post(local, json=call, timeout=20)
-    finally:
-        proxy.terminate()
-        proxy.wait(timeout=20)
-        upstream.shutdown()
-        upstream.server_close()
-        assert proxy.stderr is not None
-        proxy.stderr.close()
+    with _recording_http(upstream, trace, "--inject", "export:is-error=broken") as (local, _):
+        response = httpx2.post(local, json=_call("gzip", 100), timeout=20)
     assert "content-encoding" not in response.headers
     result = response.json()["result"]
     assert result["isError"] is True and result["content"][0]["text"] == "broken"
     frames = [json.loads(line) for line in trace.read_text().splitlines()]
     (faulty,) = [f for f in frames if f.get("fault")]
     assert faulty["original"] == json.loads(answer)
+
+
+@contextlib.contextmanager
+def _recording_http(upstream: str, trace: Path, *options: str) -> Iterator[tuple[str, int]]:
+    """``mcp record --listen`` in front of ``upstream``; its local URL and process id."""
+    proxy = subprocess.Popen(
+        [PYTHON, "-m", "jsoncontract", "mcp", "record", "--listen", "127.0.0.1:0",
+         "--upstream", upstream, "-o", str(trace), *options],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proxy.stderr is not None
+        yield proxy.stderr.readline().rsplit(" at ", 1)[1].strip(), proxy.pid
+    finally:
+        proxy.terminate()
+        proxy.wait(timeout=20)
+        assert proxy.stderr is not None
+        proxy.stderr.close()
+
+
+def _call(how: str, size: int, request_id: int = 7) -> dict[str, Any]:
+    params = {"name": "export", "arguments": {"bytes": size, "how": how}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+
+
+#: Past ``--max-frame 1`` (one MiB).
+_OVER = (1 << 20) + 1
+_ACCEPT = {"accept": "application/json, text/event-stream"}
+
+
+@pytest.mark.parametrize("how", ["json", "gzip", "sse"])
+@pytest.mark.parametrize("faults", [(), ("--inject", "other:is-error=broken")])
+def test_an_http_answer_past_the_limit_is_passed_on_and_recorded_as_too_large(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path, how: str, faults: tuple[str, ...]
+) -> None:
+    """A body, a body once unpacked (2 MiB from 2 KB of gzip) or an event past ``--max-frame``
+    is passed on as it came and recorded as ``too_large`` with its size (as sent), never held
+    whole; one within it is recorded as before."""
+    import httpx2
+
+    upstream, _ = bulky_upstream
+    trace = tmp_path / "t.jsonl"
+    with _recording_http(upstream, trace, "--max-frame", "1", *faults) as (local, _):
+        big = httpx2.post(local, json=_call(how, 2 << 20), headers=_ACCEPT, timeout=30)
+        small = httpx2.post(local, json=_call(how, 100, 8), headers=_ACCEPT, timeout=30)
+    assert big.status_code == 200
+    expected = bulky_answer(7, 2 << 20)
+    if how == "sse":
+        assert big.content.replace(b"\r\n", b"\n").split(b"\n\n")[0].endswith(b"data: " + expected)
+    else:
+        assert big.content == expected  # unpacked by the client when it came packed
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    (large,) = [r for r in records if r.get("event") == "too_large"]
+    assert large["from"] == "server"
+    if how == "gzip" and not faults:  # passed on packed: its size as sent
+        assert large["bytes"] == len(gzip.compress(expected)) and large["encoding"] == "gzip"
+    else:
+        sse = b"event: message\ndata: " if how == "sse" else b""
+        assert large["bytes"] == len(sse + expected) and "encoding" not in large
+    answers = [r["frame"] for r in records if r.get("from") == "server" and "frame" in r]
+    assert answers == [json.loads(bulky_answer(8, 100))]
+    assert small.status_code == 200
+
+
+def test_an_http_request_past_the_limit_is_passed_on_and_recorded_as_too_large(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
+    """A request body past ``--max-frame``, plain or once unpacked, reaches the server
+    whole and is recorded as ``too_large``."""
+    import httpx2
+
+    upstream, received = bulky_upstream
+    trace = tmp_path / "t.jsonl"
+    plain = json.dumps(_call("json", 10) | {"pad": "y" * _OVER}).encode()
+    packed = json.dumps(_call("json", 10, 8) | {"pad": "z" * _OVER}).encode()
+    headers = {**_ACCEPT, "content-type": "application/json"}
+    with _recording_http(upstream, trace, "--max-frame", "1") as (local, _):
+        first = httpx2.post(local, content=plain, headers=headers, timeout=30)
+        second = httpx2.post(
+            local,
+            content=gzip.compress(packed),
+            headers={**headers, "content-encoding": "gzip"},
+            timeout=30,
+        )
+    assert (first.json()["id"], second.json()["id"]) == (7, 8)
+    assert received == [plain, packed]
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    large = [r for r in records if r.get("event") == "too_large"]
+    assert [(r["from"], r["bytes"], r.get("encoding")) for r in large] == [
+        ("client", len(plain), None),
+        ("client", len(gzip.compress(packed)), "gzip"),
+    ]
+    assert not [r for r in records if r.get("from") == "client" and "event" not in r]
+
+
+def peak_memory(pid: int) -> int:
+    """A process's peak resident memory so far (``VmHWM``), in bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")  # pragma: no cover - Linux gives it
+
+
+def test_a_gzip_bomb_costs_the_proxy_no_more_than_the_limit(
+    bulky_upstream: tuple[str, list[bytes]], tmp_path: Path
+) -> None:
+    """64 KB of gzip that unpacks to 64 MiB: the proxy's peak memory grows by far less than
+    that (it unpacked and held the whole answer: 64 MiB more and then some)."""
+    import httpx2
+
+    upstream, _ = bulky_upstream
+    trace = tmp_path / "t.jsonl"
+    with _recording_http(upstream, trace, "--max-frame", "1") as (local, pid):
+        httpx2.post(local, json=_call("gzip", 100, 6), headers=_ACCEPT, timeout=30)
+        before = peak_memory(pid)
+        big = httpx2.post(local, json=_call("gzip", 64 << 20), headers=_ACCEPT, timeout=60)
+        grown = peak_memory(pid) - before
+    assert len(big.content) == 64 << 20
+    assert grown < 16 << 20, f"{grown:,} bytes"

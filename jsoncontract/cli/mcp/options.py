@@ -295,9 +295,10 @@ MaxFrameOpt = Annotated[
         "--max-frame",
         min=1,
         metavar="MB",
-        help="The longest frame held whole, in MB: a longer one is recorded as too_large "
-        "and passed on as it comes (stdio); mcp guard keeps it away unless --observe (and "
-        "refuses an HTTP request body past it with 413).",
+        help="The longest frame held whole, in MB (a line; over HTTP, a body once unpacked, "
+        "or an event): a longer one is recorded as too_large and passed on as it comes; mcp "
+        "guard keeps it away unless --observe (and refuses an HTTP request body past it with "
+        "413).",
     ),
 ]
 

@@ -55,17 +55,21 @@ def record_cli(
     if output is None and not injector.active:
         raise UsageError("name the trace with -o TRACE.jsonl (or give --inject rules to only "
                          "inject faults)")
+    def say(text: str) -> None:
+        sys.stderr.write(f"jsoncontract: {text}\n")
+        sys.stderr.flush()
+
     if upstream is not None:
         from jsoncontract.live.record import record_http
         from jsoncontract.live.server import safe_url
 
         def ready(url: str) -> None:
-            sys.stderr.write(f"jsoncontract: recording {safe_url(upstream)} at {url}\n")
-            sys.stderr.flush()
+            say(f"recording {safe_url(upstream)} at {url}")
 
         quiet_sdk_logs()
         return record_http(upstream, str(proxy.listen), trace=output,
-                           label=safe_url(upstream), on_ready=ready, injector=injector)
+                           label=safe_url(upstream), on_ready=ready, injector=injector,
+                           on_message=say, max_frame=proxy.frame_bytes)
     cfg = load_config(config, discover=not no_config)
     reach = ServerOptions(env=env, name=name, mcp_config=mcp_config)
     spec = reach.resolve(*split_server(server), cfg)
@@ -73,9 +77,6 @@ def record_cli(
         raise UsageError(f"{spec.label} is an HTTP server: record it with --listen "
                          f"127.0.0.1:PORT --upstream {spec.endpoint}")
     from jsoncontract.live.record import record_stdio
-
-    def say(text: str) -> None:
-        sys.stderr.write(f"jsoncontract: {text}\n")
 
     return record_stdio(spec, trace=output, injector=injector, max_frame=proxy.frame_bytes,
                         on_message=say)

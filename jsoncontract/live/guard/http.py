@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -35,12 +34,14 @@ from jsoncontract.live.guard.session import OWN_ID, GuardSession, Out
 from jsoncontract.live.record import (
     HOP_BY_HOP,
     MAX_FRAME,
+    Body,
+    FramePart,
     HttpProxy,
     SseEvents,
-    decoded_body,
+    event_data,
     parse_listen,
 )
-from jsoncontract.live.trace import CLIENT
+from jsoncontract.live.trace import CLIENT, SERVER
 
 if TYPE_CHECKING:
     from jsoncontract.live.guard.gate import Guard
@@ -70,16 +71,6 @@ def _id_of(data: bytes) -> Any:
 
 def _key(value: Any) -> tuple[str, Any]:
     return (type(value).__name__, value)
-
-
-@dataclass(slots=True)
-class _Over:
-    """A request body past the limit: the chunks read, the rest of its stream, its size so
-    far."""
-
-    held: list[bytes]
-    rest: AsyncIterator[bytes]
-    size: int
 
 
 class _Route:
@@ -184,20 +175,44 @@ class GuardHttpProxy(HttpProxy):
                     headers.append((_METHOD, method))
             return headers
 
+        async def post(route: _Route, data: bytes) -> tuple[str, Body]:
+            """A request the guard sends itself, POSTed upstream: the answer's content type
+            and body (held no further than ``max_frame``, unpacked).
+
+            Raises:
+                httpx2.HTTPError: the upstream is unreachable.
+            """
+            headers = own_headers(route, data)
+            request = client.build_request("POST", upstream, headers=headers, content=data)
+            response = await client.send(request, stream=True)
+            held = Body({}, self.max_frame)
+            try:
+                async for chunk in response.aiter_bytes():
+                    held.feed(chunk)  # past the limit: read to its end, held nowhere
+            finally:
+                await response.aclose()
+            return response.headers.get("content-type", ""), held
+
         async def own_request(route: _Route, data: bytes) -> list[Out]:
             """The guard's own request, POSTed upstream; the outs its answer makes."""
-            headers = own_headers(route, data)
+            why = ""
             try:
-                response = await client.post(upstream, headers=headers, content=data)
+                kind, held = await post(route, data)
             except httpx2.HTTPError as exc:
+                why = f"upstream unreachable: {exc}"
+            else:
+                if held.over:
+                    why = f"the server's answer of {held.size:,} bytes is over the limit of "
+                    why += f"{self.max_frame:,} (--max-frame)"
+            if why:
                 failure = {
                     "jsonrpc": "2.0",
                     "id": _id_of(data),
-                    "error": {"code": -32603, "message": f"upstream unreachable: {exc}"},
+                    "error": {"code": -32603, "message": why},
                 }
                 return route.session.server(orjson.dumps(failure))
             outs: list[Out] = []
-            for message in _messages(response.headers.get("content-type", ""), response.content):
+            for message in _messages(kind, held.message()):
                 outs.extend(route.session.server(message))
             return outs
 
@@ -236,12 +251,14 @@ class GuardHttpProxy(HttpProxy):
         async def background(route: _Route, data: bytes) -> None:
             """A request of the client the session lets go later: its answer has no POST
             left to go back on, but the session still sees it."""
-            headers = own_headers(route, data)
             try:
-                response = await client.post(upstream, headers=headers, content=data)
+                kind, held = await post(route, data)
             except httpx2.HTTPError:
                 return
-            for message in _messages(response.headers.get("content-type", ""), response.content):
+            if held.over:
+                route.session.too_large(SERVER, held.size, self.max_frame, held.head)
+                return
+            for message in _messages(kind, held.message()):
                 route.session.server(message)
 
         async def app(scope: Any, receive: Any, send: Any) -> None:
@@ -252,14 +269,19 @@ class GuardHttpProxy(HttpProxy):
                 await Response(status_code=404)(scope, receive, send)
                 return
             session_id = request.headers.get(_SESSION)
-            raw, over = await bounded(request)
-            if over is not None:
-                await too_large(request, self._route(session_id, b""), over, scope, receive, send)
+            sent = Body(request.headers, self.max_frame)
+            chunks = request.stream()
+            async for chunk in chunks:
+                if not sent.feed(chunk):
+                    break
+            if sent.over:
+                route = self._route(session_id, b"")
+                await too_large(request, route, sent, chunks, scope, receive, send)
                 return
-            body = decoded_body(raw, request.headers)  # judged and sent on unpacked
+            body = sent.message()  # judged and sent on unpacked
             route = self._route(session_id, body)
             headers = forwarded(request, route if request.method == "POST" else None)
-            if body is not raw:
+            if sent.unpacked:
                 headers = [(k, v) for k, v in headers if k.lower() != "content-encoding"]
             if request.method != "POST" or not body.strip():
                 await passthrough(request, route, headers, body, scope, receive, send)
@@ -282,41 +304,32 @@ class GuardHttpProxy(HttpProxy):
                 return
             await passthrough(request, route, headers, found.data, scope, receive, send)
 
-        async def bounded(request: Request) -> tuple[bytes, _Over | None]:
-            """The request's body, when it is at most ``max_frame`` bytes; past that, what
-            was read of it and the rest of its stream."""
-            held: list[bytes] = []
-            size = 0
-            stream = request.stream()
-            async for chunk in stream:
-                held.append(chunk)
-                size += len(chunk)
-                if size > self.max_frame:
-                    return b"", _Over(held, stream, size)
-            return b"".join(held), None
-
         async def too_large(
-            request: Request, route: _Route, over: _Over, scope: Any, receive: Any, send: Any
+            request: Request,
+            route: _Route,
+            sent: Body,
+            rest: AsyncIterator[bytes],
+            scope: Any,
+            receive: Any,
+            send: Any,
         ) -> None:
-            """A body past ``max_frame``: never held whole, so never judged. Refused with
-            413 and a JSON-RPC error (``-32600``); under ``observe``, streamed on as it comes."""
-            head = b"".join(over.held[:8])[:_HEAD]
+            """A body past ``max_frame`` (as sent, or once unpacked): never held whole, so
+            never judged. Refused with 413 and a JSON-RPC error (``-32600``); under
+            ``observe``, streamed on as it comes (as it came: packed when it was)."""
+            head = sent.head
             if route.session.observe:
-
-                async def content() -> AsyncIterator[bytes]:
-                    for chunk in over.held:
-                        yield chunk
-                    async for chunk in over.rest:
-                        over.size += len(chunk)
-                        yield chunk
-
                 headers = forwarded(request, None)
-                await passthrough(request, route, headers, content(), scope, receive, send)
-                route.session.too_large(CLIENT, over.size, self.max_frame, head)
+                await passthrough(request, route, headers, sent.relay(rest), scope, receive, send)
+                route.session.too_large(
+                    CLIENT, sent.size, self.max_frame, head, encoding=sent.encoding
+                )
                 return
-            async for chunk in over.rest:  # read to its end (to say its size), held nowhere
-                over.size += len(chunk)
-            outs = route.session.too_large(CLIENT, over.size, self.max_frame, head)
+            sent.release()
+            async for chunk in rest:  # read to its end (to say its size), held nowhere
+                sent.feed(chunk)
+            outs = route.session.too_large(
+                CLIENT, sent.size, self.max_frame, head, encoding=sent.encoding
+            )
             answer = outs[0].data if outs else b""
             await Response(answer, status_code=413, media_type="application/json")(
                 scope, receive, send
@@ -350,18 +363,48 @@ class GuardHttpProxy(HttpProxy):
             }
 
             async def stream() -> AsyncIterator[bytes]:
+                """The answer, each message judged before it is passed on (unpacked as it
+                comes, held no further than ``max_frame``)."""
                 try:
                     if "text/event-stream" in kind:
-                        events = SseEvents()
+                        events = SseEvents(self.max_frame)
+                        head = b""  # the first bytes of an event past the limit
                         async for chunk in response.aiter_bytes():
                             for event in events.feed(chunk):
-                                yield await relay_event(route, event)
+                                if isinstance(event, FramePart):
+                                    head = head or event.data[:_HEAD]
+                                    yield over_event(route, event, head, b"\n\n")
+                                    head = b"" if event.end else head
+                                else:
+                                    yield await relay_event(route, event)
                         rest = events.end()
-                        if rest.strip():
+                        if isinstance(rest, FramePart):
+                            yield over_event(route, rest, head or rest.data[:_HEAD], b"")
+                        elif rest.strip():
                             yield await relay_event(route, rest)
                         return
-                    whole = await response.aread()
-                    if "json" not in kind or not whole.strip():
+                    if "json" not in kind:
+                        async for chunk in response.aiter_bytes():
+                            yield chunk
+                        return
+                    held = Body({}, self.max_frame)
+                    head = b""
+                    async for chunk in response.aiter_bytes():
+                        if held.over:
+                            held.feed(chunk)  # counted
+                            if route.session.observe:
+                                yield chunk
+                        elif not held.feed(chunk):
+                            head = held.head  # past the limit: passed on only under observe
+                            pieces = held.release()
+                            if route.session.observe:
+                                yield b"".join(pieces)
+                    if held.over:
+                        outs = route.session.too_large(SERVER, held.size, self.max_frame, head)
+                        yield b"".join(o.data for o in outs if o.to == CLIENT)
+                        return
+                    whole = held.message()
+                    if not whole.strip():
                         yield whole
                         return
                     outs = route.session.server(whole)
@@ -373,6 +416,20 @@ class GuardHttpProxy(HttpProxy):
             await StreamingResponse(
                 stream(), status_code=response.status_code, headers=out_headers
             )(scope, receive, send)
+
+        def over_event(route: _Route, part: FramePart, head: bytes, ending: bytes) -> bytes:
+            """A piece of an event past the limit: passed on only under ``observe``; at its
+            end, told to the session, and what the session answers in its place sent as an
+            event."""
+            out = part.data if route.session.observe else b""
+            if not part.end:
+                return out
+            if route.session.observe:
+                route.session.too_large(SERVER, part.size, self.max_frame, event_data(head))
+                return out + ending
+            outs = route.session.too_large(SERVER, part.size, self.max_frame, event_data(head))
+            sent = [b"event: message\ndata: " + o.data + b"\n\n" for o in outs if o.to == CLIENT]
+            return b"".join(sent) or b": kept by the guard\n\n"
 
         async def relay_event(route: _Route, event: bytes) -> bytes:
             """One server-sent event: its message through the session, re-sent as it is

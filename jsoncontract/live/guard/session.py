@@ -549,27 +549,34 @@ class GuardSession:
 
     # -- frames too long to judge ----------------------------------------------------------------
 
-    def too_large(self, direction: str, size: int, limit: int, head: bytes = b"") -> list[Out]:
+    def too_large(
+        self, direction: str, size: int, limit: int, head: bytes = b"", *, encoding: str = ""
+    ) -> list[Out]:
         """A frame longer than ``limit`` bytes came from ``direction`` (``head``: its first
-        bytes). The proxy never holds it whole, so it cannot be judged: it was passed on as
+        bytes; ``encoding``: it came packed, ``size`` bytes as sent, and unpacks past the
+        limit). The proxy never holds it whole, so it cannot be judged: it was passed on as
         it came under ``observe``, and kept away otherwise. A request from the client is
         answered ``-32600``; an answer of the server is replaced by a
         ``guard.frame_too_large`` error for the request it answered, when its id comes
         before its result (:func:`leading_id`), and its request waits on when not."""
         with self._lock:
             frame = "client" if direction == CLIENT else "server"
+            packed = f" ({encoding}, more once unpacked)" if encoding else ""
             finding = Finding(
                 codes.GUARD_FRAME_TOO_LARGE,
                 Severity.WARNING,
-                f"the {frame} sent a frame of {size:,} bytes, over the guard's limit of "
-                f"{limit:,} (--max-frame): it cannot be checked",
+                f"the {frame} sent a frame of {size:,} bytes{packed}, over the guard's limit "
+                f"of {limit:,} (--max-frame): it cannot be checked",
                 hint="raise --max-frame, or send smaller frames",
             )
             decision = "pass" if self.observe else "drop"
+            fields: dict[str, Any] = {"from": direction, "bytes": size}
+            if encoding:
+                fields["encoding"] = encoding
             if self.writer is not None:
                 self.writer.event(
                     "too_large",
-                    **{"from": direction, "bytes": size},
+                    **fields,
                     guard={"decision": decision, "findings": [finding.to_dict()]},
                 )
             self._tell(finding.message)

@@ -26,9 +26,10 @@ arrives; ``--silent`` reads and never answers; ``--legacy`` answers ``server/dis
 with -32601, as servers before MCP 2026-07-28 do. ``--helper PID_FILE`` starts a helper
 process (in the server's process group, as a server's workers are) that outlives the server
 unless someone ends the group; ``--non-utf8-stdout`` prints a line of bytes that are not
-UTF-8 to stdout at start. ``--leak TEXT`` puts TEXT (a credential, say) where careless
-servers do: in every error message, in its crash on stderr, and as the ``default`` of
-``find_customer``'s argument.
+UTF-8 to stdout at start. ``--resources-error CODE`` declares the ``resources`` capability
+and answers ``resources/list`` with JSON-RPC error CODE. ``--leak TEXT`` puts TEXT (a
+credential, say) where careless servers do: in every error message, in its crash on stderr,
+and as the ``default`` of ``find_customer``'s argument.
 """
 
 from __future__ import annotations
@@ -255,7 +256,20 @@ def build(options: argparse.Namespace) -> Server[Any]:
             return types.CallToolResult(content=_text(json.dumps(data)), structured_content=data)
         return types.CallToolResult(content=_text(f"{name}: {json.dumps(arguments)}"))
 
-    return Server("workbench", version="0.9.0", on_list_tools=list_tools, on_call_tool=call_tool)
+    async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
+        message = "Method not found" if options.resources_error == -32601 else "index offline"
+        raise MCPError(options.resources_error, message)
+
+    handlers: dict[str, Any] = {}
+    if options.resources_error is not None:
+        handlers["on_list_resources"] = list_resources
+    return Server(
+        "workbench",
+        version="0.9.0",
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        **handlers,
+    )
 
 
 def _raw_misbehaviour(options: argparse.Namespace) -> None:
@@ -333,6 +347,7 @@ if __name__ == "__main__":
     parser.add_argument("--helper", help="start a helper process; write its id here")
     parser.add_argument("--non-utf8-stdout", action="store_true")
     parser.add_argument("--leak", default="", help="a secret careless errors show")
+    parser.add_argument("--resources-error", type=int, help="resources/list fails so")
     opts = parser.parse_args()
     if opts.helper:
         import subprocess
