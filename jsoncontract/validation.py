@@ -142,30 +142,37 @@ class CompiledSchema:
                     raise self._python_failure(exc) from None
                 found = [_from_python(e, show_values) for e in errors]
             else:
-                found = []
-                finished: list[Violation] | None = []  # each already bounded and masked
+                # each error's violations, and the same each bounded and masked (``None``:
+                # not remembered, so not finished alone)
+                knowns: list[tuple[list[Violation], list[Violation] | None]] = []
                 explained = self._explained
+                hidden = hidden_count()
                 for error in self._validator.iter_errors(instance):
-                    key = _memo_key(error, show_values)
+                    key = _memo_key(error, show_values, hidden)
                     if key is None:
-                        found.extend(_explain(error, self.schema, show_values))
-                        finished = None
+                        knowns.append((_explain(error, self.schema, show_values), None))
                         continue
                     known = explained.get(key)
                     if known is None:
                         place = self._place(key[1], key[2])
                         raw = _explain(error, self.schema, show_values, place)
-                        known = (raw, _finished(raw, show_values))
+                        known = (raw, _finished(raw, show_values, hidden))
                         if len(explained) < MAX_EXPLAINED:
                             explained[key] = known
-                    found.extend(known[0])
-                    if finished is not None:
-                        finished.extend(known[1])
+                    knowns.append(known)
+                finished: list[Violation] | None = []
+                for _, done in knowns:
+                    if done is None:
+                        finished = None
+                        break
+                    finished.extend(done)  # type: ignore[union-attr]
                 if finished is not None and len(finished) <= MAX_VIOLATIONS:
-                    # what the lines below make of ``found``: each violation is bounded
-                    # and masked alone, and masking keeps a path's depth (its tokens)
-                    finished.sort(key=_relevance)
+                    # what the lines below make of the violations: each is bounded and
+                    # masked alone, and masking keeps a path's depth (its tokens)
+                    if len(finished) > 1:
+                        finished.sort(key=_relevance)
                     return finished
+                found = [v for raw, _ in knowns for v in raw]
         except (ValueError, RecursionError) as exc:
             # jsonschema-rs cannot hand back an error whose value is over 255 levels deep
             # (and python-jsonschema recurses): a value that deep is refused as such
@@ -194,14 +201,14 @@ MAX_EXPLAINED: Final = 4096
 _MEMO_TEXT: Final = 200
 
 
-def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
+def _memo_key(error: Any, show_values: bool, hidden: int) -> tuple[Any, ...] | None:
     """What an engine error's explanation depends on, when that is small enough to
     remember it by: the keyword, where the value is, where in the schema it failed (the
     keyword's parameters are the schema's at that place), and what of the value the
     explainer reads (:data:`_BY_VALUE`: the scalar value itself, a short object or array's
     JSON text; :data:`_BY_PARAMS`: the
-    parameter naming the members), and what the run shows or hides of values. ``None``:
-    explained afresh."""
+    parameter naming the members), and what the run shows or hides of values (``hidden``:
+    :func:`~jsoncontract.masking.hidden_count`). ``None``: explained afresh."""
     keyword = error.kind.name
     if keyword in _BY_VALUE:
         value = error.instance
@@ -240,19 +247,20 @@ def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
         tuple(error.schema_path),
         read,
         show_values,
-        hidden_count(),  # a value hidden since is masked in what is explained next
+        hidden,  # a value hidden since is masked in what is explained next
     )
 
 
-def _finished(found: list[Violation], show_values: bool) -> list[Violation]:
+def _finished(found: list[Violation], show_values: bool, hidden: int) -> list[Violation]:
     """Violations as :meth:`CompiledSchema.violations` hands them out, each alone: its texts
-    cut to :data:`MAX_MESSAGE`, and secrets in member names masked."""
+    cut to :data:`MAX_MESSAGE`, and secrets in member names masked (``hidden``: values
+    hidden so far, :func:`~jsoncontract.masking.hidden_count`)."""
     out = []
     for v in found:
         if len(v.message) > MAX_MESSAGE or (v.hint is not None and len(v.hint) > MAX_MESSAGE):
             v = _bounded([v])[0]
         # a path that holds no marker of a secret, while no value is hidden, is not masked
-        if not show_values and (hidden_count() or _path_may_hold_secret(v.path)):
+        if not show_values and (hidden or _path_may_hold_secret(v.path)):
             v = _masked_names(v)
         out.append(v)
     return out
