@@ -160,13 +160,14 @@ class CompiledSchema:
                         if len(explained) < MAX_EXPLAINED:
                             explained[key] = known
                     knowns.append(known)
-                finished: list[Violation] | None = []
+                finished: list[Violation] = []
+                remembered = True
                 for _, done in knowns:
                     if done is None:
-                        finished = None
+                        remembered = False
                         break
-                    finished.extend(done)  # type: ignore[union-attr]
-                if finished is not None and len(finished) <= MAX_VIOLATIONS:
+                    finished.extend(done)
+                if remembered and len(finished) <= MAX_VIOLATIONS:
                     # what the lines below make of the violations: each is bounded and
                     # masked alone, and masking keeps a path's depth (its tokens)
                     if len(finished) > 1:
