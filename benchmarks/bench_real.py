@@ -194,18 +194,21 @@ class Run:
         return self.cpu if clock == "cpu" else self.wall
 
 
-def run_child(args: Sequence[str], scratch: Path, *, reap: bool = False) -> Run:
+def run_child(
+    args: Sequence[str], scratch: Path, *, reap: bool = False, cwd: Path | None = None
+) -> Run:
     """Run a command with its output in files (a pipe would throttle it); the CPU time is
     the child's and its own children's (workers). ``reap``: and that of every process it
     started that outlived it (Spark's Java process and its Python workers, which this
-    process adopts and waits for; Linux only), the wall time ending with the command."""
+    process adopts and waits for; Linux only), the wall time ending with the command.
+    ``cwd``: the folder it runs in (by default, this process's)."""
     out, err = scratch / "stdout", scratch / "stderr"
     if reap:
         adopt_orphans()
     with out.open("wb") as stdout, err.open("wb") as stderr:
         wall = time.perf_counter()
         proc = subprocess.Popen(
-            args, env=COMMAND_ENV, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr
+            args, env=COMMAND_ENV, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, cwd=cwd
         )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - wall

@@ -25,7 +25,8 @@ cache, at the same sizes), call for call:
 
 Each round runs every trace in turn, as a child process, on this checkout and, with
 ``--baseline DIR``, on the checkout in DIR right after (the same interpreter, the other
-package first on the path), and reads the CPU time; a tiny version of each trace (its first
+package first on the path, run from a scratch folder whatever the working directory), and
+reads the CPU time; a tiny version of each trace (its first
 1%) pays the start-up, and the marginal µs per call is (full - tiny) / (calls in full -
 calls in tiny). Figures are the medians of the rounds; a failing call against a passing one
 is the median of the rounds' ratios. The script exits 1 when two checkouts' verdicts (calls,
@@ -230,7 +231,9 @@ def timed(checkout: str, tools: Path, paths: tuple[Path, Path], work: Path) -> t
     runs = []
     for path in paths[::-1]:  # tiny, then full
         env = [f"PYTHONPATH={checkout}"]
-        run = run_child(["env", *env, *check_args(tools, path, report)], work)
+        # from the scratch folder: ``python -m`` puts the working directory first on the
+        # path, which would run the checkout it holds whatever the PYTHONPATH
+        run = run_child(["env", *env, *check_args(tools, path, report)], work, cwd=work)
         if run.code not in (0, 1):
             raise SystemExit(f"{checkout} on {path.name}: {run.stderr.decode()[-400:]}")
         runs.append((run.cpu, verdicts(report)))

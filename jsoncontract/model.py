@@ -188,24 +188,25 @@ class Finding:
             "message": self.message,
             "path": self.path,
         }
-        if self.stage is not None:
-            out["stage"] = self.stage._value_
-        if self.hop is not None:
-            out["hop"] = self.hop._value_
-        if self.tool is not None:
-            out["tool"] = self.tool
-        if self.call_id is not None:
-            out["call_id"] = self.call_id
-        if self.keyword is not None:
-            out["keyword"] = self.keyword
-        if self.schema_path is not None:
-            out["schema_path"] = self.schema_path
-        if self.source is not None:
-            out["source"] = self.source.to_dict()
-        if self.hint is not None:
-            out["hint"] = self.hint
-        if self.baseline is not None:
-            out["baseline"] = self.baseline._value_
+        # each member read once (a slot read is a descriptor call)
+        if (stage := self.stage) is not None:
+            out["stage"] = stage._value_
+        if (hop := self.hop) is not None:
+            out["hop"] = hop._value_
+        if (tool := self.tool) is not None:
+            out["tool"] = tool
+        if (call_id := self.call_id) is not None:
+            out["call_id"] = call_id
+        if (keyword := self.keyword) is not None:
+            out["keyword"] = keyword
+        if (schema_path := self.schema_path) is not None:
+            out["schema_path"] = schema_path
+        if (source := self.source) is not None:
+            out["source"] = source.to_dict()
+        if (hint := self.hint) is not None:
+            out["hint"] = hint
+        if (baseline := self.baseline) is not None:
+            out["baseline"] = baseline._value_
         return out
 
 
@@ -533,13 +534,14 @@ class CallResult:
         """One entry of ``results`` in the ``check`` JSON report (``result`` only when the
         capture holds the call's result)."""
         call = self.call
+        hop, dialect, stage = call.hop, call.dialect, self.stage
         out = {
-            "ok": self.stage is None,
+            "ok": stage is None,
             "tool": call.tool,
-            "hop": call.hop._value_ if call.hop is not None else None,
+            "hop": hop._value_ if hop is not None else None,
             "call_id": call.call_id,
-            "dialect": str(call.dialect) if call.dialect is not None else None,
-            "stage": self.stage._value_ if self.stage is not None else None,
+            "dialect": str(dialect) if dialect is not None else None,
+            "stage": stage._value_ if stage is not None else None,
             "source": call.source.to_dict(),
             "findings": [f.to_dict() for f in self.findings],
         }
@@ -694,17 +696,21 @@ class Summary:
         if counts is None:
             counts = self.by_tool[tool] = [0, 0]
         counts[0] += 1
-        if result.stage is None:
+        stage = result.stage
+        if stage is None:
             self.ok += 1
         else:
             self.failed += 1
             counts[1] += 1
-            self.by_stage[result.stage._value_] += 1
-        for finding in result.findings:
-            self.by_code[finding.code] += 1
-            self.by_severity[finding.severity._value_] += 1
-            if finding.baseline is not None:
-                self._count_baseline(finding)
+            self.by_stage[stage._value_] += 1
+        findings = result.findings
+        if findings:
+            by_code, by_severity = self.by_code, self.by_severity
+            for finding in findings:
+                by_code[finding.code] += 1
+                by_severity[finding.severity._value_] += 1
+                if finding.baseline is not None:
+                    self._count_baseline(finding)
 
     def add_finding(self, finding: Finding) -> None:
         """Keep and count one run-level finding."""

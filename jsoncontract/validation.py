@@ -31,6 +31,7 @@ from jsoncontract.errors import SchemaLoadError
 from jsoncontract.masking import (
     hidden_count,
     masked_names,
+    may_hold_secret,
     placeholder,
     pointer_is_sensitive,
     redacted,
@@ -83,7 +84,7 @@ class CompiledSchema:
             or has a ``$ref`` that does not resolve inside the document.
     """
 
-    __slots__ = ("_explained", "_python", "_validator", "is_valid", "label", "schema")
+    __slots__ = ("_explained", "_places", "_python", "_validator", "is_valid", "label", "schema")
 
     def __init__(self, schema: Any, *, label: str = "schema", source: Source | None = None):
         self.schema = schema
@@ -91,6 +92,7 @@ class CompiledSchema:
         self._python: Any = None
         self._validator: Any = None
         self._explained: dict[tuple[Any, ...], tuple[list[Violation], list[Violation]]] = {}
+        self._places: dict[tuple[Any, ...], _Place] = {}
         declared = schema.get("$schema") if isinstance(schema, dict) else None
         if isinstance(declared, str) and declared.rstrip("#") == DRAFT3:
             self._python = _python_validator(schema, label, source)
@@ -140,29 +142,38 @@ class CompiledSchema:
                     raise self._python_failure(exc) from None
                 found = [_from_python(e, show_values) for e in errors]
             else:
-                found = []
-                finished: list[Violation] | None = []  # each already bounded and masked
+                # each error's violations, and the same each bounded and masked (``None``:
+                # not remembered, so not finished alone)
+                knowns: list[tuple[list[Violation], list[Violation] | None]] = []
                 explained = self._explained
+                hidden = hidden_count()
                 for error in self._validator.iter_errors(instance):
-                    key = _memo_key(error, show_values)
+                    key = _memo_key(error, show_values, hidden)
                     if key is None:
-                        found.extend(_explain(error, self.schema, show_values))
-                        finished = None
+                        knowns.append((_explain(error, self.schema, show_values), None))
                         continue
                     known = explained.get(key)
                     if known is None:
-                        raw = _explain(error, self.schema, show_values)
-                        known = (raw, _finished(raw, show_values))
+                        place = self._place(key[1], key[2])
+                        raw = _explain(error, self.schema, show_values, place)
+                        known = (raw, _finished(raw, show_values, hidden))
                         if len(explained) < MAX_EXPLAINED:
                             explained[key] = known
-                    found.extend(known[0])
-                    if finished is not None:
-                        finished.extend(known[1])
-                if finished is not None and len(finished) <= MAX_VIOLATIONS:
-                    # what the lines below make of ``found``: each violation is bounded
-                    # and masked alone, and masking keeps a path's depth (its tokens)
-                    finished.sort(key=_relevance)
+                    knowns.append(known)
+                finished: list[Violation] = []
+                remembered = True
+                for _, done in knowns:
+                    if done is None:
+                        remembered = False
+                        break
+                    finished.extend(done)
+                if remembered and len(finished) <= MAX_VIOLATIONS:
+                    # what the lines below make of the violations: each is bounded and
+                    # masked alone, and masking keeps a path's depth (its tokens)
+                    if len(finished) > 1:
+                        finished.sort(key=_relevance)
                     return finished
+                found = [v for raw, _ in knowns for v in raw]
         except (ValueError, RecursionError) as exc:
             # jsonschema-rs cannot hand back an error whose value is over 255 levels deep
             # (and python-jsonschema recurses): a value that deep is refused as such
@@ -173,6 +184,17 @@ class CompiledSchema:
         bounded = _bounded(found)
         return bounded if show_values else [_masked_names(v) for v in bounded]
 
+    def _place(self, instance_path: tuple[Any, ...], schema_path: tuple[Any, ...]) -> _Place:
+        """What an explanation reads of where a value failed (the JSON Pointers), remembered
+        per place: a value explained afresh at a known place fills in its own parts only."""
+        places = self._places
+        place = places.get((instance_path, schema_path))
+        if place is None:
+            place = _Place(instance_path, schema_path)
+            if len(places) < MAX_EXPLAINED:
+                places[instance_path, schema_path] = place
+        return place
+
 
 #: Explanations one schema remembers (see :func:`_memo_key`).
 MAX_EXPLAINED: Final = 4096
@@ -180,14 +202,14 @@ MAX_EXPLAINED: Final = 4096
 _MEMO_TEXT: Final = 200
 
 
-def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
+def _memo_key(error: Any, show_values: bool, hidden: int) -> tuple[Any, ...] | None:
     """What an engine error's explanation depends on, when that is small enough to
     remember it by: the keyword, where the value is, where in the schema it failed (the
     keyword's parameters are the schema's at that place), and what of the value the
     explainer reads (:data:`_BY_VALUE`: the scalar value itself, a short object or array's
     JSON text; :data:`_BY_PARAMS`: the
-    parameter naming the members), and what the run shows or hides of values. ``None``:
-    explained afresh."""
+    parameter naming the members), and what the run shows or hides of values (``hidden``:
+    :func:`~jsoncontract.masking.hidden_count`). ``None``: explained afresh."""
     keyword = error.kind.name
     if keyword in _BY_VALUE:
         value = error.instance
@@ -226,15 +248,28 @@ def _memo_key(error: Any, show_values: bool) -> tuple[Any, ...] | None:
         tuple(error.schema_path),
         read,
         show_values,
-        hidden_count(),  # a value hidden since is masked in what is explained next
+        hidden,  # a value hidden since is masked in what is explained next
     )
 
 
-def _finished(found: list[Violation], show_values: bool) -> list[Violation]:
+def _finished(found: list[Violation], show_values: bool, hidden: int) -> list[Violation]:
     """Violations as :meth:`CompiledSchema.violations` hands them out, each alone: its texts
-    cut to :data:`MAX_MESSAGE`, and secrets in member names masked."""
-    bounded = [_bounded([v])[0] for v in found]
-    return bounded if show_values else [_masked_names(v) for v in bounded]
+    cut to :data:`MAX_MESSAGE`, and secrets in member names masked (``hidden``: values
+    hidden so far, :func:`~jsoncontract.masking.hidden_count`)."""
+    out = []
+    for v in found:
+        if len(v.message) > MAX_MESSAGE or (v.hint is not None and len(v.hint) > MAX_MESSAGE):
+            v = _bounded([v])[0]
+        # a path that holds no marker of a secret, while no value is hidden, is not masked
+        if not show_values and (hidden or _path_may_hold_secret(v.path)):
+            v = _masked_names(v)
+        out.append(v)
+    return out
+
+
+#: :func:`~jsoncontract.masking.may_hold_secret` of a violation's path, remembered (a
+#: path of 9 characters or more is searched for every marker of every pattern).
+_path_may_hold_secret: Final = lru_cache(maxsize=4096)(may_hold_secret)
 
 
 #: Violations listed for one value; past this they are counted in the last one.
@@ -531,19 +566,25 @@ class _Failure:
         "keyword",
         "params",
         "path",
+        "place",
         "schema",
         "schema_path",
         "schema_tokens",
         "show_values",
     )
 
-    def __init__(self, error: Any, schema: Any, show_values: bool) -> None:
+    def __init__(
+        self, error: Any, schema: Any, show_values: bool, place: _Place | None = None
+    ) -> None:
         self.error = error
         self.keyword: str = error.kind.name
         self.params: dict[str, Any] = error.kind.as_dict()
-        self.path = join_pointer("", *error.instance_path)
-        self.schema_tokens = [str(t) for t in error.schema_path]
-        self.schema_path = join_pointer("#", *self.schema_tokens)
+        if place is None:
+            place = _Place(error.instance_path, error.schema_path)
+        self.place = place
+        self.path = place.path
+        self.schema_tokens = place.schema_tokens
+        self.schema_path = place.schema_path
         self.schema = schema
         self.show_values = show_values
 
@@ -562,9 +603,26 @@ class _Failure:
         return [Violation(self.keyword, self.path, self.schema_path, message, hint)]
 
 
-def _explain(error: Any, schema: Any, show_values: bool) -> list[Violation]:
-    """The violations one engine error stands for, in words a person can act on."""
-    failure = _Failure(error, schema, show_values)
+class _Place:
+    """Where a value failed, as explanations read it: its JSON Pointer, the schema path's
+    tokens and JSON Pointer, and what an explainer made of the schema there (``allowed``:
+    the names ``additionalProperties`` allows, and their listing for a hint)."""
+
+    __slots__ = ("allowed", "path", "schema_path", "schema_tokens")
+
+    def __init__(self, instance_path: Any, schema_path: Any) -> None:
+        self.path = join_pointer("", *instance_path)
+        self.schema_tokens = [str(t) for t in schema_path]
+        self.schema_path = join_pointer("#", *self.schema_tokens)
+        self.allowed: tuple[list[str], str] | None = None
+
+
+def _explain(
+    error: Any, schema: Any, show_values: bool, place: _Place | None = None
+) -> list[Violation]:
+    """The violations one engine error stands for, in words a person can act on (``place``:
+    where it failed, when known)."""
+    failure = _Failure(error, schema, show_values, place)
     return _EXPLAINERS.get(failure.keyword, _other)(failure)
 
 
@@ -582,9 +640,12 @@ def _required(f: _Failure) -> list[Violation]:
 
 
 def _additional_properties(f: _Failure) -> list[Violation]:
-    parent = get_in(f.schema, f.schema_tokens[:-1])
-    allowed = list(parent.get("properties", {})) if isinstance(parent, dict) else []
-    listed = _listing(allowed)
+    known = f.place.allowed
+    if known is None:
+        parent = get_in(f.schema, f.schema_tokens[:-1])
+        names = list(parent.get("properties", {})) if isinstance(parent, dict) else []
+        known = f.place.allowed = (names, _listing(names))
+    allowed, listed = known
     out: list[Violation] = []
     unexpected = f.params.get("unexpected", [])
     for name in unexpected[:MAX_VIOLATIONS]:

@@ -314,3 +314,24 @@ def test_the_session_profile_lists_where_check_spends_its_time(tmp_path: Path) -
     assert "mcp-session.full.jsonl: 2,000 calls" in done.stdout
     assert "jsoncontract/pipeline/checker.py" in done.stdout
     assert "jsoncontract/pipeline/result.py" in done.stdout  # the answers' checks
+
+
+def test_a_checkout_is_timed_on_its_own_package_whatever_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m`` puts the working directory first on the path: a baseline run from a
+    checkout's folder would time that checkout. Each run starts in the scratch folder."""
+    import bench_sessions
+
+    seen: list[Any] = []
+
+    def child(args: list[str], scratch: Path, **options: Any) -> Any:
+        seen.append((args[1], options.get("cwd")))
+        report = {"summary": {"calls": len(seen), "failed": 0}}  # tiny, then full
+        (scratch / "report.json").write_text(json.dumps(report))
+        return bench_real.Run(float(len(seen)), 1.0, 0, b"", b"")
+
+    monkeypatch.setattr(bench_sessions, "run_child", child)
+    monkeypatch.chdir(REPO)
+    bench_sessions.timed("/elsewhere", tmp_path / "t.json", (tmp_path, tmp_path), tmp_path)
+    assert seen == [("PYTHONPATH=/elsewhere", tmp_path)] * 2

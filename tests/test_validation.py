@@ -518,3 +518,25 @@ def test_a_value_hidden_after_an_explanation_is_masked_in_the_next(
     assert "q1w2e3-secret-path" in schema.violations(instance)[0].message
     masking.hide("q1w2e3-secret-path")
     assert "q1w2e3-secret-path" not in schema.violations(instance)[0].message
+
+
+def test_a_place_is_read_once_for_every_value_explained_there() -> None:
+    """Values explained afresh at one place (another value, another undeclared member)
+    share what the explanation reads of the place: its pointers and the names allowed."""
+    schema = CompiledSchema(SHIPMENT)
+    for value in (2, 3.5, None, True, [1]):
+        instance = {**BASE, "address": {"city": value, f"cty{value}": 1}}
+        found = schema.violations(instance)
+        assert found == CompiledSchema(SHIPMENT).violations(instance)
+        assert [v.keyword for v in found] == ["additionalProperties", "type"]
+        assert "the schema allows only: city, country" in (found[0].hint or "")
+    assert len(schema._places) == 2  # the city's type, and the address's members
+
+
+def test_a_member_name_holding_a_secret_is_masked_in_a_violation_explained_afresh() -> None:
+    key = "sk-abcdefghijklmnopqrstuvwx"
+    schema = CompiledSchema(SHIPMENT)
+    for extra in (1, 2):
+        found = schema.violations({**BASE, "address": {"city": "Oslo", key: extra}})
+        assert key not in found[0].path + found[0].message
+        assert found[0].path.startswith("/address/<redacted openai-api-key sha256:")

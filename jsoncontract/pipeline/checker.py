@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from jsoncontract.tools.toolset import ToolSet
 
 _ERROR: Final = Severity.ERROR
+_SCHEMA: Final = Stage.SCHEMA
 _STAGE_RANK: Final = {stage: rank for rank, stage in enumerate(STAGE_ORDER)}
 _UNRECORDED: Final = ArgumentsForm.UNRECORDED
 #: The events whose result is checked alone (its call was checked without it, or is not in
@@ -318,7 +319,9 @@ class Checker:
             invalid=invalid,
         )
         if violations:  # placed at the call already: only the findings before them are
-            findings = locate(findings, call) + violations if findings else violations
+            if not findings:  # every violation is an error of the schema gate
+                return CallResult(call, violations, _SCHEMA, arguments)
+            findings = locate(findings, call) + violations
             return CallResult(call, findings, first_failure(findings), arguments)
         if self.business is not None:
             findings.extend(self.business.check(call, arguments, tool))

@@ -147,6 +147,10 @@ class SessionContracts:
 
     #: the checks look at every call
     per_call = True
+    #: :meth:`passed` takes a lone call the schema gate failed as well: no check reads the
+    #: findings of a call without a result (only the recovery check reads findings, of a
+    #: call whose result failed), and what they find is held (:meth:`call` returns nothing)
+    failures_as_passed = True
 
     def __init__(self, tools: ToolSet | None = None, settings: SessionSettings | None = None):
         self.settings = settings or SessionSettings()
@@ -186,8 +190,9 @@ class SessionContracts:
         return ()
 
     def passed(self, passed: PassedCall) -> None:
-        """:meth:`call` for a lone call that passed the fast lane (no result), with less
-        work: what the checks find is held the same way. An MCP call made in a session
+        """:meth:`call` for a lone call that passed the fast lane (no result), or that its
+        schema gate failed there (:attr:`failures_as_passed`), with less work: what the
+        checks find is held the same way. An MCP call made in a session
         that listed its tools, or announced a change, is checked as :meth:`call` checks
         it."""
         session = passed.session

@@ -39,8 +39,10 @@ What keeps it exact:
   (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen before goes to the full
   path, whose ledger tells one call from two;
 - the schema gate is the same compiled validator; the gate over the run sees a passed call
-  through its ``passed`` method (the turn and session contracts' shortcut of ``call``); a
-  gate of another kind that looks at every call closes the lane.
+  through its ``passed`` method (the turn and session contracts' shortcut of ``call``), and
+  a call the schema gate failed too when the gate says that it reads no finding of a call
+  without a result (``failures_as_passed``); a gate of another kind that looks at every
+  call closes the lane.
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         passed_hook = getattr(session, "passed", None)
         if passed_hook is None:
             return None  # a gate of unknown kind sees every call
+    # a gate that sees a lone call the schema gate failed as it sees a passing one (none of
+    # its checks reads the findings of a call without a result, and what they find is held)
+    failed_hook = passed_hook if getattr(session, "failures_as_passed", False) else None
     validators: dict[tuple[str, Hop], Callable[[Any], bool] | None] = {}
     needs: dict[tuple[str, Hop], bool] = {}
     contracts: dict[tuple[str, Hop], ToolContract] = {}
@@ -205,6 +210,14 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 if passed_hook is not None:
                     passed_hook(passed)
                 out.append(passed)
+                continue
+            if not valid and failed_hook is not None:
+                passed = PassedCall(
+                    name, hop, call_id, name_of, file, number, arguments, value, turn, form,
+                    session, sighting,
+                )  # fmt: skip
+                out.append(check_parsed(passed.call(), contracts[key], value, invalid=True))
+                failed_hook(passed)  # the checker's ``finish``, for a call without a result
                 continue
             call = ToolCall(
                 hop, name_of, name, call_id, arguments, form, Source(file, number), turn=turn,

@@ -103,12 +103,14 @@ class PairingCheck:
 
     def passed(self, passed: PassedCall) -> list[Finding]:
         """:meth:`call` for a lone call that passed the fast lane (no result)."""
-        scope = passed_scope(passed)
+        session = passed.session  # its scope (:func:`passed_scope`), read here: once a call
+        scope = ("mcp", session.id) if session is not None else (passed.hop._value_, passed.file)
         state = self._scopes.get(scope)
         if state is None:
             state = self._scopes[scope] = _Scope()
-        if len(state.pending) < PENDING:
-            state.pending.append(
+        pending = state.pending
+        if len(pending) < PENDING:
+            pending.append(
                 _Unanswered(
                     passed.tool, passed.call_id, passed.hop, Source(passed.file, passed.line)
                 )

@@ -544,26 +544,31 @@ def encoded_runs(
 
     entry = PassedEntries().entry
     entries: list[bytes] = []
+    add = entries.append
+    every, failed = keep == "all", keep == "failed"
     counted = Summary()
     add_passed, count = counted.add_passed, counted.count
     time = summary.time if summary is not None else None
+    left = _RUN  # results before this run is handed on
     for result in checked:
         if type(result) is PassedCall:
-            if keep == "all":
-                entries.append(entry(result))
+            if every:
+                add(entry(result))
             add_passed(result.tool)
         else:
             assert type(result) is CallResult
-            if keep == "all" or (result.stage is not None if keep == "failed" else result.findings):
-                entries.append(encode_result(result))
+            if every or (result.stage is not None if failed else result.findings):
+                add(encode_result(result))
             count(result)
             if time is not None and result.call.result is not None:
                 time(result.call)  # in order, into the run's summary
-        if counted.calls >= _RUN:
+        left -= 1
+        if not left:
             if summary is not None:
                 summary.merge(counted)
             yield ResultRun(counted, b"\n".join(entries))
-            entries, counted = [], Summary()
+            entries, counted, left = [], Summary(), _RUN
+            add = entries.append
             add_passed, count = counted.add_passed, counted.count
     if counted.calls:
         if summary is not None:

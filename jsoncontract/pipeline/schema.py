@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.codes import schema_code
+from jsoncontract.codes import SCHEMA
 from jsoncontract.model import Finding, Severity, Stage
 
 if TYPE_CHECKING:
     from jsoncontract.model import ToolCall
     from jsoncontract.validation import CompiledSchema
+
+#: :func:`~jsoncontract.codes.schema_code` without the call: ``schema.`` and the keyword.
+_PREFIX: Final = SCHEMA.prefix
 
 
 def schema_findings(
@@ -31,10 +34,10 @@ def schema_findings(
     hop = tool = call_id = source = None
     if call is not None:
         hop, tool, call_id, source = call.hop, call.tool, call.call_id, call.source
-    error, stage = Severity.ERROR, Stage.SCHEMA
+    error, stage, prefix = Severity.ERROR, Stage.SCHEMA, _PREFIX
     return [
         Finding(
-            schema_code(v.keyword),
+            prefix + v.keyword,  # its schema_code
             error,
             v.message,
             v.path,

@@ -280,3 +280,49 @@ def test_a_truncated_gzip_gives_its_calls_then_names_the_last_line(
     assert found is not None
     last = int(found.group(1).replace(",", ""))
     assert len(read) >= last - 1 > 1000
+
+
+class _Gate:
+    """A gate over the run that notes how each call reaches it."""
+
+    per_call = True
+
+    def __init__(self, failures_as_passed: bool) -> None:
+        self.failures_as_passed = failures_as_passed
+        self.seen: list[tuple[str, str | None]] = []
+
+    def passed(self, passed: PassedCall) -> None:
+        self.seen.append(("passed", passed.call_id))
+
+    def call(self, checked: Any) -> tuple[()]:
+        self.seen.append(("call", checked.call.call_id))
+        return ()
+
+    def event(self, event: Any) -> tuple[()]:
+        return ()
+
+    def close(self) -> list[Any]:
+        return []
+
+
+@pytest.mark.parametrize("as_passed", [True, False])
+def test_a_call_the_schema_gate_fails_reaches_the_gate_over_the_run_as_it_says(
+    as_passed: bool,
+) -> None:
+    """A gate that reads no finding of a call without a result takes a failing lone call
+    through ``passed``, as a passing one; any other gate through ``call``, with its
+    findings."""
+    gate = _Gate(as_passed)
+    reader = CaptureReader()
+    lane = build_lane(Checker(TOOLS, session=gate), reader)
+    assert lane is not None
+    ledger = reader.new_ledger()
+    ledger.assume_alone()
+    text = line(completion({"city": 5}, call_id="c1")) + "\n" + line(completion(call_id="c2"))
+    taken = [
+        lane("t.jsonl", n, doc.encode(), reader.new_state(ledger, []))
+        for n, doc in enumerate(text.splitlines(), 1)
+    ]
+    assert [type(t[0]).__name__ for t in taken if t] == ["CallResult", "PassedCall"]
+    assert taken[0] is not None and taken[0][0].stage == "schema"
+    assert gate.seen == [("passed" if as_passed else "call", "c1"), ("passed", "c2")]
