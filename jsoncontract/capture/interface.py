@@ -80,11 +80,20 @@ class Shortcut:
     ``None`` when the document is not ordinary. ``commit(node, state)``: what the handler
     would remember of it, once the lane took it. ``session(state, node, file)``: for an MCP
     request, the session it is made under and its sighting.
+
+    ``read(node, state, ctx)``: for documents whose calls wait for their results, or that
+    hold results (MCP requests and answers while the hop carries results, conversation
+    histories), which the lane hands to the ledger rather than checks: what the handler
+    would append to its list, exactly (the same calls and results, with the same members),
+    with what it would remember of the document remembered; or ``None``, with nothing
+    changed, when the document is not ordinary. ``ctx`` is the context the reader would
+    have made for the line (the document parsed with no anomaly).
     """
 
-    extract: Callable[[dict[str, Any], Any, str, int], list[LaneCall] | None]
+    extract: Callable[[dict[str, Any], Any, str, int], list[LaneCall] | None] | None = None
     commit: Callable[[dict[str, Any], Any], None] | None = None
     session: Callable[[Any, dict[str, Any], str], tuple[McpSession, str]] | None = None
+    read: Callable[[dict[str, Any], Any, DocContext], list[Captured] | None] | None = None
 
 
 class DialectState(Protocol):

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract._json import ESCAPED_COLON_PREFIX, may_hide_numbers
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.model import ArgumentsForm, CallResult, Hop, PassedCall, Source, ToolCall
 
 if TYPE_CHECKING:
@@ -62,8 +63,15 @@ _TEXT: Final = ArgumentsForm.TEXT
 _MODEL: Final = Hop.MODEL
 _MCP: Final = Hop.MCP
 #: The member every JSON-RPC message has: a line that holds it, while MCP calls wait for
-#: their answers, is left to the full path unread (its calls would wait too).
+#: their answers, is read for the ledger (its calls wait too).
 _JSONRPC: Final = b'"jsonrpc"'
+#: The members of a conversation history (a Chat or Anthropic request body) and of a Chat
+#: completion: while calls wait for their results, a line that holds none of these and no
+#: ``"jsonrpc"`` is left to the full path unparsed.
+_MESSAGES: Final = b'"messages"'
+_CHOICES: Final = b'"choices"'
+#: What the lane returns for a line it read and handed to the ledger (never changed).
+_HANDED: Final[list[Any]] = []
 
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
@@ -94,6 +102,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     hides_numbers = may_hide_numbers
     escaped = ESCAPED_COLON_PREFIX
     shortcut_of = reader.shortcut
+    read_value = reader.read_value
+    tool = reader.tool
     check_parsed = checker.check_parsed
     finish = checker.finish
     check = checker.check
@@ -107,11 +117,49 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             needs[name, hop] = bool(wants(tool)) if wants is not None else False
         return found
 
+    def handed(
+        file: str, number: int, line: bytes, doc: dict[str, Any], found: Any, state: Any
+    ) -> list[PassedCall | CallResult] | None:
+        """Read a parsed line into what it holds, for the ledger: by its shortcut's
+        ``read`` when it has one and the document is ordinary, else as the full path reads
+        a parsed document (so the line is parsed once)."""
+        try:  # a duplicate key dropped
+            if line.count(b":") != dumps(doc).count(b":"):
+                return None
+        except TypeError:  # nesting orjson does not write
+            return None
+        ctx = DocContext(file, number, None, (), tool)
+        if found is not None and found[0].read is not None:
+            items = found[0].read(doc, found[1], ctx)
+            if items is not None:
+                state.ledger.add(items, state.released)
+                return _HANDED
+        read_value(file, number, doc, (), state)
+        return _HANDED
+
+    def read(
+        file: str, number: int, line: bytes, state: Any
+    ) -> list[PassedCall | CallResult] | None:
+        """A line of calls that wait for their results, or of results: read, not checked."""
+        if escaped in line or hides_numbers(line):
+            return None
+        try:
+            doc = loads(line)
+        except error:
+            return None
+        if type(doc) is not dict:
+            return None
+        return handed(file, number, line, doc, shortcut_of(doc, state), state)
+
     def lane(
         file: str, number: int, line: bytes, state: Any
     ) -> list[PassedCall | CallResult] | None:
-        if not state.ledger.passes(_MCP) and _JSONRPC in line:
-            return None  # an MCP message of a trace with answers: the lane takes none
+        if not state.ledger.passing:  # calls wait: only what the lane reads for the ledger
+            if _JSONRPC in line or _MESSAGES in line or _CHOICES in line:
+                return read(file, number, line, state)
+            return None
+        if _JSONRPC in line and not state.ledger.passes(_MCP):
+            return read(file, number, line, state)  # an MCP message of a trace with answers
         if escaped in line or hides_numbers(line):
             return None
         try:
@@ -124,6 +172,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         if found is None:
             return None
         shortcut, owner, dialect = found
+        if shortcut.extract is None:  # a document the lane reads for the ledger
+            return handed(file, number, line, doc, found, state)
         calls = shortcut.extract(doc, owner, file, number)
         if not calls:
             return None
