@@ -611,8 +611,7 @@ def _conversation(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
             turn.append(Call(call_id or f"call_c{serial}_{n}_{i}", tool, arguments))
         found.append(Step("chat_response", tuple(turn), file, f"c{serial}_{n}"))
         answered = [
-            Call(c.call_id, c.tool, c.arguments, draw(st.none() | st.integers(0, 2)))
-            for c in turn
+            Call(c.call_id, c.tool, c.arguments, draw(st.none() | st.integers(0, 2))) for c in turn
         ]
         history += answered
         change = draw(st.integers(0, 9))

@@ -350,7 +350,8 @@ def _session() -> list[corpus.Step]:
         tool = "pay" if n % 4 == 3 else "lookup"
         arguments = corpus.ARGUMENTS[tool][n % len(corpus.ARGUMENTS[tool])]
         request_id: Any = n % 5 + 1 if n < 6 else f"r{n % 5}"  # ids used again
-        steps.append(corpus.Step("mcp_request", (corpus.Call("c", tool, arguments),), 0, request_id))
+        request = corpus.Call("c", tool, arguments)
+        steps.append(corpus.Step("mcp_request", (request,), 0, request_id))
         answer = corpus.Call("c", tool, arguments, n % 3)
         shape = "mcp_structured" if n % 2 else "mcp_response"
         steps.append(corpus.Step(shape, (answer,), 0, request_id))
