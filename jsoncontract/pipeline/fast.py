@@ -82,13 +82,8 @@ _TEXT: Final = ArgumentsForm.TEXT
 _MODEL: Final = Hop.MODEL
 _MCP: Final = Hop.MCP
 #: The member every JSON-RPC message has: a line that holds it, while MCP calls wait for
-#: their answers, is read for the ledger (its calls wait too).
+#: their answers, is read for the ledger (its calls would wait too).
 _JSONRPC: Final = b'"jsonrpc"'
-#: The members of a conversation history (a Chat or Anthropic request body) and of a Chat
-#: completion: while calls wait for their results, a line that holds none of these and no
-#: ``"jsonrpc"`` is left to the full path unparsed.
-_MESSAGES: Final = b'"messages"'
-_CHOICES: Final = b'"choices"'
 #: What the lane returns for a line it read and handed to the ledger (never changed).
 _HANDED: Final[list[Any]] = []
 
@@ -156,29 +151,13 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         read_value(file, number, doc, (), state)
         return _HANDED
 
-    def read(
-        file: str, number: int, line: bytes, state: Any
-    ) -> list[PassedCall | CallResult] | None:
-        """A line of calls that wait for their results, or of results: read, not checked."""
-        if escaped in line or hides_numbers(line):
-            return None
-        try:
-            doc = loads(line)
-        except error:
-            return None
-        if type(doc) is not dict:
-            return None
-        return handed(file, number, line, doc, shortcut_of(doc, state), state)
-
     def lane(
         file: str, number: int, line: bytes, state: Any
     ) -> list[PassedCall | CallResult] | None:
-        if not state.ledger.passing:  # calls wait: only what the lane reads for the ledger
-            if _JSONRPC in line or _MESSAGES in line or _CHOICES in line:
-                return read(file, number, line, state)
-            return None
-        if _JSONRPC in line and not state.ledger.passes(_MCP):
-            return read(file, number, line, state)  # an MCP message of a trace with answers
+        ledger = state.ledger
+        # while calls wait for their results, or for an MCP message while MCP calls are
+        # answered, the lane reads the line for the ledger
+        checking = ledger.passing and (ledger.passes(_MCP) or _JSONRPC not in line)
         if escaped in line or hides_numbers(line):
             return None
         try:
@@ -188,6 +167,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         if type(doc) is not dict:
             return None
         found = shortcut_of(doc, state)
+        if not checking:
+            return handed(file, number, line, doc, found, state)
         if found is None:
             return None
         shortcut, owner, dialect = found

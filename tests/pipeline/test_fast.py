@@ -162,16 +162,21 @@ class _Sink:
         return len(data)
 
 
+@pytest.mark.parametrize("window", [0, 1024])
 @pytest.mark.parametrize("business", [False, True])
-def test_the_lane_and_the_full_path_write_the_same_report(tmp_path: Path, business: bool) -> None:
+def test_the_lane_and_the_full_path_write_the_same_report(
+    tmp_path: Path, business: bool, window: int
+) -> None:
+    """With a window of 0 the lane checks the lines; with the default, every call waits
+    for its result: the lane reads each completion for the ledger."""
     trace = tmp_path / "trace.jsonl"
     trace.write_text("\n".join(_lines()) + "\n", encoding="utf-8", errors="surrogatepass")
 
     def gate() -> BusinessRules | None:
         return BusinessRules(None, idempotency=IdempotencySettings()) if business else None
 
-    full = _report(trace, fast=False, business=gate())
-    fast = _report(trace, fast=True, business=gate())
+    full = _report(trace, fast=False, business=gate(), window=window)
+    fast = _report(trace, fast=True, business=gate(), window=window)
     assert fast == full
     report = orjson.loads(full)
     assert report["summary"]["calls"] >= len(_lines()) - 4
@@ -431,20 +436,54 @@ def test_the_lane_reads_what_is_new_in_each_request_of_a_conversation(
     assert taken["history"] == 11 - 3
 
 
+@pytest.mark.parametrize("size", [3, 4, 7])
 def test_a_history_is_read_again_once_its_ids_may_be_forgotten(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
 ) -> None:
     """The ids a file's histories showed are remembered in two bounded generations: once
-    one is forgotten, a request that repeats the last one is read whole again, and reads
-    the same as on the full path."""
-    from jsoncontract.capture import base
+    one may have been forgotten, a request that repeats the last one is read whole again,
+    as on the full path (where the ledger, which forgot the calls too, counts them anew)."""
+    from jsoncontract.capture import base, ledger
 
-    monkeypatch.setattr(base.Known.__init__, "__defaults__", (3,))
+    # ids forgotten while a request is read (3), and between two requests (4, 7)
+    monkeypatch.setattr(base.Known.__init__, "__defaults__", (size,))
+    bounds = {"window": 0, "limit": 16384, "remembered": 2}
+    monkeypatch.setattr(ledger.Ledger.__init__, "__kwdefaults__", bounds)
     taken = _reading(monkeypatch)
     tools, rules = corpus.write_tools(tmp_path)
-    steps = _conversation(6, 1)
+    steps = _conversation(8, 1)
     path = tmp_path / "conversation.jsonl"
     path.write_text("".join(corpus.line(s) + "\n" for s in steps))
+    report = orjson.loads(_both(path, tools, rules, 0))
+    assert report["summary"]["calls"] > corpus.expected_calls(steps)  # counted anew
+    assert 0 < taken["history"] < 7  # of 8 requests: some read whole again
+
+
+@pytest.mark.parametrize("where", ["content", "arguments"])
+def test_a_repeated_message_python_finds_equal_but_json_does_not_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """``1 == True`` in Python: a request whose repeated tool message (or call) holds
+    ``true`` where the last one held ``1`` is another result (or call) to the full path,
+    so the lane reads such a request whole, and the reports are the same."""
+    taken = _reading(monkeypatch)
+    tools, rules = corpus.write_tools(tmp_path)
+    call = {"id": "call_x", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    answer = {"role": "tool", "tool_call_id": "call_x", "content": "ok"}
+
+    def request(value: Any) -> dict[str, Any]:
+        made = json.loads(json.dumps([call, answer]))
+        if where == "content":
+            made[1]["content"] = [{"type": "text", "text": "ok", "n": value}]
+        else:
+            made[0]["function"]["arguments"] = {"id": value}
+        assistant = {"role": "assistant", "content": None, "tool_calls": [made[0]]}
+        return {"model": "m", "messages": [{"role": "user", "content": "Go."}, assistant, made[1]]}
+
+    two = request(True)
+    two["messages"].append({"role": "user", "content": "Again."})
+    path = tmp_path / "conversation.jsonl"
+    path.write_text(line(request(1)) + "\n" + line(two) + "\n")
     report = orjson.loads(_both(path, tools, rules, 1024))
-    assert report["summary"]["calls"] == corpus.expected_calls(steps)
-    assert 0 < taken["history"] < 5
+    assert report["summary"]["calls"] == 1 + (where == "arguments")
+    assert taken["history"] == 0
