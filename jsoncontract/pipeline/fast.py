@@ -19,21 +19,21 @@ them, are the same with and without the lane.
 **Reading for the ledger.** A call that waits for its result (an MCP request while MCP
 calls are answered, a Chat completion whose calls the next request answers) is checked as a
 whole once its result came, and the ledger holds it until then, in capture order: the lane
-does not check it. It reads it: a line holding ``"jsonrpc"``, ``"messages"`` or
-``"choices"`` while the ledger holds calls (or an MCP message while MCP calls are
-answered, or a conversation history) is parsed once with the same probes, and its
-handler's shortcut ``read`` builds exactly what the handler would (the same calls and
-results, remembered the same way in the dialect's memory: an MCP ``tools/call`` request
-made under the session and waiting, an answer to a waiting request, a Chat completion's
-calls, the messages of a history its last request did not hold). The lane hands them to
-the ledger, as the full path does, so the ledger's order, window, pairing and reuse of ids
-are the full path's by construction. A document its shortcut declines (or one whose
-handler has none) is read by the full path from the parsed document: the line is parsed
-once either way. What the lane saves is the dialect detection, the generic handlers' work
-and, in a history, the repeated turns: a request whose messages begin with every message
-of the file's last request, each of which is known and would be skipped again (see
-:func:`jsoncontract.capture.openai_chat.lane_history`), is read from its first new
-message.
+does not check it. It reads it: while the ledger would not hand a lone model-hop call
+straight on (it holds calls, or results come at the model hop), for an MCP message while
+MCP calls are answered, and for a conversation history, the line is parsed once with the
+same probes, and its handler's shortcut ``read`` builds exactly what the handler would (the
+same calls and results, remembered the same way in the dialect's memory: an MCP
+``tools/call`` request made under the session and waiting, an answer to a waiting request,
+a Chat completion's calls, the messages of a history its last request did not hold). The
+lane hands them to the ledger, as the full path does, so the ledger's order, window,
+pairing and reuse of ids are the full path's by construction. A document its shortcut
+declines (or one whose handler has none) is read by the full path from the parsed document:
+the line is parsed once either way. What the lane saves is the dialect detection, the
+generic handlers' work and, in a history, the repeated turns: a request whose messages
+begin with every message of the file's last request, each of which is known and would be
+skipped again (see :func:`jsoncontract.capture.openai_chat.lane_history`), is read from its
+first new message.
 
 What keeps it exact:
 
@@ -49,14 +49,13 @@ What keeps it exact:
   as in the text, so no duplicate key was dropped at any level (each level can only lose
   colons). Lone surrogates, invalid UTF-8, NaN and nesting beyond the parser's depth make
   orjson refuse the line or the arguments: full path;
-- the lane checks a line only while the ledger would hand a lone model-hop call straight
-  on (nothing held, the model hop taken for calls alone: a trace of responses, past the
-  first result window); an MCP request also needs its hop taken alone (while it is not, a
-  line holding ``"jsonrpc"`` is read for the ledger, above). Every model-hop
-  call id of the line must be new to the run and distinct
-  (:meth:`~jsoncontract.capture.ledger.Ledger.unseen`) before any is remembered
-  (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen before goes to the full
-  path, whose ledger tells one call from two;
+- the lane checks a line only while the ledger would hand a lone model-hop call straight on
+  (nothing held, the model hop taken for calls alone: a trace of responses, past the first
+  result window); an MCP request also needs its hop taken alone (while it is not, a line
+  holding ``"jsonrpc"`` is read for the ledger, above). Every model-hop call id of the line
+  must be new to the run and distinct (:meth:`~jsoncontract.capture.ledger.Ledger.unseen`)
+  before any is remembered (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen
+  before goes to the full path, whose ledger tells one call from two;
 - the schema gate is the same compiled validator; the gate over the run sees a passed call
   through its ``passed`` method (the turn and session contracts' shortcut of ``call``); a
   gate of another kind that looks at every call closes the lane.

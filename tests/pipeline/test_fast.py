@@ -324,25 +324,11 @@ def _reading(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
 
 def _both(path: Path, tools: Path, rules: Path, window: int) -> bytes:
     """The JSON report of ``path`` with the lane and without it, which must be the same."""
-    from jsoncontract.business import load_business
+    from tests.pipeline.test_differential import report
 
-    reports = []
-    for fast in (False, True):
-        toolset = ToolSet.from_paths([tools])
-        summary = Summary()
-        results = iter_results(
-            [path],
-            tools=toolset,
-            business=load_business([rules], tools=toolset),
-            summary=summary,
-            fast=fast,
-            window=window,
-        )
-        out = _Sink()
-        render("check", "json", out, ReportOptions(), summary, results)
-        reports.append(out.data)
-    assert reports[0] == reports[1]
-    return reports[1]
+    full = report([path], tools, rules, fast=False, jobs=1, window=window)
+    assert report([path], tools, rules, fast=True, jobs=1, window=window) == full
+    return full
 
 
 def _session() -> list[corpus.Step]:
