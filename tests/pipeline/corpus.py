@@ -26,7 +26,11 @@ comes up often:
   item; MCP requests, among which an id is used again, and perhaps an answer to an earlier
   one. Cut into parts, each part after the first joins the memory its file's earlier parts
   left, or is read again when it would have read otherwise (see
-  :mod:`jsoncontract.pipeline.runner`).
+  :mod:`jsoncontract.pipeline.runner`);
+- **traces with results the fast lane reads for the ledger**: MCP sessions whose requests
+  are answered (at once, later, twice or never; tool errors, structured content, JSON-RPC
+  errors, ids used again), and Chat conversations logged as a proxy logs them (each
+  request repeating every earlier turn with its results, now and then edited or repeated).
 
 :func:`expected_calls` says how many calls the contract counts in a trace: one per distinct
 (id, tool, arguments as a JSON value) among the model-hop sightings, plus one per MCP
