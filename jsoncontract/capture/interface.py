@@ -35,7 +35,10 @@ document of that kind into its calls, as :data:`LaneCall` tuples, for the fast l
 those calls and nothing else: no finding on the envelope, no result, nothing its state would
 read another way; anything else is declined (``None``) and read by the handler. A shortcut
 never changes the dialect's state: what the handler would have remembered of a document the
-lane took is remembered by the shortcut's ``commit``.
+lane took is remembered by the shortcut's ``commit``. A shortcut's ``read`` is the lane's
+reading of documents whose calls wait for their results, or that hold results: it builds
+what the handler would append and remembers what the handler would, in one step, or
+declines with nothing changed; the lane hands what it built to the ledger.
 
 **Claims.** A dialect may name, in ``claims``, the members without one of which its ``part``
 takes no object. When every detected dialect does, an object holding none of them and no

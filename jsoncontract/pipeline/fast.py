@@ -116,7 +116,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     escaped = ESCAPED_COLON_PREFIX
     shortcut_of = reader.shortcut
     read_value = reader.read_value
-    tool = reader.tool
+    named = reader.tool  # the tool of bare bodies
     check_parsed = checker.check_parsed
     finish = checker.finish
     check = checker.check
@@ -141,7 +141,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 return None
         except TypeError:  # nesting orjson does not write
             return None
-        ctx = DocContext(file, number, None, (), tool)
+        ctx = DocContext(file, number, None, (), named)
         if found is not None and found[0].read is not None:
             items = found[0].read(doc, found[1], ctx)
             if items is not None:
