@@ -797,13 +797,18 @@ class CaptureReader:
         value: Any,
         anomalies: tuple[Anomaly, ...],
         state: _FileState,
+        handler: Handler | None = None,
     ) -> None:
         """Read one JSONL document parsed as ``value`` (with the ``anomalies`` its parse
-        found) and hand what it holds to the ledger, as :meth:`_document` does."""
+        found) and hand what it holds to the ledger, as :meth:`_document` does; ``handler``:
+        the one :meth:`handler_of` found for it, when it found one."""
         out: list[Captured] = []
         ctx = DocContext(name, number, None, anomalies, self.tool)
         try:
-            self._dispatch(value, ctx, state, out)
+            if handler is not None:
+                handler(value, ctx, out)
+            else:
+                self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
             out.append(
                 problem_call(
@@ -945,6 +950,18 @@ class CaptureReader:
             if handler is not None:
                 return handler
         return None
+
+    def handler_of(self, value: dict[str, Any], state: _FileState) -> Handler | None:
+        """The handler that reads the object ``value`` (a JSONL line's document), as
+        :meth:`_dispatch` finds it; ``None`` for a trace record, and for an object no
+        dialect takes as a whole message or a part (read as :meth:`_dispatch` reads it)."""
+        return None if "payload" in value else self._handler(value, state)
+
+    def reading(self, handler: Handler) -> Shortcut | None:
+        """The shortcut of ``handler`` (its memory of the file is the handler's
+        ``__self__``), if it has one."""
+        found = self._shortcuts.get(getattr(handler, "__func__", handler))
+        return None if found is None else found[0]
 
     def shortcut(
         self, value: dict[str, Any], state: _FileState

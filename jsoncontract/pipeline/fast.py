@@ -116,6 +116,8 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     escaped = ESCAPED_COLON_PREFIX
     shortcut_of = reader.shortcut
     read_value = reader.read_value
+    handler_of = reader.handler_of
+    reading = reader.reading
     named = reader.tool  # the tool of bare bodies
     check_parsed = checker.check_parsed
     finish = checker.finish
@@ -130,24 +132,27 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             needs[name, hop] = bool(wants(tool)) if wants is not None else False
         return found
 
-    def handed(
-        file: str, number: int, line: bytes, doc: dict[str, Any], found: Any, state: Any
+    def read(
+        file: str, number: int, line: bytes, doc: dict[str, Any], state: Any
     ) -> list[PassedCall | CallResult] | None:
-        """Read a parsed line into what it holds, for the ledger: by its shortcut's
+        """Read a parsed line into what it holds, for the ledger: by its handler's shortcut
         ``read`` when it has one and the document is ordinary, else as the full path reads
-        a parsed document (so the line is parsed once)."""
+        a parsed document (so the line is parsed once, its handler found once)."""
         try:  # a duplicate key dropped
             if line.count(b":") != dumps(doc).count(b":"):
                 return None
         except TypeError:  # nesting orjson does not write
             return None
-        ctx = DocContext(file, number, None, (), named)
-        if found is not None and found[0].read is not None:
-            items = found[0].read(doc, found[1], ctx)
-            if items is not None:
-                state.ledger.add(items, state.released)
-                return _HANDED
-        read_value(file, number, doc, (), state)
+        handler = handler_of(doc, state)
+        if handler is not None:
+            shortcut = reading(handler)
+            if shortcut is not None and shortcut.read is not None:
+                ctx = DocContext(file, number, None, (), named)
+                items = shortcut.read(doc, getattr(handler, "__self__", None), ctx)
+                if items is not None:
+                    state.ledger.add(items, state.released)
+                    return _HANDED
+        read_value(file, number, doc, (), state, handler)
         return _HANDED
 
     def lane(
@@ -165,14 +170,14 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             return None
         if type(doc) is not dict:
             return None
-        found = shortcut_of(doc, state)
         if not checking:
-            return handed(file, number, line, doc, found, state)
+            return read(file, number, line, doc, state)
+        found = shortcut_of(doc, state)
         if found is None:
             return None
         shortcut, owner, dialect = found
         if shortcut.extract is None:  # a document the lane reads for the ledger
-            return handed(file, number, line, doc, found, state)
+            return read(file, number, line, doc, state)
         calls = shortcut.extract(doc, owner, file, number)
         if not calls:
             return None
