@@ -249,12 +249,15 @@ class Known:
     ledger then recognises the call it names.
     """
 
-    __slots__ = ("_newer", "_older", "size")
+    __slots__ = ("_newer", "_older", "size", "turns")
 
     def __init__(self, size: int = 16384) -> None:
         self.size = size
         self._newer: set[Any] = set()
         self._older: set[Any] = set()
+        #: how many times the older generation was forgotten (while it stays the same, an
+        #: id known stays known)
+        self.turns = 0
 
     def __contains__(self, item: Any) -> bool:
         return item in self._newer or item in self._older
@@ -264,6 +267,7 @@ class Known:
         self._newer.add(item)
         if len(self._newer) > self.size:
             self._older, self._newer = self._newer, set()
+            self.turns += 1
 
 
 def history_mark(previous: bytes, role: Any, parts: Any) -> bytes:

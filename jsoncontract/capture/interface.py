@@ -35,7 +35,10 @@ document of that kind into its calls, as :data:`LaneCall` tuples, for the fast l
 those calls and nothing else: no finding on the envelope, no result, nothing its state would
 read another way; anything else is declined (``None``) and read by the handler. A shortcut
 never changes the dialect's state: what the handler would have remembered of a document the
-lane took is remembered by the shortcut's ``commit``.
+lane took is remembered by the shortcut's ``commit``. A shortcut's ``read`` is the lane's
+reading of documents whose calls wait for their results, or that hold results: it builds
+what the handler would append and remembers what the handler would, in one step, or
+declines with nothing changed; the lane hands what it built to the ledger.
 
 **Claims.** A dialect may name, in ``claims``, the members without one of which its ``part``
 takes no object. When every detected dialect does, an object holding none of them and no
@@ -80,11 +83,20 @@ class Shortcut:
     ``None`` when the document is not ordinary. ``commit(node, state)``: what the handler
     would remember of it, once the lane took it. ``session(state, node, file)``: for an MCP
     request, the session it is made under and its sighting.
+
+    ``read(node, state, ctx)``: for documents whose calls wait for their results, or that
+    hold results (MCP requests and answers while the hop carries results, conversation
+    histories), which the lane hands to the ledger rather than checks: what the handler
+    would append to its list, exactly (the same calls and results, with the same members),
+    with what it would remember of the document remembered; or ``None``, with nothing
+    changed, when the document is not ordinary. ``ctx`` is the context the reader would
+    have made for the line (the document parsed with no anomaly).
     """
 
-    extract: Callable[[dict[str, Any], Any, str, int], list[LaneCall] | None]
+    extract: Callable[[dict[str, Any], Any, str, int], list[LaneCall] | None] | None = None
     commit: Callable[[dict[str, Any], Any], None] | None = None
     session: Callable[[Any, dict[str, Any], str], tuple[McpSession, str]] | None = None
+    read: Callable[[dict[str, Any], Any, DocContext], list[Captured] | None] | None = None
 
 
 class DialectState(Protocol):

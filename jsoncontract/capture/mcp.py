@@ -33,6 +33,7 @@ from jsoncontract.model import (
     Finding,
     Hop,
     McpSession,
+    Source,
     ToolCall,
     ToolResult,
     TraceEvent,
@@ -48,6 +49,8 @@ _ID_TYPES: Final = (str, int)
 #: Messages that read the session as it stands (what a part must not ask of a memory that
 #: is not fresh).
 _SESSION_METHODS: Final = frozenset({"initialize", "notifications/tools/list_changed"})
+_MCP_HOP: Final = Hop.MCP
+_NAME: Final = Dialect.MCP
 
 
 def _key(value: Any) -> Any:
@@ -385,6 +388,51 @@ def lane_taken(node: dict[str, Any], state: McpState) -> None:
     state._remember(0, _key(request_id), request_id if type(request_id) is str else str(request_id))
 
 
+def lane_read(node: dict[str, Any], state: McpState, ctx: DocContext) -> list[Captured] | None:
+    """An ordinary ``tools/call`` request (as :func:`lane_request` takes it), or an ordinary
+    answer to one the file holds (``"jsonrpc": "2.0"``, a ``result`` object with a
+    ``content`` list and ``isError`` true, false or absent, no ``error``), read as
+    :meth:`McpState.read` reads it, for the ledger: the call, made under the session and
+    remembered as waiting, or the result, the call it answers no longer waiting."""
+    request_id = node.get("id")
+    if "method" in node:
+        found = lane_request(node, state, ctx.file, 0)
+        if found is None:
+            return None
+        name, call_id, arguments, form, _ = found[0]
+        assert call_id is not None  # a string or integer id, as text
+        session = state._session or state.session(ctx)
+        state._used = True
+        call = ToolCall(
+            _MCP_HOP, _NAME, name, call_id, arguments, form, Source(ctx.file, ctx.line),
+            session=session, sighting=typed_id(request_id),
+        )  # fmt: skip
+        state._remember(0, _key(request_id), call_id)
+        return [call]
+    if type(request_id) not in _ID_TYPES or "error" in node or node.get("jsonrpc") != "2.0":
+        return None
+    body = node.get("result")
+    if type(body) is not dict or type(body.get("content")) is not list:
+        return None
+    flag = body.get("isError", False)
+    key = _key(request_id)
+    answers = state._calls.get(key)
+    if type(flag) is not bool or answers is None:
+        return None
+    if state._watch is not None:
+        state._watch.session = True
+    session = state.session(ctx)
+    state._take(0, key)
+    present = "structuredContent" in body
+    answer = ToolResult(
+        _MCP_HOP, _NAME, answers, Source(ctx.file, ctx.line), body["content"],
+        body["structuredContent"] if present else None, present, flag, None, None, None, None,
+        None, node, False, session, [],
+    )  # fmt: skip
+    answer.sighting = typed_id(request_id)
+    return [answer]
+
+
 def _versioned(session: McpSession, meta: dict[str, Any]) -> McpSession:
     """The session a request is made under: a 2026 stateless request names its protocol
     version in ``params._meta``."""
@@ -511,7 +559,9 @@ class Mcp:
         return McpState()
 
     #: the fast lane's reading of ``tools/call`` requests
-    shortcuts: Final = {McpState.read: Shortcut(lane_request, lane_taken, McpState.lane_session)}
+    shortcuts: Final = {
+        McpState.read: Shortcut(lane_request, lane_taken, McpState.lane_session, lane_read)
+    }
 
     def whole(self, value: dict[str, Any], state: McpState) -> Handler | None:
         """A JSON-RPC message."""

@@ -43,6 +43,7 @@ from jsoncontract.model import (
     Finding,
     Hop,
     Severity,
+    Source,
     ToolCall,
     ToolResult,
 )
@@ -162,17 +163,19 @@ def history(
     out: list[Captured],
     pointer: str = "",
     known: Known | None = None,
+    start: int = 0,
 ) -> None:
     """A request body: its ``messages`` are a conversation history. Messages whose every
     call id (or whose answered id) ``known`` holds were read in an earlier request of the
-    file and are skipped."""
+    file and are skipped. ``start``: how many leading messages to skip unread (each one
+    that this function would skip, and that would leave nothing behind)."""
     messages = node.get("messages")
     if not isinstance(messages, list):
         return
     ctx = ctx.child("", history=True)
     legacy: list[ToolCall] = []  # function_call messages, answered by the next function one
     asked: dict[str, ToolCall] = {}  # the calls read in this history, by id
-    for i, entry in enumerate(messages):
+    for i, entry in enumerate(messages[start:] if start else messages, start):
         if not isinstance(entry, dict):
             continue
         role = entry.get("role")
@@ -212,6 +215,8 @@ def history(
 
 
 _TEXT: Final = ArgumentsForm.TEXT
+_MODEL: Final = Hop.MODEL
+_NAME: Final = Dialect.OPENAI_CHAT
 
 #: The roles of the messages of a history that hold calls or results.
 _CALLING_ROLES: Final = ("assistant", "tool", "function")
@@ -237,6 +242,47 @@ def _known(entry: dict[str, Any], known: Known) -> bool:
             if k is not None:
                 known.add(k)
     return False
+
+
+def _settled(messages: list[Any], start: int) -> bool:
+    """Whether every message of ``messages`` from ``start`` on, once read by
+    :func:`history`, would be skipped when an equal message comes again (while ``known``
+    forgets nothing), and leaves nothing behind when it is: what is not a calling message;
+    a message that answers an id, its content a text or null; an assistant message whose
+    every call has a text id, name and arguments (Python's ``==`` tells these apart
+    exactly as the keys :func:`_known` makes do); an assistant message with no call at all
+    (no ``tool_calls`` or an empty list, no ``function_call`` object)."""
+    for entry in messages[start:] if start else messages:
+        if type(entry) is not dict:
+            continue
+        role = entry.get("role")
+        if role not in _CALLING_ROLES:
+            continue
+        if type(entry.get("tool_call_id")) is str:
+            content = entry.get("content")
+            if type(content) is not str and content is not None:
+                return False
+            continue
+        calls = entry.get("tool_calls")
+        if type(calls) is list and calls:
+            for call in calls:
+                if type(call) is not dict or type(call.get("id")) is not str:
+                    return False
+                function = call.get("function")
+                if (
+                    type(function) is not dict
+                    or type(function.get("name")) is not str
+                    or type(function.get("arguments")) is not str
+                ):
+                    return False
+            continue
+        if (
+            role != "assistant"
+            or (calls is not None and calls != [])
+            or type(entry.get("function_call")) is dict
+        ):
+            return False
+    return True
 
 
 def _said(value: Any) -> str:
@@ -340,6 +386,28 @@ def lane_response(
     return calls
 
 
+def lane_read_response(
+    node: dict[str, Any], stream: ChatStream, ctx: DocContext
+) -> list[Captured] | None:
+    """An ordinary ``chat.completion`` (as :func:`lane_response` takes it) read as
+    :meth:`ChatStream.response` reads it, for the ledger: its calls, remembered for the
+    histories that repeat them."""
+    file, line = ctx.file, ctx.line
+    found = lane_response(node, None, file, line or 0)
+    if found is None:
+        return None
+    out: list[Captured] = [
+        ToolCall(_MODEL, _NAME, name, call_id, arguments, form, Source(file, line), turn=turn)
+        for name, call_id, arguments, form, turn in found
+    ]
+    if stream.histories:
+        known = stream.known
+        for name, call_id, arguments, _, _ in found:
+            assert call_id is not None  # every call of an ordinary message has a text id
+            known.add(known_call(call_id, name, arguments))
+    return out
+
+
 def lane_message(node: dict[str, Any], _: Any, file: str, line: int) -> list[LaneCall] | None:
     """The calls of an ordinary assistant message logged on its own (``{"tool_calls":
     [...]}``), as :func:`message` reads them."""
@@ -347,10 +415,27 @@ def lane_message(node: dict[str, Any], _: Any, file: str, line: int) -> list[Lan
     return calls if _lane_message(node, f"{file}:{line}:", calls) else None
 
 
+def lane_history(
+    node: dict[str, Any], stream: ChatStream, ctx: DocContext
+) -> list[Captured] | None:
+    """A request that repeats the last request's messages and adds some (as a proxy logs a
+    conversation): read as :meth:`ChatStream.history` reads it, from the first new message
+    (the repeated ones would all be skipped)."""
+    messages = node.get("messages")
+    if type(messages) is not list:
+        return None
+    start = stream.repeated(messages)
+    if start is None:
+        return None
+    out: list[Captured] = []
+    stream.history(node, ctx, out, start)
+    return out
+
+
 class ChatStream:
     """Reassembles ``chat.completion.chunk`` tool-call fragments per (response, choice, index)."""
 
-    __slots__ = ("calls", "histories", "known")
+    __slots__ = ("_checked", "_last", "_turns", "calls", "histories", "known")
 
     def __init__(self) -> None:
         self.calls = Assembler(
@@ -358,11 +443,43 @@ class ChatStream:
         )
         self.known = Known()
         self.histories = False  # the file has held a request body
+        # the messages of the last request read, while every one of them is known (no
+        # generation of ``known`` forgotten since); its first ``_checked`` are settled
+        self._last: list[Any] | None = None
+        self._checked = 0
+        self._turns = 0
 
-    def history(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
-        """A request body, read for the messages the file's earlier requests did not hold."""
+    def history(
+        self, node: dict[str, Any], ctx: DocContext, out: list[Captured], start: int = 0
+    ) -> None:
+        """A request body, read for the messages the file's earlier requests did not hold
+        (``start``: the first so many are the last request's, settled)."""
         self.histories = True
-        history(node, ctx, out, known=self.known)
+        known = self.known
+        turns = known.turns
+        history(node, ctx, out, known=known, start=start)
+        messages = node.get("messages")
+        if type(messages) is list and known.turns == turns:
+            self._last, self._checked, self._turns = messages, start, turns
+        else:
+            self._last = None
+
+    def repeated(self, messages: list[Any]) -> int | None:
+        """How many leading messages of a request's ``messages`` are the last request's
+        (every message of which is known and settled, see :func:`_settled`): the history
+        reads the same from there; ``None`` when it cannot tell."""
+        last = self._last
+        if last is None or self.known.turns != self._turns:
+            return None
+        count = len(last)
+        if len(messages) < count or messages[:count] != last:
+            return None
+        if self._checked < count:
+            if not _settled(last, self._checked):
+                self._last = None
+                return None
+            self._checked = count
+        return count
 
     def response(self, node: dict[str, Any], ctx: DocContext, out: list[Captured]) -> None:
         """A whole completion; its calls' ids are remembered, so that the next request's
@@ -452,9 +569,10 @@ class OpenAIChat:
     )
     #: the fast lane's readings of completions and of assistant messages
     shortcuts: Final = {
-        ChatStream.response: Shortcut(lane_response),
+        ChatStream.response: Shortcut(lane_response, read=lane_read_response),
         response: Shortcut(lane_response),
         message: Shortcut(lane_message),
+        ChatStream.history: Shortcut(read=lane_history),
     }
 
     def new_state(self) -> ChatStream:

@@ -52,6 +52,7 @@ from jsoncontract.capture.ledger import WINDOW, Ledger, Released
 from jsoncontract.capture.registry import DIALECTS, Registry
 from jsoncontract.errors import InputError, NotThisKind
 from jsoncontract.model import (
+    Anomaly,
     CallResult,
     Captured,
     Finding,
@@ -74,8 +75,9 @@ CAPTURE_SUFFIXES: Final = compressed_suffixes(
 MAX_LINE_BYTES: Final = 64 * 1024 * 1024
 #: What :meth:`CaptureReader.read_checked` offers a line to first (the fast lane of
 #: :mod:`jsoncontract.pipeline.fast`), with the file, the line number and the file's state
-#: (the ledger, the dialects' memory): it gives the line's checked calls in order, or
-#: ``None`` when the full path must read the line.
+#: (the ledger, the dialects' memory): it gives the line's checked calls in order, nothing
+#: (an empty list) when it handed what the line holds to the ledger itself, or ``None`` when
+#: the full path must read the line.
 Lane = Callable[[str, int, bytes, "_FileState"], "list[PassedCall | CallResult] | None"]
 #: How deep calls may sit in lists and trace records (each level is a step of the pointer
 #: of the document being read); deeper is no capture, and would exhaust the stack.
@@ -292,13 +294,15 @@ class CaptureReader:
         return self._trace(self.find(paths))
 
     def read_checked(self, paths: Iterable[str | Path], lane: Lane) -> Iterator[Any]:
-        """:meth:`read_trace`, with the fast lane: while the ledger would hand a lone
+        """:meth:`read_trace`, with the fast lane: each JSONL line is offered to ``lane``
+        first. What it returns comes in place of the line's calls, in order: checked calls
+        (a :class:`~jsoncontract.model.PassedCall` or a
+        :class:`~jsoncontract.model.CallResult`), while the ledger would hand a lone
         model-hop call straight on (:attr:`Ledger.passing
-        <jsoncontract.capture.ledger.Ledger.passing>`), each JSONL line is offered to
-        ``lane`` first, and what it returns (a checked call: a
-        :class:`~jsoncontract.model.PassedCall` or a
-        :class:`~jsoncontract.model.CallResult`) comes in place of the line's call, in
-        order; a line it returns ``None`` for is read as usual."""
+        <jsoncontract.capture.ledger.Ledger.passing>`); or nothing (an empty list), when
+        the lane read the line and handed what it holds to the ledger itself (calls that
+        wait for their results, and the results). A line it returns ``None`` for is read
+        as usual."""
         return self._trace(self.find(paths), lane)
 
     def find(self, paths: Iterable[str | Path]) -> list[Found]:
@@ -696,9 +700,8 @@ class CaptureReader:
         counted: bool = True,
     ) -> Iterator[Any]:
         """Numbered JSONL lines (``None``, or longer than the limit: a line too long to hold)
-        read through ``state``: while the ledger would hand a lone model-hop call straight
-        on, each is offered to ``lane`` first (see :meth:`read_checked`). ``counted``: their
-        bytes were counted as read already."""
+        read through ``state``, each offered to ``lane`` first (see :meth:`read_checked`).
+        ``counted``: their bytes were counted as read already."""
         limit = self.max_line_bytes
         document = self._document
         ledger = state.ledger
@@ -707,16 +710,18 @@ class CaptureReader:
             if line is None or len(line) > limit:
                 document(name, number, None, state)
             else:
-                if ledger.passing and lane is not None:
-                    done = lane(name, number, line, state)
-                    if done is not None:
-                        ledger.doc += 1
-                        if len(done) == 1:
-                            yield done[0]
-                        else:
-                            yield from done
-                        continue
-                document(name, number, line, state, counted=counted)
+                done = lane(name, number, line, state) if lane is not None else None
+                if done is None:
+                    document(name, number, line, state, counted=counted)
+                elif done:  # the line's calls, checked
+                    ledger.doc += 1
+                    if len(done) == 1:
+                        yield done[0]
+                    else:
+                        yield from done
+                    continue
+                elif not counted:  # the lane read it, and handed what it holds to the ledger
+                    self.bytes_read += len(line)
             if released:
                 if len(released) == 1:
                     yield released.pop()
@@ -783,9 +788,27 @@ class CaptureReader:
             )
             state.ledger.add(out, state.released)
             return
-        ctx = DocContext(name, number, None, anomalies, tool)
+        self.read_value(name, number, value, anomalies, state)
+
+    def read_value(
+        self,
+        name: str,
+        number: int,
+        value: Any,
+        anomalies: tuple[Anomaly, ...],
+        state: _FileState,
+        handler: Handler | None = None,
+    ) -> None:
+        """Read one JSONL document parsed as ``value`` (with the ``anomalies`` its parse
+        found) and hand what it holds to the ledger, as :meth:`_document` does; ``handler``:
+        the one :meth:`handler_of` found for it, when it found one."""
+        out: list[Captured] = []
+        ctx = DocContext(name, number, None, anomalies, self.tool)
         try:
-            self._dispatch(value, ctx, state, out)
+            if handler is not None:
+                handler(value, ctx, out)
+            else:
+                self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
             out.append(
                 problem_call(
@@ -927,6 +950,18 @@ class CaptureReader:
             if handler is not None:
                 return handler
         return None
+
+    def handler_of(self, value: dict[str, Any], state: _FileState) -> Handler | None:
+        """The handler that reads the object ``value`` (a JSONL line's document), as
+        :meth:`_dispatch` finds it; ``None`` for a trace record, and for an object no
+        dialect takes as a whole message or a part (read as :meth:`_dispatch` reads it)."""
+        return None if "payload" in value else self._handler(value, state)
+
+    def reading(self, handler: Handler) -> Shortcut | None:
+        """The shortcut of ``handler`` (its memory of the file is the handler's
+        ``__self__``), if it has one."""
+        found = self._shortcuts.get(getattr(handler, "__func__", handler))
+        return None if found is None else found[0]
 
     def shortcut(
         self, value: dict[str, Any], state: _FileState

@@ -1,5 +1,5 @@
-"""The fast lane: one JSONL line holding ordinary calls, checked with the least work that
-stays exact.
+"""The fast lane: one JSONL line holding ordinary calls, checked (or read for the ledger)
+with the least work that stays exact.
 
 Most lines of a production trace are the same thing: a whole response (or request) of a
 known dialect whose tool calls pass. The full path reads such a line through dialect
@@ -16,6 +16,25 @@ that might hide something, an unknown tool, arguments that are not an object) go
 full path, which reads the line from scratch: so the results, and every report made of
 them, are the same with and without the lane.
 
+**Reading for the ledger.** A call that waits for its result (an MCP request while MCP
+calls are answered, a Chat completion whose calls the next request answers) is checked as a
+whole once its result came, and the ledger holds it until then, in capture order: the lane
+does not check it. It reads it: while the ledger would not hand a lone model-hop call
+straight on (it holds calls, or results come at the model hop), for an MCP message while
+MCP calls are answered, and for a conversation history, the line is parsed once with the
+same probes, and its handler's shortcut ``read`` builds exactly what the handler would (the
+same calls and results, remembered the same way in the dialect's memory: an MCP
+``tools/call`` request made under the session and waiting, an answer to a waiting request,
+a Chat completion's calls, the messages of a history its last request did not hold). The
+lane hands them to the ledger, as the full path does, so the ledger's order, window,
+pairing and reuse of ids are the full path's by construction. A document its shortcut
+declines (or one whose handler has none) is read by the full path from the parsed document:
+the line is parsed once either way. What the lane saves is the dialect detection, the
+generic handlers' work and, in a history, the repeated turns: a request whose messages
+begin with every message of the file's last request, each of which is known and would be
+skipped again (see :func:`jsoncontract.capture.openai_chat.lane_history`), is read from its
+first new message.
+
 What keeps it exact:
 
 - the shortcut takes a document only when its handler would read it into those calls and
@@ -30,14 +49,13 @@ What keeps it exact:
   as in the text, so no duplicate key was dropped at any level (each level can only lose
   colons). Lone surrogates, invalid UTF-8, NaN and nesting beyond the parser's depth make
   orjson refuse the line or the arguments: full path;
-- the reader offers a line only while its ledger would hand a lone model-hop call straight
-  on (nothing held, the model hop taken for calls alone: a trace of responses, past the
-  first result window); an MCP request also needs its hop taken alone (while it is not, a
-  line holding ``"jsonrpc"`` is left to the full path before it is parsed). Every model-hop
-  call id of the line must be new to the run and distinct
-  (:meth:`~jsoncontract.capture.ledger.Ledger.unseen`) before any is remembered
-  (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen before goes to the full
-  path, whose ledger tells one call from two;
+- the lane checks a line only while the ledger would hand a lone model-hop call straight on
+  (nothing held, the model hop taken for calls alone: a trace of responses, past the first
+  result window); an MCP request also needs its hop taken alone (while it is not, a line
+  holding ``"jsonrpc"`` is read for the ledger, above). Every model-hop call id of the line
+  must be new to the run and distinct (:meth:`~jsoncontract.capture.ledger.Ledger.unseen`)
+  before any is remembered (:meth:`~jsoncontract.capture.ledger.Ledger.fresh`): an id seen
+  before goes to the full path, whose ledger tells one call from two;
 - the schema gate is the same compiled validator; the gate over the run sees a passed call
   through its ``passed`` method (the turn and session contracts' shortcut of ``call``), and
   a call the schema gate failed too when the gate says that it reads no finding of a call
@@ -53,6 +71,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from jsoncontract._json import ESCAPED_COLON_PREFIX, may_hide_numbers
+from jsoncontract.capture.interface import DocContext
 from jsoncontract.model import ArgumentsForm, CallResult, Hop, PassedCall, Source, ToolCall
 
 if TYPE_CHECKING:
@@ -64,8 +83,10 @@ _TEXT: Final = ArgumentsForm.TEXT
 _MODEL: Final = Hop.MODEL
 _MCP: Final = Hop.MCP
 #: The member every JSON-RPC message has: a line that holds it, while MCP calls wait for
-#: their answers, is left to the full path unread (its calls would wait too).
+#: their answers, is read for the ledger (its calls would wait too).
 _JSONRPC: Final = b'"jsonrpc"'
+#: What the lane returns for a line it read and handed to the ledger (never changed).
+_HANDED: Final[list[Any]] = []
 
 
 def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
@@ -99,6 +120,10 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     hides_numbers = may_hide_numbers
     escaped = ESCAPED_COLON_PREFIX
     shortcut_of = reader.shortcut
+    read_value = reader.read_value
+    handler_of = reader.handler_of
+    reading = reader.reading
+    named = reader.tool  # the tool of bare bodies
     check_parsed = checker.check_parsed
     finish = checker.finish
     check = checker.check
@@ -112,11 +137,36 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             needs[name, hop] = bool(wants(tool)) if wants is not None else False
         return found
 
+    def read(
+        file: str, number: int, line: bytes, doc: dict[str, Any], state: Any
+    ) -> list[PassedCall | CallResult] | None:
+        """Read a parsed line into what it holds, for the ledger: by its handler's shortcut
+        ``read`` when it has one and the document is ordinary, else as the full path reads
+        a parsed document (so the line is parsed once, its handler found once)."""
+        try:  # a duplicate key dropped
+            if line.count(b":") != dumps(doc).count(b":"):
+                return None
+        except TypeError:  # nesting orjson does not write
+            return None
+        handler = handler_of(doc, state)
+        if handler is not None:
+            shortcut = reading(handler)
+            if shortcut is not None and shortcut.read is not None:
+                ctx = DocContext(file, number, None, (), named)
+                items = shortcut.read(doc, getattr(handler, "__self__", None), ctx)
+                if items is not None:
+                    state.ledger.add(items, state.released)
+                    return _HANDED
+        read_value(file, number, doc, (), state, handler)
+        return _HANDED
+
     def lane(
         file: str, number: int, line: bytes, state: Any
     ) -> list[PassedCall | CallResult] | None:
-        if not state.ledger.passes(_MCP) and _JSONRPC in line:
-            return None  # an MCP message of a trace with answers: the lane takes none
+        ledger = state.ledger
+        # while calls wait for their results, or for an MCP message while MCP calls are
+        # answered, the lane reads the line for the ledger
+        checking = ledger.passing and (ledger.passes(_MCP) or _JSONRPC not in line)
         if escaped in line or hides_numbers(line):
             return None
         try:
@@ -125,10 +175,14 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
             return None
         if type(doc) is not dict:
             return None
+        if not checking:
+            return read(file, number, line, doc, state)
         found = shortcut_of(doc, state)
         if found is None:
             return None
         shortcut, owner, dialect = found
+        if shortcut.extract is None:  # a document the lane reads for the ledger
+            return read(file, number, line, doc, state)
         calls = shortcut.extract(doc, owner, file, number)
         if not calls:
             return None

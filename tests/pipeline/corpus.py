@@ -26,7 +26,11 @@ comes up often:
   item; MCP requests, among which an id is used again, and perhaps an answer to an earlier
   one. Cut into parts, each part after the first joins the memory its file's earlier parts
   left, or is read again when it would have read otherwise (see
-  :mod:`jsoncontract.pipeline.runner`).
+  :mod:`jsoncontract.pipeline.runner`);
+- **traces with results the fast lane reads for the ledger**: MCP sessions whose requests
+  are answered (at once, later, twice or never; tool errors, structured content, JSON-RPC
+  errors, ids used again), and Chat conversations logged as a proxy logs them (each
+  request repeating every earlier turn with its results, now and then edited or repeated).
 
 :func:`expected_calls` says how many calls the contract counts in a trace: one per distinct
 (id, tool, arguments as a JSON value) among the model-hop sightings, plus one per MCP
@@ -353,6 +357,22 @@ def mcp_response(step: Step) -> dict[str, Any]:
     }
 
 
+def mcp_structured(step: Step) -> dict[str, Any]:
+    """:func:`mcp_response` with ``structuredContent`` (``lookup`` declares an output schema:
+    an answer that is no tool error matches it, an error's does not) and its text."""
+    (c,) = step.calls
+    found = mcp_response(step)
+    structured = {"ok": True} if c.result == 0 else {"ok": "no", "detail": _text(c.result)}
+    found["result"]["structuredContent"] = structured
+    found["result"]["content"] = [{"type": "text", "text": json.dumps(structured)}]
+    return found
+
+
+def mcp_error(step: Step) -> dict[str, Any]:
+    """A JSON-RPC error answering the MCP request of id ``extra``."""
+    return {"jsonrpc": "2.0", "id": step.extra, "error": {"code": -32602, "message": "bad"}}
+
+
 #: Every shape: its builder, and whether its calls are model-hop sightings.
 SHAPES: Final = {
     "chat_response": (chat_response, True),
@@ -368,6 +388,8 @@ SHAPES: Final = {
     "span_execute": (span_execute, True),
     "mcp_request": (mcp_request, False),
     "mcp_response": (mcp_response, False),
+    "mcp_structured": (mcp_structured, False),
+    "mcp_error": (mcp_error, False),
 }
 #: The shapes that may carry several calls, and those that carry results.
 _MANY: Final = ("chat_response", "anthropic_response", "responses_response", "gemini_response")
@@ -464,6 +486,10 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
         return _responses_run(draw, file, serial)
     if shape == "mcp_run":
         return _mcp_run(draw, file, serial)
+    if shape == "mcp_session":
+        return _mcp_session(draw, file, serial)
+    if shape == "conversation":
+        return _conversation(draw, file, serial)
     if shape == "filler":  # distinct valid calls, alone: past the window, the lane opens
         count = draw(st.integers(1, 40))
         return [
@@ -479,15 +505,17 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
         found = tuple(draw(st.lists(calls(results=True), min_size=1, max_size=3)))
     elif shape in _MANY:
         found = tuple(draw(st.lists(calls(results=False), min_size=1, max_size=2)))
-    elif shape in ("chat_result", "span_execute", "mcp_response"):
+    elif shape in ("chat_result", "span_execute", "mcp_response", "mcp_structured", "mcp_error"):
         one = draw(calls(results=True))
         if one.result is None and shape != "span_execute":
             one = Call(one.call_id, one.tool, one.arguments, 0)
         found = (one,)
     else:
         found = (draw(calls(results=False)),)
+    if shape == "mcp_error":  # its answer says no result
+        found = (Call(found[0].call_id, found[0].tool, found[0].arguments),)
     extra: Any = serial
-    if shape in ("mcp_request", "mcp_response"):
+    if shape in ("mcp_request", "mcp_response", "mcp_structured", "mcp_error"):
         number = draw(st.integers(1, 3))
         extra = draw(st.sampled_from([number, str(number)]))  # 1 and "1" are two ids
     return [Step(shape, found, file, extra)]
@@ -531,8 +559,78 @@ def _mcp_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
     return found
 
 
+def _mcp_session(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
+    """MCP requests each followed by its answer, as a host logs a session: valid and
+    invalid arguments, answers that are tool errors, leak a key or carry structured
+    content (matching the output schema or not), a JSON-RPC error; now and then an answer
+    that comes later (after other requests, perhaps past the window), none at all, twice,
+    or for no request; ids used again once answered (and while unanswered)."""
+    found: list[Step] = []
+    waiting: list[Step] = []  # requests whose answer comes later
+    answered: list[str] = []
+    for n in range(draw(st.integers(2, 24))):
+        if answered and draw(st.integers(0, 5)) == 0:
+            request_id: Any = draw(st.sampled_from(answered))
+        elif waiting and draw(st.integers(0, 9)) == 0:
+            request_id = waiting[0].extra
+        else:
+            request_id = f"s{serial}_{n}" if n % 3 else n + 1
+        tool = draw(st.sampled_from(sorted(ARGUMENTS)))
+        call = Call("call_s", tool, draw(st.sampled_from(ARGUMENTS[tool])))
+        found.append(Step("mcp_request", (call,), file, request_id))
+        shape = draw(st.sampled_from(["mcp_response", "mcp_structured", "mcp_error"]))
+        result = None if shape == "mcp_error" else draw(st.integers(0, len(RESULTS) - 1))
+        answer = Call("call_s", tool, call.arguments, result)
+        step = Step(shape, (answer,), file, request_id)
+        when = draw(st.integers(0, 9))
+        if when < 6:  # the next line
+            found.append(step)
+            answered.append(request_id)
+        elif when < 8:  # later
+            waiting.append(step)
+        elif when == 8:  # twice
+            found += [step, step]
+            answered.append(request_id)
+        # else never answered
+        if waiting and draw(st.integers(0, 3)) == 0:
+            found.append(waiting.pop(0))
+    if draw(st.booleans()):  # an answer to no request
+        found.append(Step("mcp_response", (Call("call_s", "lookup", {"id": 1}, 0),), file, -1))
+    return found + waiting
+
+
+def _conversation(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
+    """A Chat conversation as a proxy logs it: each completion, then the next request,
+    which repeats every earlier turn's calls, each with its result (or not yet), and adds
+    the last turn's. Now and then a request edits an earlier turn (other arguments, or
+    another result) or repeats the one before it unchanged, and an id is used again."""
+    found: list[Step] = []
+    history: list[Call] = []
+    for n in range(draw(st.integers(1, 5))):
+        turn = []
+        for i in range(draw(st.integers(1, 3))):
+            tool = draw(st.sampled_from(sorted(ARGUMENTS)))
+            call_id = draw(st.sampled_from(IDS)) if draw(st.integers(0, 7)) == 0 else None
+            arguments = draw(st.sampled_from(ARGUMENTS[tool]))
+            turn.append(Call(call_id or f"call_c{serial}_{n}_{i}", tool, arguments))
+        found.append(Step("chat_response", tuple(turn), file, f"c{serial}_{n}"))
+        answered = [
+            Call(c.call_id, c.tool, c.arguments, draw(st.none() | st.integers(0, 2))) for c in turn
+        ]
+        history += answered
+        change = draw(st.integers(0, 9))
+        if change == 0 and len(history) > 1:  # an earlier turn edited
+            old = history[0]
+            edited = 0 if old.result is None else (old.result + 1) % len(RESULTS)
+            history[0] = Call(old.call_id, old.tool, old.arguments, edited)
+        found.append(Step("chat_request", tuple(history), file))
+        if change == 1:  # the same request again
+            found.append(Step("chat_request", tuple(history), file))
+    return found
+
+
 #: Runs of lines drawn as a group besides the shapes (see :func:`steps`).
-GROUPS: Final = ("filler", "responses_run", "mcp_run")
+GROUPS: Final = ("filler", "responses_run", "mcp_run", "mcp_session", "conversation")
 
 
 @st.composite

@@ -159,6 +159,20 @@ def test_runs_a_dialect_remembers_across_parts(group: str) -> None:
     check()
 
 
+@pytest.mark.parametrize("group", ["mcp_session", "conversation"])
+def test_traces_with_results_the_lane_reads_for_the_ledger(group: str) -> None:
+    """MCP sessions whose requests are answered (at once, later, twice, never, with errors
+    and structured content) and Chat conversations whose requests repeat the turns before
+    them (edited now and then), among other lines: every path reports the same."""
+
+    @settings(SETTINGS, max_examples=max(6, SETTINGS.max_examples // 2))
+    @given(corpus.traces(max_steps=4, shape=group))
+    def check(trace: corpus.Trace) -> None:
+        _one(trace)
+
+    check()
+
+
 def test_the_corpus_covered_every_shape() -> None:
     """Runs after the tests above (same module, in order, in one process): every shape came
     up; the tally is printed (``-s``)."""
@@ -206,6 +220,33 @@ def test_an_mcp_session_with_answers_among_responses_the_lane_takes() -> None:
     steps.append(corpus.Step("chat_response", (corpus.Call("call_z", "lookup", lookup),)))
     _one(corpus.Trace(steps, window=0))
     _one(corpus.Trace(steps, window=3))
+
+
+def test_sessions_and_conversations_among_responses_the_lane_takes() -> None:
+    """Past the window, Chat responses of calls alone take the lane; then MCP requests
+    answered in the next line, a conversation whose requests repeat the turns before them,
+    an answer past the window: the lane reads those for the ledger, and every path reports
+    the same."""
+    lookup = {"id": 1}
+    steps = [
+        corpus.Step("chat_response", (corpus.Call(f"call_a{n}", "lookup", lookup),), 0, n)
+        for n in range(6)
+    ]
+    history: list[corpus.Call] = []
+    for n in range(6):
+        call = corpus.Call(f"m{n}", "lookup", {"id": -1} if n == 2 else {"id": n + 1}, n % 3)
+        steps.append(corpus.Step("mcp_request", (call,), 0, n % 3 + 1))
+        shape = "mcp_structured" if n % 2 else "mcp_response"
+        if n != 4:
+            steps.append(corpus.Step(shape, (call,), 0, n % 3 + 1))
+        turn = corpus.Call(f"call_h{n}", "lookup", {"id": n % 3 - 1})
+        steps.append(corpus.Step("chat_response", (turn,), 0, f"h{n}"))
+        history.append(corpus.Call(turn.call_id, turn.tool, turn.arguments, (n + 2) % 3))
+        steps.append(corpus.Step("chat_request", tuple(history), 0))
+    steps.append(corpus.Step("mcp_response", (corpus.Call("m4", "lookup", {"id": 5}, 2),), 0, 2))
+    steps.append(corpus.Step("chat_response", (corpus.Call("call_z", "lookup", lookup),), 0, "z"))
+    for window in (0, 3, 1024):
+        _one(corpus.Trace(steps, window=window))
 
 
 #: Bare bodies of ``lookup`` (read with ``--tool lookup``), and lines among them that are not

@@ -9,6 +9,8 @@ gate has something to say about.
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -28,6 +30,7 @@ from jsoncontract.pipeline.fast import build_lane
 from jsoncontract.reporters import ReportOptions, render
 from jsoncontract.tools import ToolSet
 from tests.conftest import FIXTURES, same
+from tests.pipeline import corpus
 
 TOOLS = ToolSet.from_paths([FIXTURES / "tools"])
 GOOD = {"city": "Oslo"}
@@ -159,16 +162,21 @@ class _Sink:
         return len(data)
 
 
+@pytest.mark.parametrize("window", [0, 1024])
 @pytest.mark.parametrize("business", [False, True])
-def test_the_lane_and_the_full_path_write_the_same_report(tmp_path: Path, business: bool) -> None:
+def test_the_lane_and_the_full_path_write_the_same_report(
+    tmp_path: Path, business: bool, window: int
+) -> None:
+    """With a window of 0 the lane checks the lines; with the default, every call waits
+    for its result: the lane reads each completion for the ledger."""
     trace = tmp_path / "trace.jsonl"
     trace.write_text("\n".join(_lines()) + "\n", encoding="utf-8", errors="surrogatepass")
 
     def gate() -> BusinessRules | None:
         return BusinessRules(None, idempotency=IdempotencySettings()) if business else None
 
-    full = _report(trace, fast=False, business=gate())
-    fast = _report(trace, fast=True, business=gate())
+    full = _report(trace, fast=False, business=gate(), window=window)
+    fast = _report(trace, fast=True, business=gate(), window=window)
     assert fast == full
     report = orjson.loads(full)
     assert report["summary"]["calls"] >= len(_lines()) - 4
@@ -326,3 +334,188 @@ def test_a_call_the_schema_gate_fails_reaches_the_gate_over_the_run_as_it_says(
     assert [type(t[0]).__name__ for t in taken if t] == ["CallResult", "PassedCall"]
     assert taken[0] is not None and taken[0][0].stage == "schema"
     assert gate.seen == [("passed" if as_passed else "call", "c1"), ("passed", "c2")]
+
+
+# -- lines the lane reads for the ledger: MCP sessions with answers, conversation histories --
+
+
+def _reading(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
+    """Counts the documents each shortcut that reads for the ledger took (a reader made
+    afterwards uses the counting ones)."""
+    from jsoncontract.capture import mcp, openai_chat
+    from jsoncontract.capture.interface import Shortcut
+
+    taken: collections.Counter[str] = collections.Counter()
+
+    def counting(name: str, shortcut: Shortcut) -> Shortcut:
+        read = shortcut.read
+        assert read is not None
+
+        def counted(node: Any, state: Any, ctx: Any) -> Any:
+            found = read(node, state, ctx)
+            if found is not None:
+                taken[name] += 1
+            return found
+
+        return dataclasses.replace(shortcut, read=counted)
+
+    for dialect, handler, name in [
+        (mcp.DIALECT, mcp.McpState.read, "mcp"),
+        (openai_chat.DIALECT, openai_chat.ChatStream.history, "history"),
+        (openai_chat.DIALECT, openai_chat.ChatStream.response, "completion"),
+    ]:
+        monkeypatch.setitem(dialect.shortcuts, handler, counting(name, dialect.shortcuts[handler]))
+    return taken
+
+
+def _both(path: Path, tools: Path, rules: Path, window: int) -> bytes:
+    """The JSON report of ``path`` with the lane and without it, which must be the same."""
+    from tests.pipeline.test_differential import report
+
+    full = report([path], tools, rules, fast=False, jobs=1, window=window)
+    assert report([path], tools, rules, fast=True, jobs=1, window=window) == full
+    return full
+
+
+def _session() -> list[corpus.Step]:
+    """An MCP session whose every request is answered in the next line: valid and invalid
+    arguments, tool errors, structured content, a leaked key, an id used again once
+    answered; then a JSON-RPC error, an answer given twice and one to no request (the
+    full path's)."""
+    steps: list[corpus.Step] = []
+    for n in range(12):
+        tool = "pay" if n % 4 == 3 else "lookup"
+        arguments = corpus.ARGUMENTS[tool][n % len(corpus.ARGUMENTS[tool])]
+        request_id: Any = n % 5 + 1 if n < 6 else f"r{n % 5}"  # ids used again
+        request = corpus.Call("c", tool, arguments)
+        steps.append(corpus.Step("mcp_request", (request,), 0, request_id))
+        answer = corpus.Call("c", tool, arguments, n % 3)
+        shape = "mcp_structured" if n % 2 else "mcp_response"
+        steps.append(corpus.Step(shape, (answer,), 0, request_id))
+    lookup = corpus.Call("c", "lookup", {"id": 1}, 0)
+    steps += [
+        corpus.Step("mcp_request", (lookup,), 0, 7),
+        corpus.Step("mcp_error", (lookup,), 0, 7),
+        corpus.Step("mcp_request", (lookup,), 0, 8),
+        corpus.Step("mcp_response", (lookup,), 0, 8),
+        corpus.Step("mcp_response", (lookup,), 0, 8),
+        corpus.Step("mcp_response", (lookup,), 0, 9),
+    ]
+    return steps
+
+
+@pytest.mark.parametrize("window", [0, 3, 1024])
+def test_the_lane_reads_an_mcp_session_with_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: int
+) -> None:
+    """Every ordinary request and answer of an MCP session is read by the lane, for the
+    ledger, which pairs them as the full path's; the report is the same."""
+    taken = _reading(monkeypatch)
+    tools, rules = corpus.write_tools(tmp_path)
+    steps = _session()
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(corpus.line(s) + "\n" for s in steps))
+    report = orjson.loads(_both(path, tools, rules, window))
+    assert report["summary"]["calls"] == 14
+    assert report["summary"]["failed"] >= 4
+    codes = report["summary"]["by_code"]
+    assert codes.get("result.secret", 0) > 0
+    # every request and answer but the error, the second answer and the one to no request
+    # (with a window of 0, the first request comes before any answer: a call alone, which
+    # the lane checks)
+    assert taken["mcp"] == len(steps) - 3 - (window == 0)
+
+
+def _conversation(turns: int, serial: int) -> list[corpus.Step]:
+    """A conversation as a proxy logs it: each completion, then the request that repeats
+    every earlier turn with its results."""
+    steps: list[corpus.Step] = []
+    history: list[corpus.Call] = []
+    for n in range(turns):
+        tool = "pay" if n % 3 == 2 else "lookup"
+        calls = tuple(
+            corpus.Call(f"call_{serial}_{n}_{i}", tool, corpus.ARGUMENTS[tool][(n + i) % 3])
+            for i in range(n % 2 + 1)
+        )
+        steps.append(corpus.Step("chat_response", calls, 0, f"{serial}_{n}"))
+        history += [corpus.Call(c.call_id, c.tool, c.arguments, (n + 1) % 3) for c in calls]
+        steps.append(corpus.Step("chat_request", tuple(history), 0))
+    return steps
+
+
+@pytest.mark.parametrize("window", [0, 3, 1024])
+def test_the_lane_reads_what_is_new_in_each_request_of_a_conversation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: int
+) -> None:
+    """Completions whose calls wait for the results the next request brings, and requests
+    that repeat the last one's messages: the lane reads them for the ledger (a request from
+    its first new message), but the first request of each conversation and one that edits
+    an earlier turn, which the full path reads; the report is the same."""
+    taken = _reading(monkeypatch)
+    tools, rules = corpus.write_tools(tmp_path)
+    steps = _conversation(5, 1) + _conversation(4, 2)
+    edited = list(steps[-1].calls)
+    edited[0] = corpus.Call(edited[0].call_id, edited[0].tool, edited[0].arguments, 2)
+    steps.append(corpus.Step("chat_request", tuple(edited), 0))  # another result for a call
+    steps.append(corpus.Step("chat_request", tuple(edited), 0))  # the same again
+    path = tmp_path / "conversation.jsonl"
+    path.write_text("".join(corpus.line(s) + "\n" for s in steps))
+    report = orjson.loads(_both(path, tools, rules, window))
+    assert report["summary"]["calls"] == corpus.expected_calls(steps)
+    assert report["summary"]["by_code"].get("result.secret", 0) > 0
+    assert taken["completion"] == 9
+    # every request but the first of each conversation and the one that edits a result
+    assert taken["history"] == 11 - 3
+
+
+@pytest.mark.parametrize("size", [3, 4, 7])
+def test_a_history_is_read_again_once_its_ids_may_be_forgotten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    """The ids a file's histories showed are remembered in two bounded generations: once
+    one may have been forgotten, a request that repeats the last one is read whole again,
+    as on the full path (where the ledger, which forgot the calls too, counts them anew)."""
+    from jsoncontract.capture import base, ledger
+
+    # ids forgotten while a request is read (3), and between two requests (4, 7)
+    monkeypatch.setattr(base.Known.__init__, "__defaults__", (size,))
+    bounds = {"window": 0, "limit": 16384, "remembered": 2}
+    monkeypatch.setattr(ledger.Ledger.__init__, "__kwdefaults__", bounds)
+    taken = _reading(monkeypatch)
+    tools, rules = corpus.write_tools(tmp_path)
+    steps = _conversation(8, 1)
+    path = tmp_path / "conversation.jsonl"
+    path.write_text("".join(corpus.line(s) + "\n" for s in steps))
+    report = orjson.loads(_both(path, tools, rules, 0))
+    assert report["summary"]["calls"] > corpus.expected_calls(steps)  # counted anew
+    assert 0 < taken["history"] < 7  # of 8 requests: some read whole again
+
+
+@pytest.mark.parametrize("where", ["content", "arguments"])
+def test_a_repeated_message_python_finds_equal_but_json_does_not_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """``1 == True`` in Python: a request whose repeated tool message (or call) holds
+    ``true`` where the last one held ``1`` is another result (or call) to the full path,
+    so the lane reads such a request whole, and the reports are the same."""
+    taken = _reading(monkeypatch)
+    tools, rules = corpus.write_tools(tmp_path)
+    call = {"id": "call_x", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    answer = {"role": "tool", "tool_call_id": "call_x", "content": "ok"}
+
+    def request(value: Any) -> dict[str, Any]:
+        made = json.loads(json.dumps([call, answer]))
+        if where == "content":
+            made[1]["content"] = [{"type": "text", "text": "ok", "n": value}]
+        else:
+            made[0]["function"]["arguments"] = {"id": value}
+        assistant = {"role": "assistant", "content": None, "tool_calls": [made[0]]}
+        return {"model": "m", "messages": [{"role": "user", "content": "Go."}, assistant, made[1]]}
+
+    two = request(True)
+    two["messages"].append({"role": "user", "content": "Again."})
+    path = tmp_path / "conversation.jsonl"
+    path.write_text(line(request(1)) + "\n" + line(two) + "\n")
+    report = orjson.loads(_both(path, tools, rules, 1024))
+    assert report["summary"]["calls"] == 1 + (where == "arguments")
+    assert taken["history"] == 0
