@@ -160,7 +160,7 @@ def iter_results(
 
         names = [str(c) for c in captures]
         if parallel.can_fork() and splits(checker) and not any(map(is_stream, names)):
-            parts = plan(reader.find(names))
+            parts = plan(reader.find(names), jobs=jobs)
             if len(parts) > 1:
                 yield from parallel.iter_parallel(
                     parts,

@@ -86,6 +86,19 @@ if TYPE_CHECKING:
 
 #: The size of the byte ranges a large JSONL file is cut into.
 PART_BYTES: Final = 4 * 1024 * 1024
+#: The smallest range an input of a few megabytes is cut into, so that every worker has
+#: parts to check (below it, a part costs more to hand over than a worker saves on it).
+MIN_PART_BYTES: Final = 512 * 1024
+#: Parts per worker an input smaller than that many :data:`PART_BYTES` is cut into.
+PARTS_PER_WORKER: Final = 3
+
+
+def part_bytes_for(total: int, jobs: int) -> int:
+    """The size of the parts of an input of ``total`` bytes of JSONL files that can be cut,
+    checked by ``jobs`` workers: :data:`PART_BYTES`, or less, down to
+    :data:`MIN_PART_BYTES`, so that each worker gets :data:`PARTS_PER_WORKER` parts."""
+    share = total // max(1, jobs * PARTS_PER_WORKER)
+    return min(PART_BYTES, max(MIN_PART_BYTES, share))
 
 
 def splits(checker: Checker) -> bool:
@@ -122,25 +135,32 @@ class Part:
         return f"{self.file} (bytes {self.start:,}-{self.end:,}, from line {self.first_line:,})"
 
 
-def plan(files: Iterable[Found | str | Path], part_bytes: int | None = None) -> list[Part]:
+def plan(
+    files: Iterable[Found | str | Path], part_bytes: int | None = None, *, jobs: int = 0
+) -> list[Part]:
     """The parts of ``files`` (as :meth:`CaptureReader.find
     <jsoncontract.capture.reader.CaptureReader.find>` lists them, or paths to search), in
-    input order (``part_bytes``: default :data:`PART_BYTES`)."""
-    part_bytes = part_bytes or PART_BYTES
+    input order (``part_bytes``: default :data:`PART_BYTES`, or with ``jobs`` workers, what
+    :func:`part_bytes_for` gives for the input)."""
     given = list(files)
     entries = [entry for entry in given if isinstance(entry, Found)]
     if len(entries) < len(given):  # paths: searched
         paths = [entry.path if isinstance(entry, Found) else entry for entry in given]
         entries = find(paths, CAPTURE_SUFFIXES, what="capture")
-    parts: list[Part] = []
+    sizes: list[tuple[str, bool, int]] = []
     for entry in entries:
-        name, named = str(entry.path), entry.named
+        name = str(entry.path)
         splittable = (
             Path(name).suffix.lower() in JSONL_SUFFIXES
             and not is_stream(name)
             and compression_in(name) is None
         )
-        size = Path(name).stat().st_size if splittable else 0
+        sizes.append((name, entry.named, Path(name).stat().st_size if splittable else 0))
+    if not part_bytes:
+        total = sum(size for _, _, size in sizes)
+        part_bytes = part_bytes_for(total, jobs) if jobs > 1 else PART_BYTES
+    parts: list[Part] = []
+    for name, named, size in sizes:
         if size < 2 * part_bytes:
             parts.append(Part(name, named=named))
             continue

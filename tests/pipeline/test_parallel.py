@@ -501,3 +501,46 @@ def test_files_found_in_a_directory_are_read_leniently_by_workers_too(
     assert len(runner.plan([folder])) > 5
     assert skipped[0] == skipped[1] and len(skipped[0]) == 1
     assert split == serial
+
+
+# -- how an input is cut for the workers ------------------------------------------------------
+
+
+def _jsonl(path: Path, size: int) -> Path:
+    """A JSONL file of at least ``size`` bytes of Chat tool calls, one a line, each with its
+    own id, one in ten failing."""
+    lines: list[bytes] = []
+    written = 0
+    while written < size:
+        limit: Any = 20 if len(lines) % 10 else "twenty"
+        arguments = {"customerId": f"C{len(lines):05d}", "status": "open", "limit": limit}
+        call = {"id": f"call_{len(lines)}", "type": "function"}
+        call["function"] = {"name": "searchInvoices", "arguments": json.dumps(arguments)}
+        lines.append(json.dumps({"tool_calls": [call]}).encode() + b"\n")
+        written += len(lines[-1])
+    path.write_bytes(b"".join(lines))
+    return path
+
+
+def test_an_input_of_a_few_megabytes_gives_each_worker_parts(tmp_path: Path) -> None:
+    """Below two ranges of PART_BYTES a file was one part, checked by one process while the
+    other cores idled: with workers it is cut so that each has a few parts, down to
+    MIN_PART_BYTES; a run in one process, and a large input, are cut as before."""
+    small = _jsonl(tmp_path / "small.jsonl", 6 * 2**20)
+    assert len(runner.plan([small])) == 1
+    parts = runner.plan([small], jobs=2)
+    assert len(parts) == 2 * runner.PARTS_PER_WORKER
+    assert [p.end for p in parts[:-1]] == [p.start for p in parts[1:]]
+    assert parts[0].start == 0 and parts[-1].end == small.stat().st_size
+    tiny = _jsonl(tmp_path / "tiny.jsonl", runner.MIN_PART_BYTES)
+    assert len(runner.plan([tiny], jobs=8)) == 1  # one part: a worker would not pay
+    assert runner.part_bytes_for(10**9, 2) == runner.PART_BYTES
+    assert runner.part_bytes_for(10**6, 64) == runner.MIN_PART_BYTES
+
+
+def test_a_few_megabytes_with_workers_give_the_report_of_one_process(tmp_path: Path) -> None:
+    trace = _jsonl(tmp_path / "calls.jsonl", 2 * runner.MIN_PART_BYTES)
+    assert len(runner.plan([trace], jobs=2)) == 2
+    one = report(trace, "json", jobs=1)
+    assert json.loads(one)["summary"]["failed"] > 0
+    assert same("json", report(trace, "json", jobs=2), one)
