@@ -745,6 +745,8 @@ def build_workload(wheel: Path, plan: Plan, root: Path) -> Workload:
     passing = [[r] for r in singles if r.fault is None][: plan.fail_pass]
     failing = [[r] for r in singles if r.fault is not None][: plan.fail_pass]
     parts = {"full": trace, "tiny": tiny, "pass": passing, "fail": failing}
+    for part in ("pass", "fail"):  # their first calls, paying the start-up as ``tiny`` does
+        parts[f"{part}.tiny"] = head(parts[part], plan.tiny(plan.fail_pass))
     files: dict[str, dict[str, int]] = {}
     for shape, writer in WRITERS.items():
         for part, responses in parts.items():
