@@ -882,15 +882,6 @@ class Body:
             yield chunk
 
 
-def decoded_body(body: bytes, headers: Any, limit: int = MAX_FRAME) -> bytes | None:
-    """An HTTP body as the message it carries: unpacked when its ``Content-Encoding`` is
-    gzip or deflate; as it is otherwise, or when it does not unpack (then the trace keeps
-    its bytes, marked as such); ``None`` when it is, or unpacks to, more than ``limit``
-    bytes."""
-    held = Body(headers, limit)
-    return None if not held.feed(body) else held.message()
-
-
 class SseEvents:
     """Splits a stream of server-sent events into its events (each without the blank line
     that ends it, its line ends ``\\n``) as the chunks come: each byte is looked at once,
@@ -1057,7 +1048,6 @@ __all__ = [
     "Source",
     "SseEvents",
     "StdioProxy",
-    "decoded_body",
     "end_after_exit",
     "event_data",
     "exit_on_signal",

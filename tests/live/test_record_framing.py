@@ -248,7 +248,7 @@ def _dump(value: object) -> str:
 def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:
     """Defect 10: ``--listen`` pasted multi-line JSON bodies raw into the trace (``check``
     read 19 unknown calls and lost the real one) and stored a gzip answer mangled."""
-    from jsoncontract.live.record import decoded_body
+    from jsoncontract.live.record import Body
     from jsoncontract.live.trace import TraceWriter
 
     trace = tmp_path / "t.jsonl"
@@ -264,7 +264,9 @@ def test_http_bodies_are_one_json_line_and_unpacked(tmp_path: Path) -> None:
     ).encode()
     writer.frame("client", pretty)
     answer = b'{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'
-    writer.frame("server", decoded_body(gzip.compress(answer), {"content-encoding": "gzip"}))
+    body = Body({"content-encoding": "gzip"})
+    assert body.feed(gzip.compress(answer))
+    writer.frame("server", body.message())
     writer.close()
     records = [json.loads(line) for line in trace.read_text().splitlines()]
     assert len(records) == 3
