@@ -185,7 +185,7 @@ def test_an_unknown_code_names_the_closest(run_cli: Run) -> None:
     result = run_cli("rules", "parse.code_fense")
     assert result.code == 2
     assert "unknown code 'parse.code_fense'; did you mean 'parse.code_fence'?" in result.stderr
-    assert "unknown rule 'JC200'" in run_cli("rules", "JC200").stderr
+    assert "unknown rule 'JC299'" in run_cli("rules", "JC299").stderr
 
 
 def test_the_reports_page_lists_every_code_of_check() -> None:

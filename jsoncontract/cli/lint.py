@@ -44,7 +44,9 @@ def lint_cli(
     profile: Annotated[list[str] | None, typer.Option(
         "--profile", "-p",
         help="Targets to lint for, comma-separated or repeated: generic, openai-strict, "
-             "anthropic, anthropic-strict, gemini, mcp, or all (default: generic).",
+             "anthropic, anthropic-strict, gemini, mcp, or all (default: generic); the "
+             "engines llguidance, outlines, xgrammar, llama-cpp, or vllm and ollama (the "
+             "engines they run).",
         show_default=False)] = None,
     mcp_version: Annotated[str | None, typer.Option(
         help="MCP protocol version for the mcp profile: 2025-06-18, 2025-11-25 or "
@@ -69,6 +71,10 @@ def lint_cli(
     diff: Annotated[bool, typer.Option(
         "--diff", help="Print the fixes as a unified diff instead of writing them; exit 1 "
                        "when there is something to fix.")] = False,
+    engine_check: Annotated[bool, typer.Option(
+        "--engine-check", help="Also compile each schema with the installed engine of each "
+                               "engine profile, and report where it disagrees with the "
+                               "profile (pip install 'jsoncontract[engines]').")] = False,
     statistics: Annotated[bool, typer.Option(
         help="Count findings per rule in the text report.")] = False,
     quiet: Annotated[bool, typer.Option(
@@ -103,7 +109,7 @@ def lint_cli(
         paths=paths, profiles=profile, mcp_version=mcp_version, select=select, ignore=ignore,
         limits=limit, tool=tool, fix=fix, diff=diff, format=format, output=output,
         fail_on=fail_on, statistics=statistics, quiet=quiet, color=color, exclude=exclude,
-        changed=changed, baseline=baseline,
+        changed=changed, baseline=baseline, engine_check=engine_check,
     )  # fmt: skip
     if not settings.paths:  # --changed, and no changed file is a configured tool file
         note("no changed tool definition file to lint")

@@ -21,6 +21,7 @@ from jsoncontract.lint.rules import (
     closed_sets,
     closure,
     descriptions,
+    engines,
     gemini,
     idempotency,
     jsontext,
@@ -103,6 +104,13 @@ RULES: Final[dict[str, type[Rule]]] = {
     "JC154": refs.DefinitionUnused,
     "JC155": bounds.BoundsUnsatisfiable,
     "JC156": keywords.DefaultInvalid,
+    "JC200": engines.KeywordRejectedByEngine,
+    "JC201": engines.ConstraintIgnoredByEngine,
+    "JC202": engines.FormatRejectedByEngine,
+    "JC203": engines.PatternRejectedByEngine,
+    "JC204": engines.RepetitionTooLargeForEngine,
+    "JC205": engines.SchemaUnsatisfiableForEngine,
+    "JC206": engines.EngineDisagreesWithProfile,
 }
 
 #: Old code -> the code that now covers it.

@@ -100,6 +100,8 @@ class LintSettings:
     idempotency: IdempotencySettings = field(default_factory=IdempotencySettings)
     tool_name: str | None = None
     warnings: tuple[str, ...] = ()
+    #: ``--engine-check``: the engine profiles whose installed engine compiles each schema.
+    engine_check: frozenset[str] = frozenset()
 
 
 # -- files, tools, schemas and nodes ----------------------------------------------------

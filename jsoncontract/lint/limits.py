@@ -47,6 +47,14 @@ class GeminiLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class LlamaCppLimits:
+    """llama.cpp's grammar parser (``src/llama-grammar.cpp``, ``MAX_REPETITION_THRESHOLD``):
+    a repetition count (``maxLength``, ``maxItems``, ``{n,m}``) of 2,000 or more fails."""
+
+    max_repetition: int = 2000
+
+
+@dataclass(frozen=True, slots=True)
 class SchemaLimits:
     """Bounds on any schema (the OpenAI Agents SDK guards at 100 levels and 100,000 nodes;
     MCP 2026-07-28 asks servers and clients to bound depth and subschema count)."""
@@ -70,6 +78,7 @@ class Limits:
     openai: OpenAILimits = field(default_factory=OpenAILimits)
     anthropic: AnthropicLimits = field(default_factory=AnthropicLimits)
     gemini: GeminiLimits = field(default_factory=GeminiLimits)
+    llama_cpp: LlamaCppLimits = field(default_factory=LlamaCppLimits)
     schema: SchemaLimits = field(default_factory=SchemaLimits)
     descriptions: DescriptionLimits = field(default_factory=DescriptionLimits)
 
@@ -105,7 +114,7 @@ class Limits:
         }
 
 
-GROUPS: Final = ("openai", "anthropic", "gemini", "schema", "descriptions")
+GROUPS: Final = ("openai", "anthropic", "gemini", "llama_cpp", "schema", "descriptions")
 
 
 def parse_limit_option(text: str) -> tuple[str, str, int]:

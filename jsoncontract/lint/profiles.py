@@ -16,9 +16,20 @@ ANTHROPIC: Final = "anthropic"
 ANTHROPIC_STRICT: Final = "anthropic-strict"
 GEMINI: Final = "gemini"
 MCP: Final = "mcp"
+LLGUIDANCE: Final = "llguidance"
+OUTLINES: Final = "outlines"
+XGRAMMAR: Final = "xgrammar"
+LLAMA_CPP: Final = "llama-cpp"
 
-#: Every profile, in the order listings show them.
+#: Every provider profile, in the order listings show them (``--profile all``).
 PROFILES: Final = (GENERIC, OPENAI_STRICT, ANTHROPIC, ANTHROPIC_STRICT, GEMINI, MCP)
+#: The local inference engines that compile a schema into a decoding grammar
+#: (:mod:`jsoncontract.lint.engines` holds what each accepts).
+ENGINE_PROFILES: Final = (LLGUIDANCE, OUTLINES, XGRAMMAR, LLAMA_CPP)
+#: Servers named for the engines they run: ``-p vllm`` is its three structured-output
+#: backends (xgrammar by default, llguidance and outlines by ``--structured-outputs-config``),
+#: ``-p ollama`` the grammar of the llama.cpp it embeds.
+UMBRELLAS: Final = {"vllm": (XGRAMMAR, LLGUIDANCE, OUTLINES), "ollama": (LLAMA_CPP,)}
 
 PROFILE_HELP: Final = {
     GENERIC: "contract quality for any target: closed objects, closed sets, bounds, "
@@ -30,6 +41,12 @@ PROFILE_HELP: Final = {
     GEMINI: "Gemini function declarations (names, parameters in the OpenAPI subset, "
     "parametersJsonSchema)",
     MCP: "Model Context Protocol servers, for the protocol version of --mcp-version",
+    LLGUIDANCE: "llguidance, the grammar engine of vLLM's guidance backend, SGLang and "
+    "llama.cpp's --llguidance builds",
+    OUTLINES: "outlines-core, the regex engine of Outlines and vLLM's outlines backend",
+    XGRAMMAR: "XGrammar, vLLM's default structured-output backend, and SGLang's",
+    LLAMA_CPP: "llama.cpp's JSON-Schema-to-GBNF converter and grammar parser (llama-server, "
+    "Ollama, LM Studio)",
 }
 
 #: Profiles that lint a tool as if it were sent with ``strict: true``; a tool whose own

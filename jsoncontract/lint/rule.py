@@ -52,6 +52,7 @@ class Family(StrEnum):
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
     MCP = "mcp"
+    ENGINES = "engines"
 
 
 class Scope(StrEnum):

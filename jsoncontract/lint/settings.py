@@ -21,7 +21,14 @@ from jsoncontract.lint.context import (
     Suppression,
 )
 from jsoncontract.lint.limits import Limits, parse_limit_option
-from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, GENERIC, MCP_VERSIONS, PROFILES
+from jsoncontract.lint.profiles import (
+    DEFAULT_MCP_VERSION,
+    ENGINE_PROFILES,
+    GENERIC,
+    MCP_VERSIONS,
+    PROFILES,
+    UMBRELLAS,
+)
 from jsoncontract.model import Severity
 
 if TYPE_CHECKING:
@@ -29,7 +36,8 @@ if TYPE_CHECKING:
 
 
 def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
-    """Profile names from ``--profile a,b`` or the config (``all`` means every profile).
+    """Profile names from ``--profile a,b`` or the config (``all`` means every provider
+    profile; ``vllm`` and ``ollama`` the engine profiles of what they run).
 
     Raises:
         UsageError: an unknown profile (with the closest name).
@@ -42,10 +50,14 @@ def parse_profiles(values: Iterable[str], *, origin: str) -> tuple[str, ...]:
             if name == "all":
                 out.extend(PROFILES)
                 continue
-            if name not in PROFILES:
-                guess = did_you_mean(name, PROFILES)
+            if name in UMBRELLAS:
+                out.extend(UMBRELLAS[name])
+                continue
+            if name not in PROFILES and name not in ENGINE_PROFILES:
+                names = (*PROFILES, *ENGINE_PROFILES, *UMBRELLAS)
+                guess = did_you_mean(name, names)
                 tip = f"; did you mean {guess!r}?" if guess else ""
-                known = ", ".join(PROFILES)
+                known = ", ".join(names)
                 raise UsageError(
                     f"{origin}: unknown profile {name!r}{tip} (profiles: {known}, all)"
                 )
@@ -74,6 +86,7 @@ def build_settings(
     ignore: Sequence[str] | None = None,
     limits: Sequence[str] = (),
     tool_name: str | None = None,
+    engine_check: bool = False,
 ) -> LintSettings:
     """Settings from the ``[lint]`` config section overridden by command-line values.
 
@@ -163,6 +176,7 @@ def build_settings(
     )
     if chosen_select is not None and len(chosen_select) <= 5:
         warnings.extend(_not_run(chosen_select, chosen, version))
+    checked = _engine_check(chosen, warnings) if engine_check else frozenset()
     return LintSettings(
         profiles=chosen,
         mcp_version=version,
@@ -174,7 +188,46 @@ def build_settings(
         idempotency=idempotency,
         tool_name=tool_name,
         warnings=tuple(warnings),
+        engine_check=checked,
     )
+
+
+def _engine_check(profiles: Sequence[str], warnings: list[str]) -> frozenset[str]:
+    """The engine profiles ``--engine-check`` can compile with (their package imports).
+
+    Raises:
+        UsageError: no engine profile selected, or none of their engines is installed.
+    """
+    import importlib.util
+
+    from jsoncontract.lint.engines import engine
+
+    chosen = [p for p in profiles if p in ENGINE_PROFILES]
+    if not chosen:
+        raise UsageError(
+            "--engine-check compiles with the engines of engine profiles; add one "
+            f"(-p {', -p '.join(ENGINE_PROFILES)}, -p vllm or -p ollama)"
+        )
+    found: set[str] = set()
+    for name in chosen:
+        distribution = engine(name).distribution
+        if distribution is None:
+            warnings.append(
+                f"--engine-check: {name} has no Python package to compile with; its profile "
+                f"follows {engine(name).title}"
+            )
+        elif importlib.util.find_spec(distribution.replace("-", "_")) is None:
+            warnings.append(
+                f"--engine-check: {distribution} is not installed; {name} is not checked"
+            )
+        else:
+            found.add(name)
+    if not found:
+        raise UsageError(
+            "--engine-check: none of the engines of the selected profiles is installed; "
+            "pip install 'jsoncontract[engines]' (llguidance, outlines-core)"
+        )
+    return frozenset(found)
 
 
 def _not_run(select: Iterable[str], profiles: tuple[str, ...], version: str) -> Iterator[str]:
@@ -230,6 +283,7 @@ def command_settings(
     exclude: Sequence[str] | None = None,
     changed: bool = False,
     baseline: Path | None = None,
+    engine_check: bool = False,
 ) -> LintCommandSettings:
     """The settings of a ``lint`` run: the ``[lint]`` section and the command line.
 
@@ -265,6 +319,7 @@ def command_settings(
         ignore=split_values(ignore),
         limits=limits or (),
         tool_name=tool,
+        engine_check=engine_check,
     )
     report = report_settings(
         cfg, "lint", format=format, output=output, fail_on=fail_on, baseline=baseline,

@@ -10,7 +10,7 @@ import pytest
 
 from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, RULES, all_rules, lookup
 from jsoncontract.lint.docs import drift, expected_pages, write_docs
-from jsoncontract.lint.profiles import PROFILES
+from jsoncontract.lint.profiles import ENGINE_PROFILES, PROFILES
 from jsoncontract.lint.rule import ALL, Family
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def test_table_is_sorted_and_consistent() -> None:
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", rule.name), rule.name
         assert isinstance(rule.family, Family)
         assert rule.summary and not rule.summary.endswith(".")
-        assert set(rule.profiles) <= {ALL, *PROFILES}
+        assert set(rule.profiles) <= {ALL, *PROFILES, *ENGINE_PROFILES}
 
 
 def test_redirects_and_retired_codes() -> None:

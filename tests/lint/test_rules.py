@@ -4,7 +4,7 @@ rendered findings match a golden snapshot, ruff style.
 A fixture (``tests/lint/fixtures/<CODE>.json``) lists ``fire`` cases, then ``ok`` cases. A
 case is a whole tool file (``document``, ``text``, or several ``files``), an input
 ``schema`` (wrapped in an MCP tool), or a ``tool`` name; ``expect`` lists JSON Pointers that
-must carry a finding; ``profile``, ``mcp_version`` and ``limits`` tune the run.
+must carry a finding; ``profile``, ``mcp_version``, ``limits`` and ``engine_check`` tune the run.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def lint_case(
         profiles=case.get("profile") or fixture.get("profile") or default_profiles(code),
         mcp_version=case.get("mcp_version") or fixture.get("mcp_version"),
         select=[code],
-        limits=fixture.get("limits", ()),
+        limits=case.get("limits") or fixture.get("limits", ()),
+        engine_check=case.get("engine_check", fixture.get("engine_check", False)),
     )
     return Linter(settings).lint_paths(files)
 

@@ -53,6 +53,9 @@ def lint_cli(
     output: OutputOpt = None,
     fail_on: FailOnOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only the summary.")] = False,
+    engine_check: Annotated[bool, typer.Option(
+        "--engine-check", help="Also compile each schema with the installed engine of each "
+                               "engine profile (as lint does).")] = False,
     reach: ServerOptions,
     client: ClientOptions,
     color: ColorOpt = None,
@@ -87,6 +90,7 @@ def lint_cli(
         mcp_version=version,
         select=split_values(select),
         ignore=split_values(ignore),
+        engine_check=engine_check,
     )
     warn(settings.warnings)
     linter = Linter(settings)
