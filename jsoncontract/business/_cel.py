@@ -87,17 +87,20 @@ class CelEnvironment:
 
     Arguments:
         datasets: the reference data, by name.
+        names: the variables expressions may read (besides ``data.NAME``); ``now`` is a
+            timestamp, the others are dynamic.
     """
 
-    def __init__(self, datasets: dict[str, Dataset]) -> None:
+    def __init__(self, datasets: dict[str, Dataset], names: Iterable[str] = VARIABLES) -> None:
         from cel_expr_python import cel
         from cel_expr_python.ext import ext_bindings, ext_math, ext_optional, ext_strings
 
         self._cel = cel
         self.datasets = datasets
         kind = cel.Type
-        variables: dict[str, Any] = dict.fromkeys(VARIABLES, kind.DYN)
-        variables["now"] = kind.TIMESTAMP
+        variables: dict[str, Any] = dict.fromkeys(names, kind.DYN)
+        if "now" in variables:
+            variables["now"] = kind.TIMESTAMP
         functions = [
             cel.FunctionDecl(
                 "date",

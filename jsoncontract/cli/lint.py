@@ -75,6 +75,10 @@ def lint_cli(
         "--engine-check", help="Also compile each schema with the installed engine of each "
                                "engine profile, and report where it disagrees with the "
                                "profile (pip install 'jsoncontract[engines]').")] = False,
+    ruleset: Annotated[Path | None, typer.Option(
+        "--ruleset", help="A Spectral ruleset (YAML or JSON) to run over the tool files too, "
+                          "with Spectral's core functions (default: [lint] ruleset).",
+        show_default=False)] = None,
     statistics: Annotated[bool, typer.Option(
         help="Count findings per rule in the text report.")] = False,
     quiet: Annotated[bool, typer.Option(
@@ -109,7 +113,7 @@ def lint_cli(
         paths=paths, profiles=profile, mcp_version=mcp_version, select=select, ignore=ignore,
         limits=limit, tool=tool, fix=fix, diff=diff, format=format, output=output,
         fail_on=fail_on, statistics=statistics, quiet=quiet, color=color, exclude=exclude,
-        changed=changed, baseline=baseline, engine_check=engine_check,
+        changed=changed, baseline=baseline, engine_check=engine_check, ruleset=ruleset,
     )  # fmt: skip
     if not settings.paths:  # --changed, and no changed file is a configured tool file
         note("no changed tool definition file to lint")

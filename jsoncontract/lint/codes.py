@@ -9,7 +9,7 @@ a rule name (``additional-properties-allowed``), a family (``closure``) or ``ALL
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Final
 
@@ -193,13 +193,17 @@ def unknown(word: str) -> str:
     return f"unknown rule {word!r}{tip}"
 
 
-def resolve_selectors(selectors: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The codes a list of selectors names, and notes about redirected codes.
+def resolve_selectors(
+    selectors: Iterable[str], extra: Mapping[str, Rule] | None = None
+) -> tuple[list[str], list[str]]:
+    """The codes a list of selectors names, and notes about redirected codes; ``extra``
+    adds the project's own rules (by code: a selector names one by its code, or all of
+    them by their family, ``user``).
 
     Raises:
         LookupError: a selector names nothing (message with the closest code).
     """
-    rules = all_rules()
+    rules = {**all_rules(), **(extra or {})}
     families = {f.value for f in Family}
     codes: list[str] = []
     notes: list[str] = []
@@ -212,6 +216,8 @@ def resolve_selectors(selectors: Iterable[str]) -> tuple[list[str], list[str]]:
             codes.extend(rules)
         elif upper in rules:
             codes.append(upper)
+        elif selector in rules:
+            codes.append(selector)
         elif upper in REDIRECTS:
             codes.append(REDIRECTS[upper])
             notes.append(f"{upper} is now {REDIRECTS[upper]}")

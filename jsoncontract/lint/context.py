@@ -21,6 +21,7 @@ from jsoncontract.pointer import escape_pointer_token, get
 
 if TYPE_CHECKING:
     from jsoncontract._files import Positions
+    from jsoncontract.lint.rule import Rule
     from jsoncontract.model import Anomaly, Finding, Severity, ToolContract
 
 # -- the run's settings ------------------------------------------------------------------
@@ -102,6 +103,8 @@ class LintSettings:
     warnings: tuple[str, ...] = ()
     #: ``--engine-check``: the engine profiles whose installed engine compiles each schema.
     engine_check: frozenset[str] = frozenset()
+    #: The project's own rules (``[[lint.rules]]``, ``--ruleset``), loaded and checked.
+    user_rules: tuple[Rule, ...] = ()
 
 
 # -- files, tools, schemas and nodes ----------------------------------------------------
@@ -197,7 +200,7 @@ class RunCtx:
 class FileCtx:
     """One tool file: its bytes, its tools, and (lazily) positions of its nodes."""
 
-    __slots__ = ("_index", "_text", "data", "path", "tools")
+    __slots__ = ("_document", "_index", "_text", "data", "path", "tools")
 
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
@@ -205,6 +208,16 @@ class FileCtx:
         self.tools: list[ToolCtx] = []
         self._text: str | None = None
         self._index: Positions | None = None
+        self._document: Any = None
+
+    @property
+    def document(self) -> Any:
+        """The whole file, parsed as written (read once, for the rules of a ruleset)."""
+        if self._document is None:
+            from jsoncontract._files import load_document
+
+            self._document = (load_document(self.path, self.data)[0],)
+        return self._document[0]
 
     @property
     def text(self) -> str:

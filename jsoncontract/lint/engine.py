@@ -22,6 +22,7 @@ from jsoncontract.lint.context import FileCtx, Node, RunCtx, Site, ToolCtx, requ
 from jsoncontract.lint.profiles import MCP, STRICT_PROFILES
 from jsoncontract.lint.report import LintFinding, LintReport
 from jsoncontract.lint.rule import FileRule, Issue, NodeRule, Rule, RunRule, ToolRule
+from jsoncontract.lint.user import UserRule
 from jsoncontract.lint.walk import walk
 from jsoncontract.masking import masked
 from jsoncontract.model import Severity
@@ -81,7 +82,9 @@ class Linter:
         from jsoncontract.lint.codes import all_rules
 
         self.settings = settings
-        catalog = list(rules) if rules is not None else list(all_rules().values())
+        catalog = (
+            list(rules) if rules is not None else [*all_rules().values(), *settings.user_rules]
+        )
         selected = settings.select
         self.rules = [
             r
@@ -181,6 +184,9 @@ class Linter:
         report = LintReport(
             settings.profiles, settings.mcp_version if MCP in settings.profiles else None
         )
+        report.user_rules = {
+            rule.code: rule.meta() for rule in self.rules if isinstance(rule, UserRule)
+        }
         run = RunCtx(settings)
         out = _Collector(settings, report)
         run_plan = self._plan(frozenset(settings.profiles))

@@ -10,6 +10,7 @@ from jsoncontract.model import BaselineState, Finding, Severity, Source
 
 if TYPE_CHECKING:
     from jsoncontract.baseline import Baseline
+    from jsoncontract.codes import RuleMeta
     from jsoncontract.lint.context import Suppression
     from jsoncontract.lint.rule import Fix
 
@@ -158,6 +159,8 @@ class LintReport:
     unit: str = "file"
     #: files found in a directory that hold no tool definition, with why: ``(file, why)``
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: what reports say of the project's own rules that ran, by code
+    user_rules: dict[str, RuleMeta] = field(default_factory=dict)
 
     def mark_baseline(self, baseline: Baseline) -> None:
         """Mark every finding with whether ``baseline`` holds it (suppressed ones stay as

@@ -53,6 +53,8 @@ class Family(StrEnum):
     GEMINI = "gemini"
     MCP = "mcp"
     ENGINES = "engines"
+    #: The project's own rules (``[[lint.rules]]`` and ``--ruleset``).
+    USER = "user"
 
 
 class Scope(StrEnum):

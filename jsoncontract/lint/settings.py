@@ -87,18 +87,31 @@ def build_settings(
     limits: Sequence[str] = (),
     tool_name: str | None = None,
     engine_check: bool = False,
+    ruleset: Path | None = None,
+    root: Path | None = None,
 ) -> LintSettings:
     """Settings from the ``[lint]`` config section overridden by command-line values.
 
+    The project's own rules (``[[lint.rules]]``, and the Spectral ruleset of ``ruleset`` or
+    ``[lint] ruleset``, relative to ``root``) load first, so that a broken one stops here,
+    and selectors can name them.
+
     Raises:
         UsageError: a bad command-line value (unknown code, profile or limit).
-        ConfigError: a bad config value (unknown code, suppression without a reason...).
+        ConfigError: a bad config value (unknown code, suppression without a reason...), or
+            a user rule that cannot run.
+        InputError: the ruleset (or a file it extends) cannot be read.
     """
     from jsoncontract.lint.codes import resolve_selectors
+    from jsoncontract.lint.user import load_user_rules
 
     section = section or {}
     warnings: list[str] = []
     origin = f"{config_file} [lint]"
+    user_rules = load_user_rules(
+        section, config_file=config_file, root=root or Path.cwd(), ruleset=ruleset
+    )
+    extra = {rule.code: rule for rule in user_rules}
 
     if profiles:
         chosen = parse_profiles(profiles, origin="--profile")
@@ -109,7 +122,7 @@ def build_settings(
 
     def resolve(values: Iterable[str], where: str, *, cli: bool) -> frozenset[str]:
         try:
-            codes, notes = resolve_selectors(values)
+            codes, notes = resolve_selectors(values, extra)
         except LookupError as exc:
             error = UsageError if cli else ConfigError
             raise error(f"{where}: {exc.args[0]}") from None
@@ -189,6 +202,7 @@ def build_settings(
         tool_name=tool_name,
         warnings=tuple(warnings),
         engine_check=checked,
+        user_rules=user_rules,
     )
 
 
@@ -235,7 +249,9 @@ def _not_run(select: Iterable[str], profiles: tuple[str, ...], version: str) -> 
     from jsoncontract.lint.codes import all_rules
 
     for code in sorted(select):
-        rule = all_rules()[code]
+        rule = all_rules().get(code)
+        if rule is None:  # a user rule: it runs in every profile
+            continue
         severity, _ = rule.severity_for(profiles, version)
         if severity is None:
             yield (
@@ -284,6 +300,7 @@ def command_settings(
     changed: bool = False,
     baseline: Path | None = None,
     engine_check: bool = False,
+    ruleset: Path | None = None,
 ) -> LintCommandSettings:
     """The settings of a ``lint`` run: the ``[lint]`` section and the command line.
 
@@ -320,6 +337,8 @@ def command_settings(
         limits=limits or (),
         tool_name=tool,
         engine_check=engine_check,
+        ruleset=ruleset,
+        root=cfg.root,
     )
     report = report_settings(
         cfg, "lint", format=format, output=output, fail_on=fail_on, baseline=baseline,

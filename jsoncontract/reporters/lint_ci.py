@@ -23,20 +23,24 @@ from jsoncontract.reporters.junit import render_junit, suites_from_findings
 from jsoncontract.reporters.sarif import sarif_log
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Mapping
 
     from jsoncontract.codes import RuleMeta
     from jsoncontract.lint.report import LintReport
 
 
-def rule_metadata(codes: Collection[str]) -> dict[str, RuleMeta]:
-    """The metadata (and documentation) of the rules with these codes, in catalog order."""
+def rule_metadata(
+    codes: Collection[str], user: Mapping[str, RuleMeta] | None = None
+) -> dict[str, RuleMeta]:
+    """The metadata (and documentation) of the rules with these codes, in catalog order,
+    then the project's own rules among them (``user``)."""
     from jsoncontract.codes import INPUT, code_rule
     from jsoncontract.lint.codes import all_rules
     from jsoncontract.lint.docs import rule_meta
 
     metas = {code: rule_meta(rule) for code, rule in all_rules().items() if code in codes}
     metas.update((code, code_rule(code)) for code in sorted(codes) if code.startswith(INPUT.prefix))
+    metas.update((code, meta) for code, meta in (user or {}).items() if code in codes)
     return metas
 
 
@@ -51,7 +55,7 @@ class LintFindingsReporter(Reporter[Never, "LintReport"]):
         used.update(item.code for item, _ in report.suppressed)
         found = FindingSet(
             [item.finding for item in report.findings],
-            rule_metadata(used),
+            rule_metadata(used, report.user_rules),
             [(item.finding, s.reason) for item, s in report.suppressed],
             root=self.options.root,
             command=self.options.command or "lint",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -56,6 +58,9 @@ def lint_cli(
     engine_check: Annotated[bool, typer.Option(
         "--engine-check", help="Also compile each schema with the installed engine of each "
                                "engine profile (as lint does).")] = False,
+    ruleset: Annotated[Path | None, typer.Option(
+        "--ruleset", help="A Spectral ruleset to run over the tools/list result too (as lint "
+                          "does; default: [lint] ruleset).", show_default=False)] = None,
     reach: ServerOptions,
     client: ClientOptions,
     color: ColorOpt = None,
@@ -77,21 +82,25 @@ def lint_cli(
 
     cfg = load_config(config, discover=not no_config)
     section = cfg.section("lint")
+    # every setting, the project's own rules included, is checked before the server starts
+    settings = build_settings(
+        section,
+        config_file=str(cfg.path) if cfg.path else "config",
+        profiles=split_values(profile) or ["mcp"],
+        mcp_version=mcp_version,
+        select=split_values(select),
+        ignore=split_values(ignore),
+        engine_check=engine_check,
+        ruleset=ruleset,
+        root=cfg.root,
+    )
     spec = reach.resolve(*split_server(server), cfg)
     options = reach.connect_options(cfg, spec, client)
     listing = fetch_listing(spec, options, offered=True)
     version, note = lint_version(listing.negotiated.version, mcp_version)
     if note:
         warn([note])
-    settings = build_settings(
-        section,
-        config_file=str(cfg.path) if cfg.path else "config",
-        profiles=split_values(profile) or ["mcp"],
-        mcp_version=version,
-        select=split_values(select),
-        ignore=split_values(ignore),
-        engine_check=engine_check,
-    )
+    settings = replace(settings, mcp_version=version)
     warn(settings.warnings)
     linter = Linter(settings)
     report = lint_listing(linter, listing)
