@@ -95,16 +95,20 @@ class CelRule(UserRule, ToolRule):
             result, error = self.environment.evaluate(self.assertion, values)
             if result is True:
                 continue
-            if error is not None:
-                why = f"could not be evaluated here: {error}"
-            elif result is False:
-                why = None
-            else:
-                why = f"gives {_kind(result)}, not a bool, here"
-            message = self.message or f"{self.assertion.source} is false"
-            if why is not None:
-                message = f"{self.code}: {self.assertion.source} {why}"
-            yield Issue(message, tool.pointer + inside, hint=self.hint)
+            if result is False:
+                yield Issue(
+                    self.message or f"{self.assertion.source} is false",
+                    tool.pointer + inside,
+                    hint=self.hint,
+                )
+                continue
+            why = error if error is not None else f"it gives {_kind(result)}, not a bool"
+            yield Issue(
+                f"{self.code}: the expression cannot be evaluated here: {why}",
+                tool.pointer + inside,
+                hint="guard what a value may lack with has() (has(self.x) && self.x ...), "
+                "or narrow given to the values that have it",
+            )
 
 
 def _kind(value: Any) -> str:
