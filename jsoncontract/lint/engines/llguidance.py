@@ -19,13 +19,13 @@ from jsoncontract.lint.engines import Judgement, Kind, Verdict
 from jsoncontract.lint.engines.schema import (
     admits,
     join,
+    no_effect_fix,
     pattern_fix,
     resolve,
     scan,
     subschemas,
     types_of,
 )
-from jsoncontract.lint.rule import Edit, Fix
 
 if TYPE_CHECKING:
     from jsoncontract.lint.limits import Limits
@@ -44,12 +44,6 @@ UNIMPLEMENTED: Final = frozenset(
 FORMATS: Final = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"}
 )
-#: Keywords whose value changes nothing, and so can go.
-NO_EFFECT: Final = {
-    "uniqueItems": False,
-    "dependentRequired": {},
-    "dependentSchemas": {},
-}
 _HINT_KEYWORD = "check it in the tool (jsoncontract check still validates the full schema)"
 
 
@@ -88,14 +82,9 @@ class Llguidance:
         if not isinstance(node, dict) or path in seen:
             return
         seen.add(path)
-        for key, value in node.items():
+        for key in node:
             if key in UNIMPLEMENTED:
-                fix = None
-                if key in NO_EFFECT and value == NO_EFFECT[key]:
-                    fix = Fix(
-                        f"remove {key} (its value has no effect)",
-                        (Edit("remove", join(path, key)),),
-                    )
+                fix = no_effect_fix(node, path, key)
                 out.append(
                     Judgement(
                         Verdict.REJECTED,

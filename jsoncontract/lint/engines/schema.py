@@ -16,6 +16,27 @@ from jsoncontract.pointer import escape_pointer_token, unescape_pointer_token
 TYPES: Final = ("null", "boolean", "integer", "number", "string", "array", "object")
 
 
+#: Keywords whose value changes nothing, and so can go: where an engine refuses or ignores
+#: one of them, ``--fix`` removes it.
+NO_EFFECT: Final[dict[str, Any]] = {
+    "uniqueItems": False,
+    "dependentRequired": {},
+    "dependentSchemas": {},
+    "required": [],
+}
+
+
+def no_effect_fix(node: Any, path: str, key: str | None) -> Fix | None:
+    """The removal of ``node[key]`` when its value has no effect (``required: []``,
+    ``uniqueItems: false``...), else ``None``."""
+    if key not in NO_EFFECT or not isinstance(node, dict) or key not in node:
+        return None
+    value, idle = node[key], NO_EFFECT[key]
+    if type(value) is not type(idle) or value != idle:
+        return None
+    return Fix(f"remove {key} (its value has no effect)", (Edit("remove", join(path, key)),))
+
+
 def join(path: str, *tokens: str | int) -> str:
     """``path`` with pointer tokens added."""
     return path + "".join("/" + escape_pointer_token(str(t)) for t in tokens)

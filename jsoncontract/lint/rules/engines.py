@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from jsoncontract.lint.engines import ENGINES, Judgement, Kind, Verdict, engine
+from jsoncontract.lint.engines.schema import no_effect_fix
 from jsoncontract.lint.profiles import LLAMA_CPP, LLGUIDANCE, OUTLINES, XGRAMMAR
 from jsoncontract.lint.rule import Edit, Family, Fix, Issue, ToolRule, by_profile
 from jsoncontract.model import Severity
+from jsoncontract.pointer import get
 
 if TYPE_CHECKING:
     from jsoncontract.lint.context import Site, ToolCtx
@@ -57,13 +59,19 @@ class _EngineRule(ToolRule):
                 )
                 verb = "refuses" if self.verdict is Verdict.REJECTED else "does not enforce"
                 what = f"{item.keyword}" if item.keyword is not None else "this schema"
+                fix = item.fix
+                hint = item.hint
+                if fix is None:
+                    fix = no_effect_fix(get(site.schema, item.path), item.path, item.keyword)
+                    if fix is not None:
+                        hint = "remove it: its value has no effect"
                 yield Issue(
                     f"{title} {verb} {what}: {item.reason}",
                     site.pointer(where),
                     keyword=item.keyword,
-                    hint=item.hint,
-                    fix=_fix(site, item.fix),
-                    refused=item.refused if item.fix is None else None,
+                    hint=hint,
+                    fix=_fix(site, fix),
+                    refused=item.refused if fix is None else None,
                     profiles=(name,),
                     schema_path="#" + where,
                 )
@@ -99,7 +107,7 @@ class KeywordRejectedByEngine(_EngineRule):
     ```
 
     ## Fix
-    Removes a keyword whose value has no effect (`uniqueItems: false`,
+    Removes a keyword whose value has no effect (`uniqueItems: false`, `required: []`,
     `dependentRequired: {}`, `dependentSchemas: {}`) and writes a `true` subschema as `{}`.
     A keyword that constrains the value is never dropped: the finding says so.
 
@@ -140,6 +148,11 @@ class ConstraintIgnoredByEngine(_EngineRule):
     Keep the constraint (it is the contract), validate the arguments before the tool runs,
     and say the range in the description so that the model aims for it.
 
+    ## Fix
+    Removes an ignored keyword whose value has no effect anyway (`required: []`,
+    `uniqueItems: false`, `dependentRequired: {}`, `dependentSchemas: {}`); a constraint is
+    never dropped.
+
     ## References
     - The engine tables and their sources: [Engine profiles](../engines/index.md)
     """
@@ -148,6 +161,7 @@ class ConstraintIgnoredByEngine(_EngineRule):
     name = "constraint-ignored-by-engine"
     summary = "An engine compiles a constraint without enforcing it: the model can violate it"
     profiles = by_profile(dict.fromkeys(_ALL_ENGINES, W))
+    fixable = True
     verdict = Verdict.IGNORED
     kinds = frozenset(Kind)
 
