@@ -18,6 +18,7 @@ HOUSE = REPO / "fixtures" / "house"
 TOOLS = str(HOUSE / "tools.json")
 CONFIG = str(HOUSE / "jsoncontract.toml")
 RULESET = str(HOUSE / "spectral.yaml")
+PAGE = (REPO / "docs" / "writing-rules.md").read_text()
 
 Run = Callable[..., CliResult]
 
@@ -26,6 +27,7 @@ def test_the_house_rules_of_the_config(run_cli: Run, in_repo: Path, golden: Any)
     result = run_cli("lint", "--config", "fixtures/house/jsoncontract.toml", "--select", "user")
     assert result.code == 1, result.stderr
     golden("lint/user/house-config.txt", result.stdout)
+    assert result.stdout in PAGE  # what the page shows
     report = json.loads(
         run_cli("lint", "--config", CONFIG, "--select", "user", "-f", "json").stdout
     )
@@ -51,6 +53,7 @@ def test_the_house_ruleset(run_cli: Run, in_repo: Path, golden: Any) -> None:
     result = run_cli(*args, "--ruleset", "fixtures/house/spectral.yaml")
     assert result.code == 1, result.stderr
     golden("lint/user/house-ruleset.txt", result.stdout)
+    assert result.stdout in PAGE
 
 
 def test_user_rules_beside_the_catalog_in_every_format(run_cli: Run, in_repo: Path) -> None:
@@ -241,3 +244,10 @@ def test_a_ruleset_that_cannot_be_read_exits_2(run_cli: Run, tmp_path: Path) -> 
     (tmp_path / "list.yaml").write_text("- a\n- b\n")
     result = run_cli("lint", TOOLS, "--no-config", "--ruleset", str(tmp_path / "list.yaml"))
     assert result.code == 2 and "a Spectral ruleset is an object" in result.stderr
+
+
+def test_the_page_shows_the_rules_as_written() -> None:
+    config = (HOUSE / "jsoncontract.toml").read_text()
+    assert "[[lint.rules]]" + config.split("\n[[lint.rules]]", 1)[1] in PAGE
+    rules = (HOUSE / "spectral.yaml").read_text().split("rules:\n", 1)[1]
+    assert "rules:\n" + rules in PAGE
