@@ -216,10 +216,26 @@ def test_schema() -> None:
         ("length", {"min": "1"}, 'its "min" option take a number'),
         ("length", {"max": True}, 'its "max" option take a number'),
         ("casing", {"type": "title"}, '"type": one of flat, camel'),
-        ("casing", {"type": "snake", "disallowDigits": 1}, '"disallowDigits" option take a boolean'),
-        ("casing", {"type": "snake", "separator": {"char": "ab"}}, '"separator.char" takes one character'),
-        ("casing", {"type": "snake", "separator": {"c": "a"}}, '"separator" takes "char" and "allowLeading"'),
-        ("casing", {"type": "snake", "separator": {"char": "-", "allowLeading": 1}}, '"separator.allowLeading" takes a boolean'),
+        (
+            "casing",
+            {"type": "snake", "disallowDigits": 1},
+            '"disallowDigits" option take a boolean',
+        ),
+        (
+            "casing",
+            {"type": "snake", "separator": {"char": "ab"}},
+            '"separator.char" takes one character',
+        ),
+        (
+            "casing",
+            {"type": "snake", "separator": {"c": "a"}},
+            '"separator" takes "char" and "allowLeading"',
+        ),
+        (
+            "casing",
+            {"type": "snake", "separator": {"char": "-", "allowLeading": 1}},
+            '"separator.allowLeading" takes a boolean',
+        ),
         ("alphabetical", {"keyedBy": 1}, '"keyedBy" option take a string'),
         ("xor", {"properties": ["a"]}, '"properties": two names or more'),
         ("or", {"properties": "ab"}, '"properties": two names or more'),
@@ -229,7 +245,7 @@ def test_schema() -> None:
         ("schema", {"schema": {}, "allErrors": "yes"}, '"allErrors" option take a boolean'),
         ("schema", {"schema": {"type": 1}}, "its schema is not a valid draft7 schema"),
     ],
-)  # fmt: skip
+)
 def test_options_refused(name: str, options: Any, said: str) -> None:
     with pytest.raises(OptionsError) as caught:
         check_options(name, options)
