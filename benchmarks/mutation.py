@@ -3,8 +3,11 @@ small, realistic changes to it the test suite notices.
 
 Runs mutmut (``pip install mutmut``, not a dependency of the project) over a copy of the
 committed tree, so the checkout is never touched: the ledger (``capture/ledger.py``), the
-fast lane (``pipeline/fast.py``), the result stage (``pipeline/result.py``) and redaction
-(``masking.py``, ``redact.py``), each mutant checked by the tests of those modules (the
+fast lane (``pipeline/fast.py``), the result stage (``pipeline/result.py``), redaction
+(``masking.py``, ``redact.py``), the engine profiles (``lint/engines/``, and their rules in
+``lint/rules/engines.py``) and the project's own lint rules (``lint/user/``: the JSONPath,
+Spectral's functions and rulesets, the CEL rules), each mutant checked by the tests of those
+modules (the
 generative differential test is left out: it would check every mutant for minutes). Prints
 the kill rate per module and overall: mutants killed (or stopped by a timeout) over all
 mutants, a mutant no selected test runs counting as a survivor. A survivor that
@@ -13,7 +16,9 @@ neither killed nor survived. Writes each other survivor, with its change, to
 ``mutation-survivors.txt`` in the working directory.
 
     python benchmarks/mutation.py                 # every module (about an hour on 2 cores)
-    python benchmarks/mutation.py ledger          # one module: ledger, lane, result, redaction
+    python benchmarks/mutation.py ledger          # one module: ledger, lane, result, redaction,
+                                                  # engines, engine-rules, jsonpath, spectral,
+                                                  # cel-rules
 
 Not run in CI: it takes far longer than the suite.
 """
@@ -76,6 +81,46 @@ MODULES = {
             "tests/reporters/test_secret_names.py",
             "tests/pipeline/test_pins.py",
         ],
+    ),
+    "engines": (
+        [
+            "jsoncontract/lint/engines/__init__.py",
+            "jsoncontract/lint/engines/schema.py",
+            "jsoncontract/lint/engines/llguidance.py",
+            "jsoncontract/lint/engines/outlines.py",
+            "jsoncontract/lint/engines/xgrammar.py",
+            "jsoncontract/lint/engines/llama_cpp.py",
+        ],
+        [
+            "tests/lint/engines/test_llama_cpp.py",
+            "tests/lint/engines/test_fix.py",
+            "tests/lint/engines/test_cli.py",
+            "tests/lint/test_rules.py",
+        ],
+    ),
+    "engine-rules": (
+        ["jsoncontract/lint/rules/engines.py"],
+        [
+            "tests/lint/engines/test_fix.py",
+            "tests/lint/engines/test_cli.py",
+            "tests/lint/test_rules.py",
+        ],
+    ),
+    "jsonpath": (
+        ["jsoncontract/lint/user/jsonpath.py"],
+        ["tests/lint/user/test_jsonpath.py", "tests/lint/user/test_functions.py"],
+    ),
+    "spectral": (
+        ["jsoncontract/lint/user/functions.py", "jsoncontract/lint/user/spectral.py"],
+        ["tests/lint/user/test_functions.py", "tests/lint/user/test_cli.py"],
+    ),
+    "cel-rules": (
+        [
+            "jsoncontract/lint/user/__init__.py",
+            "jsoncontract/lint/user/cel.py",
+            "jsoncontract/business/assertions.py",
+        ],
+        ["tests/lint/user/test_cli.py"],
     ),
 }
 
