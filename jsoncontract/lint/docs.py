@@ -20,7 +20,13 @@ from typing import Final
 
 from jsoncontract.codes import PROJECT_URL, RuleMeta
 from jsoncontract.lint.codes import NOT_LINT_RULES, REDIRECTS, all_rules
-from jsoncontract.lint.profiles import DEFAULT_MCP_VERSION, MCP_VERSIONS, PROFILE_HELP, PROFILES
+from jsoncontract.lint.profiles import (
+    DEFAULT_MCP_VERSION,
+    ENGINE_PROFILES,
+    MCP_VERSIONS,
+    PROFILE_HELP,
+    PROFILES,
+)
 from jsoncontract.lint.rule import ALL, Rule
 
 DOCS_URL: Final = PROJECT_URL + "/blob/main/docs/rules/{code}.md"
@@ -32,7 +38,7 @@ def severities(rule: Rule) -> str:
     default = table.get(ALL)
     if default is None:
         parts: dict[str, list[str]] = {}
-        for profile in PROFILES:
+        for profile in (*PROFILES, *ENGINE_PROFILES):
             level = table.get(profile)
             if level is not None:
                 parts.setdefault(level.value, []).append(profile)
@@ -49,10 +55,11 @@ def severities(rule: Rule) -> str:
 
 
 def profiles_of(rule: Rule) -> list[str]:
-    """The profiles that run the rule."""
+    """The profiles that run the rule (the engine profiles where it names them)."""
     table = rule.profiles
     default = table.get(ALL)
-    return [p for p in PROFILES if (table.get(p, default)) is not None]
+    named = [p for p in ENGINE_PROFILES if table.get(p) is not None]  # by name only
+    return [p for p in PROFILES if (table.get(p, default)) is not None] + named
 
 
 @dataclass(frozen=True, slots=True)

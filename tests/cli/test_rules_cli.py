@@ -67,9 +67,9 @@ def test_redirected_code_shows_its_new_rule(run_cli: Run) -> None:
 
 
 def test_unknown_code(run_cli: Run) -> None:
-    result = run_cli("rules", "JC200")
+    result = run_cli("rules", "JC290")
     assert result.code == 2
-    assert "unknown rule 'JC200'; did you mean" in result.stderr
+    assert "unknown rule 'JC290'; did you mean" in result.stderr
     retired = run_cli("rules", "JC060")
     assert retired.code == 2 and "checked on traffic by `check`" in retired.stderr
 
