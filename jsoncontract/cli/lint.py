@@ -76,8 +76,9 @@ def lint_cli(
                                "engine profile, and report where it disagrees with the "
                                "profile (pip install 'jsoncontract[engines]').")] = False,
     ruleset: Annotated[Path | None, typer.Option(
-        "--ruleset", help="A Spectral ruleset (YAML or JSON) to run over the tool files too, "
-                          "with Spectral's core functions (default: [lint] ruleset).",
+        "--ruleset", metavar="FILE",
+        help="A Spectral ruleset (YAML or JSON) to run over the tool files too, with "
+             "Spectral's core functions (default: [lint] ruleset).",
         show_default=False)] = None,
     statistics: Annotated[bool, typer.Option(
         help="Count findings per rule in the text report.")] = False,

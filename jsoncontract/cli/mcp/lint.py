@@ -59,8 +59,9 @@ def lint_cli(
         "--engine-check", help="Also compile each schema with the installed engine of each "
                                "engine profile (as lint does).")] = False,
     ruleset: Annotated[Path | None, typer.Option(
-        "--ruleset", help="A Spectral ruleset to run over the tools/list result too (as lint "
-                          "does; default: [lint] ruleset).", show_default=False)] = None,
+        "--ruleset", metavar="FILE",
+        help="A Spectral ruleset to run over the tools/list result too (as lint does; "
+             "default: [lint] ruleset).", show_default=False)] = None,
     reach: ServerOptions,
     client: ClientOptions,
     color: ColorOpt = None,
