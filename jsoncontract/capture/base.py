@@ -22,10 +22,12 @@ from jsoncontract.model import (
     Captured,
     Finding,
     McpSession,
+    OfferedTools,
     Severity,
     Stage,
     ToolCall,
     ToolResult,
+    offered_tools,
 )
 
 if TYPE_CHECKING:
@@ -122,7 +124,20 @@ def make_call(
         ctx.turn,
         None,
         ctx.time,
+        None,
+        ctx.offered,
     )
+
+
+def request_tools(node: dict[str, Any], *members: str) -> OfferedTools | None:
+    """The tools a request body offers the model: the first of its ``members`` (``tools``
+    unless named) that is a list, as one shared :class:`~jsoncontract.model.OfferedTools`;
+    ``None`` when it has none (a request that names no tools records nothing offered)."""
+    for member in members or ("tools",):
+        found = node.get(member)
+        if type(found) is list:
+            return offered_tools(found)
+    return None
 
 
 def make_result(
