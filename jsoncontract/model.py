@@ -105,6 +105,12 @@ class Dialect(StrEnum):
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
     OTLP = "otlp"
+    BEDROCK_CONVERSE = "bedrock-converse"
+    OLLAMA = "ollama"
+    COHERE = "cohere"
+    MISTRAL = "mistral"
+    LANGCHAIN = "langchain"
+    LITELLM = "litellm"
     MCP = "mcp"
     MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
@@ -262,6 +268,10 @@ class ArgumentsForm(StrEnum):
 
     TEXT = "text"  # a JSON document inside a string (OpenAI ``arguments``)
     VALUE = "value"  # an already-parsed JSON value (Anthropic ``input``, MCP ``arguments``)
+    #: a value decoded once from the model's text by the provider, its SDK or an exporter
+    #: (Bedrock ``toolUse.input``, Ollama ``arguments``, LangChain ``args``): a string in it
+    #: that holds an object is the model's double encoding, as it would be on the raw text
+    DECODED = "decoded"
     MISSING = "missing"  # no arguments member at all
     #: the capture does not record the arguments (an OpenTelemetry span without the opt-in
     #: ``gen_ai.tool.call.arguments``): the argument gates are skipped, the result is checked

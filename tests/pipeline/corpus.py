@@ -119,6 +119,45 @@ class Call:
     result: int | None = None
 
 
+def _tool(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    found = next(t for t in TOOLS["tools"] if t["name"] == name)
+    return {"name": name, "description": found["description"],
+            "schema": schema or found["inputSchema"]}  # fmt: skip
+
+
+#: The tools a request may offer: none named, both as ``--tools`` defines them, ``lookup``
+#: alone (``pay`` is not offered), and ``lookup`` with another schema (``--tools`` wins, and
+#: says the offered one differs; without ``--tools``, ``{"id": "x"}`` passes it).
+OFFERED: Final = (
+    None,
+    [_tool("lookup"), _tool("pay")],
+    [_tool("lookup")],
+    [_tool("lookup", {"type": "object", "properties": {"id": {}}}), _tool("pay")],
+)
+
+
+def _offered(step: Step, form: str) -> dict[str, Any]:
+    """The ``tools`` member of a request of dialect ``form`` offering ``step.offered``."""
+    tools = OFFERED[step.offered]
+    if tools is None:
+        return {}
+    written = []
+    for t in tools:
+        name, about, schema = t["name"], t["description"], t["schema"]
+        if form == "chat":
+            function = {"name": name, "description": about, "parameters": schema}
+            written.append({"type": "function", "function": function})
+        elif form == "anthropic":
+            written.append({"name": name, "description": about, "input_schema": schema})
+        elif form == "responses":
+            written.append(
+                {"type": "function", "name": name, "description": about, "parameters": schema}
+            )
+        else:
+            written.append({"name": name, "description": about, "parametersJsonSchema": schema})
+    return {"tools": [{"functionDeclarations": written}] if form == "gemini" else written}
+
+
 @dataclass(frozen=True)
 class Step:
     """One line: ``shape`` names its builder in :data:`SHAPES`; ``file`` is which file of
@@ -128,6 +167,8 @@ class Step:
     calls: tuple[Call, ...] = ()
     file: int = 0
     extra: Any = None
+    #: the tools a request offers: an index into :data:`OFFERED`
+    offered: int = 0
 
 
 # -- the builders, one per shape --------------------------------------------------------------
@@ -173,7 +214,14 @@ def chat_request(step: Step) -> dict[str, Any]:
         messages.append({"role": "assistant", "content": None, "tool_calls": [_chat_call(c)]})
         if c.result is not None:
             messages.append({"role": "tool", "tool_call_id": c.call_id, "content": _text(c.result)})
-    return {"model": "gpt-4.1", "messages": messages}
+    return {"model": "gpt-4.1", "messages": messages, **_offered(step, "chat")}
+
+
+def chat_exchange(step: Step) -> dict[str, Any]:
+    """A Chat request and its completion logged together (as a proxy logs them): the
+    completion's calls are offered the request's tools."""
+    request = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Go."}]}
+    return {"request": request | _offered(step, "chat"), "response": chat_response(step)}
 
 
 def chat_result(step: Step) -> dict[str, Any]:
@@ -212,7 +260,12 @@ def anthropic_request(step: Step) -> dict[str, Any]:
         if c.result is not None:
             block = {"type": "tool_result", "tool_use_id": c.call_id, "content": _text(c.result)}
             messages.append({"role": "user", "content": [block]})
-    return {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": messages,
+        **_offered(step, "anthropic"),
+    }
 
 
 def responses_response(step: Step) -> dict[str, Any]:
@@ -251,7 +304,7 @@ def responses_request(step: Step) -> dict[str, Any]:
             items.append(
                 {"type": "function_call_output", "call_id": c.call_id, "output": _text(c.result)}
             )
-    return {"model": "gpt-5-mini", "input": items}
+    return {"model": "gpt-5-mini", "input": items, **_offered(step, "responses")}
 
 
 def gemini_response(step: Step) -> dict[str, Any]:
@@ -271,7 +324,7 @@ def gemini_request(step: Step) -> dict[str, Any]:
         if c.result is not None:
             answer = {"id": c.call_id, "name": c.tool, "response": {"output": _text(c.result)}}
             contents.append({"role": "user", "parts": [{"functionResponse": answer}]})
-    return {"contents": contents}
+    return {"contents": contents, **_offered(step, "gemini")}
 
 
 def _span(name: str, span_id: str, attributes: dict[str, str]) -> dict[str, Any]:
@@ -378,6 +431,7 @@ SHAPES: Final = {
     "chat_response": (chat_response, True),
     "chat_request": (chat_request, True),
     "chat_result": (chat_result, False),
+    "chat_exchange": (chat_exchange, True),
     "anthropic_response": (anthropic_response, True),
     "anthropic_request": (anthropic_request, True),
     "responses_response": (responses_response, True),
@@ -392,7 +446,13 @@ SHAPES: Final = {
     "mcp_error": (mcp_error, False),
 }
 #: The shapes that may carry several calls, and those that carry results.
-_MANY: Final = ("chat_response", "anthropic_response", "responses_response", "gemini_response")
+_MANY: Final = (
+    "chat_response",
+    "anthropic_response",
+    "responses_response",
+    "gemini_response",
+    "chat_exchange",
+)
 _HISTORIES: Final = ("chat_request", "anthropic_request", "responses_request", "gemini_request")
 
 
@@ -427,6 +487,8 @@ class Trace:
     window: int
     files: int = 1
     written: list[Path] = field(default_factory=list)
+    #: checked without ``--tools``: each call against the tools offered with it
+    capture: bool = False
 
     def write(self, where: Path, compression: str = "") -> list[Path]:
         """Write the trace's files into ``where`` (``.gz`` or ``.zst`` with
@@ -518,7 +580,12 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
     if shape in ("mcp_request", "mcp_response", "mcp_structured", "mcp_error"):
         number = draw(st.integers(1, 3))
         extra = draw(st.sampled_from([number, str(number)]))  # 1 and "1" are two ids
-    return [Step(shape, found, file, extra)]
+    offered = draw(st.integers(0, len(OFFERED) - 1)) if shape in _OFFERING else 0
+    return [Step(shape, found, file, extra, offered)]
+
+
+#: The shapes whose requests may offer tools.
+_OFFERING: Final = (*_HISTORIES, "chat_exchange")
 
 
 def _responses_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
@@ -646,4 +713,4 @@ def traces(draw: st.DrawFn, max_steps: int = 12, shape: str | None = None) -> Tr
     for group in groups:
         found.extend(group)
     window = draw(st.sampled_from([0, 1, 3, 1024]))
-    return Trace(found, window, files)
+    return Trace(found, window, files, capture=draw(st.integers(0, 3)) == 0)
