@@ -8,6 +8,12 @@ that did not decode, which the parse gate classifies (a code fence, a truncation
 ``dumpd`` form, which LangSmith exports hold, wraps the same members as
 ``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}``. A
 ``ToolMessage`` (``type: "tool"``) is a result; a list of messages is a conversation.
+
+A chat model's run, as LangChain's tracers record it and LangSmith exports it (``{"run_type":
+"llm", "inputs", "outputs": {"generations": [[{"message": ...}]]}, "extra":
+{"invocation_params": {"tools": [...]}}, "error"}``), holds the messages its generations
+made, offered the tools of its invocation parameters; a run that failed without a message
+(the SDK refused what the model wrote) is not read, and says why.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from jsoncontract.capture.base import (
     make_call,
     make_result,
     not_read,
+    request_tools,
     text,
 )
 from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop
@@ -117,6 +124,31 @@ def dumped(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: 
         tool_message(kwargs, ctx, out, pointer + "/kwargs")
 
 
+def run(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer: str = "") -> None:
+    """A chat model's run: the messages of its generations, offered the tools of its
+    invocation parameters."""
+    extra = node.get("extra")
+    parameters = extra.get("invocation_params") if isinstance(extra, dict) else None
+    ctx = ctx.child("", offered=request_tools(parameters) if isinstance(parameters, dict) else None)
+    outputs = node.get("outputs")
+    generations = outputs.get("generations") if isinstance(outputs, dict) else None
+    read = 0
+    for i, batch in enumerate(generations if isinstance(generations, list) else ()):
+        for j, generation in enumerate(batch if isinstance(batch, list) else ()):
+            found = generation.get("message") if isinstance(generation, dict) else None
+            if isinstance(found, dict):
+                where = f"{pointer}/outputs/generations/{i}/{j}/message"
+                read += 1
+                if found.get("lc") is not None:
+                    dumped(found, ctx, out, where)
+                else:
+                    ai_message(found, ctx, out, where)
+    error = node.get("error")
+    if not read and isinstance(error, str) and error:
+        why = error.strip().splitlines()[0][:200]
+        out.append(not_read(ctx, DIALECT, f"the run failed with no message: {why}", pointer))
+
+
 def _class(node: dict[str, Any]) -> str | None:
     path = node.get("id")
     if isinstance(path, list) and path and isinstance(path[-1], str):
@@ -132,7 +164,7 @@ class LangChain:
     hop: Final = Hop.MODEL
     mark: Final = "lc"
     #: members without one of which :meth:`part` takes no object
-    claims: Final = frozenset({"type"})
+    claims: Final = frozenset({"type", "run_type"})
     tools: Final = None
 
     def new_state(self) -> None:
@@ -145,12 +177,15 @@ class LangChain:
         return None
 
     def part(self, value: dict[str, Any], state: None) -> Handler | None:
-        """A message dumped by pydantic (``type`` ``ai`` or ``tool``)."""
+        """A message dumped by pydantic (``type`` ``ai`` or ``tool``), or a chat model's
+        run."""
         kind = value.get("type")
         if kind in _AI and ("tool_calls" in value or "invalid_tool_calls" in value):
             return ai_message
         if kind == "tool" and "tool_call_id" in value:
             return tool_message
+        if value.get("run_type") == "llm" and ("outputs" in value or "error" in value):
+            return run
         return None
 
 

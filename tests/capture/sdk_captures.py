@@ -234,19 +234,22 @@ def mistral(folder: Path) -> None:
 
 def langchain(folder: Path) -> None:
     from langchain_core.load import dumpd
+    from langchain_core.tracers.run_collector import RunCollectorCallbackHandler
     from langchain_openai import ChatOpenAI
 
     answer = chat_completion()
     doubled = next(c for c in answer["choices"][0]["message"]["tool_calls"] if c["id"] == "c9")
     answer["choices"][0]["message"]["tool_calls"].remove(doubled)  # the SDK refuses it
+    runs = RunCollectorCallbackHandler()  # what LangChain's tracers record, LangSmith exports
     with stub(answer) as (url, sent):
         model = ChatOpenAI(model="gpt-4o", api_key="test", base_url=url + "/v1")
-        found = model.bind_tools(TOOLS).invoke("Weather?")
+        found = model.bind_tools(TOOLS).invoke("Weather?", config={"callbacks": [runs]})
     as_json = json.loads(found.model_dump_json())
     (folder / "langchain.jsonl").write_text(_lines(as_json, dumpd(found)))
     (folder / "langchain-exchange.jsonl").write_text(
         _lines({"request": sent[0], "response": dumpd(found)})
     )
+    (folder / "langchain-run.jsonl").write_text(runs.traced_runs[0].model_dump_json() + "\n")
 
 
 def litellm(folder: Path) -> None:

@@ -36,6 +36,7 @@ CARRIED = {
     "cohere": ("text", "cohere"),
     "mistral": ("text", "mistral"),
     "langchain": ("text-once", "langchain"),
+    "langchain-run": ("text-once", "langchain"),
     "litellm": ("text", "litellm"),
 }
 Verdict = tuple[str | None, str | None, list[tuple[str, str]]]
@@ -122,11 +123,12 @@ def test_the_request_the_sdk_sent_is_the_contract(
     assert found == want
 
 
-def test_litellms_payload_records_the_tools_it_offered(
-    run_cli: Run, in_repo: Path, written: Path
+@pytest.mark.parametrize(("capture", "kind"), [("litellm", "text"), ("langchain-run", "text-once")])
+def test_a_capture_that_records_its_tools_is_checked_without_tools(
+    run_cli: Run, in_repo: Path, written: Path, capture: str, kind: str
 ) -> None:
-    found = verdicts(run_cli, written / "litellm.jsonl")
-    want = expected(run_cli, written, "text")
+    found = verdicts(run_cli, written / f"{capture}.jsonl")
+    want = expected(run_cli, written, kind)
     assert [f[2] for f in found if f[0] == "get_wether"] == [[("envelope.tool_not_offered", "")]]
     assert [v for v in found if v[0] != "get_wether"] == [v for v in want if v[0] != "get_wether"]
 

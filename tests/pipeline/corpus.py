@@ -327,6 +327,49 @@ def gemini_request(step: Step) -> dict[str, Any]:
     return {"contents": contents, **_offered(step, "gemini")}
 
 
+def bedrock_response(step: Step) -> dict[str, Any]:
+    """A Bedrock Converse response, as boto3 returns it: ``toolUse`` blocks."""
+    blocks = [{"toolUse": {"toolUseId": c.call_id, "name": c.tool, "input": c.arguments}}
+              for c in step.calls]  # fmt: skip
+    return {
+        "ResponseMetadata": {"RequestId": f"r{step.extra}", "HTTPStatusCode": 200},
+        "output": {"message": {"role": "assistant", "content": blocks}},
+        "stopReason": "tool_use",
+    }
+
+
+def cohere_response(step: Step) -> dict[str, Any]:
+    """A Cohere v2 chat response, as its SDK dumps it."""
+    message = {"role": "assistant", "tool_plan": "Looking it up.",
+               "tool_calls": [_chat_call(c) for c in step.calls]}  # fmt: skip
+    return {"id": f"co{step.extra}", "finish_reason": "TOOL_CALL", "message": message}
+
+
+def mistral_response(step: Step) -> dict[str, Any]:
+    """A Mistral completion (its messages say ``prefix``)."""
+    found = chat_response(step)
+    for choice in found["choices"]:
+        choice["message"]["prefix"] = False
+    found["model"] = "mistral-large-latest"
+    return found
+
+
+def langchain_message(step: Step) -> dict[str, Any]:
+    """A LangChain ``AIMessage`` as ``model_dump_json`` writes it."""
+    calls = [{"name": c.tool, "args": c.arguments, "id": c.call_id, "type": "tool_call"}
+             for c in step.calls]  # fmt: skip
+    return {"type": "ai", "content": "", "id": f"run-{step.extra}", "tool_calls": calls,
+            "invalid_tool_calls": []}  # fmt: skip
+
+
+def litellm_payload(step: Step) -> dict[str, Any]:
+    """A LiteLLM standard logging payload: the completion, and the tools offered."""
+    tools = _offered(step, "chat").get("tools")
+    return {"id": f"l{step.extra}", "call_type": "completion", "status": "success",
+            "response": chat_response(step), "model_parameters": {"tools": tools} if tools else {},
+            "messages": [{"role": "user", "content": "Go."}]}  # fmt: skip
+
+
 def _span(name: str, span_id: str, attributes: dict[str, str]) -> dict[str, Any]:
     return {
         "resourceSpans": [
@@ -432,6 +475,11 @@ SHAPES: Final = {
     "chat_request": (chat_request, True),
     "chat_result": (chat_result, False),
     "chat_exchange": (chat_exchange, True),
+    "bedrock_response": (bedrock_response, True),
+    "cohere_response": (cohere_response, True),
+    "mistral_response": (mistral_response, True),
+    "langchain_message": (langchain_message, True),
+    "litellm_payload": (litellm_payload, True),
     "anthropic_response": (anthropic_response, True),
     "anthropic_request": (anthropic_request, True),
     "responses_response": (responses_response, True),
@@ -452,6 +500,11 @@ _MANY: Final = (
     "responses_response",
     "gemini_response",
     "chat_exchange",
+    "bedrock_response",
+    "cohere_response",
+    "mistral_response",
+    "langchain_message",
+    "litellm_payload",
 )
 _HISTORIES: Final = ("chat_request", "anthropic_request", "responses_request", "gemini_request")
 
@@ -585,7 +638,7 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
 
 
 #: The shapes whose requests may offer tools.
-_OFFERING: Final = (*_HISTORIES, "chat_exchange")
+_OFFERING: Final = (*_HISTORIES, "chat_exchange", "litellm_payload")
 
 
 def _responses_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
