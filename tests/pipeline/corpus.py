@@ -442,6 +442,16 @@ def mcp_request(step: Step) -> dict[str, Any]:
     }
 
 
+def mcp_tools(step: Step) -> dict[str, Any]:
+    """A ``tools/list`` answer (its request not logged): the tools the session offers its
+    calls from then on (every tool, where ``offered`` names none)."""
+    tools = OFFERED[step.offered] or OFFERED[1]
+    assert tools is not None
+    listed = [{"name": t["name"], "description": t["description"], "inputSchema": t["schema"]}
+              for t in tools]  # fmt: skip
+    return {"jsonrpc": "2.0", "id": f"list{step.extra}", "result": {"tools": listed}}
+
+
 def mcp_response(step: Step) -> dict[str, Any]:
     """The answer to the MCP request of JSON-RPC id ``extra``."""
     (c,) = step.calls
@@ -489,6 +499,7 @@ SHAPES: Final = {
     "span_chat": (span_chat, True),
     "span_execute": (span_execute, True),
     "mcp_request": (mcp_request, False),
+    "mcp_tools": (mcp_tools, False),
     "mcp_response": (mcp_response, False),
     "mcp_structured": (mcp_structured, False),
     "mcp_error": (mcp_error, False),
@@ -638,7 +649,7 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
 
 
 #: The shapes whose requests may offer tools.
-_OFFERING: Final = (*_HISTORIES, "chat_exchange", "litellm_payload")
+_OFFERING: Final = (*_HISTORIES, "chat_exchange", "litellm_payload", "mcp_tools")
 
 
 def _responses_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
@@ -665,6 +676,8 @@ def _mcp_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
     an earlier request at the end."""
     ids: list[str] = []
     found: list[Step] = []
+    if draw(st.booleans()):  # listed first: the lane checks each call against the list
+        found.append(Step("mcp_tools", (), file, serial, draw(st.integers(0, len(OFFERED) - 1))))
     for n in range(draw(st.integers(2, 30))):
         if ids and draw(st.integers(0, 7)) == 0:
             request_id = draw(st.sampled_from(ids))
@@ -688,6 +701,9 @@ def _mcp_session(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
     found: list[Step] = []
     waiting: list[Step] = []  # requests whose answer comes later
     answered: list[str] = []
+    if draw(st.booleans()):  # the session lists its tools first
+        listing = draw(st.integers(0, len(OFFERED) - 1))
+        found.append(Step("mcp_tools", (), file, serial, listing))
     for n in range(draw(st.integers(2, 24))):
         if answered and draw(st.integers(0, 5)) == 0:
             request_id: Any = draw(st.sampled_from(answered))
