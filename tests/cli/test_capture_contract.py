@@ -138,3 +138,17 @@ def test_workers_and_gzip_give_the_same_report(run_cli: Run, tmp_path: Path) -> 
         reports.append(json.loads(result.stdout.replace(str(target), "TRACE")))
     assert reports[0] == reports[1] == reports[2]
     assert reports[0]["summary"]["by_code"] == {"schema.required": 1000, "schema.type": 2000}
+
+
+def test_business_rules_run_on_the_offered_contracts(run_cli: Run, tmp_path: Path) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        'version = 1\n\n[[tools.get_weather]]\nid = "no-oslo"\nrule = "self.city != \'Oslo\'"\n'
+        'message = "not Oslo"\n'
+    )
+    path = _write(
+        tmp_path / "trace.jsonl", _exchange([WEATHER], ("c1", "get_weather", '{"city": "Oslo"}'))
+    )
+    result = run_cli("check", "--no-config", "-r", str(rules), "-f", "json", str(path))
+    assert _codes(json.loads(result.stdout)) == [["business.no-oslo"]]
+    assert result.stderr == ""  # no rule is said never to run: the capture brings the tool
