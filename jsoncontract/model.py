@@ -332,13 +332,25 @@ _OFFERED: Final[weakref.WeakValueDictionary[bytes, OfferedTools]] = weakref.Weak
 
 def offered_tools(definitions: Iterable[Any]) -> OfferedTools:
     """The one :class:`OfferedTools` for ``definitions`` (a request's ``tools`` list, an MCP
-    ``tools/list``): the object already alive for an equal list, else a new one."""
+    ``tools/list``): the object already alive for an equal list, else a new one. The list
+    object asked about last is answered without being read again (the reader and a
+    request's handler both ask of one request's list)."""
+    last = _LAST[0]
+    if last is not None and last[0] is definitions:
+        return last[1]
     items = tuple(definitions)
     try:
         data = orjson.dumps(items)
     except TypeError:  # deeper than orjson writes: a list of its own
         data = repr(id(items)).encode()
-    return _interned(hashlib.blake2b(data, digest_size=16).digest(), items)
+    found = _interned(hashlib.blake2b(data, digest_size=16).digest(), items)
+    if type(definitions) is list:  # a list the caller holds (a generator is read once)
+        _LAST[0] = (definitions, found)
+    return found
+
+
+#: The list :func:`offered_tools` was asked about last, and its answer.
+_LAST: Final[list[tuple[Any, OfferedTools] | None]] = [None]
 
 
 def _interned(key: bytes, definitions: tuple[Any, ...]) -> OfferedTools:
