@@ -11,7 +11,7 @@ They return data and never print or exit; errors that stop the job are raised as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,18 @@ from jsoncontract._files import is_stream
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
-from jsoncontract.model import CallResult, CheckReport, Dialect, PassedCall, ResultRun, Summary
+from jsoncontract.model import (
+    CallResult,
+    CheckReport,
+    Dialect,
+    EventKind,
+    PassedCall,
+    ResultRun,
+    Summary,
+    ToolCall,
+    TraceEvent,
+    offered_to,
+)
 from jsoncontract.pipeline.checker import (
     DEFAULT,
     BusinessGate,
@@ -193,6 +204,36 @@ def iter_results(
         run_findings = list(checker.findings)
         for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
             summary.add_finding(finding)
+
+
+def offers_tools(
+    captures: Iterable[str | Path],
+    *,
+    tool: str | None = None,
+    dialect: Dialect | str | None = None,
+    dialects: Registry = DIALECTS,
+    exclude: Sequence[str] = (),
+) -> bool:
+    """Whether ``captures`` record tools offered to the model, so that a check without
+    tool definitions has a contract to check calls against: a call read with the tools
+    offered with it, or an MCP ``tools/list``. The files are read up to the first (all of
+    them when none does); standard input is not read (it is read once, by the check), and
+    is taken to offer some.
+
+    Raises:
+        InputError: a capture cannot be read (as the check would say).
+    """
+    names = [str(c) for c in captures]
+    if any(map(is_stream, names)):
+        return True
+    reader = CaptureReader(dialect=dialect or None, tool=tool, dialects=dialects, exclude=exclude)
+    for item in reader.read_trace(names):
+        kind = type(item)
+        if kind is ToolCall and offered_to(item) is not None:  # type: ignore[arg-type]
+            return True
+        if kind is TraceEvent and item.kind is EventKind.TOOLS_LIST:  # type: ignore[union-attr]
+            return True
+    return False
 
 
 def check(

@@ -378,6 +378,65 @@ ENVELOPE_ARGUMENTS_NOT_RECORDED: Final = _code(
     "arguments to have them checked too.",
     severity=Severity.INFO,
 )
+ENVELOPE_TOOL_NOT_OFFERED: Final = _code(
+    ENVELOPE,
+    "envelope.tool_not_offered",
+    "the call names a tool its request did not offer",
+    "The capture records the tools offered with the call (the request's `tools`, a span's "
+    "tool definitions, the MCP session's latest `tools/list`), and the tool the call names "
+    "is not among them: the model invented or misspelt a name, or the agent ran the call "
+    "with a tool list other than the one the model saw. A provider or host would refuse it. "
+    "The hint gives the closest offered name.",
+)
+ENVELOPE_OFFERED_SCHEMA_DIFFERS: Final = _code(
+    ENVELOPE,
+    "envelope.offered_schema_differs",
+    "the tool was offered with another schema than `--tools` defines",
+    "The request offered the tool with an input schema other than the one the tool "
+    "definitions given to `--tools` (or the config) hold: the model wrote its arguments for "
+    "the schema it saw. The call is checked against `--tools`; update the definitions, or "
+    "check without `--tools` to take each call's contract from its own request.",
+    severity=WARNING,
+)
+ENVELOPE_OFFERED_TOOL_INVALID: Final = _code(
+    ENVELOPE,
+    "envelope.offered_tool_invalid",
+    "the tool's offered definition cannot be used as a contract",
+    "The request offered the tool, but its definition is broken: its input schema is not a "
+    "valid JSON Schema, or the list defines the name twice with different schemas. A "
+    "provider rejects such a request; the call has no contract to be checked against.",
+)
+ENVELOPE_NO_CONTRACT: Final = _code(
+    ENVELOPE,
+    "envelope.no_contract",
+    "no tool definition applies to the call",
+    "No `--tools` (nor `tools` in the config) was given, so each call is checked against "
+    "the tools offered in its own request, and the capture records none for this one: a "
+    "response logged without its request, an MCP call made before any `tools/list`. Log "
+    'the request with its response (`{"request": ..., "response": ...}`), or give the '
+    "tool definitions with `--tools`.",
+)
+ENVELOPE_NOT_READ: Final = _code(
+    ENVELOPE,
+    "envelope.not_read",
+    "a document of a known kind whose calls cannot be read",
+    "The document carries the marks of a format jsoncontract reads (a provider response's "
+    "own type fields, a LangChain message's `type`), so it should hold tool calls, but they "
+    "cannot be read from it: a member is missing or of another type than its SDK writes. "
+    "The message names the format it looks like. Rather than pass it as a document without "
+    "calls, the run fails; capture the document as the SDK serialises it.",
+)
+ENVELOPE_CALL_ID_FORMAT: Final = _code(
+    ENVELOPE,
+    "envelope.call_id_format",
+    "the call id breaks its provider's rule",
+    "The provider accepts only call ids of one form, and this one is not of it: Mistral "
+    "refuses a conversation whose tool call ids are not nine letters and digits "
+    "(`[a-zA-Z0-9]{9}`), so the next request that sends this call back in its history is "
+    "rejected with a 400. Ids made by another provider or by the host's own code are the "
+    "usual cause; map them to the provider's form before sending them back.",
+    severity=WARNING,
+)
 
 # -- parse -----------------------------------------------------------------------------------
 

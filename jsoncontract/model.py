@@ -10,12 +10,16 @@ into text; nothing here prints.
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Final
+
+import orjson
 
 from jsoncontract.stats import ToolStats
 
@@ -101,6 +105,12 @@ class Dialect(StrEnum):
     ANTHROPIC = "anthropic"
     GEMINI = "gemini"
     OTLP = "otlp"
+    BEDROCK_CONVERSE = "bedrock-converse"
+    OLLAMA = "ollama"
+    COHERE = "cohere"
+    MISTRAL = "mistral"
+    LANGCHAIN = "langchain"
+    LITELLM = "litellm"
     MCP = "mcp"
     MCP_TRACE = "mcp-trace"  # the lines of a trace written by ``mcp record``
     DOWNSTREAM = "downstream"
@@ -258,6 +268,10 @@ class ArgumentsForm(StrEnum):
 
     TEXT = "text"  # a JSON document inside a string (OpenAI ``arguments``)
     VALUE = "value"  # an already-parsed JSON value (Anthropic ``input``, MCP ``arguments``)
+    #: a value decoded once from the model's text by the provider, its SDK or an exporter
+    #: (Bedrock ``toolUse.input``, Ollama ``arguments``, LangChain ``args``): a string in it
+    #: that holds an object is the model's double encoding, as it would be on the raw text
+    DECODED = "decoded"
     MISSING = "missing"  # no arguments member at all
     #: the capture does not record the arguments (an OpenTelemetry span without the opt-in
     #: ``gen_ai.tool.call.arguments``): the argument gates are skipped, the result is checked
@@ -277,6 +291,75 @@ class Anomaly:
     detail: str
 
 
+class OfferedTools:
+    """The tool definitions one request, span or MCP session offered the model, as written
+    there: the contract of the calls read from it when ``--tools`` names none.
+
+    One object stands for every equal list (:func:`offered_tools`): the calls of a million
+    requests that offer the same twenty tools share one, and so do the calls a worker
+    process hands back (an unpickled list is looked up again). Two lists are equal when
+    their definitions serialise to the same bytes (``key``, a 128-bit digest);
+    ``definitions`` are the definitions in the order written, each in whatever dialect the
+    request wrote it (the tool loader tells them apart), and are never changed.
+    """
+
+    __slots__ = ("__weakref__", "definitions", "key")
+
+    def __init__(self, key: bytes, definitions: tuple[Any, ...]) -> None:
+        self.key = key
+        self.definitions = definitions
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OfferedTools) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __len__(self) -> int:
+        return len(self.definitions)
+
+    def __repr__(self) -> str:
+        return f"OfferedTools({len(self.definitions)} definitions, {self.key.hex()[:12]})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_interned, (self.key, self.definitions))
+
+
+#: The lists alive in this process, by key: equal lists are one object while any call holds
+#: it (a weak table: nothing is kept once the calls are gone).
+_OFFERED: Final[weakref.WeakValueDictionary[bytes, OfferedTools]] = weakref.WeakValueDictionary()
+
+
+def offered_tools(definitions: Iterable[Any]) -> OfferedTools:
+    """The one :class:`OfferedTools` for ``definitions`` (a request's ``tools`` list, an MCP
+    ``tools/list``): the object already alive for an equal list, else a new one. The list
+    object asked about last is answered without being read again (the reader and a
+    request's handler both ask of one request's list)."""
+    last = _LAST[0]
+    if last is not None and last[0] is definitions:
+        return last[1]
+    items = tuple(definitions)
+    try:
+        data = orjson.dumps(items)
+    except TypeError:  # deeper than orjson writes: a list of its own
+        data = repr(id(items)).encode()
+    found = _interned(hashlib.blake2b(data, digest_size=16).digest(), items)
+    if type(definitions) is list:  # a list the caller holds (a generator is read once)
+        _LAST[0] = (definitions, found)
+    return found
+
+
+#: The list :func:`offered_tools` was asked about last, and its answer.
+_LAST: Final[list[tuple[Any, OfferedTools] | None]] = [None]
+
+
+def _interned(key: bytes, definitions: tuple[Any, ...]) -> OfferedTools:
+    found = _OFFERED.get(key)
+    if found is None:
+        found = _OFFERED[key] = OfferedTools(key, definitions)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class McpSession:
     """What one MCP session had said when a message of it was read: a snapshot, replaced
@@ -289,6 +372,8 @@ class McpSession:
     not say. ``tools`` is the latest complete ``tools/list`` by name (``None``: none was
     seen), ``listings`` how many complete lists were seen, and ``list_changed`` whether the
     server announced ``notifications/tools/list_changed`` after the latest list.
+    ``offered`` is the latest list as the tools the session offers its calls (see
+    :class:`OfferedTools`).
     """
 
     id: str
@@ -297,6 +382,7 @@ class McpSession:
     listings: int = 0
     list_changed: bool = False
     capabilities: dict[str, Any] | None = field(default=None, compare=False)
+    offered: OfferedTools | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)
@@ -418,7 +504,11 @@ class ToolCall:
       call (a Gemini call in a response, then in the next request's history; an
       OpenTelemetry ``tool_call`` part, its execute-tool span, the next span's history), by
       which the reader's ledger tells them to be one call; at the MCP hop, the JSON-RPC id
-      with its type (its result has the same); never reported.
+      with its type (its result has the same); never reported;
+    - ``offered``: the tools the request, span or session the call was read from offered
+      the model (:class:`OfferedTools`, shared by every call of an equal list), ``None``
+      where the capture does not record them; an MCP call's are its session's
+      (:func:`offered_to`).
     """
 
     hop: Hop | None
@@ -437,6 +527,7 @@ class ToolCall:
     session: McpSession | None = field(default=None, repr=False)
     time: float | None = None
     sighting: str | None = field(default=None, repr=False)
+    offered: OfferedTools | None = field(default=None, repr=False)
 
     @property
     def response(self) -> Any:
@@ -444,6 +535,16 @@ class ToolCall:
         ``None``."""
         result = self.result
         return result.message if result is not None and self.hop is Hop.MCP else None
+
+
+def offered_to(call: ToolCall | PassedCall) -> OfferedTools | None:
+    """The tools offered to ``call``: its own, else its MCP session's latest list."""
+    offered = call.offered if type(call) is ToolCall else None
+    if offered is None:
+        session = call.session
+        if session is not None:
+            return session.offered
+    return offered
 
 
 def locate(findings: list[Finding], call: ToolCall) -> list[Finding]:

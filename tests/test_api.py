@@ -21,5 +21,5 @@ def test_a_forced_dialect_by_name_or_member(dialect: str | Dialect) -> None:
 
 @pytest.mark.parametrize("dialect", ["nope", "json-schema", Dialect.JSON_SCHEMA])
 def test_a_dialect_no_capture_is_in_is_a_usage_error(dialect: str | Dialect) -> None:
-    with pytest.raises(UsageError, match=r"unknown capture dialect .*; use one of: openai-chat"):
+    with pytest.raises(UsageError, match=r"unknown capture dialect .*; use one of: .*openai-chat"):
         check(MCP_CAPTURE, tools=TOOLS, dialect=dialect)

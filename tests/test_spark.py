@@ -455,7 +455,7 @@ def test_the_cli_looks_at_each_capture_once(
 def test_generated_traces_give_the_local_report(session: Any, run_cli: Any, tmp_path: Path) -> None:
     """The differential test's corpus (tests/pipeline/corpus.py) on Spark: every call
     counted once, and the report the same byte for byte as a local run's, plain, gzip and
-    Zstandard.
+    Zstandard, with the tools named or taken from the capture.
     A few traces only, on the module's one session (each Spark run costs seconds)."""
     from hypothesis import HealthCheck, given, settings
 
@@ -477,12 +477,16 @@ def test_generated_traces_give_the_local_report(session: Any, run_cli: Any, tmp_
         folder.mkdir()
         for compression in ("", ".gz", ".zst"):
             files = [str(p) for p in trace.write(folder, compression)]
-            args = ["check", "--no-config", "-t", str(tools), "-r", str(rules), "-f", "json"]
+            contract = ["-t", "capture"] if trace.capture else ["-t", str(tools), "-r", str(rules)]
+            args = ["check", "--no-config", *contract, "-f", "json"]
             args += ["--result-window", str(trace.window), *files]
             local = run_cli(*args)
             on_spark = run_cli(*args, "--spark", "local[2]")
             assert on_spark.code == local.code, on_spark.stderr
             assert on_spark.stdout_bytes == local.stdout_bytes
+            if local.code == 2:  # checked without tools, and none is offered: none is read
+                assert "no tool definitions" in local.stderr
+                return
             report = json.loads(local.stdout)
             assert report["summary"]["calls"] == corpus.expected_calls(trace.steps)
 

@@ -333,7 +333,8 @@ class _Loader:
     ) -> None:
         self.tools = tools
         names = tools.names() if tools is not None else tool_names
-        self.known = list(names) if names is not None else None
+        # no tools (a check that takes each call's tools from its capture): any name may come
+        self.known = list(names) if names else None
         self.budget = budget
         self.python_timeout = python_timeout
         self.collect = collect

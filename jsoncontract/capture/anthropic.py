@@ -25,11 +25,20 @@ from jsoncontract.capture.base import (
     key,
     make_call,
     make_result,
+    request_tools,
     result_problem,
     text,
 )
 from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
-from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    OfferedTools,
+    Severity,
+)
 
 #: A tuple, not a set: a malformed "type" (an object, an array) must compare, not hash.
 TOOL_BLOCKS: Final = ("tool_use", "mcp_tool_use")
@@ -134,7 +143,7 @@ def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     messages = node.get("messages")
     if not isinstance(messages, list):
         return
-    ctx = ctx.child("", history=True)
+    ctx = ctx.child("", history=True, offered=request_tools(node))
     for i, entry in enumerate(messages):
         if isinstance(entry, dict):
             where = f"{pointer}/messages/{i}"
@@ -266,6 +275,12 @@ class Anthropic:
             return message
         if isinstance(value.get("messages"), list) and anthropic_history(value):
             return history
+        return None
+
+    def offered(self, value: dict[str, Any]) -> OfferedTools | None:
+        """The tools a request body offers (its ``tools``: custom tools and hosted ones)."""
+        if isinstance(value.get("messages"), list) and anthropic_history(value):
+            return request_tools(value)
         return None
 
 

@@ -22,10 +22,12 @@ from jsoncontract.model import (
     Captured,
     Finding,
     McpSession,
+    OfferedTools,
     Severity,
     Stage,
     ToolCall,
     ToolResult,
+    offered_tools,
 )
 
 if TYPE_CHECKING:
@@ -122,7 +124,21 @@ def make_call(
         ctx.turn,
         None,
         ctx.time,
+        None,
+        ctx.offered,
     )
+
+
+def request_tools(node: dict[str, Any], *members: str) -> OfferedTools | None:
+    """The tools a request body offers the model: the first of its ``members`` (``tools``
+    unless named) that is a list, as one shared :class:`~jsoncontract.model.OfferedTools`;
+    ``None`` when it has none, or an empty list (which providers refuse, and logs write for
+    "no tools": it records nothing offered)."""
+    for member in members or ("tools",):
+        found = node.get(member)
+        if type(found) is list and found:
+            return offered_tools(found)
+    return None
 
 
 def make_result(
@@ -524,3 +540,83 @@ def anthropic_history(body: dict[str, Any]) -> bool:
         ):
             return True
     return "max_tokens" in body and "system" in body
+
+
+def function_calls(
+    node: dict[str, Any],
+    ctx: DocContext,
+    out: list[Captured],
+    pointer: str,
+    dialect: CaptureDialect,
+    *,
+    member: str = "tool_calls",
+    ids: bool = True,
+) -> int:
+    """The ``tool_calls`` of an assistant message in the function-call shape several
+    providers share with OpenAI (``{"id", "type": "function", "function": {"name",
+    "arguments"}}``): ``arguments`` a JSON string as sent, or an object the provider decoded
+    (its ``DECODED`` form, with no warning: that is how such a dialect writes it). ``ids``:
+    whether the dialect gives calls ids (one without is then warned of). Returns how many
+    entries the list has (``-1``: the member is not a list)."""
+    entries = node.get(member)
+    if not isinstance(entries, list):
+        return -1
+    for i, entry in enumerate(entries):
+        where = f"{pointer}/{member}/{i}"
+        findings: list[Finding] = []
+        function = entry.get("function") if isinstance(entry, dict) else None
+        if not isinstance(function, dict):
+            findings.append(envelope(codes.ENVELOPE_MALFORMED, "the tool call has no function"))
+            out.append(call_without_arguments(ctx, dialect, findings, node=where))
+            continue
+        assert isinstance(entry, dict)
+        name = text(function, "name")
+        if not name:
+            findings.append(envelope(codes.ENVELOPE_MALFORMED, "the function call has no name"))
+        if ids and "id" not in entry:
+            findings.append(
+                envelope(
+                    codes.ENVELOPE_MISSING_CALL_ID,
+                    "the tool call has no id, so its result cannot be matched to it",
+                    severity=Severity.WARNING,
+                )
+            )
+        raw = function.get("arguments", _NO_VALUE)
+        if raw is _NO_VALUE:
+            findings.append(
+                envelope(codes.ENVELOPE_MALFORMED, "the function call has no arguments")
+            )
+            arguments, form, args = None, ArgumentsForm.MISSING, None
+        elif type(raw) is str:
+            arguments, form, args = raw, ArgumentsForm.TEXT, where + "/function/arguments"
+        else:
+            arguments, form, args = raw, ArgumentsForm.DECODED, where + "/function/arguments"
+        out.append(
+            make_call(
+                ctx,
+                dialect,
+                tool=name,
+                call_id=entry.get("id"),
+                arguments=arguments,
+                form=form,
+                node=where,
+                args=args,
+                findings=findings,
+            )
+        )
+    return len(entries)
+
+
+def not_read(ctx: DocContext, dialect: CaptureDialect, what: str, pointer: str = "") -> ToolCall:
+    """A document that carries ``dialect``'s own marks but whose calls cannot be read
+    (``what`` says what is wrong): an error on the document, never a silent pass."""
+    return problem_call(
+        ctx,
+        envelope(
+            codes.ENVELOPE_NOT_READ,
+            f"this looks like {dialect.name} ({what}), but no tool call can be read from it",
+            f"check that the capture is a whole {dialect.name} document as its SDK writes it, "
+            f"or read it as another dialect with --dialect",
+        ),
+        pointer=pointer,
+    )

@@ -34,6 +34,7 @@ from jsoncontract.model import (
     Dialect,
     Finding,
     Hop,
+    OfferedTools,
     Severity,
     Stage,
     ToolCall,
@@ -52,11 +53,14 @@ def har(
     dispatch: Dispatch,
     message: Callable[[dict[str, Any]], bool],
     body: Dispatch,
+    offered: Callable[[Any], OfferedTools | None] = lambda request: None,
 ) -> None:
     """Every call in an HTTP Archive (``log.entries[]``).
 
     ``dispatch`` reads a document in whatever dialect it is, ``message`` tells whether an
-    object is a whole message of a known dialect, ``body`` reads a downstream body.
+    object is a whole message of a known dialect, ``body`` reads a downstream body,
+    ``offered`` the tools a request body offers, which the calls of the entry's response
+    are given.
     """
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
@@ -77,10 +81,11 @@ def har(
         ended = started + took / 1000 if started is not None and _is_number(took) else None
         entry_ctx = ctx.child("", time=ended)
         start = len(out)
+        sent: Any = None  # the request body, parsed
         if isinstance(request, dict):
             post = request.get("postData")
             if isinstance(post, dict) and isinstance(post.get("text"), str):
-                _har_body(
+                sent = _har_body(
                     post["text"],
                     post.get("mimeType"),
                     None,
@@ -106,7 +111,7 @@ def har(
                 content["text"],
                 content.get("mimeType"),
                 content.get("encoding"),
-                entry_ctx.child(f"/log/entries/{i}/response/content/text"),
+                entry_ctx.child(f"/log/entries/{i}/response/content/text", offered=offered(sent)),
                 out,
                 dispatch,
                 message,
@@ -126,16 +131,17 @@ def _har_body(
     body: Dispatch,
     *,
     request: bool,
-) -> None:
+) -> Any:
+    """Read one body of an entry; returns it parsed (``None``: not one JSON document)."""
     kind = mime.lower() if isinstance(mime, str) else None  # MIME types ignore case
     if kind is not None and "json" not in kind and "event-stream" not in kind:
-        return
+        return None
     data: str | bytes = raw
     if encoding == "base64":
         try:
             data = base64.b64decode(raw, validate=True)
         except (binascii.Error, ValueError):
-            return
+            return None
     if kind is not None and "event-stream" in kind:
         events: Iterable[str | bytes]
         if isinstance(data, bytes):  # bytes that are not UTF-8 are kept, to be reported
@@ -151,7 +157,7 @@ def _har_body(
             except NotJSON:
                 continue
             dispatch(value, _inside(ctx, anomalies), out)
-        return
+        return None
     try:
         value, anomalies = load(data)
     except NotJSON as exc:
@@ -169,7 +175,7 @@ def _har_body(
                     ),
                 )
             )
-        return
+        return None
     child = _inside(ctx, anomalies)
     if isinstance(value, dict) and message(value):
         dispatch(value, child, out)
@@ -177,9 +183,10 @@ def _har_body(
         try:  # a conversation history
             dispatch(value, child, out)
         except Exception:  # a request in no known dialect holds no call
-            return
+            return value
     elif request:
         body(value, child, out)
+    return value
 
 
 def _har_result(response: dict[str, Any], ctx: DocContext) -> ToolResult:

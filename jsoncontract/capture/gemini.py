@@ -33,6 +33,7 @@ from jsoncontract.capture.base import (
     history_mark,
     make_call,
     make_result,
+    request_tools,
     result_problem,
     text,
 )
@@ -43,6 +44,7 @@ from jsoncontract.model import (
     Dialect,
     Finding,
     Hop,
+    OfferedTools,
     ToolCall,
     ToolResult,
 )
@@ -157,7 +159,7 @@ def history(
     contents = node.get("contents")
     if not isinstance(contents, list):
         return b""
-    ctx = ctx.child("", history=True)
+    ctx = ctx.child("", history=True, offered=request_tools(node))
     unanswered: list[ToolCall] = []  # calls without an id, answered by name in order
     mark = b""
     for i, entry in enumerate(contents):
@@ -353,6 +355,11 @@ class Gemini:
         if isinstance(value.get("name"), str) and "args" in value:
             return function_call
         return None
+
+    def offered(self, value: dict[str, Any]) -> OfferedTools | None:
+        """The tools a request body offers (its ``tools``: ``functionDeclarations``
+        lists, and hosted tools that declare none)."""
+        return request_tools(value) if "contents" in value else None
 
 
 DIALECT: Final = Gemini()

@@ -45,6 +45,36 @@ takes no object. When every detected dialect does, an object holding none of the
 dialect's mark is a bare body of the tool the caller named, and the fast lane reads it so
 without asking each dialect (a dialect without ``claims`` is always asked).
 
+**Offered tools.** What a request, a span or an MCP session offered the model is the
+contract of the calls read from it when ``check`` is given no ``--tools``
+(:mod:`jsoncontract.pipeline.offered`). A dialect hands it on in three steps:
+
+- it finds the list where its documents keep it, and makes it one
+  :class:`~jsoncontract.model.OfferedTools` with
+  :func:`~jsoncontract.capture.base.request_tools` (a member of a request body) or
+  :func:`~jsoncontract.model.offered_tools` (any definitions: flattened span attributes
+  put back together, an MCP ``tools/list``). The definitions stay as written, in any
+  dialect the tool loader reads; equal lists are one object, so a trace of a million
+  requests holds one copy of their tools, and an unpickled list (a worker's results, a
+  part's memory) is looked up again rather than copied;
+- it sets it on the context the calls are read under (``ctx.child(..., offered=found)``:
+  :attr:`DocContext.offered`), and
+  :func:`~jsoncontract.capture.base.make_call` gives it to each call
+  (:attr:`ToolCall.offered <jsoncontract.model.ToolCall.offered>`); a call built another
+  way (a shortcut's) is given it by its builder. An MCP call's list is its session's
+  (``McpSession.offered``, the latest complete ``tools/list``), read through
+  :func:`~jsoncontract.model.offered_to`;
+- a dialect whose requests offer tools also answers ``offered(request)`` (an optional
+  member, like ``claims``): the tools a request body of its own offers, or ``None``. The
+  reader asks it for the request of an exchange logged whole (``{"request": ..,
+  "response": ..}``, and an HTTP Archive entry), whose response's calls are given the
+  request's list.
+
+A call read from a request's history is given that request's list (agents send the same
+tools every turn); the ledger keeps, for a call seen twice, the list of the sighting it
+holds, or the later one's when the first records none. ``None`` means the capture does
+not say what was offered: such a call has no contract of its own.
+
 **Joins.** A memory that a file's documents leave behind (a Responses file's produced items,
 an MCP file's unanswered requests) would make every part of a file cut into parts depend on
 the parts before it. A dialect whose state is a :class:`JoinableState` says instead what a
@@ -62,7 +92,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from jsoncontract.model import Source
 
 if TYPE_CHECKING:
-    from jsoncontract.model import Anomaly, ArgumentsForm, Captured, Hop, McpSession
+    from jsoncontract.model import (
+        Anomaly,
+        ArgumentsForm,
+        Captured,
+        Hop,
+        McpSession,
+        OfferedTools,
+    )
 
 Handler = Callable[[dict[str, Any], "DocContext", list["Captured"]], None]
 """Reads one recognised object: appends the calls it holds to the list."""
@@ -230,7 +267,9 @@ class DocContext:
     ``turn`` is the key of the assistant turn being read (calls made under it share it),
     ``time`` when the document says it was written (seconds since the epoch), and
     ``history`` whether it is a conversation history (a request body), where a result must
-    answer a call of the same history.
+    answer a call of the same history. ``offered`` is the tools offered with the calls
+    being read (see the module, "Offered tools"): :func:`~jsoncontract.capture.base.make_call`
+    gives it to every call it builds.
     """
 
     __slots__ = (
@@ -243,6 +282,7 @@ class DocContext:
         "hop",
         "line",
         "line_of",
+        "offered",
         "time",
         "tool",
         "turn",
@@ -268,6 +308,7 @@ class DocContext:
         self.turn: str | None = None
         self.time: float | None = None
         self.history = False
+        self.offered: OfferedTools | None = None
 
     def child(self, pointer: str, **changes: Any) -> DocContext:
         """The context of a member of this document (``changes`` override attributes)."""
@@ -279,6 +320,7 @@ class DocContext:
         new.turn = self.turn
         new.time = self.time
         new.history = self.history
+        new.offered = self.offered
         for key, value in changes.items():
             setattr(new, key, value)
         return new

@@ -26,7 +26,8 @@ another call, counted and checked, and a :attr:`~jsoncontract.model.EventKind.RE
 event says the id was used again. MCP and downstream calls are never merged: a JSON-RPC id
 may be used again once answered.
 
-A later sighting never loses what it brings. Its result is attached to its call while the
+A later sighting never loses what it brings. The tools it was offered are kept when the
+held call records none; its result is attached to its call while the
 call is held; once the call has left, the result is handed on as a
 :attr:`~jsoncontract.model.EventKind.LATE_RESULT` event (the checker checks it alone). A
 second result that differs from the first (another answer for one call, a history that
@@ -637,6 +638,8 @@ class Ledger:
             entry[_DONE] = True  # it has its result: done
         if first.time is None:
             first.time = again.time
+        if first.offered is None:  # the tools it was offered, where only this one says
+            first.offered = again.offered
 
     # -- departures ----------------------------------------------------------------------
 

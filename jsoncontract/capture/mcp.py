@@ -4,7 +4,8 @@
 is the classic host fault of forwarding the model's ``arguments`` text without parsing it;
 the parse gate names it. A response is the :class:`~jsoncontract.model.ToolResult` of the
 request with its id in its session, whenever it arrives; ``initialize``, ``tools/list`` and
-``notifications/tools/list_changed`` are read into the session (:class:`McpState`). Tool
+``notifications/tools/list_changed`` are read into the session (:class:`McpState`); the
+latest complete list is what the session offers its calls (``McpSession.offered``). Tool
 definitions are ``Tool`` objects ``{name, title, description, inputSchema, outputSchema,
 annotations}``.
 """
@@ -37,6 +38,7 @@ from jsoncontract.model import (
     ToolCall,
     ToolResult,
     TraceEvent,
+    offered_tools,
 )
 
 #: How many unanswered requests other than ``tools/call`` per file are remembered.
@@ -343,7 +345,11 @@ class McpState:
         self._pages = None
         session = self.session(ctx)
         session = self._session = replace(
-            session, tools=pages, listings=session.listings + 1, list_changed=False
+            session,
+            tools=pages,
+            listings=session.listings + 1,
+            list_changed=False,
+            offered=offered_tools(pages.values()),
         )
         out.append(TraceEvent(EventKind.TOOLS_LIST, ctx.source(), session, message=message))
 

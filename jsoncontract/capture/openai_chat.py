@@ -31,6 +31,7 @@ from jsoncontract.capture.base import (
     key,
     make_call,
     make_result,
+    request_tools,
     result_problem,
     string_arguments,
     text,
@@ -42,6 +43,7 @@ from jsoncontract.model import (
     Dialect,
     Finding,
     Hop,
+    OfferedTools,
     Severity,
     Source,
     ToolCall,
@@ -172,7 +174,7 @@ def history(
     messages = node.get("messages")
     if not isinstance(messages, list):
         return
-    ctx = ctx.child("", history=True)
+    ctx = ctx.child("", history=True, offered=request_tools(node, "tools", "functions"))
     legacy: list[ToolCall] = []  # function_call messages, answered by the next function one
     asked: dict[str, ToolCall] = {}  # the calls read in this history, by id
     for i, entry in enumerate(messages[start:] if start else messages, start):
@@ -606,6 +608,12 @@ class OpenAIChat:
         messages = value.get("messages")
         if isinstance(messages, list) and not anthropic_history(value):
             return state.history
+        return None
+
+    def offered(self, value: dict[str, Any]) -> OfferedTools | None:
+        """The tools a request body offers (``tools``, or the legacy ``functions``)."""
+        if isinstance(value.get("messages"), list) and not anthropic_history(value):
+            return request_tools(value, "tools", "functions")
         return None
 
 

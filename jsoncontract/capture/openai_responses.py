@@ -26,12 +26,21 @@ from jsoncontract.capture.base import (
     key,
     make_call,
     make_result,
+    request_tools,
     result_problem,
     string_arguments,
     text,
 )
 from jsoncontract.capture.interface import DocContext, Handler, LaneCall, Shortcut, ToolLayout
-from jsoncontract.model import ArgumentsForm, Captured, Dialect, Finding, Hop, Severity
+from jsoncontract.model import (
+    ArgumentsForm,
+    Captured,
+    Dialect,
+    Finding,
+    Hop,
+    OfferedTools,
+    Severity,
+)
 
 #: Stream events that carry the whole response at its end.
 _FINAL_EVENTS: Final = ("response.completed", "response.done", "response.incomplete")
@@ -96,7 +105,7 @@ def history(node: dict[str, Any], ctx: DocContext, out: list[Captured], pointer:
     items = node.get("input")
     if not isinstance(items, list):
         return
-    ctx = ctx.child("", history=True)
+    ctx = ctx.child("", history=True, offered=request_tools(node))
     turn: str | None = None
     for i, entry in enumerate(items):
         if not isinstance(entry, dict):
@@ -345,6 +354,10 @@ class OpenAIResponses:
         ):
             return history
         return None
+
+    def offered(self, value: dict[str, Any]) -> OfferedTools | None:
+        """The tools a request body offers (its ``tools``)."""
+        return request_tools(value) if "input" in value else None
 
 
 DIALECT: Final = OpenAIResponses()

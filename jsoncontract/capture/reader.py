@@ -57,6 +57,7 @@ from jsoncontract.model import (
     Captured,
     Finding,
     Hop,
+    OfferedTools,
     PassedCall,
     Severity,
     Stage,
@@ -253,6 +254,10 @@ class CaptureReader:
             if d.mark is not None:
                 claimed.add(d.mark)
         self._claims = frozenset(claimed) if claimed is not None else None
+        # where the dialects that read requests find the tools a request offers
+        self._offers: tuple[Callable[[dict[str, Any]], OfferedTools | None], ...] = tuple(
+            offers for d in detected if (offers := getattr(d, "offered", None)) is not None
+        )
         # the fast lane's readings of ordinary documents, by the function of their handler
         self._shortcuts: dict[Any, tuple[Shortcut, CaptureDialect]] = {
             function: (shortcut, d)
@@ -550,6 +555,7 @@ class CaptureReader:
                     dispatch=lambda v, c, o: self._dispatch(v, c, state, o),
                     message=lambda v: self._message(v, state),
                     body=lambda v, c, o: self._body(v, c, state, o),
+                    offered=self.offered,
                 )
             else:
                 self._dispatch(value, ctx, state, out)
@@ -837,6 +843,9 @@ class CaptureReader:
                 if (type(hop) is str and hop in _HOPS) or "dialect" in value:
                     self._record(value, ctx, state, out)
                     return
+            if _is_exchange(value):
+                self._exchange(value, ctx, state, out)
+                return
             handler = self._handler(value, state)
             if handler is not None:
                 handler(value, ctx, out)
@@ -916,6 +925,35 @@ class CaptureReader:
         if ctx.anomalies and len(out) > start:
             _record_anomalies(ctx, out[start:])
 
+    def offered(self, request: Any) -> OfferedTools | None:
+        """The tools a request body offers the model, as the first dialect that reads
+        requests of its kind finds them (``None``: no dialect's request, or none named)."""
+        if type(request) is not dict:
+            return None
+        for offers in self._offers:
+            found = offers(request)
+            if found is not None:
+                return found
+        return None
+
+    def _exchange(
+        self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[Captured]
+    ) -> None:
+        """A request and its response logged together (``{"request": .., "response":
+        ..}``, each the body itself or an object with a ``body``), as a proxy logs an
+        exchange: the request's history is read, and the calls of both are given the tools
+        the request offered. A request no dialect reads holds nothing; the response is read
+        as any document is."""
+        _check_nesting(ctx)
+        request, sent = _body_of(record["request"], "/request")
+        offered = self.offered(request)
+        if type(request) is dict:
+            handler = self._handler(request, state)
+            if handler is not None:
+                handler(request, ctx.child(sent, offered=offered), out)
+        response, answered = _body_of(record["response"], "/response")
+        self._dispatch(response, ctx.child(answered, offered=offered), state, out)
+
     def _claimed(self, item: Any, state: _FileState) -> bool:
         """Whether an item of a list is read by a dialect (or is a list, which may hold
         such items), rather than as a bare body."""
@@ -923,7 +961,7 @@ class CaptureReader:
             return True
         if not isinstance(item, dict):
             return False
-        if "payload" in item or "custom_id" in item:
+        if "payload" in item or "custom_id" in item or _is_exchange(item):
             return True
         return self._handler(item, state) is not None
 
@@ -955,7 +993,9 @@ class CaptureReader:
         """The handler that reads the object ``value`` (a JSONL line's document), as
         :meth:`_dispatch` finds it; ``None`` for a trace record, and for an object no
         dialect takes as a whole message or a part (read as :meth:`_dispatch` reads it)."""
-        return None if "payload" in value else self._handler(value, state)
+        if "payload" in value or _is_exchange(value):
+            return None
+        return self._handler(value, state)
 
     def reading(self, handler: Handler) -> Shortcut | None:
         """The shortcut of ``handler`` (its memory of the file is the handler's
@@ -970,8 +1010,8 @@ class CaptureReader:
         :class:`~jsoncontract.capture.interface.Shortcut` of the handler that would read it,
         the dialect's memory of the file that handler belongs to (``None`` for a function of
         the module; for a bare body, the tool named), and its dialect; ``None`` when its
-        handler has none (or a trace record would be read)."""
-        if "payload" in value:
+        handler has none (or a trace record or an exchange would be read)."""
+        if "payload" in value or _is_exchange(value):
             return None
         tool = self.tool
         claims = self._claims
@@ -1006,6 +1046,22 @@ class CaptureReader:
         if handler is None:
             raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
         handler(value, ctx, out)
+
+
+def _is_exchange(value: dict[str, Any]) -> bool:
+    """Whether an object is a request and its response logged together."""
+    return "response" in value and type(value.get("request")) is dict
+
+
+def _body_of(value: Any, pointer: str) -> tuple[Any, str]:
+    """The body a logged request or response holds (its ``body`` member, when it has one
+    that is an object or a list, as proxies wrap bodies with their headers), with its
+    pointer."""
+    if type(value) is dict:
+        inner = value.get("body")
+        if type(inner) is dict or type(inner) is list:
+            return inner, pointer + "/body"
+    return value, pointer
 
 
 def _no_tool_call(ctx: DocContext) -> ToolCall:

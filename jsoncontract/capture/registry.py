@@ -40,16 +40,23 @@ class BuiltIn(NamedTuple):
 
 
 #: The dialects jsoncontract reads, in the order they are asked (MCP frames first: a tool
-#: definition with ``inputSchema`` is MCP's whatever else it holds); the last is the
-#: fallback for bare bodies. Adding a line here (and its module) is all the reader, the tool
+#: definition with ``inputSchema`` is MCP's whatever else it holds; then the formats that
+#: wrap or mimic OpenAI Chat's, which it would misread); the last is the fallback for bare
+#: bodies. Adding a line here (and its module) is all the reader, the tool
 #: loader, lint, ``--dialect`` and the config schema need.
 BUILT_IN: Final = (
     BuiltIn("mcp", "mcp", "mcp"),
     BuiltIn("mcp-trace", "mcp_trace", "mcp"),
+    BuiltIn("litellm", "litellm", "model"),
+    BuiltIn("langchain", "langchain", "model"),
+    BuiltIn("mistral", "mistral", "model"),
+    BuiltIn("bedrock-converse", "bedrock", "model"),
     BuiltIn("openai-chat", "openai_chat", "model"),
     BuiltIn("openai-responses", "openai_responses", "model"),
     BuiltIn("anthropic", "anthropic", "model"),
     BuiltIn("gemini", "gemini", "model"),
+    BuiltIn("ollama", "ollama", "model"),
+    BuiltIn("cohere", "cohere", "model"),
     BuiltIn("otlp", "otlp", "model"),
     BuiltIn("downstream", "downstream", "downstream"),
 )

@@ -72,7 +72,8 @@ def check_cli(
         show_default=False)] = None,
     *,
     tools: Annotated[list[Path] | None, typer.Option(
-        "--tools", "-t", help="Tool definition file or directory (repeatable).",
+        "--tools", "-t", help="Tool definition file or directory (repeatable); 'capture', or "
+        "none given: each call is checked against the tools offered with it in the capture.",
         show_default=False)] = None,
     tool: Annotated[str | None, typer.Option(
         help="The tool that bare downstream bodies (and a bare JSON Schema) belong to.",
@@ -121,7 +122,7 @@ def check_cli(
 ) -> int:
     # fmt: on
     """Translate the options and run :func:`jsoncontract.iter_check` (help text: HELP)."""
-    from jsoncontract.api import iter_results
+    from jsoncontract.api import iter_results, offers_tools
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.cli.options import (
         business_gate,
@@ -133,11 +134,12 @@ def check_cli(
         write_report,
     )
     from jsoncontract.config import load_config
+    from jsoncontract.errors import UsageError
     from jsoncontract.model import Summary
     from jsoncontract.pipeline.contracts import SessionContracts
     from jsoncontract.pipeline.parallel import default_jobs
     from jsoncontract.pipeline.result import ResultChecks
-    from jsoncontract.pipeline.settings import check_settings, trace_tools
+    from jsoncontract.pipeline.settings import NO_TOOLS, check_settings, trace_tools
     from jsoncontract.tools.toolset import ToolSet
 
     cfg = load_config(config, discover=not no_config)
@@ -150,6 +152,10 @@ def check_cli(
         result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
         baseline=baseline, embedded=bool(embedded),
     )  # fmt: skip
+    if settings.capture and not embedded and not offers_tools(
+        settings.captures, tool=settings.tool, dialect=settings.dialect, exclude=settings.exclude
+    ):
+        raise UsageError(NO_TOOLS)
     known = load_baseline(settings.report.baseline, "check", settings.report.root)
     if settings.spark is not None:
         return _check_on_spark(settings, known)

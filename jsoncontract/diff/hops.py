@@ -148,7 +148,7 @@ def _salvage(call: ToolCall, value: Any) -> Any:
     if value is not None:
         return value  # parsed, but with an anomaly (a duplicate key, a huge integer)
     raw = call.arguments
-    if call.form is ArgumentsForm.VALUE:
+    if call.form is ArgumentsForm.VALUE or call.form is ArgumentsForm.DECODED:
         return raw  # a string or an array where an object belongs: compared as it is
     if call.form is ArgumentsForm.TEXT and isinstance(raw, str):
         try:

@@ -33,9 +33,10 @@ from jsoncontract.model import (
     ToolResult,
     TraceEvent,
     locate,
+    offered_to,
 )
 from jsoncontract.pipeline.contracts import SessionContracts
-from jsoncontract.pipeline.envelope import unknown_tool
+from jsoncontract.pipeline.offered import Contracts
 from jsoncontract.pipeline.parse import parse_arguments
 from jsoncontract.pipeline.result import ResultChecks
 from jsoncontract.pipeline.schema import schema_findings
@@ -122,7 +123,8 @@ class Checker:
     """Runs the gates over calls, against one :class:`~jsoncontract.tools.ToolSet`.
 
     Arguments:
-        tools: the tool contracts, schemas compiled.
+        tools: the tool contracts, schemas compiled; empty, each call's contract is the
+            tools offered with it (:mod:`jsoncontract.pipeline.offered`).
         business: the business gate, or ``None`` to stop after the schema gate.
         results: the result gate (default: :class:`~jsoncontract.pipeline.result.ResultChecks`
             with default settings); ``None`` to check no result.
@@ -144,6 +146,7 @@ class Checker:
         show_values: bool = False,
     ) -> None:
         self.tools = tools
+        self.contracts = Contracts(tools)
         self.business = business
         self.results: ResultGate | None = (
             ResultChecks() if isinstance(results, Default) else results
@@ -259,7 +262,7 @@ class Checker:
             if result is not None:
                 found = list(result.load_findings)
                 if self.results is not None:
-                    found.extend(self.results.check(call, self.tools.get(call.tool or ""), checked))
+                    found.extend(self.results.check(call, self.contract(call), checked))
                 if found:
                     extra.extend(_placed(found, result.source))
             if self._per_call and self.session is not None:
@@ -277,10 +280,12 @@ class Checker:
             if any(f.severity is _ERROR for f in findings):
                 return self._result(call, findings)
         name = call.tool
-        tool = self.tools.get(name, call.hop) if name is not None else None
+        if name is None:
+            return self._result(call, findings)
+        tool, said = self.contracts.contract(name, call.hop, offered_to(call))
+        if said is not None:
+            findings.append(said)
         if tool is None:
-            if name is not None:
-                findings.append(unknown_tool(name, self.tools))
             return self._result(call, findings)
         if call.form is _UNRECORDED:  # nothing to check but the result
             return self._result(call, findings)
@@ -312,7 +317,7 @@ class Checker:
         if findings is None:
             findings = []
         violations = schema_findings(
-            self.tools.schema(tool.name, call.hop),
+            self.contracts.schema(tool, call.hop, offered_to(call)),
             arguments,
             show_values=self.show_values,
             call=call,
@@ -328,6 +333,13 @@ class Checker:
         if not findings:
             return CallResult(call, findings, None, arguments)
         return self._result(call, findings, arguments)
+
+    def contract(self, call: ToolCall) -> ToolContract | None:
+        """The contract the result gate checks ``call``'s result with: the tool of that name
+        among ``--tools``, else the tool offered with the call (``None``: neither)."""
+        if not self.contracts.capture or call.tool is None:
+            return self.tools.get(call.tool or "")
+        return self.contracts.contract(call.tool, call.hop, offered_to(call))[0]
 
     def _result(self, call: ToolCall, findings: list[Finding], arguments: Any = None) -> CallResult:
         return CallResult(call, locate(findings, call), first_failure(findings), arguments)

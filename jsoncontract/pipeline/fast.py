@@ -94,7 +94,6 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     forced dialect other than bare bodies', or a gate of unknown kind)."""
     if reader.forced is not None and reader.forced is not reader.dialects.fallback:
         return None
-    tools = checker.tools
     business = checker.business
     wants = getattr(business, "wants", None)
     if business is not None and wants is None:
@@ -111,9 +110,11 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     # a gate that sees a lone call the schema gate failed as it sees a passing one (none of
     # its checks reads the findings of a call without a result, and what they find is held)
     failed_hook = passed_hook if getattr(session, "failures_as_passed", False) else None
-    validators: dict[tuple[str, Hop], Callable[[Any], bool] | None] = {}
-    needs: dict[tuple[str, Hop], bool] = {}
-    contracts: dict[tuple[str, Hop], ToolContract] = {}
+    validators: dict[tuple[str, Hop, Any], Callable[[Any], bool] | None] = {}
+    needs: dict[tuple[str, Hop, Any], bool] = {}
+    contracts: dict[tuple[str, Hop, Any], ToolContract] = {}
+    contract_of = checker.contracts.contract
+    schema_of = checker.contracts.schema
     loads = orjson.loads
     dumps = orjson.dumps
     error = orjson.JSONDecodeError
@@ -128,13 +129,22 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
     finish = checker.finish
     check = checker.check
 
-    def validator(name: str, hop: Hop) -> Callable[[Any], bool] | None:
-        tool = tools.get(name, hop)
-        found = tools.schema(name, hop).is_valid if tool is not None else None
-        validators[name, hop] = found
-        if tool is not None:
-            contracts[name, hop] = tool
-            needs[name, hop] = bool(wants(tool)) if wants is not None else False
+    def validator(name: str, hop: Hop, offered: Any) -> Callable[[Any], bool] | None:
+        """The schema's test of a call of ``name`` at ``hop`` offered ``offered``, or
+        ``None`` when the envelope gate says anything of where its contract comes from (an
+        unknown or unoffered tool, another offered schema): the full path says it."""
+        if len(validators) > 65536:  # calls offered ever new lists
+            validators.clear()
+        key = (name, hop, offered)
+        tool, said = contract_of(name, hop, offered)
+        found = (
+            schema_of(tool, hop, offered).is_valid if tool is not None and said is None else None
+        )
+        validators[key] = found
+        if found is not None:
+            assert tool is not None
+            contracts[key] = tool
+            needs[key] = bool(wants(tool)) if wants is not None else False
         return found
 
     def read(
@@ -199,13 +209,20 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                     return None
         elif not ledger.passes(hop) or len(calls) != 1:
             return None
+        # the session is asked before any call is decided: it is started as the full path
+        # would start it, and says the tools it offers
+        session = None
+        sighting = None
+        if shortcut.session is not None:
+            session, sighting = shortcut.session(owner, doc, file)
+        offered = session.offered if session is not None else None
         # every call decided before any is remembered
         parsed: list[Any] = []
         several = alone and len(calls) > 1
         for name, _, arguments, form, _ in calls:
-            key = (name, hop)
-            if (validators[key] if key in validators else validator(name, hop)) is None:
-                return None  # an unknown tool: the full path names it
+            key = (name, hop, offered)
+            if (validators[key] if key in validators else validator(name, hop, offered)) is None:
+                return None  # an unknown or unoffered tool: the full path names it
             if several and needs[key]:
                 return None  # its gate's record would be another call's by the time it is read
             if form is _TEXT:
@@ -229,10 +246,6 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
                 return None
         except TypeError:  # nesting orjson does not write
             return None
-        session = None
-        sighting = None
-        if shortcut.session is not None:
-            session, sighting = shortcut.session(owner, doc, file)
         if hop is _MODEL:
             fresh, fresh_value = ledger.fresh, ledger.fresh_value
             for (name, call_id, arguments, form, _), value in zip(calls, parsed, strict=True):
@@ -245,7 +258,7 @@ def build_lane(checker: Checker, reader: CaptureReader) -> Lane | None:
         name_of = dialect.name
         out: list[PassedCall | CallResult] = []
         for (name, call_id, arguments, form, turn), value in zip(calls, parsed, strict=True):
-            key = (name, hop)
+            key = (name, hop, offered)
             if type(value) is not dict:  # _UNPARSED, or a value argument that is no object
                 # not JSON, or not an object: the parse gate explains
                 call = ToolCall(

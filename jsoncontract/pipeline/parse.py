@@ -83,7 +83,8 @@ def parse_arguments(
         if isinstance(value, str) and require_object:
             return _failed(_string_inside(value, double=True, show_values=show_values))
     elif isinstance(value, str) and require_object:
-        return _failed(_string_inside(value, double=False, hop=call.hop, show_values=show_values))
+        double = form is ArgumentsForm.DECODED
+        return _failed(_string_inside(value, double=double, hop=call.hop, show_values=show_values))
     if require_object and not isinstance(value, dict):
         return _failed(
             finding(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from jsoncontract.business.settings import BusinessSettings, business_settings
 from jsoncontract.capture.ledger import WINDOW
@@ -36,7 +36,8 @@ class CheckSettings:
     ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections;
     ``exclude`` the globs of files left out when a directory is walked; ``jobs`` the worker
     processes (``None``: one per core); ``spark`` the Spark master to check on (``None``:
-    here). Which results the report lists is ``report.options.results``.
+    here). Which results the report lists is ``report.options.results``. No ``tools``: each
+    call is checked against the tools offered with it (:attr:`capture`).
     """
 
     captures: tuple[str, ...]
@@ -53,6 +54,30 @@ class CheckSettings:
     jobs: int | None = None
     spark: str | None = None
 
+    @property
+    def capture(self) -> bool:
+        """Whether each call's contract is the tools offered with it (no ``--tools``, nor
+        ``tools`` in the config)."""
+        return not self.tools
+
+
+#: What ``--tools`` is given to take every call's contract from its capture.
+CAPTURE: Final = "capture"
+#: Where tool definitions can come from, said when there are none.
+NO_TOOLS: Final = (
+    "no tool definitions: pass --tools PATH, list them under tools = [...] in "
+    "jsoncontract.toml, or check captures that record the tools offered to the model (a "
+    "request logged with its response, a request body's tools, an MCP tools/list)"
+)
+
+
+def capture_contract(tools: Sequence[Path | str] | None, cfg: Config) -> bool:
+    """Whether every call's contract is the tools offered with it: ``--tools capture``, or
+    neither ``--tools`` nor the config's ``tools``."""
+    if tools:
+        return [str(t) for t in tools] == [CAPTURE]
+    return not cfg.get("tools")
+
 
 def trace_tools(
     cfg: Config,
@@ -67,7 +92,7 @@ def trace_tools(
     Raises:
         UsageError: the run is on Spark, which reads the tools from files.
     """
-    if tools or cfg.get("tools") or not captures:
+    if not capture_contract(tools, cfg) or not captures:
         return []
     from jsoncontract.capture.mcp_trace import embedded_tools
 
@@ -115,16 +140,16 @@ def check_settings(
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
     ``embedded``: the captures carry the tool list (a trace of ``mcp guard``), so no tool
-    definitions need be named.
+    definitions need be named. Without ``tools`` (or with ``capture``), and none in the
+    config, each call is checked against the tools offered with it (no paths).
 
     Raises:
-        UsageError: no captures, no tool definitions, or a context that is not a JSON
-            object.
+        UsageError: no captures, or a context that is not a JSON object.
     """
     section = cfg.section("check")
     if not captures:
         raise UsageError("no captures given: name capture files or directories, or - for stdin")
-    paths = () if embedded else tool_paths(tools, cfg)
+    paths = () if embedded or capture_contract(tools, cfg) else tool_paths(tools, cfg)
     chosen = str(dialect or section.get("dialect", "auto"))
     reveal = show_values or bool(section.get("show_values", False))
     options = ReportOptions(

@@ -256,10 +256,16 @@ def test_every_built_in_dialect_is_registered_once() -> None:
     assert sorted(names) == sorted(d.value for d in Dialect if d is not Dialect.JSON_SCHEMA)
     # listed in the order a call passes the hops, model providers first
     assert names == [
+        "litellm",
+        "langchain",
+        "mistral",
+        "bedrock-converse",
         "openai-chat",
         "openai-responses",
         "anthropic",
         "gemini",
+        "ollama",
+        "cohere",
         "otlp",
         "mcp",
         "mcp-trace",

@@ -119,6 +119,45 @@ class Call:
     result: int | None = None
 
 
+def _tool(name: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    found = next(t for t in TOOLS["tools"] if t["name"] == name)
+    return {"name": name, "description": found["description"],
+            "schema": schema or found["inputSchema"]}  # fmt: skip
+
+
+#: The tools a request may offer: none named, both as ``--tools`` defines them, ``lookup``
+#: alone (``pay`` is not offered), and ``lookup`` with another schema (``--tools`` wins, and
+#: says the offered one differs; without ``--tools``, ``{"id": "x"}`` passes it).
+OFFERED: Final = (
+    None,
+    [_tool("lookup"), _tool("pay")],
+    [_tool("lookup")],
+    [_tool("lookup", {"type": "object", "properties": {"id": {}}}), _tool("pay")],
+)
+
+
+def _offered(step: Step, form: str) -> dict[str, Any]:
+    """The ``tools`` member of a request of dialect ``form`` offering ``step.offered``."""
+    tools = OFFERED[step.offered]
+    if tools is None:
+        return {}
+    written = []
+    for t in tools:
+        name, about, schema = t["name"], t["description"], t["schema"]
+        if form == "chat":
+            function = {"name": name, "description": about, "parameters": schema}
+            written.append({"type": "function", "function": function})
+        elif form == "anthropic":
+            written.append({"name": name, "description": about, "input_schema": schema})
+        elif form == "responses":
+            written.append(
+                {"type": "function", "name": name, "description": about, "parameters": schema}
+            )
+        else:
+            written.append({"name": name, "description": about, "parametersJsonSchema": schema})
+    return {"tools": [{"functionDeclarations": written}] if form == "gemini" else written}
+
+
 @dataclass(frozen=True)
 class Step:
     """One line: ``shape`` names its builder in :data:`SHAPES`; ``file`` is which file of
@@ -128,6 +167,8 @@ class Step:
     calls: tuple[Call, ...] = ()
     file: int = 0
     extra: Any = None
+    #: the tools a request offers: an index into :data:`OFFERED`
+    offered: int = 0
 
 
 # -- the builders, one per shape --------------------------------------------------------------
@@ -173,7 +214,14 @@ def chat_request(step: Step) -> dict[str, Any]:
         messages.append({"role": "assistant", "content": None, "tool_calls": [_chat_call(c)]})
         if c.result is not None:
             messages.append({"role": "tool", "tool_call_id": c.call_id, "content": _text(c.result)})
-    return {"model": "gpt-4.1", "messages": messages}
+    return {"model": "gpt-4.1", "messages": messages, **_offered(step, "chat")}
+
+
+def chat_exchange(step: Step) -> dict[str, Any]:
+    """A Chat request and its completion logged together (as a proxy logs them): the
+    completion's calls are offered the request's tools."""
+    request = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "Go."}]}
+    return {"request": request | _offered(step, "chat"), "response": chat_response(step)}
 
 
 def chat_result(step: Step) -> dict[str, Any]:
@@ -212,7 +260,12 @@ def anthropic_request(step: Step) -> dict[str, Any]:
         if c.result is not None:
             block = {"type": "tool_result", "tool_use_id": c.call_id, "content": _text(c.result)}
             messages.append({"role": "user", "content": [block]})
-    return {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}
+    return {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 1024,
+        "messages": messages,
+        **_offered(step, "anthropic"),
+    }
 
 
 def responses_response(step: Step) -> dict[str, Any]:
@@ -251,7 +304,7 @@ def responses_request(step: Step) -> dict[str, Any]:
             items.append(
                 {"type": "function_call_output", "call_id": c.call_id, "output": _text(c.result)}
             )
-    return {"model": "gpt-5-mini", "input": items}
+    return {"model": "gpt-5-mini", "input": items, **_offered(step, "responses")}
 
 
 def gemini_response(step: Step) -> dict[str, Any]:
@@ -271,7 +324,50 @@ def gemini_request(step: Step) -> dict[str, Any]:
         if c.result is not None:
             answer = {"id": c.call_id, "name": c.tool, "response": {"output": _text(c.result)}}
             contents.append({"role": "user", "parts": [{"functionResponse": answer}]})
-    return {"contents": contents}
+    return {"contents": contents, **_offered(step, "gemini")}
+
+
+def bedrock_response(step: Step) -> dict[str, Any]:
+    """A Bedrock Converse response, as boto3 returns it: ``toolUse`` blocks."""
+    blocks = [{"toolUse": {"toolUseId": c.call_id, "name": c.tool, "input": c.arguments}}
+              for c in step.calls]  # fmt: skip
+    return {
+        "ResponseMetadata": {"RequestId": f"r{step.extra}", "HTTPStatusCode": 200},
+        "output": {"message": {"role": "assistant", "content": blocks}},
+        "stopReason": "tool_use",
+    }
+
+
+def cohere_response(step: Step) -> dict[str, Any]:
+    """A Cohere v2 chat response, as its SDK dumps it."""
+    message = {"role": "assistant", "tool_plan": "Looking it up.",
+               "tool_calls": [_chat_call(c) for c in step.calls]}  # fmt: skip
+    return {"id": f"co{step.extra}", "finish_reason": "TOOL_CALL", "message": message}
+
+
+def mistral_response(step: Step) -> dict[str, Any]:
+    """A Mistral completion (its messages say ``prefix``)."""
+    found = chat_response(step)
+    for choice in found["choices"]:
+        choice["message"]["prefix"] = False
+    found["model"] = "mistral-large-latest"
+    return found
+
+
+def langchain_message(step: Step) -> dict[str, Any]:
+    """A LangChain ``AIMessage`` as ``model_dump_json`` writes it."""
+    calls = [{"name": c.tool, "args": c.arguments, "id": c.call_id, "type": "tool_call"}
+             for c in step.calls]  # fmt: skip
+    return {"type": "ai", "content": "", "id": f"run-{step.extra}", "tool_calls": calls,
+            "invalid_tool_calls": []}  # fmt: skip
+
+
+def litellm_payload(step: Step) -> dict[str, Any]:
+    """A LiteLLM standard logging payload: the completion, and the tools offered."""
+    tools = _offered(step, "chat").get("tools")
+    return {"id": f"l{step.extra}", "call_type": "completion", "status": "success",
+            "response": chat_response(step), "model_parameters": {"tools": tools} if tools else {},
+            "messages": [{"role": "user", "content": "Go."}]}  # fmt: skip
 
 
 def _span(name: str, span_id: str, attributes: dict[str, str]) -> dict[str, Any]:
@@ -346,6 +442,16 @@ def mcp_request(step: Step) -> dict[str, Any]:
     }
 
 
+def mcp_tools(step: Step) -> dict[str, Any]:
+    """A ``tools/list`` answer (its request not logged): the tools the session offers its
+    calls from then on (every tool, where ``offered`` names none)."""
+    tools = OFFERED[step.offered] or OFFERED[1]
+    assert tools is not None
+    listed = [{"name": t["name"], "description": t["description"], "inputSchema": t["schema"]}
+              for t in tools]  # fmt: skip
+    return {"jsonrpc": "2.0", "id": f"list{step.extra}", "result": {"tools": listed}}
+
+
 def mcp_response(step: Step) -> dict[str, Any]:
     """The answer to the MCP request of JSON-RPC id ``extra``."""
     (c,) = step.calls
@@ -378,6 +484,12 @@ SHAPES: Final = {
     "chat_response": (chat_response, True),
     "chat_request": (chat_request, True),
     "chat_result": (chat_result, False),
+    "chat_exchange": (chat_exchange, True),
+    "bedrock_response": (bedrock_response, True),
+    "cohere_response": (cohere_response, True),
+    "mistral_response": (mistral_response, True),
+    "langchain_message": (langchain_message, True),
+    "litellm_payload": (litellm_payload, True),
     "anthropic_response": (anthropic_response, True),
     "anthropic_request": (anthropic_request, True),
     "responses_response": (responses_response, True),
@@ -387,12 +499,24 @@ SHAPES: Final = {
     "span_chat": (span_chat, True),
     "span_execute": (span_execute, True),
     "mcp_request": (mcp_request, False),
+    "mcp_tools": (mcp_tools, False),
     "mcp_response": (mcp_response, False),
     "mcp_structured": (mcp_structured, False),
     "mcp_error": (mcp_error, False),
 }
 #: The shapes that may carry several calls, and those that carry results.
-_MANY: Final = ("chat_response", "anthropic_response", "responses_response", "gemini_response")
+_MANY: Final = (
+    "chat_response",
+    "anthropic_response",
+    "responses_response",
+    "gemini_response",
+    "chat_exchange",
+    "bedrock_response",
+    "cohere_response",
+    "mistral_response",
+    "langchain_message",
+    "litellm_payload",
+)
 _HISTORIES: Final = ("chat_request", "anthropic_request", "responses_request", "gemini_request")
 
 
@@ -427,6 +551,8 @@ class Trace:
     window: int
     files: int = 1
     written: list[Path] = field(default_factory=list)
+    #: checked without ``--tools``: each call against the tools offered with it
+    capture: bool = False
 
     def write(self, where: Path, compression: str = "") -> list[Path]:
         """Write the trace's files into ``where`` (``.gz`` or ``.zst`` with
@@ -518,7 +644,12 @@ def steps(draw: st.DrawFn, files: int, shape: str | None = None) -> list[Step]:
     if shape in ("mcp_request", "mcp_response", "mcp_structured", "mcp_error"):
         number = draw(st.integers(1, 3))
         extra = draw(st.sampled_from([number, str(number)]))  # 1 and "1" are two ids
-    return [Step(shape, found, file, extra)]
+    offered = draw(st.integers(0, len(OFFERED) - 1)) if shape in _OFFERING else 0
+    return [Step(shape, found, file, extra, offered)]
+
+
+#: The shapes whose requests may offer tools.
+_OFFERING: Final = (*_HISTORIES, "chat_exchange", "litellm_payload", "mcp_tools")
 
 
 def _responses_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
@@ -545,6 +676,8 @@ def _mcp_run(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
     an earlier request at the end."""
     ids: list[str] = []
     found: list[Step] = []
+    if draw(st.booleans()):  # listed first: the lane checks each call against the list
+        found.append(Step("mcp_tools", (), file, serial, draw(st.integers(0, len(OFFERED) - 1))))
     for n in range(draw(st.integers(2, 30))):
         if ids and draw(st.integers(0, 7)) == 0:
             request_id = draw(st.sampled_from(ids))
@@ -568,6 +701,9 @@ def _mcp_session(draw: st.DrawFn, file: int, serial: int) -> list[Step]:
     found: list[Step] = []
     waiting: list[Step] = []  # requests whose answer comes later
     answered: list[str] = []
+    if draw(st.booleans()):  # the session lists its tools first
+        listing = draw(st.integers(0, len(OFFERED) - 1))
+        found.append(Step("mcp_tools", (), file, serial, listing))
     for n in range(draw(st.integers(2, 24))):
         if answered and draw(st.integers(0, 5)) == 0:
             request_id: Any = draw(st.sampled_from(answered))
@@ -646,4 +782,4 @@ def traces(draw: st.DrawFn, max_steps: int = 12, shape: str | None = None) -> Tr
     for group in groups:
         found.extend(group)
     window = draw(st.sampled_from([0, 1, 3, 1024]))
-    return Trace(found, window, files)
+    return Trace(found, window, files, capture=draw(st.integers(0, 3)) == 0)

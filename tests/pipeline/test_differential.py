@@ -60,15 +60,17 @@ def report(
     window: int,
     tool: str | None = None,
     dialect: str | None = None,
+    capture: bool = False,
 ) -> bytes:
     """The JSON report of ``paths`` (file names without their compression suffix);
-    ``tool``: the tool of bare bodies; ``dialect``: the dialect every line is read in."""
-    toolset = ToolSet.from_paths([tools])
+    ``tool``: the tool of bare bodies; ``dialect``: the dialect every line is read in;
+    ``capture``: checked without tools (each call against the tools offered with it)."""
+    toolset = ToolSet([]) if capture else ToolSet.from_paths([tools])
     summary = Summary()
     results = iter_results(
         paths,
         tools=toolset,
-        business=load_business([rules], tools=toolset),
+        business=None if capture else load_business([rules], tools=toolset),
         summary=summary,
         fast=fast,
         jobs=jobs,
@@ -86,13 +88,16 @@ def compare(trace: corpus.Trace, where: Path) -> dict[str, Any]:
     tools, rules = corpus.write_tools(where)
     plain = where / "plain"
     plain.mkdir()
-    reference = report(trace.write(plain), tools, rules, fast=False, jobs=1, window=trace.window)
+    window, capture = trace.window, trace.capture
+    reference = report(
+        trace.write(plain), tools, rules, fast=False, jobs=1, window=window, capture=capture
+    )
     for fast, jobs, compression in PATHS:
         folder = where / f"{int(fast)}{jobs}{compression or '.plain'}"
         folder.mkdir()
         paths = trace.write(folder, compression)
         # the same names as the reference's, in another folder
-        other = report(paths, tools, rules, fast=fast, jobs=jobs, window=trace.window)
+        other = report(paths, tools, rules, fast=fast, jobs=jobs, window=window, capture=capture)
         assert other.replace(str(folder).encode(), str(plain).encode()) == reference, (
             fast,
             jobs,
