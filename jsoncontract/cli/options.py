@@ -249,6 +249,20 @@ def warn(messages: Iterable[str]) -> None:
         sys.stderr.write(f"jsoncontract: warning: {message}\n")
 
 
+def quiet_sdk_logs() -> None:
+    """The SDK logs transport problems with tracebacks; the reports say them in one line.
+    ``JSONCONTRACT_DEBUG=1`` shows the log instead."""
+    import logging
+    import os
+
+    root = logging.getLogger()
+    if os.environ.get("JSONCONTRACT_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+        return
+    if not any(isinstance(h, logging.NullHandler) for h in root.handlers):
+        root.addHandler(logging.NullHandler())
+
+
 def note(message: str) -> None:
     """Write one line about the run on stderr (``fixed 3 in tools.json``)."""
     sys.stderr.write(f"jsoncontract: {message}\n")

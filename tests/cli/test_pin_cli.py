@@ -47,7 +47,7 @@ def test_lock_content(run_cli: Run, server: Path) -> None:
     assert lock["version"] == 1
     tool = lock["files"]["tools/server.json"]["read_file"]
     assert set(tool) == {"sha256", "name", "description", "input_schema", "output_schema",
-                         "annotations"}  # fmt: skip
+                         "annotations", "title"}  # fmt: skip
     assert len(tool["sha256"]) == 64
 
 
