@@ -297,8 +297,7 @@ def _annotations(tool: str, old: Any, new: Any) -> Iterator[Change]:
                 pointer,
                 CompatClass.RISKY,
                 codes.COMPAT_HINT_RISKIER,
-                f"{key} {str(was).lower()} -> {str(now).lower()}"
-                f"{_defaulted(a, b)}: the tool says it is riskier",
+                f"{_flip(key, a, b, was, now)}: the tool says it is riskier",
                 a,
                 b,
             )
@@ -308,19 +307,19 @@ def _annotations(tool: str, old: Any, new: Any) -> Iterator[Change]:
                 pointer,
                 CompatClass.COMPATIBLE,
                 codes.COMPAT_HINT_SAFER,
-                f"{key} {str(was).lower()} -> {str(now).lower()}"
-                f"{_defaulted(a, b)}: the tool says it is safer",
+                f"{_flip(key, a, b, was, now)}: the tool says it is safer",
                 a,
                 b,
             )
 
 
-def _defaulted(a: Any, b: Any) -> str:
-    if a is None:
-        return " (the old one by MCP's default)"
-    if b is None:
-        return " (the new one by MCP's default)"
-    return ""
+def _flip(key: str, a: Any, b: Any, was: bool, now: bool) -> str:
+    """``readOnlyHint false (MCP's default) -> true``."""
+
+    def said(given: Any, value: bool) -> str:
+        return str(value).lower() + (" (MCP's default)" if given is None else "")
+
+    return f"{key} {said(a, was)} -> {said(b, now)}"
 
 
 def _shown(value: Any) -> str:
