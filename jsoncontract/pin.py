@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -37,9 +37,10 @@ if TYPE_CHECKING:
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
 PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
-#: Parts pinned only when a tool has them: an MCP tool's own ``title``, and the other
+#: Parts hashed only when a tool has them: an MCP tool's own ``title``, and the other
 #: members of its definition (``execution``, ``icons``, ``_meta``; OpenAI's ``strict``).
-#: A lock written before they were pinned has none, and is compared without them.
+#: A lock writes them (``null`` when absent); one written before they were pinned has
+#: none, and is compared without them.
 OPTIONAL_PARTS: Final = ("title", "extra")
 #: The members of an MCP tool definition that are parts of their own.
 _MCP_MEMBERS: Final = frozenset(
@@ -49,6 +50,8 @@ _MCP_MEMBERS: Final = frozenset(
 MAX_SHOWN: Final = 10
 #: The codes of a change to a part of a pinned tool.
 _CHANGE_CODES: Final = frozenset(codes.PIN_CHANGED.values())
+#: The compatibility classes a drift finding is given (``compat``'s), from the worst.
+CLASS_NAMES: Final = ("breaking", "risky", "compatible", "cosmetic")
 
 
 def canonical(value: Any) -> bytes:
@@ -108,7 +111,7 @@ def parts_of(tool: ToolContract) -> dict[str, Any]:
 def digest(parts: dict[str, Any]) -> str:
     """SHA-256 (hex) of the canonical JSON of the parts (the optional ones it holds)."""
     pinned = {k: parts[k] for k in PARTS}
-    pinned.update((k, parts[k]) for k in OPTIONAL_PARTS if k in parts)
+    pinned.update((k, parts[k]) for k in OPTIONAL_PARTS if parts.get(k) is not None)
     return hashlib.sha256(canonical(pinned)).hexdigest()
 
 
@@ -132,8 +135,13 @@ class PinnedTool:
     places: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """As written in the lock file."""
-        return {"sha256": self.sha256, **self.parts}
+        """As written in the lock file: every part, an optional one the tool lacks as
+        ``null`` (so that a lock says it was pinned, and one added later is a change)."""
+        return {
+            "sha256": self.sha256,
+            **self.parts,
+            **{k: self.parts.get(k) for k in OPTIONAL_PARTS},
+        }
 
 
 @dataclass(slots=True)
@@ -671,11 +679,13 @@ class DriftReport:
     files: int
     findings: list[Finding]
     changes: list[ChangedText] = field(default_factory=list)
+    #: the compatibility class of each finding (``breaking``, ``risky``...), in order
+    classes: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
-        """The ``summary`` object of the JSON report."""
+        """The ``summary`` object of the JSON report (with the findings of each class)."""
         findings = self.findings
-        return {
+        out: dict[str, Any] = {
             "tools": self.tools,
             "files": self.files,
             "changed": len({f.tool for f in findings if f.code in _CHANGE_CODES}),
@@ -683,19 +693,41 @@ class DriftReport:
             "removed": sum(1 for f in findings if f.code == codes.PIN_TOOL_REMOVED),
             "lock": self.lock,
         }
+        if self.classes:
+            out["classes"] = {c: self.classes.count(c) for c in CLASS_NAMES}
+        return out
+
+    def class_of(self, index: int) -> str | None:
+        """The class of the finding at ``index`` (``None``: not classed)."""
+        return self.classes[index] if index < len(self.classes) else None
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole JSON report."""
+        """The whole JSON report (each finding with its ``class``)."""
+        findings = []
+        for index, finding in enumerate(self.findings):
+            entry = finding.to_dict()
+            cls = self.class_of(index)
+            if cls is not None:
+                entry["class"] = cls
+            findings.append(entry)
         return {
             "version": 1,
             "summary": self.summary(),
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": findings,
             "changes": [c.to_dict() for c in self.changes],
         }
 
 
-def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
-    """``current`` against the lock file at ``lock_path``.
+#: Gives each drift finding its class: ``(locked, current, findings) -> classes``
+#: (:func:`jsoncontract.compat.drift_classes`).
+Classifier = Callable[[Lock, Lock, Sequence[Finding]], Sequence[str]]
+
+
+def check_lock(
+    lock_path: Path, current: Lock, *, base: Path, classify: Classifier | None = None
+) -> DriftReport:
+    """``current`` against the lock file at ``lock_path``, each finding classed by
+    ``classify`` when given.
 
     Raises:
         InputError: the lock file is missing or unreadable.
@@ -703,7 +735,10 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
     locked = read_lock(lock_path)
     findings = drift(locked, current, base=base)
     changes = changed_texts(locked, current)
-    return DriftReport(str(lock_path), current.count(), len(current.files), findings, changes)
+    classes = tuple(classify(locked, current, findings)) if classify is not None else ()
+    return DriftReport(
+        str(lock_path), current.count(), len(current.files), findings, changes, classes
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from jsoncontract.cli.options import (
     ExcludeOpt,
     NoConfigOpt,
     OutputOpt,
+    class_choices,
     format_choices,
 )
 
@@ -26,11 +27,7 @@ if TYPE_CHECKING:
     FailOn = str
 else:
     CompatFormat = format_choices("compat")  # the formats of the reporter table
-    from enum import StrEnum
-
-    from jsoncontract.compat.model import FAIL_ON
-
-    FailOn = StrEnum("CompatFailOn", [(v, v) for v in FAIL_ON])
+    FailOn = class_choices()
 
 #: The words that start a live server's command line in place of OLD or NEW.
 SERVER_FLAGS = {"--old-server": 0, "--new-server": 1}

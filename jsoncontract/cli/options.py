@@ -219,6 +219,16 @@ def format_choices(command: str) -> type[StrEnum]:
     return choices
 
 
+def class_choices() -> type[StrEnum]:
+    """The choices of ``compat --fail-on`` and ``pin --check --fail-on``: a compatibility
+    class, or ``any`` change (:data:`jsoncontract.compat.model.FAIL_ON`)."""
+    from jsoncontract.compat.model import FAIL_ON
+
+    members = [(name, name) for name in FAIL_ON]
+    choices: type[StrEnum] = StrEnum("ClassFailOn", members)  # type: ignore[misc]
+    return choices
+
+
 def dialect_choices() -> type[StrEnum]:
     """The choices of ``--dialect``: ``auto`` (detect), then every built-in dialect of the
     capture registry (:data:`jsoncontract.capture.registry.BUILT_IN`), in the order it lists

@@ -12,8 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from jsoncontract.compat.model import Change, CompatClass, CompatReport, Direction, fails
-from jsoncontract.compat.tools import Side, compare_sides
+from jsoncontract.compat.model import (
+    Change,
+    CompatClass,
+    CompatReport,
+    Direction,
+    classes_fail,
+    fails,
+)
+from jsoncontract.compat.tools import Side, compare_sides, drift_classes
 
 if TYPE_CHECKING:
     from jsoncontract.compat.usage import Usage
@@ -66,6 +73,8 @@ __all__ = [
     "CompatReport",
     "Direction",
     "Side",
+    "classes_fail",
     "compare",
+    "drift_classes",
     "fails",
 ]

@@ -9,6 +9,7 @@ from the effect and the direction (:func:`class_of`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntFlag, StrEnum
 from typing import Any, Final
@@ -199,6 +200,12 @@ class CompatReport:
 
 #: ``--fail-on`` values: a class, or ``any`` (any change at all, cosmetic included).
 FAIL_ON: Final = ("breaking", "risky", "any")
+
+
+def classes_fail(classes: Iterable[str], fail_on: str) -> bool:
+    """Whether changes of these classes (``pin --check``'s findings) fail ``fail_on``."""
+    worst = max((CompatClass(c) for c in classes), key=lambda c: c.rank, default=None)
+    return fails(worst, fail_on)
 
 
 def fails(worst: CompatClass | None, fail_on: str) -> bool:

@@ -10,7 +10,7 @@ canonical parts ``pin`` hashes. Besides the checks, every difference between two
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -22,6 +22,7 @@ from jsoncontract.pin import canonical, differences, locate, text_change
 
 if TYPE_CHECKING:
     from jsoncontract._files import Positions
+    from jsoncontract.model import Finding
     from jsoncontract.pin import Lock, PinnedTool
 
 #: Where each pinned part is in a tool definition as MCP writes it.
@@ -445,3 +446,46 @@ def _unexplained(
                 )
             pointers.append(pointer)
             yield change
+
+
+def drift_classes(locked: Lock, current: Lock, findings: Sequence[Finding]) -> list[str]:
+    """The class of each of ``pin --check``'s findings: a tool added is compatible, one
+    removed breaking, and a change to a part takes the worst class of the changes
+    ``compat`` finds at, within or around its pointer (risky when none does)."""
+    from jsoncontract.pin import PinnedTool, as_pinned, digest
+
+    changes: dict[str, list[Change]] = {}
+    for file, tools in current.files.items():
+        then = locked.files.get(file) or {}
+        for name, tool in tools.items():
+            old = then.get(name)
+            if old is None:
+                continue
+            parts = as_pinned(tool.parts, old.parts)
+            now = PinnedTool(parts, digest(parts))
+            changes.setdefault(name, []).extend(compare_tools(name, old, now))
+    part_of = {code: part for part, code in codes.PIN_CHANGED.items()}
+    out = []
+    for finding in findings:
+        if finding.code == codes.PIN_TOOL_ADDED:
+            out.append(CompatClass.COMPATIBLE.value)
+            continue
+        if finding.code == codes.PIN_TOOL_REMOVED:
+            out.append(CompatClass.BREAKING.value)
+            continue
+        part = part_of.get(finding.code, "extra")
+        pointer = PART_ROOTS[part] + (finding.path or "" if part != "description" else "")
+        found = [
+            c.cls
+            for c in changes.get(finding.tool or "", [])
+            if related(c.pointer, pointer) and (pointer or c.pointer in _extra_pointers(c))
+        ]
+        worst = max(found, key=lambda c: c.rank, default=CompatClass.RISKY)
+        out.append(worst.value)
+    return out
+
+
+def _extra_pointers(change: Change) -> tuple[str, ...]:
+    """A change to a member of the definition besides the parts (``extra``'s root is the
+    definition itself, whose pointer is related to every change)."""
+    return (change.pointer,) if change.code == codes.COMPAT_UNKNOWN_FIELD else ()
