@@ -213,9 +213,11 @@ class SchemaWalk:
             _dialect(new_root) in _LEGACY_DRAFTS,
         )
         self.reached: tuple[set[str], set[str]] = (set(), set())
+        self.roots_equal = _same(old_root, new_root)
         self._active: set[tuple[str, str]] = set()
         self._memo: dict[tuple[str, str], list[Raw]] = {}
         self._depth = 0
+        self._refers: dict[int, bool] = {}
 
     def compare(self) -> list[Raw]:
         """Every change between the two roots, each once."""
@@ -272,9 +274,19 @@ class SchemaWalk:
             ref = found.get("$ref")
         return _View(keywords, where, tuple(refs), conflict=conflict)
 
+    def refers(self, node: Any) -> bool:
+        """Whether a subschema holds a ``$ref`` (two equal ones may then differ)."""
+        known = self._refers.get(id(node))
+        if known is None:
+            text = canonical(node) if isinstance(node, dict | list) else b""
+            known = self._refers[id(node)] = b'"$ref"' in text
+        return known
+
     def node(self, old: Any, new: Any, old_at: str, new_at: str) -> list[Raw]:
         """The changes between two subschemas (``MISSING``: absent, which accepts all)."""
-        if _same(old, new) or (old in (MISSING, True) and new in (MISSING, True)):
+        if old in (MISSING, True) and new in (MISSING, True):
+            return []
+        if _same(old, new) and (self.roots_equal or not self.refers(new)):
             return []
         key = (old_at, new_at)
         if key in self._active:
@@ -340,9 +352,10 @@ class SchemaWalk:
             out.append(
                 Raw(
                     new_at,
-                    codes.COMPAT_UNKNOWN_KEYWORD,
+                    codes.COMPAT_UNCLASSIFIED,
                     Effect.UNKNOWN,
-                    "a $ref and a keyword beside it say different things",
+                    "a $ref and a keyword beside it both set one keyword, differently: the "
+                    "change is not classified",
                 )
             )
         out.extend(_Keywords(self, ov, nv, old_at, new_at).compare())
@@ -444,15 +457,21 @@ class _Keywords:
 
     def compare(self) -> list[Raw]:
         out: list[Raw] = []
+        walk = self.walk
         for keys, handler in _HANDLERS:
-            if any(not _same(self.old(k), self.new(k)) for k in keys):
+            if any(
+                not _same(self.old(k), self.new(k))
+                or (not walk.roots_equal and k in self.n and walk.refers(self.n[k]))
+                for k in keys
+            ):
                 out.extend(handler(self))
         for key in sorted(self.o.keys() | self.n.keys()):
             if _same(self.old(key), self.new(key)):
                 continue
             if key in _HANDLED:
                 at = self.at(key)
-                if not any(related(raw.pointer, at) for raw in out):
+                places = [at, self.at("if")] if key in ("then", "else") else [at]
+                if not any(related(raw.pointer, p) for raw in out for p in places):
                     out.append(_equivalent(at, self.old(key), self.new(key), key))
             elif key not in _STRUCTURE:
                 out.append(
@@ -862,10 +881,14 @@ def _pattern(k: _Keywords) -> list[Raw]:
 
 #: Strings drawn from a pattern when looking for one the other pattern refuses.
 WITNESS_DRAWS: Final = 24
+#: Characters put in place of each character of a few drawn strings (the generator picks
+#: from the first range of a class only).
+_PROBES: Final = "0a9zAZ_-. @/:é"
 
 
 def _witness(pattern: str, other: str, keywords: dict[str, Any]) -> str | None:
-    """A string that ``pattern`` (within the node's lengths) accepts and ``other`` refuses."""
+    """A string that ``pattern`` (within the node's lengths) accepts and ``other`` refuses:
+    strings drawn from ``pattern``, then those with one character replaced."""
     from jsoncontract._regex import InvalidPattern, search
     from jsoncontract._regex_sample import PatternUnsupported, sample
 
@@ -873,24 +896,31 @@ def _witness(pattern: str, other: str, keywords: dict[str, Any]) -> str | None:
     high = keywords.get("maxLength")
     low = low if isinstance(low, int) and not isinstance(low, bool) else 0
     high = high if isinstance(high, int) and not isinstance(high, bool) else None
+    drawn: list[str] = []
     for draw in range(WITNESS_DRAWS):
         try:
-            text = sample(
-                pattern,
-                min_length=low,
-                max_length=high,
-                rng=Random(draw) if draw else None,
-                variant=draw,
-            )
+            drawn.append(
+                sample(pattern, min_length=low, max_length=high,
+                       rng=Random(draw) if draw else None, variant=draw)
+            )  # fmt: skip
         except PatternUnsupported:
             if draw == 0:
                 return None
-            continue
-        try:
+    varied = [
+        text[:at] + probe + text[at + 1 :]
+        for text in dict.fromkeys(drawn[:3])
+        for at in range(min(len(text), 8))
+        for probe in _PROBES
+    ]
+    try:
+        for text in dict.fromkeys(drawn):
             if not search(other, text):
                 return text
-        except InvalidPattern:
-            return None
+        for text in varied:
+            if search(pattern, text) and not search(other, text):
+                return text
+    except InvalidPattern:
+        return None
     return None
 
 
@@ -1222,7 +1252,9 @@ def _dependencies(k: _Keywords) -> list[Raw]:
         required.append(names)
         schemas.append(subs)
     out: list[Raw] = []
-    where = "dependentRequired" if "dependentRequired" in k.n else "dependencies"
+    where = (
+        "dependentRequired" if "dependentRequired" in k.n.keys() | k.o.keys() else "dependencies"
+    )
     for member in sorted(required[0].keys() | required[1].keys()):
         old = _strings_of(required[0].get(member, []), "dependentRequired")
         new = _strings_of(required[1].get(member, []), "dependentRequired")
@@ -1250,7 +1282,7 @@ def _dependencies(k: _Keywords) -> list[Raw]:
             for name in old
             if name not in new
         )
-    where = "dependentSchemas" if "dependentSchemas" in k.n else "dependencies"
+    where = "dependentSchemas" if "dependentSchemas" in k.n.keys() | k.o.keys() else "dependencies"
     for member in sorted(schemas[0].keys() | schemas[1].keys()):
         old = schemas[0].get(member, MISSING)
         new = schemas[1].get(member, MISSING)
@@ -1475,27 +1507,18 @@ def _condition(k: _Keywords) -> list[Raw]:
     ]
     if old_if is MISSING and new_if is MISSING:
         return []
-    if old_if is MISSING:
-        if not branches[1]:
+    if old_if is MISSING or new_if is MISSING:
+        added = old_if is MISSING
+        if not branches[1 if added else 0]:
             return []
+        code = codes.COMPAT_CONDITION_ADDED if added else codes.COMPAT_CONDITION_REMOVED
+        effect = Effect.NARROWS if added else Effect.WIDENS
+        said = "added" if added else "removed"
+        keywords = k.n if added else k.o
         return [
-            k.raw(
-                "if",
-                codes.COMPAT_CONDITION_ADDED,
-                Effect.NARROWS,
-                "a condition (if/then/else) was added",
-            )
-        ]
-    if new_if is MISSING:
-        if not branches[0]:
-            return []
-        return [
-            k.raw(
-                "if",
-                codes.COMPAT_CONDITION_REMOVED,
-                Effect.WIDENS,
-                "a condition (if/then/else) was removed",
-            )
+            k.raw(key, code, effect, f"a condition (if/then/else) was {said}")
+            for key in ("if", "then", "else")
+            if key in keywords
         ]
     out: list[Raw] = []
     if not _same(old_if, new_if):

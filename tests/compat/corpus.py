@@ -36,7 +36,19 @@ def schemas() -> list[tuple[str, dict[str, Any]]]:
         document = json.loads((CORPUS / name).read_text())
         for tool in document["tools"]:
             label = f"{tool.get('server', 'bfcl')}:{tool['name']}"
-            out.append((label, tool["inputSchema"]))
+            schema = tool["inputSchema"]
+            if len(out) % 2 and _object(schema) and "$defs" not in schema:
+                schema = _referring(schema)  # a mutation may then land in a definition
+            out.append((label, schema))
+    return out
+
+
+def _referring(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema with its first property's schema moved to ``$defs`` and referred to."""
+    out = copy.deepcopy(schema)
+    name = next(iter(out["properties"]))
+    out["$defs"] = {"First": out["properties"][name]}
+    out["properties"][name] = {"$ref": "#/$defs/First"}
     return out
 
 
@@ -51,10 +63,13 @@ class Mutant:
 
 
 def nodes(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every subschema a value can reach through properties and items (no $ref)."""
+    """Every subschema a value can reach through properties and items, and the
+    definitions of ``$defs``."""
     if not isinstance(schema, dict):
         return
     yield pointer, schema
+    for name, sub in (schema.get("$defs") or {}).items():
+        yield from nodes(sub, f"{pointer}/$defs/{name}")
     for name, sub in (schema.get("properties") or {}).items():
         yield from nodes(sub, f"{pointer}/properties/{name.replace('~', '~0').replace('/', '~1')}")
     if isinstance(schema.get("items"), dict):
