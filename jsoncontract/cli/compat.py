@@ -55,8 +55,8 @@ def compat_cli(
         "--fail-on", help="Exit 1 when a change is at least this bad: breaking, risky, or any "
         "change at all (default: breaking, or [compat] fail_on).", show_default=False)] = None,
     usage: Annotated[list[Path] | None, typer.Option(
-        "--usage", help="A trace of captured calls (repeatable): a break no captured call "
-        "hits (a tool never called, a property never sent) is risky instead.",
+        "--usage", metavar="TRACE", help="A trace of captured calls (repeatable): a break "
+        "no captured call hits (a tool never called, a property never sent) is risky instead.",
         show_default=False)] = None,
     format: Annotated[CompatFormat | None, typer.Option(
         "--format", "-f", help="Report format (default: text, or [compat] format).",

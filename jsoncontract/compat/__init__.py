@@ -12,18 +12,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from jsoncontract.compat.model import (
-    Change,
-    CompatClass,
-    CompatReport,
-    Direction,
-    classes_fail,
-    fails,
-)
-from jsoncontract.compat.tools import Side, compare_sides, drift_classes
+from jsoncontract._lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from jsoncontract.compat.model import CompatClass, CompatReport
+    from jsoncontract.compat.tools import Side
     from jsoncontract.compat.usage import Usage
+
+# the command line reads the classes for its choices without loading the comparison
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        "Change": ".model",
+        "CompatClass": ".model",
+        "CompatReport": ".model",
+        "Direction": ".model",
+        "classes_fail": ".model",
+        "fails": ".model",
+        "Side": ".tools",
+        "drift_classes": ".tools",
+    },
+)
 
 
 def compare(
@@ -43,6 +52,9 @@ def compare(
     Raises:
         InputError: a side defines a tool twice, differently.
     """
+    from jsoncontract.compat.model import CompatReport
+    from jsoncontract.compat.tools import compare_sides
+
     changes = compare_sides(old, new)
     if severity:
         changes = [

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntFlag, StrEnum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from jsoncontract.model import Severity, Source
+if TYPE_CHECKING:  # imported on use: --help reads the classes and nothing else
+    from jsoncontract.model import Severity, Source
 
 
 class CompatClass(StrEnum):
@@ -33,6 +34,8 @@ class CompatClass(StrEnum):
     @property
     def severity(self) -> Severity:
         """The severity of its findings in the CI formats."""
+        from jsoncontract.model import Severity
+
         if self is CompatClass.BREAKING:
             return Severity.ERROR
         if self is CompatClass.RISKY:

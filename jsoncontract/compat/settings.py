@@ -74,10 +74,15 @@ def compat_settings(
         UsageError: ``--fail-on`` is not one of ``breaking``, ``risky``, ``any``.
         ConfigError: ``[compat.severity]`` names an unknown check or class.
     """
-    from jsoncontract.settings import ReportOptions, exclude_patterns, report_settings
+    from jsoncontract.settings import (
+        ReportOptions,
+        exclude_patterns,
+        fail_threshold,
+        report_settings,
+    )
 
     section = cfg.section("compat")
-    threshold = str(fail_on or section.get("fail_on", "breaking"))
+    threshold = fail_threshold(fail_on, cfg, section="compat", default="breaking")
     if threshold not in FAIL_ON:
         raise UsageError(f"--fail-on {threshold!r} is not one of: {', '.join(FAIL_ON)}")
     options = ReportOptions(
