@@ -44,6 +44,17 @@ def compare(
 ) -> CompatReport:
     """Every change from ``old`` to ``new``, the worst first.
 
+    >>> from jsoncontract.compat.sides import file_side
+    >>> report = compare(
+    ...     file_side("fixtures/compat/mcp-server-git-2025.9.25.json"),
+    ...     file_side("fixtures/compat/mcp-server-git-2026.10.19.json"),
+    ... )
+    >>> report.counts()
+    {'breaking': 1, 'risky': 1, 'compatible': 39, 'cosmetic': 21}
+    >>> first = report.changes[0]
+    >>> first.cls.value, first.tool, first.pointer
+    ('breaking', 'git_add', '/inputSchema/properties/files/minItems')
+
     Arguments:
         severity: the class of a check by its code, in place of the check's own
             (``[compat.severity]``).
@@ -51,6 +62,7 @@ def compare(
 
     Raises:
         InputError: a side defines a tool twice, differently.
+        SchemaLoadError: a schema of either side is not a valid JSON Schema.
     """
     from jsoncontract.compat.model import CompatReport
     from jsoncontract.compat.tools import compare_sides

@@ -66,13 +66,20 @@ class Side:
 
         Raises:
             InputError: two files of the side define one tool differently.
+            SchemaLoadError: a tool's input or output schema is not a valid JSON Schema.
         """
         if self._tools:
             return self._tools
+        from jsoncontract.validation import CompiledSchema
+
         for key, tools in sorted(self.lock.files.items()):
             for name, tool in tools.items():
                 known = self._tools.get(name)
                 if known is None:
+                    for part in ("input_schema", "output_schema"):
+                        if tool.parts.get(part) is not None:  # compared as valid schemas
+                            label = f"{self.label}: tool {name!r} {part.replace('_', ' ')}"
+                            CompiledSchema(tool.parts[part], label=label, source=tool.source)
                     self._tools[name] = (key, tool)
                 elif known[1].sha256 != tool.sha256:
                     raise InputError(

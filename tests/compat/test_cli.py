@@ -169,3 +169,15 @@ def test_the_markdown_summary_goes_to_the_job_summary(
     result = run_cli("compat", "--no-config", *PAIR, "-f", "sarif")
     assert result.code == 1
     assert page.read_text().startswith("## 🔴 Tool contract changes: 1 breaking, 1 risky")
+
+
+def test_an_invalid_schema_in_a_side_is_exit_2(run_cli: Run, tmp_path: Path) -> None:
+    broken = {"tools": [{"name": "t", "inputSchema": {"type": "object", "minLength": "x"}}]}
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    (tmp_path / "fine.json").write_text(
+        json.dumps({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]})
+    )
+    result = run_cli(
+        "compat", "--no-config", str(tmp_path / "fine.json"), str(tmp_path / "broken.json")
+    )
+    assert result.code == 2 and "tool 't' input schema" in result.stderr, result.stderr
