@@ -914,7 +914,7 @@ COMPAT: Final = CATALOG.family(
     "input schema breaks; results flow back, so widening an output schema breaks. "
     "[Compatibility checks](compat.md) lists every check with an example; "
     "`pin --check` gives each drift finding the same class.",
-    commands=("compat", "pin", "mcp pin"),
+    commands=("compat",),
 )
 COMPAT_TOOL_REMOVED: Final = _code(
     COMPAT,
