@@ -1288,9 +1288,11 @@ COMPAT_REF_EQUIVALENT: Final = _code(
 COMPAT_REF_CHANGED: Final = _code(
     COMPAT,
     "compat.ref_changed",
-    "a $ref that cannot be followed changed",
-    "A `$ref` to another document (or to an anchor that does not resolve here) changed. "
-    "jsoncontract never fetches a schema, so what it points at cannot be compared: risky.",
+    "a $ref that is not followed changed",
+    "A `$ref` by the `$id` of an embedded schema (`urn:...`, a URL) changed: the comparison "
+    "follows `#` pointers and anchors only, so what it points at is not compared: risky. "
+    "(A reference to another document is refused before any comparison: jsoncontract never "
+    "fetches a schema.)",
     severity=WARNING,
 )
 COMPAT_EQUIVALENT_REWRITE: Final = _code(

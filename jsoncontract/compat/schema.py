@@ -346,7 +346,7 @@ class SchemaWalk:
                         fixed=CompatClass.COSMETIC,
                     )
                 ]
-            return [_equivalent(new_at, old, new)]
+            return [] if _same(old, new) else [_equivalent(new_at, old, new)]
         out: list[Raw] = []
         if ov.conflict or nv.conflict:
             out.append(

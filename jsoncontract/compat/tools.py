@@ -410,6 +410,22 @@ def _output(tool: str, old: Any, new: Any) -> Iterator[Change]:
     yield from _schema_changes(tool, old, new, Direction.OUTPUT)
 
 
+def _by_id(schema: Any) -> bool:
+    """Whether a schema holds a ``$ref`` the comparison does not follow (by an ``$id``):
+    a definition it reaches may change unseen, so such a change is not cosmetic."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def _unexplained(
     tool: str, old: dict[str, Any], new: dict[str, Any], found: list[Change]
 ) -> Iterator[Change]:
@@ -422,13 +438,16 @@ def _unexplained(
         a, b = old.get(part), new.get(part)
         if _equal(a, b) or (part == "output_schema" and (a is None or b is None)):
             continue
+        followed = not (_by_id(a) or _by_id(b))
         for difference in differences(a, b):
             pointer = root + difference.pointer
             if any(related(pointer, p) for p in pointers):
                 continue
             tokens = difference.pointer.split("/")
-            in_definitions = part.endswith("_schema") and any(
-                t in _DEFINITIONS for t in tokens[1:2]
+            in_definitions = (
+                followed
+                and part.endswith("_schema")
+                and any(t in _DEFINITIONS for t in tokens[1:2])
             )
             if in_definitions:
                 change = _change(

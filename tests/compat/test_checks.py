@@ -106,3 +106,14 @@ def test_integer_and_number_bounds_read_exclusive_forms() -> None:
     assert _codes({"minimum": 1}, {"minimum": 1.0}) == ["compat.equivalent_rewrite"]
     assert _effect({"multipleOf": 4}, {"multipleOf": 2}) == Effect.WIDENS
     assert _effect({"multipleOf": 2}, {"multipleOf": 3}) == Effect.NARROWS | Effect.WIDENS
+
+
+def test_a_definition_reached_by_id_that_changes_is_not_cosmetic() -> None:
+    from jsoncontract.compat.checks import SCHEMA, Check
+
+    by_id = {"$defs": {"Id": {"$id": "urn:id", "type": "string"}},
+             "properties": {"id": {"$ref": "urn:id"}}}  # fmt: skip
+    longer = {**by_id, "$defs": {"Id": {"$id": "urn:id", "type": "string", "maxLength": 3}}}
+    example = Check("compat.unclassified", by_id, longer, "", SCHEMA)
+    [change] = example_changes(example)
+    assert (change.code, change.cls) == ("compat.unclassified", CompatClass.RISKY)
