@@ -935,13 +935,511 @@ PIN_ANNOTATIONS_CHANGED: Final = _code(
     "run `jsoncontract pin`.",
 )
 
+PIN_TITLE_CHANGED: Final = _code(
+    PIN,
+    "pin.title_changed",
+    "a tool's title changed since it was pinned",
+    "A tool's own `title` (MCP) differs from the pinned one. Hosts show it to the user in "
+    "place of the name; review it, then run `jsoncontract pin`.",
+)
+PIN_DEFINITION_CHANGED: Final = _code(
+    PIN,
+    "pin.definition_changed",
+    "another member of a tool's definition changed since it was pinned",
+    "A member of the tool definition besides its name, title, description, schemas and "
+    "annotations changed: MCP's `execution`, `icons` or `_meta`, OpenAI's `strict`. Hosts "
+    "and providers act on them; review the change, then run `jsoncontract pin`.",
+)
+
 #: The parts ``pin`` compares after the name -> the code of a change to that part.
 PIN_CHANGED: Final = {
     "description": PIN_DESCRIPTION_CHANGED,
     "input_schema": PIN_INPUT_SCHEMA_CHANGED,
     "output_schema": PIN_OUTPUT_SCHEMA_CHANGED,
     "annotations": PIN_ANNOTATIONS_CHANGED,
+    "title": PIN_TITLE_CHANGED,
+    "extra": PIN_DEFINITION_CHANGED,
 }
+
+# -- compat ----------------------------------------------------------------------------------
+
+COMPAT: Final = CATALOG.family(
+    "compat",
+    "Compatibility of two tool sets",
+    "`jsoncontract compat OLD NEW` compares two versions of a tool set and classes each "
+    "change by who it can break: `breaking` (a call or a result that was valid is not any "
+    "more), `risky` (behaviour may change, or the change cannot be classified), "
+    "`compatible`, `cosmetic`. Arguments flow from the caller to the tool, so narrowing an "
+    "input schema breaks; results flow back, so widening an output schema breaks. "
+    "[Compatibility checks](compat.md) lists every check with an example; "
+    "`pin --check` gives each drift finding the same class.",
+    commands=("compat",),
+)
+COMPAT_TOOL_REMOVED: Final = _code(
+    COMPAT,
+    "compat.tool_removed",
+    "a tool of the old set is gone",
+    "A tool of the old version is not in the new one. Every agent, prompt and host that "
+    "calls it fails; keep it (deprecated in its description) for a release, or ship the "
+    "removal as a major version.",
+)
+COMPAT_TOOL_RENAMED: Final = _code(
+    COMPAT,
+    "compat.tool_renamed",
+    "a tool is offered under another name, with the same schemas",
+    "A tool of the old version is gone and a tool of the new one has exactly its input and "
+    "output schemas under another name: a rename. Callers of the old name fail; keep the "
+    "old name as an alias for a release.",
+)
+COMPAT_TOOL_ADDED: Final = _code(
+    COMPAT,
+    "compat.tool_added",
+    "a new tool",
+    "The new version offers a tool the old one did not. No existing call changes; the "
+    "model may start calling it, so review its description and annotations.",
+    severity=Severity.INFO,
+)
+COMPAT_DESCRIPTION_CHANGED: Final = _code(
+    COMPAT,
+    "compat.description_changed",
+    "a tool's or a property's description changed",
+    "A description is the prompt the model reads when it chooses a tool and fills in its "
+    "arguments: a changed one can change which calls are made and with what, with the "
+    "schema unchanged. The report shows the words that changed; review them as you would "
+    "a prompt change.",
+    severity=WARNING,
+)
+COMPAT_TITLE_CHANGED: Final = _code(
+    COMPAT,
+    "compat.title_changed",
+    "a title changed (the tool's, an annotation's or a schema's)",
+    "Titles are for display: the tool's `title`, `annotations.title`, and a schema's "
+    "`title` (which generators such as pydantic fill in from class names). No call or "
+    "result is validated against them, so the change is cosmetic.",
+    severity=Severity.INFO,
+)
+COMPAT_HINT_RISKIER: Final = _code(
+    COMPAT,
+    "compat.hint_riskier",
+    "an MCP annotation now says the tool is riskier",
+    "An annotation moved toward risk, read with MCP's defaults when absent (`readOnlyHint` "
+    "false, `destructiveHint` true, `idempotentHint` false, `openWorldHint` true): "
+    "`readOnlyHint` true to false, `destructiveHint` false to true, `idempotentHint` true to "
+    "false, or `openWorldHint` false to true. Hosts that called the tool without asking "
+    "the user, or retried it freely, should not any more; review what changed in the tool.",
+    severity=WARNING,
+)
+COMPAT_HINT_SAFER: Final = _code(
+    COMPAT,
+    "compat.hint_safer",
+    "an MCP annotation now says the tool is safer",
+    "An annotation moved away from risk (read with MCP's defaults when absent): the tool "
+    "now says it is read-only, not destructive, idempotent or closed-world. No call "
+    "breaks; hosts may ask the user less, so the claim had better be true.",
+    severity=Severity.INFO,
+)
+COMPAT_HINT_RESTATED: Final = _code(
+    COMPAT,
+    "compat.hint_restated",
+    "an MCP annotation now states MCP's default",
+    "An annotation was added or removed with the value MCP assumes when it is absent "
+    "(`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false, `openWorldHint` "
+    "true): the hint means what it meant.",
+    severity=Severity.INFO,
+)
+COMPAT_OUTPUT_SCHEMA_ADDED: Final = _code(
+    COMPAT,
+    "compat.output_schema_added",
+    "a tool now declares an output schema",
+    "The new version declares `outputSchema` where the old one declared none: results "
+    "that were anything are now promised a shape, which consumers may rely on.",
+    severity=Severity.INFO,
+)
+COMPAT_OUTPUT_SCHEMA_REMOVED: Final = _code(
+    COMPAT,
+    "compat.output_schema_removed",
+    "a tool no longer declares its output schema",
+    "The new version drops `outputSchema`: its results are no longer promised a shape, "
+    "and it need not send `structuredContent` at all. Consumers that read the structured "
+    "result break.",
+)
+COMPAT_UNKNOWN_FIELD: Final = _code(
+    COMPAT,
+    "compat.unknown_field",
+    "a member of the tool definition whose effect is not classified changed",
+    "A member of the tool definition other than its name, title, description, schemas and "
+    "the four MCP hints changed: `execution`, `_meta`, another annotation, OpenAI's "
+    "`strict`. Hosts may act on it, and its effect is not known here, so it is risky; "
+    "review it.",
+    severity=WARNING,
+)
+COMPAT_TYPE_NARROWED: Final = _code(
+    COMPAT,
+    "compat.type_narrowed",
+    "a schema accepts fewer JSON types",
+    '`type` lost a type (`["string", "null"]` to `"string"`, `number` to `integer`) or '
+    "was added where any type went. A value of the dropped type is refused: breaking in "
+    "an input schema, compatible in an output schema.",
+)
+COMPAT_TYPE_WIDENED: Final = _code(
+    COMPAT,
+    "compat.type_widened",
+    "a schema accepts more JSON types",
+    '`type` gained a type (`integer` to `number`, `string` to `["string", "null"]`) or '
+    "was removed. Compatible in an input schema; in an output schema consumers get values "
+    "of a type they did not handle: breaking.",
+)
+COMPAT_ENUM_VALUE_REMOVED: Final = _code(
+    COMPAT,
+    "compat.enum_value_removed",
+    "an allowed value was removed from enum or const",
+    "A value that `enum` (or `const`) allowed is no longer allowed. Callers that send it "
+    "fail: breaking in an input schema; compatible in an output schema.",
+)
+COMPAT_ENUM_VALUE_ADDED: Final = _code(
+    COMPAT,
+    "compat.enum_value_added",
+    "an allowed value was added to enum",
+    "`enum` allows a value it did not. Compatible in an input schema; in an output schema a "
+    "consumer that switches over the values meets one it does not know: breaking.",
+)
+COMPAT_VALUE_RESTRICTED: Final = _code(
+    COMPAT,
+    "compat.value_restricted",
+    "enum or const was added where any value went",
+    "A value that was free is now restricted to a list (`enum`) or one value (`const`). "
+    "Breaking in an input schema; compatible in an output schema.",
+)
+COMPAT_VALUE_UNRESTRICTED: Final = _code(
+    COMPAT,
+    "compat.value_unrestricted",
+    "enum or const was removed",
+    "A value restricted to a list or one value is now free. Compatible in an input schema; "
+    "breaking in an output schema.",
+)
+COMPAT_BOUND_TIGHTENED: Final = _code(
+    COMPAT,
+    "compat.bound_tightened",
+    "a bound was added or tightened",
+    "`minimum`, `maximum` (or their exclusive forms), `minLength`, `maxLength`, "
+    "`minItems`, `maxItems`, `minProperties`, `maxProperties`, `minContains`, "
+    "`maxContains` or `multipleOf` now refuses values it accepted. Breaking in an input "
+    "schema; compatible in an output schema.",
+)
+COMPAT_BOUND_LOOSENED: Final = _code(
+    COMPAT,
+    "compat.bound_loosened",
+    "a bound was removed or loosened",
+    "A bound now accepts values it refused. Compatible in an input schema; in an output "
+    "schema consumers get values outside the range they were promised: breaking.",
+)
+COMPAT_PATTERN_ADDED: Final = _code(
+    COMPAT,
+    "compat.pattern_added",
+    "a string now has a pattern",
+    "A `pattern` was added: strings that do not match it are refused. Breaking in an input "
+    "schema; compatible in an output schema.",
+)
+COMPAT_PATTERN_REMOVED: Final = _code(
+    COMPAT,
+    "compat.pattern_removed",
+    "a string's pattern was removed",
+    "A `pattern` was removed: any string is accepted. Compatible in an input schema; "
+    "breaking in an output schema.",
+)
+COMPAT_PATTERN_CHANGED: Final = _code(
+    COMPAT,
+    "compat.pattern_changed",
+    "a string's pattern changed",
+    "A `pattern` was rewritten. Strings are drawn from the old pattern and tried on the new "
+    "one (and the reverse): a string one accepts and the other refuses is quoted, and makes "
+    "the change breaking in the direction it breaks; when none is found the change is "
+    "risky, since two regular expressions cannot in general be compared.",
+)
+COMPAT_FORMAT_ADDED: Final = _code(
+    COMPAT,
+    "compat.format_added",
+    "a string now has an asserted format",
+    "A `format` that jsoncontract asserts (`date`, `email`, `uuid`...) was added: strings "
+    "that are not of the format are refused. Breaking in an input schema; compatible in "
+    "an output schema.",
+)
+COMPAT_FORMAT_REMOVED: Final = _code(
+    COMPAT,
+    "compat.format_removed",
+    "a string's asserted format was removed",
+    "An asserted `format` was removed. Compatible in an input schema; breaking in an "
+    "output schema.",
+)
+COMPAT_FORMAT_CHANGED: Final = _code(
+    COMPAT,
+    "compat.format_changed",
+    "a string's format changed, or a format that is not asserted changed",
+    "A `format` changed to another (`date` to `date-time`), which refuses values the old one "
+    "accepted; a change within a known inclusion (`email` to `idn-email`, `uri` to `iri`) "
+    "is a widening or a narrowing. A format jsoncontract does not assert (`int64`, a custom "
+    "name) is only an annotation here, but a server's validator may assert it: risky.",
+)
+COMPAT_UNIQUE_ITEMS_ADDED: Final = _code(
+    COMPAT,
+    "compat.unique_items_added",
+    "an array's items must now be unique",
+    "`uniqueItems` became true: an array with a repeated item is refused. Breaking in an "
+    "input schema; compatible in an output schema.",
+)
+COMPAT_UNIQUE_ITEMS_REMOVED: Final = _code(
+    COMPAT,
+    "compat.unique_items_removed",
+    "an array's items need no longer be unique",
+    "`uniqueItems` is no longer true. Compatible in an input schema; breaking in an output schema.",
+)
+COMPAT_REQUIRED_ADDED: Final = _code(
+    COMPAT,
+    "compat.required_added",
+    "a member is now required",
+    "A name was added to `required`: an object without it is refused. Breaking in an input "
+    "schema (every caller that left it out fails); compatible in an output schema.",
+)
+COMPAT_REQUIRED_REMOVED: Final = _code(
+    COMPAT,
+    "compat.required_removed",
+    "a member is no longer required",
+    "A name was removed from `required`. Compatible in an input schema; in an output schema "
+    "consumers that read the member may not find it: breaking.",
+)
+COMPAT_PROPERTY_REMOVED: Final = _code(
+    COMPAT,
+    "compat.property_removed",
+    "a property's schema was removed",
+    "A property is no longer declared. Under `additionalProperties: false` (or a closed "
+    "`unevaluatedProperties`) a value that sends it is refused: breaking in an input "
+    "schema. In an open object the member is now unconstrained: compatible in an input "
+    "schema, breaking in an output schema.",
+)
+COMPAT_PROPERTY_ADDED: Final = _code(
+    COMPAT,
+    "compat.property_added",
+    "a property is newly declared",
+    "A property was declared. In a closed object it was refused and is now accepted: "
+    "compatible in an input schema, breaking in an output one. In an open object it "
+    "was unconstrained and now has a schema: only a caller that sent an undeclared member "
+    "of that name can fail, so it is risky in an input schema (`--usage` says whether any "
+    "captured call sent it), compatible in an output one.",
+)
+COMPAT_ADDITIONAL_PROPERTIES_CLOSED: Final = _code(
+    COMPAT,
+    "compat.additional_properties_closed",
+    "an object now refuses members it does not declare",
+    "`additionalProperties` (or `unevaluatedProperties`) became false: members that are not "
+    "declared are refused. Breaking in an input schema; compatible in an output schema.",
+)
+COMPAT_ADDITIONAL_PROPERTIES_OPENED: Final = _code(
+    COMPAT,
+    "compat.additional_properties_opened",
+    "an object now accepts members it does not declare",
+    "`additionalProperties` (or `unevaluatedProperties`) is no longer false. Compatible in "
+    "an input schema; breaking in an output schema, whose consumers may meet members they "
+    "were promised would not come.",
+)
+COMPAT_DEPENDENCY_ADDED: Final = _code(
+    COMPAT,
+    "compat.dependency_added",
+    "a member now requires others, or a schema",
+    "`dependentRequired` or `dependentSchemas` (`dependencies` before Draft 2019-09) gained "
+    "a condition: an object that has the member must now also have others, or match a "
+    "schema. Breaking in an input schema; compatible in an output schema.",
+)
+COMPAT_DEPENDENCY_REMOVED: Final = _code(
+    COMPAT,
+    "compat.dependency_removed",
+    "a member no longer requires others, or a schema",
+    "A `dependentRequired` or `dependentSchemas` condition was removed. Compatible in an "
+    "input schema; breaking in an output schema.",
+)
+COMPAT_CONDITION_ADDED: Final = _code(
+    COMPAT,
+    "compat.condition_added",
+    "an if/then/else condition was added",
+    "An `if` with `then` or `else` was added: values that meet (or miss) the condition must "
+    "now also match another schema. Breaking in an input schema; compatible in an output "
+    "schema.",
+)
+COMPAT_CONDITION_REMOVED: Final = _code(
+    COMPAT,
+    "compat.condition_removed",
+    "an if/then/else condition was removed",
+    "An `if` with its `then` and `else` was removed. Compatible in an input schema; "
+    "breaking in an output schema.",
+)
+COMPAT_CONDITION_CHANGED: Final = _code(
+    COMPAT,
+    "compat.condition_changed",
+    "the `if` of a condition changed",
+    "The schema an `if` tests changed, so other values take the `then` and the `else` "
+    "branches: which values are accepted changes both ways, and is not classified. Risky; "
+    "changes inside `then` and `else` under the same `if` are classified as usual.",
+    severity=WARNING,
+)
+COMPAT_SUBSCHEMA_ADDED: Final = _code(
+    COMPAT,
+    "compat.subschema_added",
+    "a value must now match one more schema",
+    "An entry of `allOf`, or a whole `anyOf`, `oneOf`, `not` or `contains`, was added: a "
+    "value must match it as well. Breaking in an input schema; compatible in an output "
+    "schema.",
+)
+COMPAT_SUBSCHEMA_REMOVED: Final = _code(
+    COMPAT,
+    "compat.subschema_removed",
+    "a value need no longer match a schema",
+    "An entry of `allOf`, or a whole `anyOf`, `oneOf`, `not` or `contains`, was removed. "
+    "Compatible in an input schema; breaking in an output schema.",
+)
+COMPAT_BRANCH_ADDED: Final = _code(
+    COMPAT,
+    "compat.branch_added",
+    "an anyOf or oneOf gained a branch",
+    "An alternative was added: values that match it are accepted too. Compatible in an "
+    "input schema, breaking in an output schema. In a `oneOf` whose branches may overlap, "
+    "a value may now match two branches and be refused (`compat.branches_overlap`).",
+)
+COMPAT_BRANCH_REMOVED: Final = _code(
+    COMPAT,
+    "compat.branch_removed",
+    "an anyOf or oneOf lost a branch",
+    "An alternative was removed: values only it accepted are refused. Breaking in an input "
+    "schema; compatible in an output schema.",
+)
+COMPAT_BRANCHES_OVERLAP: Final = _code(
+    COMPAT,
+    "compat.branches_overlap",
+    "a changed oneOf has branches that may overlap",
+    "A `oneOf` accepts a value that matches exactly one branch. When its branches are not "
+    "told apart by type or by a `const` member, widening one branch can make a value match "
+    "two and be refused, and narrowing one can accept a value that matched two: risky, "
+    "besides what each branch's changes say.",
+    severity=WARNING,
+)
+COMPAT_SCHEMA_CLOSED: Final = _code(
+    COMPAT,
+    "compat.schema_closed",
+    "a schema now refuses every value",
+    'A subschema became `false` (or `{"not": {}}`): every value that reaches it is refused, '
+    "for instance the items of an array. Breaking in an input schema; compatible in an "
+    "output schema.",
+)
+COMPAT_SCHEMA_OPENED: Final = _code(
+    COMPAT,
+    "compat.schema_opened",
+    "a schema that refused every value now accepts some",
+    "A subschema that was `false` now accepts values. Compatible in an input schema; "
+    "breaking in an output schema.",
+)
+COMPAT_REF_EQUIVALENT: Final = _code(
+    COMPAT,
+    "compat.ref_equivalent",
+    "a schema is now reached through a $ref to an identical definition (or the reverse)",
+    "A schema written in place became a `$ref` to a definition that says the same (or a "
+    "`$ref` was inlined, or points at another identical definition): what is accepted is "
+    "the same. Local `$ref`s are followed on both sides; they are never fetched.",
+    severity=Severity.INFO,
+)
+COMPAT_REF_CHANGED: Final = _code(
+    COMPAT,
+    "compat.ref_changed",
+    "a $ref that is not followed changed",
+    "A `$ref` by the `$id` of an embedded schema (`urn:...`, a URL) changed: the comparison "
+    "follows `#` pointers and anchors only, so what it points at is not compared: risky. "
+    "(A reference to another document is refused before any comparison: jsoncontract never "
+    "fetches a schema.)",
+    severity=WARNING,
+)
+COMPAT_EQUIVALENT_REWRITE: Final = _code(
+    COMPAT,
+    "compat.equivalent_rewrite",
+    "a keyword was rewritten with the same meaning",
+    'The schema is written differently but accepts the same values: `"string"` as '
+    '`["string"]`, an `enum` of one value as `const`, `required` or `enum` reordered, '
+    "`1` as `1.0`.",
+    severity=Severity.INFO,
+)
+COMPAT_EXAMPLE_CHANGED: Final = _code(
+    COMPAT,
+    "compat.example_changed",
+    "examples or a $comment changed",
+    "`examples`, `example` and `$comment` are not used for validation. Cosmetic, although "
+    "a model may read examples: review them when they illustrate a changed contract.",
+    severity=Severity.INFO,
+)
+COMPAT_DEFAULT_CHANGED: Final = _code(
+    COMPAT,
+    "compat.default_changed",
+    "a default value changed",
+    "`default` does not change what is valid, but a tool that fills in an omitted argument "
+    "with it now behaves differently for every call that omits it, and a model may read "
+    "it: risky.",
+    severity=WARNING,
+)
+COMPAT_DEPRECATED_CHANGED: Final = _code(
+    COMPAT,
+    "compat.deprecated_changed",
+    "a schema was marked deprecated, or no longer is",
+    "`deprecated` does not change what is valid; it warns callers to stop sending a value. "
+    "No call breaks now.",
+    severity=Severity.INFO,
+)
+COMPAT_DIALECT_RESTATED: Final = _code(
+    COMPAT,
+    "compat.dialect_restated",
+    "`$schema` names the same draft",
+    "`$schema` was added, removed or respelt, naming the draft the schema was already read "
+    "as (Draft 2020-12 when absent): nothing changes.",
+    severity=Severity.INFO,
+)
+COMPAT_DIALECT_CHANGED: Final = _code(
+    COMPAT,
+    "compat.dialect_changed",
+    "`$schema` names another draft",
+    "The schema is now read as another draft of JSON Schema, in which some keywords mean "
+    "something else (`items` as an array, `exclusiveMinimum` as a boolean, `$ref` "
+    "siblings): risky.",
+    severity=WARNING,
+)
+COMPAT_UNKNOWN_KEYWORD: Final = _code(
+    COMPAT,
+    "compat.unknown_keyword",
+    "a keyword whose effect is not classified changed",
+    "A keyword jsoncontract does not classify changed: an extension (`x-...`), `nullable`, "
+    "`readOnly`, `contentMediaType`, `$id`, `$anchor`, `$dynamicRef`... A validator or a "
+    "host may act on it, so the change is risky.",
+    severity=WARNING,
+)
+COMPAT_DEFINITIONS_CHANGED: Final = _code(
+    COMPAT,
+    "compat.definitions_changed",
+    "`$defs` or `definitions` changed without changing what any schema accepts",
+    "A definition was added, removed, renamed or edited, and every `$ref` that reaches it "
+    "was compared through it: what it changes is reported where it is used, and the rest "
+    "(an unused definition, a definition moved) is cosmetic.",
+    severity=Severity.INFO,
+)
+COMPAT_UNCLASSIFIED: Final = _code(
+    COMPAT,
+    "compat.unclassified",
+    "a change no check classifies",
+    "A difference between the two definitions that no check explains. A change that "
+    "cannot be classified is risky, never compatible: a `compatible` verdict is a promise "
+    "that no call that was valid fails.",
+    severity=WARNING,
+)
+COMPAT_TOO_DEEP: Final = _code(
+    COMPAT,
+    "compat.too_deep",
+    "a schema is nested too deeply to compare",
+    "The schemas are nested deeper than the comparison follows (64 levels, `$ref`s "
+    "included); what changed below is not classified: risky.",
+    severity=WARNING,
+)
 
 # -- suite -----------------------------------------------------------------------------------
 

@@ -109,6 +109,7 @@ FORMAT_KEYS: Final = {
     ("diff", "format"): "diff",
     ("lint", "format"): "lint",
     ("test", "format"): "test",
+    ("compat", "format"): "compat",
     ("fixtures", "test_format"): "test",
 }
 

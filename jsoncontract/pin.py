@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -37,10 +37,21 @@ if TYPE_CHECKING:
 LOCK_VERSION: Final = 1
 DEFAULT_LOCK: Final = "jsoncontract.lock"
 PARTS: Final = ("name", "description", "input_schema", "output_schema", "annotations")
+#: Parts hashed only when a tool has them: an MCP tool's own ``title``, and the other
+#: members of its definition (``execution``, ``icons``, ``_meta``; OpenAI's ``strict``).
+#: A lock writes them (``null`` when absent); one written before they were pinned has
+#: none, and is compared without them.
+OPTIONAL_PARTS: Final = ("title", "extra")
+#: The members of an MCP tool definition that are parts of their own.
+_MCP_MEMBERS: Final = frozenset(
+    {"name", "title", "description", "inputSchema", "outputSchema", "annotations"}
+)
 #: Differences listed per changed part before the rest are counted.
 MAX_SHOWN: Final = 10
 #: The codes of a change to a part of a pinned tool.
 _CHANGE_CODES: Final = frozenset(codes.PIN_CHANGED.values())
+#: The compatibility classes a drift finding is given (``compat``'s), from the worst.
+CLASS_NAMES: Final = ("breaking", "risky", "compatible", "cosmetic")
 
 
 def canonical(value: Any) -> bytes:
@@ -63,7 +74,12 @@ def canonical(value: Any) -> bytes:
 def places_of(tool: ToolContract) -> dict[str, str]:
     """Where each pinned part of a tool is written in its file (for locating a change)."""
     body = tool.body_pointer if tool.body_pointer is not None else tool.source.pointer or ""
-    places = {"description": body + "/description", "annotations": body + "/annotations"}
+    places = {
+        "description": body + "/description",
+        "annotations": body + "/annotations",
+        "title": body + "/title",
+        "extra": body,
+    }
     if tool.input_location is not None:
         places["input_schema"] = tool.input_location.pointer
     if tool.output_location is not None:
@@ -72,19 +88,40 @@ def places_of(tool: ToolContract) -> dict[str, str]:
 
 
 def parts_of(tool: ToolContract) -> dict[str, Any]:
-    """The pinned parts of a tool."""
-    return {
+    """The pinned parts of a tool (the optional ones only when it has them)."""
+    parts: dict[str, Any] = {
         "name": tool.name,
         "description": tool.description,
         "input_schema": tool.input_schema,
         "output_schema": tool.output_schema,
         "annotations": tool.annotations,
     }
+    definition = tool.definition if tool.dialect == "mcp" else {}
+    title = definition.get("title")
+    if isinstance(title, str):
+        parts["title"] = title
+    extra = {k: v for k, v in definition.items() if k not in _MCP_MEMBERS and v is not None}
+    if tool.strict is not None:
+        extra["strict"] = tool.strict
+    if extra:
+        parts["extra"] = extra
+    return parts
 
 
 def digest(parts: dict[str, Any]) -> str:
-    """SHA-256 (hex) of the canonical JSON of the parts."""
-    return hashlib.sha256(canonical({k: parts[k] for k in PARTS})).hexdigest()
+    """SHA-256 (hex) of the canonical JSON of the parts (the optional ones it holds)."""
+    pinned = {k: parts[k] for k in PARTS}
+    pinned.update((k, parts[k]) for k in OPTIONAL_PARTS if parts.get(k) is not None)
+    return hashlib.sha256(canonical(pinned)).hexdigest()
+
+
+def as_pinned(parts: dict[str, Any], like: dict[str, Any]) -> dict[str, Any]:
+    """``parts`` with only the optional parts ``like`` pinned (a lock written before a part
+    was pinned is compared without it), an optional part ``like`` has and ``parts`` lacks
+    kept as ``None``."""
+    out = {k: parts[k] for k in PARTS}
+    out.update((k, parts.get(k)) for k in OPTIONAL_PARTS if k in like)
+    return out
 
 
 @dataclass(slots=True)
@@ -98,8 +135,13 @@ class PinnedTool:
     places: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """As written in the lock file."""
-        return {"sha256": self.sha256, **self.parts}
+        """As written in the lock file: every part, an optional one the tool lacks as
+        ``null`` (so that a lock says it was pinned, and one added later is a change)."""
+        return {
+            "sha256": self.sha256,
+            **self.parts,
+            **{k: self.parts.get(k) for k in OPTIONAL_PARTS},
+        }
 
 
 @dataclass(slots=True)
@@ -158,34 +200,60 @@ def pin(
     lock = Lock()
     for found in find(paths, TOOL_SUFFIXES, what="tool definition", exclude=exclude):
         path = found.path
-        data = read_bytes(path)
-        index = positions_of(path, data)
-        try:
-            contracts = load_tool_file(path, data=data, tool_name=tool_name, positions=index)
-        except NotThisKind as exc:
-            if found.named:
-                raise
-            if skipped is not None:
-                skipped.append((str(path), exc.message))
-            continue
-        key = _relative(path, base)
-        tools = lock.files.setdefault(key, {})
-        lock.texts[key] = index
-        lock.shown[key] = str(path)
-        require_writable(str(path), data, index)
-        for tool in contracts:
-            if tool.name in tools:
-                first = tools[tool.name].source
-                raise InputError(
-                    f"two tools are named {tool.name!r} (the first at line "
-                    f"{first.line if first else '?'}); the lock cannot tell them apart: "
-                    "rename one (lint reports it as JC005)",
-                    file=str(path),
-                    line=tool.source.line if tool.source else None,
-                )
-            parts = parts_of(tool)
-            tools[tool.name] = PinnedTool(parts, digest(parts), tool.source, places_of(tool))
+        pin_file(
+            lock,
+            _relative(path, base),
+            str(path),
+            read_bytes(path),
+            tool_name=tool_name,
+            named=found.named,
+            skipped=skipped,
+        )
     return lock
+
+
+def pin_file(
+    lock: Lock,
+    key: str,
+    name: str,
+    data: bytes,
+    *,
+    tool_name: str | None = None,
+    named: bool = True,
+    skipped: list[tuple[str, str]] | None = None,
+) -> None:
+    """Pin the tools of one file's ``data`` into ``lock`` under ``key`` (``name``: the file
+    as messages spell it). A file that holds no tool definition is an error when
+    ``named``, else recorded in ``skipped``.
+
+    Raises:
+        InputError, ToolLoadError: as :func:`pin`.
+    """
+    index = positions_of(name, data)
+    try:
+        contracts = load_tool_file(name, data=data, tool_name=tool_name, positions=index)
+    except NotThisKind as exc:
+        if named:
+            raise
+        if skipped is not None:
+            skipped.append((name, exc.message))
+        return
+    tools = lock.files.setdefault(key, {})
+    lock.texts[key] = index
+    lock.shown[key] = name
+    require_writable(name, data, index)
+    for tool in contracts:
+        if tool.name in tools:
+            first = tools[tool.name].source
+            raise InputError(
+                f"two tools are named {tool.name!r} (the first at line "
+                f"{first.line if first else '?'}); the lock cannot tell them apart: "
+                "rename one (lint reports it as JC005)",
+                file=name,
+                line=tool.source.line if tool.source else None,
+            )
+        parts = parts_of(tool)
+        tools[tool.name] = PinnedTool(parts, digest(parts), tool.source, places_of(tool))
 
 
 def write_lock(lock: Lock, path: Path) -> None:
@@ -209,6 +277,15 @@ def read_lock(path: Path) -> Lock:
     from jsoncontract._files import load_document
 
     document, _ = load_document(path)
+    return lock_from(document, str(path))
+
+
+def lock_from(document: Any, name: str) -> Lock:
+    """The lock a parsed lock file holds (``name``: the file, for messages).
+
+    Raises:
+        InputError: not a jsoncontract lock, or an entry was edited.
+    """
     if (
         not isinstance(document, dict)
         or document.get("version") != LOCK_VERSION
@@ -216,24 +293,25 @@ def read_lock(path: Path) -> Lock:
     ):
         raise InputError(
             f"not a jsoncontract lock (version {LOCK_VERSION}); re-create it with jsoncontract pin",
-            file=str(path),
+            file=name,
         )
     lock = Lock()
-    for name, tools in document["files"].items():
+    for key, tools in document["files"].items():
         if not isinstance(tools, dict):
-            raise InputError(f"lock entry {name!r} is not an object", file=str(path))
-        entry = lock.files.setdefault(name, {})
+            raise InputError(f"lock entry {key!r} is not an object", file=name)
+        entry = lock.files.setdefault(key, {})
         for tool_name, pinned in tools.items():
             if not isinstance(pinned, dict) or not isinstance(pinned.get("sha256"), str):
-                raise InputError(f"lock entry {name}#{tool_name} has no sha256", file=str(path))
+                raise InputError(f"lock entry {key}#{tool_name} has no sha256", file=name)
             parts = {k: pinned.get(k) for k in PARTS}
+            parts.update((k, pinned[k]) for k in OPTIONAL_PARTS if k in pinned)
             if digest(parts) != pinned["sha256"]:
                 # the readable parts are what drift is shown against: a lock whose parts
                 # were edited but whose hash was kept would hide a change
                 raise InputError(
-                    f"lock entry {name}#{tool_name} was edited: its parts no longer match its "
+                    f"lock entry {key}#{tool_name} was edited: its parts no longer match its "
                     "sha256; re-create the lock with jsoncontract pin",
-                    file=str(path),
+                    file=name,
                 )
             entry[tool_name] = PinnedTool(parts, pinned["sha256"])
     return lock
@@ -354,6 +432,8 @@ _PART_LABEL: Final = {
     "input_schema": "input schema",
     "output_schema": "output schema",
     "annotations": "annotations",
+    "title": "title",
+    "extra": "definition",
 }
 
 
@@ -399,7 +479,7 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
                         hint="review it, then run jsoncontract pin",
                     )
                 )
-            elif old.sha256 != tool.sha256:
+            elif old.sha256 != tool.sha256 and not _unchanged(old, tool):
                 findings.extend(_changed(shown, name, old, tool, index))
         findings.extend(
             Finding(
@@ -415,25 +495,34 @@ def drift(locked: Lock, current: Lock, *, base: Path) -> list[Finding]:
     return findings
 
 
+def _unchanged(old: PinnedTool, new: PinnedTool) -> bool:
+    """Whether ``new`` has what ``old`` pinned (its other optional parts are not compared)."""
+    return digest(as_pinned(new.parts, old.parts)) == old.sha256
+
+
 def _changed(
     file: str, name: str, old: PinnedTool, new: PinnedTool, index: Positions | None
 ) -> Iterator[Finding]:
-    for part in PARTS[1:]:
+    for part in (*PARTS[1:], *OPTIONAL_PARTS):
+        if part in OPTIONAL_PARTS and part not in old.parts:
+            continue  # not pinned when the lock was written
         before, after = old.parts.get(part), new.parts.get(part)
         if canonical(before) == canonical(after):
             continue
         label = _PART_LABEL[part]
         code = codes.PIN_CHANGED[part]
-        if part == "description":
+        if part in ("description", "title"):
+            what = "description" if part == "description" else "title"
             yield Finding(
                 code,
                 Severity.ERROR,
-                f"tool {name!r}: the description changed: {text_change(before, after)}",
+                f"tool {name!r}: the {what} changed: {text_change(before, after)}",
                 tool=name,
-                keyword="description",
-                source=_locate(file, index, new, part, ""),
-                hint="review the new text (descriptions steer the model), then run "
-                "jsoncontract pin",
+                keyword=part,
+                source=locate(file, index, new, part, ""),
+                hint="review the new text (descriptions steer the model), then run jsoncontract pin"
+                if part == "description"
+                else "review the new title, then run jsoncontract pin",
             )
             continue
         changes = sorted(differences(before, after), key=_order)
@@ -456,8 +545,8 @@ def _changed(
                 path=change.pointer,
                 tool=name,
                 keyword=part,
-                schema_path="#" + change.pointer if part != "annotations" else None,
-                source=_locate(file, index, new, part, change.pointer),
+                schema_path="#" + change.pointer if part.endswith("_schema") else None,
+                source=locate(file, index, new, part, change.pointer),
                 hint="review the change, then run jsoncontract pin",
             )
         if len(changes) > MAX_SHOWN:
@@ -471,7 +560,7 @@ def _changed(
             )
 
 
-def _locate(
+def locate(
     file: str, index: Positions | None, tool: PinnedTool, part: str, pointer: str
 ) -> Source | None:
     """The position of a changed node in the current file, as close as it can be found."""
@@ -537,7 +626,7 @@ def changed_texts(locked: Lock, current: Lock) -> list[ChangedText]:
         then = locked.files.get(file) or {}
         for name, tool in tools.items():
             old = then.get(name)
-            if old is None or old.sha256 == tool.sha256:
+            if old is None or old.sha256 == tool.sha256 or _unchanged(old, tool):
                 continue
             texts = _descriptions(old.parts)
             now = _descriptions(tool.parts)
@@ -590,11 +679,13 @@ class DriftReport:
     files: int
     findings: list[Finding]
     changes: list[ChangedText] = field(default_factory=list)
+    #: the compatibility class of each finding (``breaking``, ``risky``...), in order
+    classes: tuple[str, ...] = ()
 
     def summary(self) -> dict[str, Any]:
-        """The ``summary`` object of the JSON report."""
+        """The ``summary`` object of the JSON report (with the findings of each class)."""
         findings = self.findings
-        return {
+        out: dict[str, Any] = {
             "tools": self.tools,
             "files": self.files,
             "changed": len({f.tool for f in findings if f.code in _CHANGE_CODES}),
@@ -602,19 +693,41 @@ class DriftReport:
             "removed": sum(1 for f in findings if f.code == codes.PIN_TOOL_REMOVED),
             "lock": self.lock,
         }
+        if self.classes:
+            out["classes"] = {c: self.classes.count(c) for c in CLASS_NAMES}
+        return out
+
+    def class_of(self, index: int) -> str | None:
+        """The class of the finding at ``index`` (``None``: not classed)."""
+        return self.classes[index] if index < len(self.classes) else None
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole JSON report."""
+        """The whole JSON report (each finding with its ``class``)."""
+        findings = []
+        for index, finding in enumerate(self.findings):
+            entry = finding.to_dict()
+            cls = self.class_of(index)
+            if cls is not None:
+                entry["class"] = cls
+            findings.append(entry)
         return {
             "version": 1,
             "summary": self.summary(),
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": findings,
             "changes": [c.to_dict() for c in self.changes],
         }
 
 
-def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
-    """``current`` against the lock file at ``lock_path``.
+#: Gives each drift finding its class: ``(locked, current, findings) -> classes``
+#: (:func:`jsoncontract.compat.drift_classes`).
+Classifier = Callable[[Lock, Lock, Sequence[Finding]], Sequence[str]]
+
+
+def check_lock(
+    lock_path: Path, current: Lock, *, base: Path, classify: Classifier | None = None
+) -> DriftReport:
+    """``current`` against the lock file at ``lock_path``, each finding classed by
+    ``classify`` when given.
 
     Raises:
         InputError: the lock file is missing or unreadable.
@@ -622,7 +735,10 @@ def check_lock(lock_path: Path, current: Lock, *, base: Path) -> DriftReport:
     locked = read_lock(lock_path)
     findings = drift(locked, current, base=base)
     changes = changed_texts(locked, current)
-    return DriftReport(str(lock_path), current.count(), len(current.files), findings, changes)
+    classes = tuple(classify(locked, current, findings)) if classify is not None else ()
+    return DriftReport(
+        str(lock_path), current.count(), len(current.files), findings, changes, classes
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,10 +82,14 @@ def read_config(path: Path) -> bytes:
 # -- the report -------------------------------------------------------------------------------
 
 
-def fail_threshold(given: str | None, cfg: Config) -> str:
-    """The lowest severity that fails a run: ``--fail-on``, else the config's ``fail_on``,
-    else ``error``."""
-    return str(given or cfg.get("fail_on", "error"))
+def fail_threshold(
+    given: str | None, cfg: Config, *, section: str | None = None, default: str = "error"
+) -> str:
+    """The lowest severity (or class) that fails a run: ``--fail-on``, else the config's
+    ``fail_on`` (of ``section`` when the command has its own, as ``[compat]``), else
+    ``default``."""
+    table = cfg.section(section) if section is not None else cfg.data
+    return str(given or table.get("fail_on", default))
 
 
 def fails(worst: Severity | str | None, fail_on: str) -> bool:

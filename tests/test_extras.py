@@ -112,6 +112,7 @@ def test_what_each_extra_alone_brings() -> None:
         ["mcp", "probe", "--", "x"],
         ["mcp", "test", str(REPO / "fixtures/suites/example"), "--", "x"],
         ["mcp", "record", "-o", "t.jsonl", "--listen", "127.0.0.1:0", "--upstream", "http://x"],
+        ["compat", "--old-server", "x", "--new-server", "y"],
     ],
     ids=lambda args: " ".join(args[:2]),
 )

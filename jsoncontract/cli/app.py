@@ -19,6 +19,7 @@ COMMAND_MODULES: Final = (
     "fixtures",
     "test",
     "pin",
+    "compat",
     "redact",
     "mcp",
 )

@@ -219,6 +219,16 @@ def format_choices(command: str) -> type[StrEnum]:
     return choices
 
 
+def class_choices() -> type[StrEnum]:
+    """The choices of ``compat --fail-on`` and ``pin --check --fail-on``: a compatibility
+    class, or ``any`` change (:data:`jsoncontract.compat.model.FAIL_ON`)."""
+    from jsoncontract.compat.model import FAIL_ON
+
+    members = [(name, name) for name in FAIL_ON]
+    choices: type[StrEnum] = StrEnum("ClassFailOn", members)  # type: ignore[misc]
+    return choices
+
+
 def dialect_choices() -> type[StrEnum]:
     """The choices of ``--dialect``: ``auto`` (detect), then every built-in dialect of the
     capture registry (:data:`jsoncontract.capture.registry.BUILT_IN`), in the order it lists
@@ -247,6 +257,20 @@ def warn(messages: Iterable[str]) -> None:
     """Write each message as a warning on stderr (the report is never interrupted)."""
     for message in messages:
         sys.stderr.write(f"jsoncontract: warning: {message}\n")
+
+
+def quiet_sdk_logs() -> None:
+    """The SDK logs transport problems with tracebacks; the reports say them in one line.
+    ``JSONCONTRACT_DEBUG=1`` shows the log instead."""
+    import logging
+    import os
+
+    root = logging.getLogger()
+    if os.environ.get("JSONCONTRACT_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG)
+        return
+    if not any(isinstance(h, logging.NullHandler) for h in root.handlers):
+        root.addHandler(logging.NullHandler())
 
 
 def note(message: str) -> None:

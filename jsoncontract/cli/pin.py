@@ -13,6 +13,7 @@ from jsoncontract.cli.options import (
     ExcludeOpt,
     NoConfigOpt,
     OutputOpt,
+    class_choices,
     format_choices,
 )
 
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
     from jsoncontract.pin import Lock
 
     PinFormat = str
+    FailOn = str
 else:
     PinFormat = format_choices("pin")  # the formats of the reporter table
+    FailOn = class_choices()
 
 
 def register(app: typer.Typer) -> None:
@@ -41,6 +44,9 @@ def pin_cli(
     check: Annotated[bool, typer.Option(
         "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
     ] = False,
+    fail_on: Annotated[FailOn, typer.Option(
+        "--fail-on", help="With --check, exit 1 on a change at least this bad: breaking, "
+        "risky, or any change (each finding's class is compat's).")] = "any",
     changed: Annotated[bool, typer.Option(
         "--changed", help="With --check, the paths are changed files, as pre-commit passes "
         "them: check the config's tools when one of them (or the lock) changed, else "
@@ -59,6 +65,7 @@ def pin_cli(
     """Pin each tool's canonical definition (name, description, input and output schema,
     annotations) in a lock file; with --check, report what changed since."""
     from jsoncontract.cli.options import note, note_skipped, write_report
+    from jsoncontract.compat import classes_fail, drift_classes
     from jsoncontract.config import load_config
     from jsoncontract.pin import check_lock, pin, pin_settings, write_lock
 
@@ -85,9 +92,9 @@ def pin_cli(
             f"in {settings.lock}{update}"
         )
         return 0
-    report = check_lock(settings.lock, current, base=settings.base)
+    report = check_lock(settings.lock, current, base=settings.base, classify=drift_classes)
     write_report("pin", settings.report, report)
-    return 1 if report.findings else 0
+    return 1 if classes_fail(report.classes, str(fail_on)) else 0
 
 
 def _describe_update(lock_path: Path, current: Lock, base: Path) -> str:

@@ -14,7 +14,7 @@ text writer every text report shares), ``findings``, ``sarif``, ``github`` and `
 and GitHub's step summary, every command's) and ``html_report`` (the pages of ``check`` and
 ``diff``), then one module per command and family (``check_text``, ``check_json``,
 ``check_ci``, ``diff_*``, ``lint_*``, ``suite_*``, ``pin``, ``rules``, ``rules_check``,
-``live`` for ``mcp tools`` and ``mcp probe``).
+``live`` for ``mcp tools`` and ``mcp probe``, ``compat``).
 """
 
 from __future__ import annotations
@@ -81,6 +81,14 @@ PIN_REPORTERS: Final = {
     "json": ".pin:JsonPinReporter",
     "markdown": ".pin:MarkdownPinReporter",
 }
+COMPAT_REPORTERS: Final = {
+    "text": ".compat:TextCompatReporter",
+    "json": ".compat:JsonCompatReporter",
+    "markdown": ".compat:MarkdownCompatReporter",
+    "sarif": ".compat:SarifCompatReporter",
+    "github": ".compat:GithubCompatReporter",
+    "junit": ".compat:JUnitCompatReporter",
+}
 #: The catalog (``text``, ``json``), and ``rules --check`` in all four formats.
 RULES_REPORTERS: Final = {
     "text": ".rules:TextRulesReporter",
@@ -126,6 +134,7 @@ REPORTERS: Final[dict[str, dict[str, str]]] = {
     "test": TEST_REPORTERS,
     "fixtures": FIXTURES_REPORTERS,
     "pin": PIN_REPORTERS,
+    "compat": COMPAT_REPORTERS,
     "rules": RULES_REPORTERS,
     "redact": REDACT_REPORTERS,
     # ``mcp`` subcommands: a live server's tools are linted, pinned and tested as files are
@@ -207,6 +216,7 @@ def _of(options: ReportOptions, command: str) -> ReportOptions:
 
 __all__ = [
     "CHECK_REPORTERS",
+    "COMPAT_REPORTERS",
     "DIFF_REPORTERS",
     "FIXTURES_REPORTERS",
     "LINT_REPORTERS",

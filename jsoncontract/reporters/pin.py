@@ -25,9 +25,11 @@ class TextPinReporter(Reporter[Never, "DriftReport"]):
         """Write each change, then the verdict."""
         out = LineWriter(self.stream, self.options.color, self.options.width)
         findings = report.findings
-        for finding in findings:
+        for index, finding in enumerate(findings):
             where = str(finding.source) if finding.source else "?"
-            lines = [located_finding(where, finding.severity, finding.code, finding.message)]
+            cls = report.class_of(index)
+            message = f"[{cls}] {finding.message}" if cls else finding.message
+            lines = [located_finding(where, finding.severity, finding.code, message)]
             if finding.hint:
                 lines.append(note("hint", finding.hint))
             out.write(lines)
@@ -75,10 +77,13 @@ class MarkdownPinReporter(Reporter[Never, "DriftReport"]):
                 f"**{summary['changed']} changed, {summary['added']} added, "
                 f"{summary['removed']} removed since `{report.lock}`**",
                 "",
-                "| tool | change |",
-                "|---|---|",
+                "| tool | class | change |",
+                "|---|---|---|",
             ]
-            lines += [f"| `{f.tool or ''}` | {_md(f.message)} |" for f in report.findings]
+            lines += [
+                f"| `{f.tool or ''}` | {report.class_of(i) or ''} | {_md(f.message)} |"
+                for i, f in enumerate(report.findings)
+            ]
         for change in report.changes:
             lines += [
                 "",

@@ -47,7 +47,7 @@ def test_lock_content(run_cli: Run, server: Path) -> None:
     assert lock["version"] == 1
     tool = lock["files"]["tools/server.json"]["read_file"]
     assert set(tool) == {"sha256", "name", "description", "input_schema", "output_schema",
-                         "annotations"}  # fmt: skip
+                         "annotations", "title", "extra"}  # fmt: skip
     assert len(tool["sha256"]) == 64
 
 
@@ -146,7 +146,8 @@ def test_text_report(run_cli: Run, server: Path) -> None:
     lock = _pin(run_cli, server)
     _edit(server, lambda d: d["result"]["tools"][0]["annotations"].update(openWorldHint=True))
     result = run_cli("pin", str(server), "--lock", str(lock), "--check")
-    assert "server.json:8:11: error pin.annotations_changed tool 'read_file'" in result.stdout
+    expected = "server.json:8:11: error pin.annotations_changed [risky] tool 'read_file'"
+    assert expected in result.stdout
     assert "1 changed, 0 added, 0 removed" in result.stdout
 
 

@@ -140,6 +140,12 @@ RUNS = {
         "fixtures/suites/example",
     ],
     "test": ["test", "--no-config", "--tools", "fixtures/tools", "fixtures/suites/example"],
+    "compat": [
+        "compat",
+        "--no-config",
+        "fixtures/compat/mcp-server-git-2025.9.25.json",
+        "fixtures/compat/mcp-server-git-2026.10.19.json",
+    ],
 }
 
 

@@ -16,7 +16,6 @@ from jsoncontract.cli.mcp.options import (
     ProxyOptions,
     ServerArg,
     ServerOptions,
-    quiet_sdk_logs,
     split_server,
 )
 from jsoncontract.cli.options import (
@@ -26,6 +25,7 @@ from jsoncontract.cli.options import (
     RulesOpt,
     grouped,
     note,
+    quiet_sdk_logs,
     warn,
 )
 

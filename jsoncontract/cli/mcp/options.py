@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
-from jsoncontract.cli.options import warn
+from jsoncontract.cli.options import quiet_sdk_logs, warn
 
 if TYPE_CHECKING:
     from jsoncontract.live.capabilities import ClientProfile
@@ -380,20 +380,6 @@ def split_server(words: list[str] | None) -> tuple[list[str], list[str]]:
     after = len(argv) - argv.index("--") - 1
     after = min(after, len(given))
     return given[: len(given) - after], given[len(given) - after :]
-
-
-def quiet_sdk_logs() -> None:
-    """The SDK logs transport problems with tracebacks; the reports say them in one line.
-    ``JSONCONTRACT_DEBUG=1`` shows the log instead."""
-    import logging
-    import os
-
-    root = logging.getLogger()
-    if os.environ.get("JSONCONTRACT_DEBUG"):
-        logging.basicConfig(level=logging.DEBUG)
-        return
-    if not any(isinstance(h, logging.NullHandler) for h in root.handlers):
-        root.addHandler(logging.NullHandler())
 
 
 def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:

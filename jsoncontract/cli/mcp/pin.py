@@ -22,6 +22,7 @@ from jsoncontract.cli.options import (
     ConfigOpt,
     NoConfigOpt,
     OutputOpt,
+    class_choices,
     format_choices,
     grouped,
     output_stream,
@@ -29,8 +30,10 @@ from jsoncontract.cli.options import (
 
 if TYPE_CHECKING:
     PinFormat = str
+    FailOn = str
 else:
     PinFormat = format_choices("mcp pin")  # the formats of its reporter table
+    FailOn = class_choices()
 
 
 # fmt: off
@@ -43,6 +46,9 @@ def pin_cli(
     check: Annotated[bool, typer.Option(
         "--check", help="Compare with the lock instead of writing it; exit 1 on drift.")
     ] = False,
+    fail_on: Annotated[FailOn, typer.Option(
+        "--fail-on", help="With --check, exit 1 on a change at least this bad: breaking, "
+        "risky, or any change (each finding's class is compat's).")] = "any",
     format: Annotated[PinFormat, typer.Option(
         "--format", "-f", help="Report format of --check.")] = "text",
     output: OutputOpt = None,
@@ -58,6 +64,7 @@ def pin_cli(
 
     The lock keys the server by --name, its config name, or the name it gives itself.
     """
+    from jsoncontract.compat import classes_fail, drift_classes
     from jsoncontract.config import load_config
     from jsoncontract.live.linting import pin_listing, server_key
     from jsoncontract.pin import DriftReport, changed_texts, drift, read_lock, write_lock
@@ -90,10 +97,12 @@ def pin_cli(
         return 0
     locked = _only(read_lock(lock), key)
     findings = drift(locked, current, base=base)
-    report = DriftReport(str(lock), current.count(), 1, findings, changed_texts(locked, current))
+    classes = tuple(drift_classes(locked, current, findings))
+    changes = changed_texts(locked, current)
+    report = DriftReport(str(lock), current.count(), 1, findings, changes, classes)
     with output_stream(output) as stream:
         render("mcp pin", format, stream, ReportOptions(color=color), report)
-    return 1 if findings else 0
+    return 1 if classes_fail(classes, str(fail_on)) else 0
 
 
 def _only(lock: Any, key: str) -> Any:

@@ -17,10 +17,9 @@ from jsoncontract.cli.mcp.options import (
     ProxyOptions,
     ServerArg,
     ServerOptions,
-    quiet_sdk_logs,
     split_server,
 )
-from jsoncontract.cli.options import ConfigOpt, NoConfigOpt, grouped
+from jsoncontract.cli.options import ConfigOpt, NoConfigOpt, grouped, quiet_sdk_logs
 
 
 # fmt: off
