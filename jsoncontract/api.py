@@ -29,7 +29,7 @@ from jsoncontract.pipeline.checker import (
     SessionGate,
 )
 from jsoncontract.pipeline.fast import build_lane
-from jsoncontract.pipeline.runner import counted, encoded_runs, marked, plan, splits
+from jsoncontract.pipeline.runner import close_run, counted, encoded_runs, marked, plan, splits
 from jsoncontract.tools.toolset import ToolSet
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ def iter_check(
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -88,6 +89,9 @@ def iter_check(
         window: how many documents (lines, events, files) a call waits for its result.
         baseline: a previous report to compare with: each finding is marked ``new`` or
             ``unchanged`` (see :mod:`jsoncontract.baseline`).
+        allow_empty: a run that reads no tool call is a run like any other; by default it
+            ends with an ``input.no_calls`` error in ``summary.findings`` (input that was
+            not understood never passes).
     """
     for result in iter_results(
         captures,
@@ -103,6 +107,7 @@ def iter_check(
         dialects=dialects,
         window=window,
         baseline=baseline,
+        allow_empty=allow_empty,
     ):
         if type(result) is PassedCall:
             yield result.result()
@@ -130,6 +135,7 @@ def iter_results(
     result_runs: bool = False,
     keep: str = "all",
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
@@ -171,6 +177,7 @@ def iter_results(
                     runs=result_runs,
                     keep=keep,
                     matcher=matcher,
+                    allow_empty=allow_empty,
                 )
                 return
         captures = names
@@ -189,10 +196,7 @@ def iter_results(
     else:
         yield from counted(checked, summary)
     if summary is not None:
-        summary.files = reader.files
-        run_findings = list(checker.findings)
-        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
-            summary.add_finding(finding)
+        close_run(summary, reader.files, checker.findings, matcher, allow_empty=allow_empty)
 
 
 def check(
@@ -208,6 +212,7 @@ def check(
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -225,6 +230,7 @@ def check(
             dialects=dialects,
             window=window,
             baseline=baseline,
+            allow_empty=allow_empty,
         )
     )
     return CheckReport(summary, checked)

@@ -115,6 +115,9 @@ def check_cli(
         "yarn...): JSONL captures, plain, .gz or .zst, read by the cluster; needs the spark "
         "extra.",
         show_default=False)] = None,
+    allow_empty: Annotated[bool, typer.Option(
+        "--allow-empty", help="A run that reads no tool call passes (by default it fails "
+        "with input.no_calls: input that was not understood never passes).")] = False,
     progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -148,7 +151,7 @@ def check_cli(
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
         result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
-        baseline=baseline, embedded=bool(embedded),
+        baseline=baseline, embedded=bool(embedded), allow_empty=allow_empty,
     )  # fmt: skip
     known = load_baseline(settings.report.baseline, "check", settings.report.root)
     if settings.spark is not None:
@@ -175,7 +178,7 @@ def check_cli(
             session=SessionContracts(toolset, settings.session), window=settings.result_window,
             jobs=settings.jobs or default_jobs(), keep=settings.report.options.results,
             result_runs=result_runs("check", settings.report.format),
-            baseline=known,
+            baseline=known, allow_empty=settings.allow_empty,
         )  # fmt: skip
         bar = None
         if progress and stderr_is_terminal() and "-" not in settings.captures:
@@ -207,6 +210,7 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
             context=json.dumps(business.context) if business.context is not None else None,
             tool=settings.tool, dialect=settings.dialect, show_values=settings.show_values,
             window=settings.result_window, entries_only=entries,
+            allow_empty=settings.allow_empty,
         )  # fmt: skip
         if report.in_one_task:
             note(

@@ -36,7 +36,8 @@ class CheckSettings:
     ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections;
     ``exclude`` the globs of files left out when a directory is walked; ``jobs`` the worker
     processes (``None``: one per core); ``spark`` the Spark master to check on (``None``:
-    here). Which results the report lists is ``report.options.results``.
+    here); ``allow_empty`` whether a run that reads no call passes (else it fails with
+    ``input.no_calls``). Which results the report lists is ``report.options.results``.
     """
 
     captures: tuple[str, ...]
@@ -52,6 +53,7 @@ class CheckSettings:
     exclude: tuple[str, ...] = ()
     jobs: int | None = None
     spark: str | None = None
+    allow_empty: bool = False
 
 
 def trace_tools(
@@ -112,6 +114,7 @@ def check_settings(
     exclude: Sequence[str] | None = None,
     baseline: Path | None = None,
     embedded: bool = False,
+    allow_empty: bool = False,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
     ``embedded``: the captures carry the tool list (a trace of ``mcp guard``), so no tool
@@ -163,4 +166,5 @@ def check_settings(
         exclude=exclude_patterns(exclude, cfg),
         jobs=jobs or section.get("jobs"),
         spark=spark,
+        allow_empty=allow_empty or bool(section.get("allow_empty", False)),
     )
