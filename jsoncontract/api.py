@@ -19,6 +19,7 @@ from jsoncontract._files import is_stream
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
+from jsoncontract.errors import UsageError
 from jsoncontract.model import CallResult, CheckReport, Dialect, PassedCall, ResultRun, Summary
 from jsoncontract.pipeline.checker import (
     DEFAULT,
@@ -33,6 +34,7 @@ from jsoncontract.pipeline.runner import close_run, counted, encoded_runs, marke
 from jsoncontract.tools.toolset import ToolSet
 
 if TYPE_CHECKING:
+    from jsoncontract._tail import Follow
     from jsoncontract.baseline import Baseline
 
 
@@ -60,6 +62,7 @@ def iter_check(
     window: int = WINDOW,
     baseline: Baseline | None = None,
     allow_empty: bool = False,
+    follow: Follow | None = None,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -92,6 +95,13 @@ def iter_check(
         allow_empty: a run that reads no tool call is a run like any other; by default it
             ends with an ``input.no_calls`` error in ``summary.findings`` (input that was
             not understood never passes).
+        follow: follow the one capture (a file, or ``-``) as it grows, as ``tail -F``
+            does, each call yielded as soon as its verdict is final, until ``follow.stop``
+            is set or the input ends (see :class:`jsoncontract.Follow`); the run
+            then ends as at the end of a file. Checked in this process.
+
+    Raises:
+        UsageError: ``follow`` with more than one capture.
     """
     for result in iter_results(
         captures,
@@ -108,6 +118,7 @@ def iter_check(
         window=window,
         baseline=baseline,
         allow_empty=allow_empty,
+        follow=follow,
     ):
         if type(result) is PassedCall:
             yield result.result()
@@ -136,6 +147,7 @@ def iter_results(
     keep: str = "all",
     baseline: Baseline | None = None,
     allow_empty: bool = False,
+    follow: Follow | None = None,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
@@ -150,7 +162,8 @@ def iter_results(
     encoded for a JSON report (by the workers, or here); ``keep`` says which results those
     runs list (``all``, ``findings``, ``failed``: the report's ``results`` option), while
     their summaries count every one. With a ``baseline``, findings are marked in input
-    order and results come one by one.
+    order and results come one by one. With ``follow``, every result comes alone, as soon
+    as it is known, from this process.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
@@ -161,6 +174,12 @@ def iter_results(
     matcher = baseline.matcher() if baseline is not None else None
     if matcher is not None:
         result_runs = False  # findings are marked in input order, before they are encoded
+    if follow is not None:
+        names = [str(c) for c in captures]
+        if len(names) != 1:
+            raise UsageError("following a capture as it grows takes one file (or - for stdin)")
+        result_runs = False  # each result as soon as it is known
+        jobs = 1
     if jobs > 1 and fast:
         from jsoncontract.pipeline import parallel
 
@@ -182,8 +201,10 @@ def iter_results(
                 return
         captures = names
     lane = build_lane(checker, reader) if fast else None
-    if lane is None:
-        items: Iterable[Any] = reader.read_trace(captures)
+    if follow is not None:
+        items: Iterable[Any] = reader.follow(names[0], follow, lane)
+    elif lane is None:
+        items = reader.read_trace(captures)
     else:
         items = reader.read_checked(captures, lane)
     checked = checker.stream(items)

@@ -65,6 +65,7 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
+    from jsoncontract._tail import Follow
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler, Shortcut
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
@@ -231,6 +232,7 @@ class CaptureReader:
         self.max_line_bytes = max_line_bytes
         self.files = 0
         self.bytes_read = 0
+        self._following: Ledger | None = None
         self.dialects = dialects
         self._fallback = dialects.fallback
         self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
@@ -311,6 +313,41 @@ class CaptureReader:
         wait for their results, and the results). A line it returns ``None`` for is read
         as usual."""
         return self._trace(self.find(paths), lane)
+
+    def follow(self, path: str, follow: Follow, lane: Lane | None = None) -> Iterator[Any]:
+        """:meth:`read_checked` (``lane``: ``None`` for :meth:`read_trace`'s items) over the
+        file ``path`` (``-``: standard input) as it grows, read as JSON Lines, until
+        ``follow.stop`` is set or the input ends (:mod:`jsoncontract._tail`): each line is
+        read as it is written, and what it gives comes at once. A call still waits for its
+        result as in a file (``window`` lines); when the run stops, the calls still waiting
+        come out as at the end of a file. A file that replaces the one followed (a rotation,
+        a truncation) is read as the next file of the run, from line 1.
+
+        Raises:
+            InputError: the path is a directory, or cannot be read.
+        """
+        from jsoncontract._tail import Tail
+
+        ledger = self._following = self.new_ledger()
+        released: list[Released] = []
+        source = iter(Tail(path, follow, max_line_bytes=self.max_line_bytes))
+        more = next(source, _ENDED) is None  # a file starts
+        while more:
+            self.files += 1
+            state = _FileState(self.dialects, ledger, released)
+            ended = [True]
+            yield from self._lines(path, _one_file(source, ended), state, lane, counted=False)
+            yield from state.hand(state.flush())
+            more = not ended[0]
+        ledger.flush(released)
+        yield from released
+
+    @property
+    def waiting(self) -> int:
+        """How many calls (and events behind them) the run being followed holds, waiting
+        for results (see :meth:`follow`)."""
+        ledger = self._following
+        return ledger.waiting if ledger is not None else 0
 
     def find(self, paths: Iterable[str | Path]) -> list[Found]:
         """The capture files of ``paths``, in reading order (directories searched, the
@@ -1052,6 +1089,20 @@ class CaptureReader:
         if handler is None:
             raise UnknownShape(f"a JSON {json_type(value)} is no {self._fallback.name} body")
         handler(value, ctx, out)
+
+
+def _one_file(source: Iterator[Any], ended: list[bool]) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of one file of a :class:`~jsoncontract._tail.Tail`, up to the mark that
+    the next starts (``ended[0]`` is then cleared: the tail goes on)."""
+    for item in source:
+        if item is None:
+            ended[0] = False
+            return
+        yield item
+
+
+#: What an iterator that ended gives :func:`next`.
+_ENDED: Final[Any] = object()
 
 
 def _no_tool_call(ctx: DocContext) -> ToolCall:
