@@ -384,3 +384,21 @@ def test_what_cannot_be_followed_is_refused_in_one_line(
 
     assert follow_problem([trace], format="jsonl", jobs=1, spark=None) is None
     assert follow_problem(["-"], format="text", jobs=None, spark=None) is None
+
+
+def test_an_output_file_is_written_as_it_goes(tmp_path: Path, start: Start) -> None:
+    path, out = tmp_path / "agent.jsonl", tmp_path / "verdicts.jsonl"
+    writer: Writer = start(Writer, path)
+    options = ["--result-window", "0", "-f", "jsonl", "-o", str(out)]
+    checker: Checker = start(Checker, "--follow", str(path), *options)
+    written = writer.append(OPENAI_OK)
+    deadline = written + START
+    while not (out.exists() and out.read_bytes().endswith(b"\n")):  # the verdict, in place
+        assert time.monotonic() < deadline, "no verdict in the output file"
+        checker.err.selector.select(0.05)  # a line on stderr would end the wait early
+    assert json.loads(out.read_text())["tool"] == "searchInvoices"
+    code, rest, errors = checker.stop()
+    assert (code, rest) == (0, "")
+    assert errors == f"jsoncontract: wrote the jsonl report to {out}\n"
+    last = out.read_text().splitlines()[-1]
+    assert json.loads(last)["summary"]["calls"] == 1
