@@ -77,7 +77,9 @@ class Tail:
             try:
                 fd = sys.stdin.buffer.fileno()
             except (AttributeError, OSError, ValueError):  # closed, or no file (embedded)
-                raise InputError("cannot follow: it is closed", file="-") from None
+                closed = sys.stdin is None or getattr(sys.stdin, "closed", False)
+                why = "it is closed" if closed else "it is no file or pipe"
+                raise InputError(f"cannot follow: {why}", file="-") from None
             yield None
             yield from self._pipe(fd)
             return

@@ -212,3 +212,17 @@ def test_a_directory_cannot_be_followed(tmp_path: Path, running: list[Running]) 
     assert tail.items.get(timeout=DEADLINE) is _DONE
     assert isinstance(tail.error, InputError)
     assert "is a directory" in str(tail.error)
+
+
+def test_standard_input_that_is_no_file_cannot_be_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"{}\n")))
+    with pytest.raises(InputError, match="cannot follow: it is no file or pipe"):
+        list(Tail("-", Follow(), max_line_bytes=100))
+    sys.stdin.close()
+    with pytest.raises(InputError, match="cannot follow: it is closed"):
+        list(Tail("-", Follow(), max_line_bytes=100))

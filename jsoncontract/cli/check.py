@@ -221,7 +221,9 @@ def _following(settings: CheckSettings) -> Iterator[Follow | None]:
             raise KeyboardInterrupt
         stop.set()
 
-    previous = [(s, signal.signal(s, stopping)) for s in (signal.SIGINT, signal.SIGTERM)]
+    previous: list[tuple[int, Any]] = []
+    if threading.current_thread() is threading.main_thread():  # in a thread: the input's end
+        previous = [(s, signal.signal(s, stopping)) for s in (signal.SIGINT, signal.SIGTERM)]
     try:
         if stderr_is_terminal():
             name = settings.captures[0]
