@@ -402,3 +402,25 @@ def test_an_output_file_is_written_as_it_goes(tmp_path: Path, start: Start) -> N
     assert errors == f"jsoncontract: wrote the jsonl report to {out}\n"
     last = out.read_text().splitlines()[-1]
     assert json.loads(last)["summary"]["calls"] == 1
+
+
+def test_a_second_ctrl_c_stops_at_once() -> None:
+    """The first Ctrl-C (or SIGTERM) asks the run to end as its input's end does; a second
+    stops it at once (exit 130, as any Ctrl-C does); the handlers are put back after."""
+    from jsoncontract.business.settings import business_settings
+    from jsoncontract.cli.check import _following
+    from jsoncontract.pipeline.settings import CheckSettings
+    from jsoncontract.settings import Config, ReportSettings
+
+    before = signal.getsignal(signal.SIGINT)
+    business = business_settings(Config())
+    settings = CheckSettings(("-",), (), business, ReportSettings(), follow=True)
+    with _following(settings) as follow:
+        assert follow is not None and not follow.stop.is_set()
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler) and signal.getsignal(signal.SIGTERM) is handler
+        handler(signal.SIGTERM, None)
+        assert follow.stop.is_set()
+        with pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGINT, None)
+    assert signal.getsignal(signal.SIGINT) is before
