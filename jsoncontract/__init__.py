@@ -12,6 +12,7 @@ from jsoncontract._lazy import lazy_attributes
 from jsoncontract._version import __version__
 
 if TYPE_CHECKING:
+    from jsoncontract._tail import Follow
     from jsoncontract.api import check, iter_check
     from jsoncontract.baseline import Baseline
     from jsoncontract.business import load_business
@@ -39,6 +40,7 @@ __all__ = [
     "CheckReport",
     "Checker",
     "Finding",
+    "Follow",
     "Guard",
     "Hop",
     "JsoncontractError",
@@ -54,6 +56,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Follow": "jsoncontract._tail",
     "Baseline": "jsoncontract.baseline",
     "check": "jsoncontract.api",
     "iter_check": "jsoncontract.api",

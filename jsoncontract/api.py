@@ -19,6 +19,7 @@ from jsoncontract._files import is_stream
 from jsoncontract.capture.ledger import WINDOW
 from jsoncontract.capture.reader import CaptureReader
 from jsoncontract.capture.registry import DIALECTS, Registry
+from jsoncontract.errors import UsageError
 from jsoncontract.model import (
     CallResult,
     CheckReport,
@@ -40,10 +41,11 @@ from jsoncontract.pipeline.checker import (
     SessionGate,
 )
 from jsoncontract.pipeline.fast import build_lane
-from jsoncontract.pipeline.runner import counted, encoded_runs, marked, plan, splits
+from jsoncontract.pipeline.runner import close_run, counted, encoded_runs, marked, plan, splits
 from jsoncontract.tools.toolset import ToolSet
 
 if TYPE_CHECKING:
+    from jsoncontract._tail import Follow
     from jsoncontract.baseline import Baseline
 
 
@@ -70,6 +72,8 @@ def iter_check(
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
+    follow: Follow | None = None,
 ) -> Iterator[CallResult]:
     """Check every call in ``captures``, yielding one result per call as it is read.
 
@@ -99,6 +103,16 @@ def iter_check(
         window: how many documents (lines, events, files) a call waits for its result.
         baseline: a previous report to compare with: each finding is marked ``new`` or
             ``unchanged`` (see :mod:`jsoncontract.baseline`).
+        allow_empty: a run that reads no tool call is a run like any other; by default it
+            ends with an ``input.no_calls`` error in ``summary.findings`` (input that was
+            not understood never passes).
+        follow: follow the one capture (a file, or ``-``) as it grows, as ``tail -F``
+            does, each call yielded as soon as its verdict is final, until ``follow.stop``
+            is set or the input ends (see :class:`jsoncontract.Follow`); the run
+            then ends as at the end of a file. Checked in this process.
+
+    Raises:
+        UsageError: ``follow`` with more than one capture.
     """
     for result in iter_results(
         captures,
@@ -114,6 +128,8 @@ def iter_check(
         dialects=dialects,
         window=window,
         baseline=baseline,
+        allow_empty=allow_empty,
+        follow=follow,
     ):
         if type(result) is PassedCall:
             yield result.result()
@@ -141,6 +157,8 @@ def iter_results(
     result_runs: bool = False,
     keep: str = "all",
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
+    follow: Follow | None = None,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """:func:`iter_check` for reports: a call that passed every gate may come as a
     :class:`~jsoncontract.model.PassedCall` (what a report says of it, with
@@ -155,7 +173,8 @@ def iter_results(
     encoded for a JSON report (by the workers, or here); ``keep`` says which results those
     runs list (``all``, ``findings``, ``failed``: the report's ``results`` option), while
     their summaries count every one. With a ``baseline``, findings are marked in input
-    order and results come one by one.
+    order and results come one by one. With ``follow``, every result comes alone, as soon
+    as it is known, from this process.
     """
     toolset = _toolset(tools, tool, dialects)
     if reader is None:
@@ -166,6 +185,12 @@ def iter_results(
     matcher = baseline.matcher() if baseline is not None else None
     if matcher is not None:
         result_runs = False  # findings are marked in input order, before they are encoded
+    if follow is not None:
+        names = [str(c) for c in captures]
+        if len(names) != 1:
+            raise UsageError("following a capture as it grows takes one file (or - for stdin)")
+        result_runs = False  # each result as soon as it is known
+        jobs = 1
     if jobs > 1 and fast:
         from jsoncontract.pipeline import parallel
 
@@ -182,12 +207,15 @@ def iter_results(
                     runs=result_runs,
                     keep=keep,
                     matcher=matcher,
+                    allow_empty=allow_empty,
                 )
                 return
         captures = names
     lane = build_lane(checker, reader) if fast else None
-    if lane is None:
-        items: Iterable[Any] = reader.read_trace(captures)
+    if follow is not None:
+        items: Iterable[Any] = reader.follow(names[0], follow, lane)
+    elif lane is None:
+        items = reader.read_trace(captures)
     else:
         items = reader.read_checked(captures, lane)
     checked = checker.stream(items)
@@ -200,10 +228,7 @@ def iter_results(
     else:
         yield from counted(checked, summary)
     if summary is not None:
-        summary.files = reader.files
-        run_findings = list(checker.findings)
-        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
-            summary.add_finding(finding)
+        close_run(summary, reader.files, checker.findings, matcher, allow_empty=allow_empty)
 
 
 def offers_tools(
@@ -249,6 +274,7 @@ def check(
     dialects: Registry = DIALECTS,
     window: int = WINDOW,
     baseline: Baseline | None = None,
+    allow_empty: bool = False,
 ) -> CheckReport:
     """Check every call in ``captures`` and return the whole report (see :func:`iter_check`)."""
     summary = Summary()
@@ -266,6 +292,7 @@ def check(
             dialects=dialects,
             window=window,
             baseline=baseline,
+            allow_empty=allow_empty,
         )
     )
     return CheckReport(summary, checked)

@@ -301,9 +301,23 @@ ENVELOPE_UNKNOWN_DIALECT: Final = _code(
     "a trace line is JSON but in no known capture dialect",
     "A line of a JSONL trace is valid JSON but none of the capture dialects recognises it "
     "(`jsoncontract check --help` lists them), so no call can be read from it. If it is a "
-    'bare request body, wrap it as `{"hop": "downstream", "tool": ..., "payload": ...}`; if '
-    "it is a provider format jsoncontract does not read yet, the line is skipped with this "
-    "finding rather than silently.",
+    'bare request body, wrap it as `{"hop": "downstream", "tool": ..., "payload": ...}`. '
+    "A line that carries the marks of an LLM convention (a GenAI attribute, a provider "
+    "response's type fields) is `envelope.not_read` instead, which names the convention.",
+)
+ENVELOPE_NOT_READ: Final = _code(
+    ENVELOPE,
+    "envelope.not_read",
+    "a document that looks like LLM traffic, whose calls were not read",
+    "The document (a JSON file, a trace line, a span, a log record) carries the marks of an "
+    "LLM convention: an OpenTelemetry GenAI, OpenInference, OpenLLMetry or Vercel AI SDK "
+    'attribute, a provider response\'s own type fields (`"object": "chat.completion"`, '
+    '`"type": "message"` with a `role`, Bedrock\'s `output.message`...). But no capture '
+    "dialect read it, or the dialect that took it found tool calls it could not read. The "
+    "message names the convention it looks like and the members it found. Its calls were "
+    "not checked, so the run cannot pass on them: convert the capture to a dialect "
+    "`jsoncontract check --help` lists, force one with `--dialect`, or leave the file out "
+    "with `--exclude`. A document with no such mark is `envelope.unknown_dialect`.",
 )
 ENVELOPE_NO_TOOL_CALL: Final = _code(
     ENVELOPE,
@@ -415,16 +429,6 @@ ENVELOPE_NO_CONTRACT: Final = _code(
     "response logged without its request, an MCP call made before any `tools/list`. Log "
     'the request with its response (`{"request": ..., "response": ...}`), or give the '
     "tool definitions with `--tools`.",
-)
-ENVELOPE_NOT_READ: Final = _code(
-    ENVELOPE,
-    "envelope.not_read",
-    "a document of a known kind whose calls cannot be read",
-    "The document carries the marks of a format jsoncontract reads (a provider response's "
-    "own type fields, a LangChain message's `type`), so it should hold tool calls, but they "
-    "cannot be read from it: a member is missing or of another type than its SDK writes. "
-    "The message names the format it looks like. Rather than pass it as a document without "
-    "calls, the run fails; capture the document as the SDK serialises it.",
 )
 ENVELOPE_CALL_ID_FORMAT: Final = _code(
     ENVELOPE,
@@ -2340,8 +2344,10 @@ INPUT: Final = CATALOG.family(
     "Input files",
     "A directory given to a command is read file by file: a file that cannot be read is "
     "reported with these codes, at the file, and the other files are still read. A file "
-    "named on the command line that cannot be read stops the command instead (exit 2).",
-    commands=("check", "lint"),
+    "named on the command line that cannot be read stops the command instead (exit 2). A "
+    "run that read no call at all is reported here too: input that was not understood "
+    "never passes.",
+    commands=("check", "diff", "lint"),
 )
 INPUT_UNREADABLE: Final = _code(
     INPUT,
@@ -2351,6 +2357,18 @@ INPUT_UNREADABLE: Final = _code(
     "a broken tool definition; the message says which. The other files were read, so the "
     "run goes on, but this file was not checked at all. Fix the file, or leave it out with "
     "`--exclude GLOB` (or `exclude` in the config).",
+)
+INPUT_NO_CALLS: Final = _code(
+    INPUT,
+    "input.no_calls",
+    "the run read no tool call",
+    "Every file was read, but no tool call came out of them: the captures are of another "
+    "kind than the ones meant (a log, a metrics export, the tools file), the model answered "
+    "in text only, or the calls sit where no dialect reads them (each such document is "
+    "reported too, as `envelope.not_read` or `envelope.unknown_dialect`). A contract "
+    "checker that checked nothing has nothing to pass, so the run fails. When an empty run "
+    "is expected (a quiet hour of a live log), pass `--allow-empty` (or `allow_empty = "
+    "true` under `[check]` or `[diff]` in the config).",
 )
 
 # -- report ----------------------------------------------------------------------------------

@@ -750,7 +750,9 @@ class Summary:
     count in ``by_code`` and ``by_severity`` like the findings of calls. ``by_result`` counts
     each tool's results, error results and latencies (:class:`~jsoncontract.stats.ToolStats`).
     ``baseline`` counts, by state, the findings of a run compared with a baseline (empty
-    otherwise).
+    otherwise). ``unread`` counts the results among ``calls`` that stand for a document
+    the reader could not read as a call (not JSON, no known dialect, LLM traffic no dialect
+    reads): they carry its finding, and are no call that was read.
     """
 
     calls: int = 0
@@ -764,6 +766,7 @@ class Summary:
     findings: list[Finding] = field(default_factory=list)
     by_result: dict[str, ToolStats] = field(default_factory=dict)
     baseline: Counter[str] = field(default_factory=Counter)
+    unread: int = 0
     #: severities of the findings the baseline holds
     _held: Counter[str] = field(default_factory=Counter)
 
@@ -792,7 +795,10 @@ class Summary:
     def count(self, result: CallResult) -> None:
         """Count one result, but for what came back (:meth:`time`)."""
         self.calls += 1
-        tool = result.call.tool or "(unknown)"
+        call = result.call
+        if call.dialect is None:  # a document that was no call (capture.base.problem_call)
+            self.unread += 1
+        tool = call.tool or "(unknown)"
         counts = self.by_tool.get(tool)
         if counts is None:
             counts = self.by_tool[tool] = [0, 0]
@@ -833,6 +839,7 @@ class Summary:
     def merge(self, other: Summary) -> None:
         """Add the counts of ``other`` (a summary of other results of the same run)."""
         self.calls += other.calls
+        self.unread += other.unread
         self.ok += other.ok
         self.failed += other.failed
         by_tool = self.by_tool

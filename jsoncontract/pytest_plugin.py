@@ -117,7 +117,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 class SuiteFile(pytest.File):
-    """A suite file: one item per case (or one failing item when its tool is gone)."""
+    """A suite file: one item per case (or one failing item when its tool is gone, or when
+    it holds no case: a suite that tests nothing never passes)."""
 
     def collect(self) -> Iterator[pytest.Item]:
         """The cases."""
@@ -133,6 +134,9 @@ class SuiteFile(pytest.File):
             raise self.CollectError(runner)
         if suite.tool not in runner.tools:
             yield MissingToolItem.from_parent(self, name="(suite)", suite=suite)
+            return
+        if not suite.cases:
+            yield EmptySuiteItem.from_parent(self, name="(suite)", suite=suite)
             return
         for case in suite.cases:
             yield CaseItem.from_parent(self, name=case.name, suite=suite, case=case)
@@ -211,6 +215,27 @@ class MissingToolItem(_SuiteItem):
         runner = _runner(self.config)
         assert not isinstance(runner, str)
         raise CaseFailed(runner.missing_tool(self.suite, len(self.suite.cases)))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """The suite file."""
+        return self.path, None, f"{self.suite.tool}::(suite)"
+
+
+class EmptySuiteItem(_SuiteItem):
+    """Stands for a suite that holds no case: it fails, as ``jsoncontract test`` stops on
+    one (a suite that tests nothing is no passing test)."""
+
+    def __init__(self, *, suite: Suite, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.suite = suite
+
+    def runtest(self) -> None:
+        """Fail, saying so."""
+        pytest.fail(
+            f"the suite of {self.suite.tool} holds no case; nothing was tested (add cases with "
+            "jsoncontract fixtures, or remove the file)",
+            pytrace=False,
+        )
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         """The suite file."""

@@ -502,6 +502,7 @@ def check(
     show_values: bool = False,
     window: int = WINDOW,
     entries_only: bool = False,
+    allow_empty: bool = False,
 ) -> SparkReport:
     """Check the calls in ``lines`` (the blocks of captures :func:`read_captures` makes) on
     Spark.
@@ -509,14 +510,17 @@ def check(
     Arguments mean what they mean to :func:`jsoncontract.check` and the ``check`` command:
     tool definition files, rules files, a config file (its ``[session]`` and ``[results]``
     sections included), a context (JSON text), the tool of bare bodies, a forced dialect,
-    whether to quote sensitive values, the result window. ``entries_only``: the results
-    are only wanted as JSON report entries (:meth:`SparkReport.iter_results` with
+    whether to quote sensitive values, the result window, whether a run that reads no call
+    passes (``allow_empty``; else it ends with ``input.no_calls``). ``entries_only``: the
+    results are only wanted as JSON report entries (:meth:`SparkReport.iter_results` with
     ``keep``): a failing call's result is not pickled for the driver.
 
     Raises:
         InputError: a capture cannot be read, or a ``.gz`` or ``.zst`` is corrupt (as a local
             run says).
     """
+    from jsoncontract.pipeline.runner import close_run, no_calls
+
     _spark()
     recipe = Recipe(
         tools=tuple(str(Path(p).resolve()) for p in tools),
@@ -549,7 +553,11 @@ def check(
     outcomes = [(row[1], *pickle.loads(row[2])) for row in ends]
     if any(not outcome.clean or timed for _, outcome, _, timed, _, _ in outcomes):
         chunks.unpersist()
-        return _in_one_task(recipe, session, blocks, files)
+        report = _in_one_task(recipe, session, blocks, files)
+        empty = None if allow_empty else no_calls(report.summary)
+        if empty is not None:
+            report.summary.add_finding(empty)
+        return report
     summary = Summary()
     redone = _join(driver, blocks, outcomes, summary)
     taken = spark_context.broadcast(frozenset(redone.partitions))
@@ -571,9 +579,7 @@ def check(
         for part in merged.filter(lambda row: row[0] == "s").collect():
             summary.merge(pickle.loads(part[1]))
         changed = merged.filter(lambda row: row[0] == "m").sortBy(_place)  # type: ignore[type-var]
-    summary.files = files
-    for finding in driver.checker.findings:
-        summary.add_finding(finding)
+    close_run(summary, files, driver.checker.findings, allow_empty=allow_empty)
     own = [row for row in redone.rows if row[0] == "c"]
     return SparkReport(
         _results(session, chunks, own, frozenset(redone.partitions), changed),

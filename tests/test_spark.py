@@ -399,6 +399,23 @@ def test_an_empty_capture_is_no_silent_pass(run_cli: Any, tmp_path: Path) -> Non
     assert on_spark.stdout == local.stdout
 
 
+@pytest.mark.parametrize("allow", [[], ["--allow-empty"]])
+@pytest.mark.parametrize("content", [b'{"resourceSpans": []}\n', b'{"level": "info"}\n'])
+def test_a_run_that_reads_no_call_fails_as_locally(
+    session: Any, run_cli: Any, tmp_path: Path, content: bytes, allow: list[str]
+) -> None:
+    """``input.no_calls`` on Spark as locally (in one task when the trace holds a result:
+    an export of spans), and ``--allow-empty`` lets the run pass."""
+    path = tmp_path / "spans.jsonl"
+    path.write_bytes(content)
+    args = ["check", "-t", str(TOOLS), str(path), "-f", "json", *allow]
+    local, on_spark = run_cli(*args), run_cli(*args, "--spark", "local[1]")
+    assert on_spark.stdout == local.stdout
+    assert on_spark.code == local.code
+    codes = [f["code"] for f in json.loads(local.stdout)["findings"]]
+    assert codes == ([] if allow else ["input.no_calls"])
+
+
 @pytest.mark.parametrize(("results", "suffix"), [(True, ".gz"), (False, ".gz"), (False, ".zst")])
 def test_a_truncated_capture_names_the_file_and_writes_nothing(
     session: Any, run_cli: Any, tmp_path: Path, results: bool, suffix: str

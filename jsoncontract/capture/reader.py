@@ -45,7 +45,7 @@ from jsoncontract._files import (
 from jsoncontract._json import NotJSON, diagnose, json_type, load
 from jsoncontract._locate import PositionIndex
 from jsoncontract._yaml import YAML_SUFFIXES, YamlPositions, load_yaml
-from jsoncontract.capture import containers
+from jsoncontract.capture import containers, markers
 from jsoncontract.capture.base import envelope, envelope_anomaly, id_text, problem_call
 from jsoncontract.capture.interface import DocContext, JoinableState
 from jsoncontract.capture.ledger import WINDOW, Ledger, Released
@@ -66,6 +66,7 @@ from jsoncontract.model import (
 )
 
 if TYPE_CHECKING:
+    from jsoncontract._tail import Follow
     from jsoncontract.capture.interface import CaptureDialect, DialectState, Handler, Shortcut
 
 JSONL_SUFFIXES: Final = (".jsonl", ".ndjson", ".jsonlines")
@@ -232,6 +233,7 @@ class CaptureReader:
         self.max_line_bytes = max_line_bytes
         self.files = 0
         self.bytes_read = 0
+        self._following: Ledger | None = None
         self.dialects = dialects
         self._fallback = dialects.fallback
         self._forced: CaptureDialect | None = dialects.find(dialect) if dialect else None
@@ -242,6 +244,8 @@ class CaptureReader:
         )
         self._parts = tuple((d.part, i) for i, d in enumerate(detected))
         self._index = {d.name: i for i, d in enumerate(dialects)}
+        # the module of each dialect: the one whose handler took a document it read nothing of
+        self._modules = {type(d).__module__: str(d.name) for d in dialects}
         # the members some dialect reads an object by (its mark, and what its part needs):
         # an object with none of them is no dialect's (None: a dialect does not say)
         claimed: set[str] | None = set()
@@ -264,6 +268,11 @@ class CaptureReader:
             for d in (*detected, self._fallback)
             for function, shortcut in getattr(d, "shortcuts", {}).items()
         }
+
+    @property
+    def _forced_name(self) -> str | None:
+        """The name of the dialect documents are being read as (``None``: detected)."""
+        return str(self._forced.name) if self._forced is not None else None
 
     @property
     def forced(self) -> CaptureDialect | None:
@@ -309,6 +318,41 @@ class CaptureReader:
         wait for their results, and the results). A line it returns ``None`` for is read
         as usual."""
         return self._trace(self.find(paths), lane)
+
+    def follow(self, path: str, follow: Follow, lane: Lane | None = None) -> Iterator[Any]:
+        """:meth:`read_checked` (``lane``: ``None`` for :meth:`read_trace`'s items) over the
+        file ``path`` (``-``: standard input) as it grows, read as JSON Lines, until
+        ``follow.stop`` is set or the input ends (:mod:`jsoncontract._tail`): each line is
+        read as it is written, and what it gives comes at once. A call still waits for its
+        result as in a file (``window`` lines); when the run stops, the calls still waiting
+        come out as at the end of a file. A file that replaces the one followed (a rotation,
+        a truncation) is read as the next file of the run, from line 1.
+
+        Raises:
+            InputError: the path is a directory, or cannot be read.
+        """
+        from jsoncontract._tail import Tail
+
+        ledger = self._following = self.new_ledger()
+        released: list[Released] = []
+        source = iter(Tail(path, follow, max_line_bytes=self.max_line_bytes))
+        more = next(source, _ENDED) is None  # a file starts
+        while more:
+            self.files += 1
+            state = _FileState(self.dialects, ledger, released)
+            ended = [True]
+            yield from self._lines(path, _one_file(source, ended), state, lane, counted=False)
+            yield from state.hand(state.flush())
+            more = not ended[0]
+        ledger.flush(released)
+        yield from released
+
+    @property
+    def waiting(self) -> int:
+        """How many calls (and events behind them) the run being followed holds, waiting
+        for results (see :meth:`follow`)."""
+        ledger = self._following
+        return ledger.waiting if ledger is not None else 0
 
     def find(self, paths: Iterable[str | Path]) -> list[Found]:
         """The capture files of ``paths``, in reading order (directories searched, the
@@ -560,11 +604,7 @@ class CaptureReader:
             else:
                 self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
-            raise NotThisKind(
-                f"not a capture in any known dialect ({exc}); for a bare request body use "
-                "--tool NAME (and --dialect downstream)",
-                file=name,
-            ) from None
+            out.append(self._unknown_document(value, ctx, exc, name))
         out.extend(state.flush())
         if not any(type(item) is not TraceEvent for item in out):
             out.append(_no_tool_call(ctx))
@@ -586,16 +626,36 @@ class CaptureReader:
             try:
                 self._dispatch(document.value, ctx, state, out)
             except UnknownShape as exc:
-                raise NotThisKind(
-                    f"not a capture in any known dialect ({exc}); for a bare request body use "
-                    "--tool NAME (and --dialect downstream)",
-                    file=name,
-                    line=document.line,
-                ) from None
+                out.append(self._unknown_document(document.value, ctx, exc, name, document.line))
         out.extend(state.flush())
         if not any(type(item) is not TraceEvent for item in out):
             out.append(_no_tool_call(DocContext(name, line=1, tool=self.tool)))
         yield from state.hand(out)
+
+    def _unknown_document(
+        self,
+        value: Any,
+        ctx: DocContext,
+        exc: UnknownShape,
+        name: str,
+        line: int | None = None,
+    ) -> ToolCall:
+        """A whole document no dialect reads: ``envelope.not_read`` when it looks like LLM
+        traffic (its calls must not pass unchecked).
+
+        Raises:
+            NotThisKind: it carries no mark of LLM traffic (the wrong file: named, the run
+                stops; found in a directory, it is skipped).
+        """
+        sighting = markers.look(value)
+        if sighting is None:
+            raise NotThisKind(
+                f"not a capture in any known dialect ({exc}); for a bare request body use "
+                "--tool NAME (and --dialect downstream)",
+                file=name,
+                line=line,
+            ) from None
+        return problem_call(ctx, markers.not_read(sighting, forced=self._forced_name))
 
     def _sse(self, name: str, data: bytes, state: _FileState) -> Iterator[Released]:
         text = data.decode("utf-8", "surrogateescape")
@@ -812,20 +872,20 @@ class CaptureReader:
         ctx = DocContext(name, number, None, anomalies, self.tool)
         try:
             if handler is not None:
-                handler(value, ctx, out)
+                self._read_by(handler, value, ctx, out)
             else:
                 self._dispatch(value, ctx, state, out)
         except UnknownShape as exc:
-            out.append(
-                problem_call(
-                    ctx,
-                    envelope(
-                        codes.ENVELOPE_UNKNOWN_DIALECT,
-                        f"line {number} is JSON but no known capture dialect ({exc})",
-                        'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
-                    ),
+            sighting = markers.look(value)
+            if sighting is not None:
+                finding = markers.not_read(sighting, forced=self._forced_name)
+            else:
+                finding = envelope(
+                    codes.ENVELOPE_UNKNOWN_DIALECT,
+                    f"line {number} is JSON but no known capture dialect ({exc})",
+                    'wrap bare bodies as {"hop": "downstream", "tool": ..., "payload": ...}',
                 )
-            )
+            out.append(problem_call(ctx, finding))
         state.ledger.add(out, state.released)
 
     # -- dialect detection ---------------------------------------------------------------
@@ -848,7 +908,7 @@ class CaptureReader:
                 return
             handler = self._handler(value, state)
             if handler is not None:
-                handler(value, ctx, out)
+                self._read_by(handler, value, ctx, out)
                 return
             if "custom_id" in value and containers.batch(
                 value, ctx, out, lambda v, c, o: self._dispatch(v, c, state, o)
@@ -875,19 +935,42 @@ class CaptureReader:
             # it is a capture when at least one of its items is
             unknown: UnknownShape | None = None
             known = not value
+            unread: list[Captured] = []  # items that look like LLM traffic no dialect reads
             for i, item in enumerate(value):
                 try:
                     self._dispatch(item, ctx.child(f"/{i}"), state, out)
                     known = True
                 except UnknownShape as exc:
                     unknown = exc
+                    sighting = markers.look(item)
+                    if sighting is not None:
+                        finding = markers.not_read(sighting, forced=self._forced_name)
+                        unread.append(problem_call(ctx, finding, pointer=f"/{i}"))
             if unknown is not None and not known:
                 raise unknown
+            out.extend(unread)
             return
         if self._forced is self._fallback or (ctx.tool and self._forced is None):
             self._body(value, ctx, state, out)
             return
         raise UnknownShape(f"a JSON {json_type(value)} holds no call")
+
+    def _read_by(
+        self, handler: Handler, value: dict[str, Any], ctx: DocContext, out: list[Captured]
+    ) -> None:
+        """Read ``value`` with the handler a dialect took it with. A handler that reads a
+        document alone (not a stream event or a history its dialect's memory of the file
+        takes in) and finds nothing in it, although it holds tool calls, could not read
+        them: the document is reported (``envelope.not_read``), never passed in silence."""
+        start = len(out)
+        handler(value, ctx, out)
+        if len(out) > start or hasattr(getattr(handler, "__self__", None), "flush"):
+            return
+        calls = markers.calls_in(value)
+        if calls is not None:
+            dialect = self._modules.get(getattr(handler, "__module__", ""))
+            finding = markers.not_read(markers.look(value), calls=calls, read_as=dialect)
+            out.append(problem_call(ctx, finding))
 
     def _record(
         self, record: dict[str, Any], ctx: DocContext, state: _FileState, out: list[Captured]
@@ -1062,6 +1145,20 @@ def _body_of(value: Any, pointer: str) -> tuple[Any, str]:
         if type(inner) is dict or type(inner) is list:
             return inner, pointer + "/body"
     return value, pointer
+
+
+def _one_file(source: Iterator[Any], ended: list[bool]) -> Iterator[tuple[int, bytes | None]]:
+    """The lines of one file of a :class:`~jsoncontract._tail.Tail`, up to the mark that
+    the next starts (``ended[0]`` is then cleared: the tail goes on)."""
+    for item in source:
+        if item is None:
+            ended[0] = False
+            return
+        yield item
+
+
+#: What an iterator that ended gives :func:`next`.
+_ENDED: Final[Any] = object()
 
 
 def _no_tool_call(ctx: DocContext) -> ToolCall:

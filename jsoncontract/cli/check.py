@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -24,8 +26,9 @@ from jsoncontract.cli.options import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Sequence
 
+    from jsoncontract._tail import Follow
     from jsoncontract.baseline import Baseline
     from jsoncontract.capture.reader import CaptureReader
     from jsoncontract.model import CallResult, PassedCall, Summary
@@ -116,6 +119,14 @@ def check_cli(
         "yarn...): JSONL captures, plain, .gz or .zst, read by the cluster; needs the spark "
         "extra.",
         show_default=False)] = None,
+    follow: Annotated[bool, typer.Option(
+        "--follow", "-F", help="Follow the capture as it grows, as tail -F does (one JSON "
+        "Lines file, across rotation and truncation, or - for stdin): each call is reported "
+        "as soon as its verdict is final; Ctrl-C (or SIGTERM) ends the run with its summary "
+        "and the usual exit code. --format text or jsonl.")] = False,
+    allow_empty: Annotated[bool, typer.Option(
+        "--allow-empty", help="A run that reads no tool call passes (by default it fails "
+        "with input.no_calls: input that was not understood never passes).")] = False,
     progress: ProgressOpt = True,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -150,7 +161,7 @@ def check_cli(
         context=context, show_values=show_values, format=format, output=output,
         fail_on=fail_on, color=color, max_shown=max_shown, verbose=verbose, quiet=quiet,
         result_window=result_window, listed=listed, jobs=jobs, spark=spark, exclude=exclude,
-        baseline=baseline, embedded=bool(embedded),
+        baseline=baseline, embedded=bool(embedded), allow_empty=allow_empty, follow=follow,
     )  # fmt: skip
     if settings.capture and not embedded and not offers_tools(
         settings.captures, tool=settings.tool, dialect=settings.dialect, exclude=settings.exclude
@@ -168,11 +179,13 @@ def check_cli(
             skipped=skipped_tools,
         )  # fmt: skip
     note_skipped(skipped_tools, "tool definition")
-    with business_gate(settings.business, toolset) as business:
+    with business_gate(settings.business, toolset) as business, _following(settings) as tail:
         reader = CaptureReader(
             dialect=settings.dialect, tool=settings.tool, window=settings.result_window,
             exclude=settings.exclude,
         )  # fmt: skip
+        if tail is not None:
+            tail = _idle_note(tail, reader, settings.result_window)
         summary = Summary()
         results = iter_results(
             settings.captures, tools=toolset, tool=settings.tool, business=business,
@@ -180,16 +193,79 @@ def check_cli(
             results=ResultChecks(settings.results),
             session=SessionContracts(toolset, settings.session), window=settings.result_window,
             jobs=settings.jobs or default_jobs(), keep=settings.report.options.results,
-            result_runs=result_runs("check", settings.report.format),
-            baseline=known,
+            result_runs=result_runs("check", settings.report.format) and tail is None,
+            baseline=known, allow_empty=settings.allow_empty, follow=tail,
         )  # fmt: skip
         bar = None
-        if progress and stderr_is_terminal() and "-" not in settings.captures:
+        if progress and stderr_is_terminal() and "-" not in settings.captures and tail is None:
             bar = _progress(reader, settings.captures)
-        write_report("check", settings.report, summary, results, progress=bar)
+        flush = tail is not None  # read as it is written
+        write_report("check", settings.report, summary, results, progress=bar, flush=flush)
     note_skipped(reader.skipped, "capture")
     # findings a baseline holds do not count toward the exit code
     return exit_code(summary.worst(new=True), settings.report.fail_on)
+
+
+@contextmanager
+def _following(settings: CheckSettings) -> Iterator[Follow | None]:
+    """For ``--follow``: how the capture is followed, with Ctrl-C and ``SIGTERM`` ending the
+    run as the end of the input does (the summary, then the usual exit code); a second
+    Ctrl-C stops at once. ``None`` without ``--follow``."""
+    if not settings.follow:
+        yield None
+        return
+    import signal
+    import threading
+
+    from jsoncontract._tail import Follow
+    from jsoncontract.cli.options import note, stderr_is_terminal
+
+    stop = threading.Event()
+
+    def stopping(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous: list[tuple[int, Any]] = []
+    if threading.current_thread() is threading.main_thread():  # in a thread: the input's end
+        previous = [(s, signal.signal(s, stopping)) for s in (signal.SIGINT, signal.SIGTERM)]
+    try:
+        if stderr_is_terminal():
+            name = settings.captures[0]
+            note(
+                f"following {'standard input' if name == '-' else name}: each call is "
+                "reported when its verdict is final; Ctrl-C ends the run with its summary"
+            )
+        yield Follow(stop, notify=note)
+    finally:
+        for signum, handler in previous:
+            signal.signal(signum, handler)
+
+
+def _idle_note(follow: Follow, reader: CaptureReader, window: int) -> Follow:
+    """``follow``, saying once on stderr, when the input goes quiet while calls wait for
+    their results, why their verdicts have not been printed."""
+    from dataclasses import replace
+
+    from jsoncontract.cli.options import note
+
+    said = False
+
+    def idle() -> None:
+        nonlocal said
+        waiting = reader.waiting
+        if said or not waiting:
+            return
+        said = True
+        held = "1 call is" if waiting == 1 else f"{waiting} calls are"
+        note(
+            f"{held} held, waiting for a result (up to {window:,} more lines, or until the "
+            "run ends; calls are reported in capture order); --result-window 0 reports each "
+            "call as soon as it is read"
+        )
+
+    return replace(follow, idle=idle)
 
 
 def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
@@ -213,6 +289,7 @@ def _check_on_spark(settings: CheckSettings, known: Baseline | None) -> int:
             context=json.dumps(business.context) if business.context is not None else None,
             tool=settings.tool, dialect=settings.dialect, show_values=settings.show_values,
             window=settings.result_window, entries_only=entries,
+            allow_empty=settings.allow_empty,
         )  # fmt: skip
         if report.in_one_task:
             note(

@@ -126,6 +126,9 @@ def diff_cli(
         help="Lay the table out for this many columns (default: the terminal's).",
         min=20, show_default=False)] = None,
     color: ColorOpt = None,
+    allow_empty: Annotated[bool, typer.Option(
+        "--allow-empty", help="A trace that holds no readable call passes (by default it "
+        "fails with input.no_calls).")] = False,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> int:
@@ -144,7 +147,7 @@ def diff_cli(
         correlate=correlate, ignore=ignore, tolerance=tolerance, sets=set_,
         multisets=multiset, keys=key, show_values=show_values, format=format,
         output=output, fail_on=fail_on, rows=rows, max_shown=max_shown, verbose=verbose,
-        quiet=quiet, width=width, color=color,
+        quiet=quiet, width=width, color=color, allow_empty=allow_empty,
     )  # fmt: skip
     inputs = diff_inputs(settings)
     summary = DiffSummary()
@@ -152,7 +155,7 @@ def diff_cli(
         settings.hop_files, trace=settings.trace, call_id=settings.call_id,
         tools=inputs.tools, mappings=inputs.mappings, downstream=inputs.downstream,
         options=settings.options, tool=settings.tool, dialect=settings.dialect,
-        summary=summary,
+        summary=summary, allow_empty=settings.allow_empty,
     )  # fmt: skip
     write_report("diff", settings.report, summary, results)
     return exit_code(summary.worst(), settings.report.fail_on)

@@ -297,16 +297,21 @@ def write_report(
     results: Iterable[Any] = (),
     *,
     progress: CallProgress | None = None,
+    flush: bool = False,
 ) -> None:
     """Render ``command``'s report in the chosen format to stdout or the output file
     (which only appears, complete, when the report is finished), and, in GitHub Actions,
     its Markdown summary to the job's summary page (:func:`reports`). ``progress``: a bar
-    on stderr that follows ``results``, the report printed above it on a shared terminal."""
+    on stderr that follows ``results``, the report printed above it on a shared terminal.
+    ``flush``: a report read as it is written (``check --follow``): every write reaches
+    stdout, or the output file, at once, and no step summary is added."""
     from jsoncontract.reporters import formats, render_many
 
-    summary = "markdown" in formats(command)
+    summary = "markdown" in formats(command) and not flush
     with (
-        reports(settings.format, settings.output, settings.options, summary=summary) as targets,
+        reports(
+            settings.format, settings.output, settings.options, summary=summary, flush=flush
+        ) as targets,
         progress or nullcontext(),
     ):
         if progress is not None:
@@ -359,7 +364,7 @@ def exit_code(worst: Severity | str | None, fail_on: str) -> int:
 
 @contextmanager
 def output_stream(
-    path: Path | None, what: str = "the report", *, live: bool = False
+    path: Path | None, what: str = "the report", *, live: bool = False, flush: bool = False
 ) -> Iterator[IO[bytes]]:
     """stdout, or the named output through :func:`jsoncontract._files.output_file`: a file
     that only appears, complete, when the report is finished (a device or a FIFO is written
@@ -369,7 +374,16 @@ def output_stream(
     A report to stdout that is not a terminal is held until the run ends and written only
     when it ends without an error, so that a pipe or a log never gets half a report before
     an exit code 2; ``live`` (a JSON Lines report, read as it comes) writes as it goes.
+    ``flush`` (a report read while the run goes on, ``check --follow``): every write
+    reaches stdout at once, and a named output is written as it goes, in place (as a log
+    is), rather than when it is complete.
     """
+    if flush:
+        with _flushed(path) as stream:
+            yield stream
+        if path is not None:
+            note(f"wrote {what} to {path}")
+        return
     if path is None:
         if sys.stdout is None or getattr(sys.stdout, "closed", False):
             raise InputError("standard output is closed; write the report to a file with -o")
@@ -391,6 +405,50 @@ def output_stream(
     with output_file(path) as stream:
         yield stream
     note(f"wrote {what} to {path}")
+
+
+@contextmanager
+def _flushed(path: Path | None) -> Iterator[IO[bytes]]:
+    """stdout, or the file ``path`` opened in place, each write flushed through."""
+    if path is None:
+        if sys.stdout is None or getattr(sys.stdout, "closed", False):
+            raise InputError("standard output is closed; write the report to a file with -o")
+        try:
+            yield cast("IO[bytes]", _Flushing(sys.stdout.buffer))
+        except BrokenPipeError:
+            raise ReaderGone from None
+        return
+    if path.is_dir():
+        raise InputError("cannot write: is a directory", file=str(path))
+    try:
+        stream = path.open("wb")
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", file=str(path)) from None
+    with stream:
+        yield cast("IO[bytes]", _Flushing(stream))
+
+
+class _Flushing(io.BufferedIOBase):
+    """A stream whose every write is flushed to its destination (a report read while it is
+    written: ``tail -F | jq``)."""
+
+    def __init__(self, destination: IO[bytes]) -> None:
+        super().__init__()
+        self._destination = destination
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        written = self._destination.write(data)
+        self._destination.flush()
+        return written
+
+    def fileno(self) -> int:
+        return self._destination.fileno()
+
+    def isatty(self) -> bool:
+        return self._destination.isatty()
 
 
 class _Held(io.BufferedIOBase):
@@ -428,10 +486,16 @@ STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
 @contextmanager
 def reports(
-    fmt: str, output: Path | None, options: ReportOptions, *, summary: bool = True
+    fmt: str,
+    output: Path | None,
+    options: ReportOptions,
+    *,
+    summary: bool = True,
+    flush: bool = False,
 ) -> Iterator[list[tuple[str, IO[bytes], ReportOptions]]]:
     """The reports of a run, as ``(format, stream, options)``: the one asked for (stdout, or
-    the ``--output`` file), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
+    the ``--output`` file; ``flush``: written through as it comes, see
+    :func:`output_stream`), and, with ``summary`` and when ``GITHUB_STEP_SUMMARY`` names a
     file, a Markdown summary appended to it once the run has finished (cut to what is left
     of GitHub's 1 MiB for the step; nothing when too little is left)."""
     from dataclasses import replace
@@ -441,7 +505,7 @@ def reports(
     target = os.environ.get(STEP_SUMMARY_ENV) if summary else None
     page: io.BytesIO | None = None
     live = fmt == "jsonl"  # read as it comes: written as it goes
-    with output_stream(output, f"the {fmt} report", live=live) as stream:
+    with output_stream(output, f"the {fmt} report", live=live, flush=flush) as stream:
         outputs = [(fmt, stream, options)]
         if target:
             try:

@@ -39,6 +39,7 @@ from jsoncontract.diff.results import rows as result_rows
 from jsoncontract.diff.rows import build_rows, fill_unchanged, single_rows
 from jsoncontract.errors import UsageError
 from jsoncontract.model import Dialect, Finding, Severity, Stage, locate
+from jsoncontract.pipeline.runner import empty_run
 from jsoncontract.pointer import ABSENT
 
 if TYPE_CHECKING:
@@ -305,6 +306,7 @@ def iter_diff(
     tool: str | None = None,
     dialect: Dialect | str | None = None,
     summary: DiffSummary | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[CallDiff]:
     """Diff the hops named as files, or every call of a trace, one :class:`CallDiff` each.
 
@@ -321,6 +323,8 @@ def iter_diff(
         tool: the tool of bare downstream bodies.
         dialect: read every capture as this dialect.
         summary: updated as calls are diffed (and with run-level findings at the end).
+        allow_empty: a trace that holds no readable call is a run like any other; by
+            default it ends with an ``input.no_calls`` error in the summary's findings.
 
     Raises:
         UsageError: neither or both of ``hop_files`` and ``trace``; ``call_id`` not found.
@@ -352,6 +356,7 @@ def iter_diff(
     seen_ids: list[str] = []
     matched = False
     diffed = 0
+    read = 0  # calls read (a line that holds none is a result without hops)
     groups = list(groups)
     exact = call_id is not None and any(
         call_id in _ids(group) for group in groups
@@ -367,6 +372,7 @@ def iter_diff(
             matched = True
         result = differ.diff(group)
         diffed += len(result.hops) > 1
+        read += bool(result.hops)
         if summary is not None:
             summary.add(result)
         yield result
@@ -380,6 +386,8 @@ def iter_diff(
         if diffed and mappings:
             for warning in mappings.unused():
                 summary.note(warning)
+        if not read and not allow_empty and call_id is None:
+            summary.note(empty_run(summary.files, len(groups)))
 
 
 def diff(

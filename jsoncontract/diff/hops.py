@@ -62,11 +62,13 @@ def read_hop_files(
             found[index] = list(CaptureReader(tool=tool, dialect=dialect).read_file(path))
         except InputError as exc:
             failed[index] = exc
-    # bodies that do not name their tool: read again as bodies of the tool the others call
+    # bodies that do not name their tool, and documents no dialect read (a body may look
+    # like a provider's message): read again as bodies of the tool the others call
     nameless = [
         i
         for i, calls in found.items()
         if any(c.hop is Hop.DOWNSTREAM and not c.tool for c in calls)
+        or (calls and all(c.hop is None for c in calls))
     ]
     if (failed or nameless) and tool is None:
         names = {c.tool for calls in found.values() for c in calls if c.tool}

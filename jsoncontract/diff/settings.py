@@ -29,7 +29,8 @@ class DiffSettings:
     The hops come from ``hop_files`` or from ``trace`` (one of the two). ``tools`` may be
     empty (the hops are then compared without checking them). ``downstream`` holds
     ``(tool or None, "FILE[#POINTER]")`` references, relative to ``downstream_base`` when
-    they come from the config.
+    they come from the config. ``allow_empty``: a trace that holds no readable call passes
+    (else it fails with ``input.no_calls``).
     """
 
     hop_files: tuple[str, ...]
@@ -43,6 +44,7 @@ class DiffSettings:
     mappings: tuple[Path, ...] = ()
     downstream: tuple[tuple[str | None, str], ...] = ()
     downstream_base: Path | None = None
+    allow_empty: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ def diff_settings(
     quiet: bool = False,
     width: int | None = None,
     color: bool | None = None,
+    allow_empty: bool = False,
 ) -> DiffSettings:
     """The settings of a ``diff`` run (``dialect`` ``auto`` or ``None``: detect it).
 
@@ -140,6 +143,7 @@ def diff_settings(
         mappings=tuple(mappings or cfg.paths(section.get("mappings"))),
         downstream=tuple(refs),
         downstream_base=base,
+        allow_empty=allow_empty or bool(section.get("allow_empty", False)),
     )
 
 

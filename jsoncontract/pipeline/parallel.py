@@ -33,6 +33,7 @@ from jsoncontract.pipeline.runner import (
     Outcome,
     Part,
     Worker,
+    close_run,
     counted,
     encoded_runs,
     marked,
@@ -131,12 +132,14 @@ def iter_parallel(
     runs: bool = False,
     keep: str = "all",
     matcher: BaselineMatcher | None = None,
+    allow_empty: bool = False,
 ) -> Iterator[CallResult | PassedCall | ResultRun]:
     """Every result of ``parts``, in input order, checked by ``jobs`` worker processes and
     joined as the module says; with ``runs`` (a JSON report), results come as
     :class:`~jsoncontract.model.ResultRun` values, counted and encoded by the workers.
     ``matcher`` (not with ``runs``) marks findings against a baseline, in input order.
-    ``summary`` is completed at the end (files, and the findings over the run)."""
+    ``summary`` is completed at the end (files, and the findings over the run, with
+    ``input.no_calls`` for a run that read no call unless ``allow_empty``)."""
     from jsoncontract.business.gate import BusinessRules
     from jsoncontract.pipeline.checker import Checker as CheckerClass
     from jsoncontract.pipeline.contracts import SessionContracts
@@ -299,10 +302,7 @@ def iter_parallel(
     finally:
         _WORKER.clear()
     if summary is not None:
-        summary.files = files
-        run_findings = list(checker.findings)
-        for finding in matcher.mark(run_findings) if matcher is not None else run_findings:
-            summary.add_finding(finding)
+        close_run(summary, files, checker.findings, matcher, allow_empty=allow_empty)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -68,11 +68,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from jsoncontract import codes
 from jsoncontract._files import Found, compression_in, find, is_stream
 from jsoncontract.capture.ledger import Ledger, StepLog
 from jsoncontract.capture.reader import CAPTURE_SUFFIXES, JSONL_SUFFIXES
 from jsoncontract.errors import InputError
-from jsoncontract.model import CallResult, PassedCall, ResultRun, Summary, ToolCall
+from jsoncontract.model import (
+    CallResult,
+    Finding,
+    PassedCall,
+    ResultRun,
+    Severity,
+    Summary,
+    ToolCall,
+)
 from jsoncontract.pipeline.entries import PassedEntries, encode_result
 
 if TYPE_CHECKING:
@@ -594,3 +603,51 @@ def encoded_runs(
         if summary is not None:
             summary.merge(counted)
         yield ResultRun(counted, b"\n".join(entries))
+
+
+def close_run(
+    summary: Summary,
+    files: int,
+    findings: Iterable[Finding],
+    matcher: BaselineMatcher | None = None,
+    *,
+    allow_empty: bool = False,
+) -> None:
+    """Complete the summary of a run whose results were all counted: its files, then the
+    findings over the run (marked against a baseline in order, with ``matcher``), ending
+    with ``input.no_calls`` when the run read no call, unless ``allow_empty``."""
+    summary.files = files
+    found = list(findings)
+    if not allow_empty:
+        empty = no_calls(summary)
+        if empty is not None:
+            found.append(empty)
+    for finding in matcher.mark(found) if matcher is not None else found:
+        summary.add_finding(finding)
+
+
+def no_calls(summary: Summary) -> Finding | None:
+    """The ``input.no_calls`` finding of a run that read no tool call (every result it
+    counted stands for a document that could not be read, or there is none), else ``None``.
+    Every executor adds it the same way, unless the caller allows an empty run."""
+    if summary.calls > summary.unread:
+        return None
+    return empty_run(summary.files, summary.unread)
+
+
+def empty_run(files: int, unread: int) -> Finding:
+    """The ``input.no_calls`` finding of a run of ``files`` files that read no call, with
+    ``unread`` documents it could not read as one (each reported on its own)."""
+    named = f"{files} file" + ("" if files == 1 else "s")
+    message = f"no tool call was read from the {named} of the run"
+    if unread == 1:
+        message += " (1 document held none: see its finding)"
+    elif unread:
+        message += f" ({unread} documents held none: see their findings)"
+    return Finding(
+        code=codes.INPUT_NO_CALLS,
+        severity=Severity.ERROR,
+        message=message,
+        hint="check that these are the captures you meant; --allow-empty accepts a run "
+        "without calls",
+    )

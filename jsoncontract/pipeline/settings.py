@@ -36,8 +36,10 @@ class CheckSettings:
     ``results`` and ``session`` the checks of the ``[results]`` and ``[session]`` sections;
     ``exclude`` the globs of files left out when a directory is walked; ``jobs`` the worker
     processes (``None``: one per core); ``spark`` the Spark master to check on (``None``:
-    here). Which results the report lists is ``report.options.results``. No ``tools``: each
-    call is checked against the tools offered with it (:attr:`capture`).
+    here); ``allow_empty`` whether a run that reads no call passes (else it fails with
+    ``input.no_calls``); ``follow`` whether the one capture is followed as it grows (see
+    :func:`follow_problem`). Which results the report lists is ``report.options.results``.
+    No ``tools``: each call is checked against the tools offered with it (:attr:`capture`).
     """
 
     captures: tuple[str, ...]
@@ -53,12 +55,52 @@ class CheckSettings:
     exclude: tuple[str, ...] = ()
     jobs: int | None = None
     spark: str | None = None
+    allow_empty: bool = False
+    follow: bool = False
 
     @property
     def capture(self) -> bool:
         """Whether each call's contract is the tools offered with it (no ``--tools``, nor
         ``tools`` in the config)."""
         return not self.tools
+
+
+#: The report formats written as the run goes, one call at a time: those ``--follow`` takes.
+FOLLOW_FORMATS: Final = ("text", "jsonl")
+#: Captures that cannot be read a line at a time as they grow.
+_NOT_FOLLOWED: Final = (".json", ".sse", ".har", ".yaml", ".yml", ".gz", ".zst")
+
+
+def follow_problem(
+    captures: Sequence[str], *, format: str, jobs: int | None, spark: str | None
+) -> str | None:
+    """Why ``check --follow`` cannot follow ``captures`` as asked, or ``None``: it follows
+    one JSON Lines file (or standard input) in this process, and writes each verdict as it
+    is known (:data:`FOLLOW_FORMATS`)."""
+    if spark is not None:
+        return "--follow checks each line as it is written, here: it does not run on Spark"
+    if jobs is not None and jobs > 1:
+        return "--follow checks each line as it is written, in one process: leave out --jobs"
+    if len(captures) != 1:
+        return f"--follow follows one file (or - for standard input), not {len(captures)}"
+    if format not in FOLLOW_FORMATS:
+        return (
+            f"--follow writes each verdict as it is known: --format text or jsonl, not {format} "
+            "(for a whole report, check the file once it is written)"
+        )
+    name = captures[0]
+    if name != "-":
+        if Path(name).is_dir():
+            return f"--follow follows one file, and {name} is a directory"
+        suffix = Path(name).suffix.lower()
+        if suffix in _NOT_FOLLOWED:
+            how = "zcat" if suffix == ".gz" else "zstdcat" if suffix == ".zst" else "tail -F"
+            return (
+                f"--follow reads JSON Lines (one event a line) as they are written, not a "
+                f"{suffix} file; a trace of lines under that name can be piped: {how} {name} "
+                "| jsoncontract check --follow -"
+            )
+    return None
 
 
 #: What ``--tools`` is given to take every call's contract from its capture.
@@ -137,14 +179,19 @@ def check_settings(
     exclude: Sequence[str] | None = None,
     baseline: Path | None = None,
     embedded: bool = False,
+    allow_empty: bool = False,
+    follow: bool = False,
 ) -> CheckSettings:
     """The settings of a ``check`` run (``dialect`` ``auto`` or ``None``: detect it).
     ``embedded``: the captures carry the tool list (a trace of ``mcp guard``), so no tool
     definitions need be named. Without ``tools`` (or with ``capture``), and none in the
-    config, each call is checked against the tools offered with it (no paths).
+    config, each call is checked against the tools offered with it (no paths). ``follow``:
+    follow the one capture as it grows; every call is then listed as its verdict is known
+    (unless ``listed`` or ``quiet`` say otherwise), and none is held back by ``max_shown``.
 
     Raises:
-        UsageError: no captures, or a context that is not a JSON object.
+        UsageError: no captures, a context that is not a JSON object, or ``follow`` asked
+            of what cannot be followed (:func:`follow_problem`).
     """
     section = cfg.section("check")
     if not captures:
@@ -152,27 +199,34 @@ def check_settings(
     paths = () if embedded or capture_contract(tools, cfg) else tool_paths(tools, cfg)
     chosen = str(dialect or section.get("dialect", "auto"))
     reveal = show_values or bool(section.get("show_values", False))
+    if max_shown is None:
+        max_shown = 0 if follow else section.get("max_shown", 50)
     options = ReportOptions(
         results=str(listed or section.get("results", "all")),
         color=color,
-        max_shown=max_shown if max_shown is not None else section.get("max_shown", 50),
-        verbose=verbose,
+        max_shown=max_shown,
+        verbose=verbose or follow,
         quiet=quiet,
         show_values=reveal,
     )
+    report = report_settings(
+        cfg,
+        "check",
+        format=format,
+        output=output,
+        fail_on=fail_on,
+        options=options,
+        baseline=baseline,
+    )
+    if follow:
+        problem = follow_problem(captures, format=report.format, jobs=jobs, spark=spark)
+        if problem is not None:
+            raise UsageError(problem)
     return CheckSettings(
         captures=tuple(captures),
         tools=paths,
         business=business_settings(cfg, rules=rules, context=context, show_values=reveal),
-        report=report_settings(
-            cfg,
-            "check",
-            format=format,
-            output=output,
-            fail_on=fail_on,
-            options=options,
-            baseline=baseline,
-        ),
+        report=report,
         tool=tool or section.get("tool"),
         dialect=None if chosen == "auto" else chosen,
         show_values=reveal,
@@ -188,4 +242,6 @@ def check_settings(
         exclude=exclude_patterns(exclude, cfg),
         jobs=jobs or section.get("jobs"),
         spark=spark,
+        allow_empty=allow_empty or bool(section.get("allow_empty", False)),
+        follow=follow,
     )

@@ -175,6 +175,7 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         self._out = LineWriter(stream, options.color, options.width)
         self._shown = 0
         self._hidden = 0
+        self._listed = False  # a call was written (a passing one too, with verbose)
 
     def add(self, result: CallResult) -> None:
         """Write a failing (or, verbose, any) call; count the rest."""
@@ -192,6 +193,7 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         for finding in result.findings:
             lines.extend(finding_lines(finding))
         self._out.write(lines)
+        self._listed = True
 
     def add_passed(self, passed: PassedCall) -> None:
         """A passing call is listed only with ``verbose``."""
@@ -202,10 +204,10 @@ class TextCheckReporter(Reporter["CallResult", "Summary"]):
         """Write the run-level findings, then the summary."""
         lines: list[Line] = []
         if summary.findings and not self.options.quiet:
-            if self._shown:
+            if self._listed:
                 lines.append([])
             lines.extend(run_lines(summary.findings))
-        if self._shown or self._hidden or (summary.findings and not self.options.quiet):
+        if self._listed or self._hidden or (summary.findings and not self.options.quiet):
             lines.append([])
         if self._hidden:
             lines.append(

@@ -284,8 +284,9 @@ def test_a_result_without_id_that_follows_no_call(write: Callable[..., Path]) ->
     }
     export = {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
     report = check([write("orphan.json", export)], tools=TOOLS)
-    (finding,) = report.findings
+    finding, empty = report.findings
     assert (finding.code, finding.severity.value) == ("session.orphan_result", "error")
+    assert empty.code == "input.no_calls"  # and the run read no call
     assert finding.message == (
         "a result without a call id answers no call: no call without an id is waiting for "
         "its result in the history before it"

@@ -689,20 +689,25 @@ def test_forced_dialect_reads_an_ambiguous_shape(write: Write, read: Read) -> No
 
 @pytest.mark.parametrize(
     ("doc", "dialect"),
-    [
-        (tool_use(1), Dialect.GEMINI),
-        (
-            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "f"}},
-            Dialect.OPENAI_CHAT,
-        ),
-        (tool_call(1), Dialect.ANTHROPIC),
-    ],
+    [(tool_use(1), Dialect.GEMINI), (tool_call(1), Dialect.ANTHROPIC)],
 )
 def test_forced_dialect_refuses_other_dialects(
     write: Write, read: Read, doc: dict[str, Any], dialect: Dialect
 ) -> None:
     with pytest.raises(InputError, match="not a capture in any known dialect"):
         read(write("c.json", doc), dialect=dialect)
+
+
+def test_a_forced_dialect_that_does_not_read_a_message_of_another_says_so(
+    write: Write, read: Read, findings: Findings
+) -> None:
+    frame = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "f"}}
+    (call,) = read(write("c.json", frame), dialect=Dialect.OPENAI_CHAT)
+    assert findings(call) == [("envelope.not_read", ERROR)]
+    assert call.load_findings[0].message == (
+        "the document looks like an MCP message (jsonrpc), which --dialect openai-chat does "
+        "not read: no call was checked"
+    )
 
 
 def test_forced_dialect_in_a_trace(

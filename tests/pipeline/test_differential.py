@@ -3,7 +3,9 @@
 exactly once and write the same report.
 
 The paths: the full path and the fast lane, one process and two workers, plain, gzip and
-Zstandard files (Spark is compared in ``tests/test_spark.py``, on one shared session). The
+Zstandard files, and a trace of one file followed as it grows (``check --follow``, stopped
+once the file is written: what it read by then is the file; Spark is compared in
+``tests/test_spark.py``, on one shared session). The
 reference is the full path in one process on plain files. The count is the contract's
 (:func:`~tests.pipeline.corpus.expected_calls`), and a result that leaks a key is reported
 wherever it sits.
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from jsoncontract import Follow
 from jsoncontract.api import iter_results
 from jsoncontract.business import load_business
 from jsoncontract.model import Summary
@@ -61,10 +64,12 @@ def report(
     tool: str | None = None,
     dialect: str | None = None,
     capture: bool = False,
+    follow: bool = False,
 ) -> bytes:
     """The JSON report of ``paths`` (file names without their compression suffix);
     ``tool``: the tool of bare bodies; ``dialect``: the dialect every line is read in;
-    ``capture``: checked without tools (each call against the tools offered with it)."""
+    ``capture``: checked without tools (each call against the tools offered with it);
+    ``follow``: the one file followed, the run stopped once it is read."""
     toolset = ToolSet([]) if capture else ToolSet.from_paths([tools])
     summary = Summary()
     results = iter_results(
@@ -77,10 +82,19 @@ def report(
         window=window,
         tool=tool,
         dialect=dialect,
+        follow=_stopped() if follow else None,
     )
     out = _Sink()
     render("check", "json", out, ReportOptions(), summary, results)
     return out.data.replace(b".jsonl.gz", b".jsonl").replace(b".jsonl.zst", b".jsonl")
+
+
+def _stopped() -> Follow:
+    """Following a file that is already written: stopped from the start, it reads what the
+    file holds, then ends the run."""
+    follow = Follow(poll=0.01)
+    follow.stop.set()
+    return follow
 
 
 def compare(trace: corpus.Trace, where: Path) -> dict[str, Any]:
@@ -89,9 +103,13 @@ def compare(trace: corpus.Trace, where: Path) -> dict[str, Any]:
     plain = where / "plain"
     plain.mkdir()
     window, capture = trace.window, trace.capture
-    reference = report(
-        trace.write(plain), tools, rules, fast=False, jobs=1, window=window, capture=capture
-    )
+    written = trace.write(plain)
+    reference = report(written, tools, rules, fast=False, jobs=1, window=window, capture=capture)
+    if len(written) == 1:
+        followed = report(
+            written, tools, rules, fast=True, jobs=1, window=window, capture=capture, follow=True
+        )
+        assert followed == reference, "follow"
     for fast, jobs, compression in PATHS:
         folder = where / f"{int(fast)}{jobs}{compression or '.plain'}"
         folder.mkdir()
